@@ -1,0 +1,2 @@
+export { ErrorCodes, type ErrorCode } from './codes.ts';
+export { QuantaError, isQuantaError, type QuantaErrorOptions } from './base-error.ts';

@@ -1,0 +1,40 @@
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
+import { X18_DECIMALS } from './constants.ts';
+
+const MIN_EXPO = -X18_DECIMALS;
+
+/**
+ * The size of one quantum in x18 units for a conversion exponent: `10^(18 - expo)`.
+ * Expo 6 gives 10^12 (0.000001); expo -2 gives 10^20 (100).
+ *
+ * @throws QuantaError `QUANTA_INVALID_EXPO` for a non-integer expo, above 18, or below -18.
+ */
+export function quantumX18(expo: number): bigint {
+  if (!Number.isSafeInteger(expo) || expo > X18_DECIMALS || expo < MIN_EXPO) {
+    throw new QuantaError(
+      ErrorCodes.INVALID_EXPO,
+      expo > X18_DECIMALS
+        ? `conversion expo ${expo} is invalid: expo above 18`
+        : `conversion expo ${expo} is invalid: expected an integer between ${MIN_EXPO} and 18`,
+    );
+  }
+  return 10n ** BigInt(X18_DECIMALS - expo);
+}
+
+/** True when `valueX18` is a whole number of quanta for `expo`. */
+export function isOnGrid(valueX18: bigint, expo: number): boolean {
+  return valueX18 % quantumX18(expo) === 0n;
+}
+
+/** The largest multiple of the quantum that is ≤ `valueX18` (rounds toward −∞). */
+export function floorToGrid(valueX18: bigint, expo: number): bigint {
+  const quantum = quantumX18(expo);
+  const remainder = ((valueX18 % quantum) + quantum) % quantum;
+  return valueX18 - remainder;
+}
+
+/** The smallest multiple of the quantum that is ≥ `valueX18` (rounds toward +∞). */
+export function ceilToGrid(valueX18: bigint, expo: number): bigint {
+  const floored = floorToGrid(valueX18, expo);
+  return floored === valueX18 ? floored : floored + quantumX18(expo);
+}

@@ -1,0 +1,6 @@
+export { X18_SCALE, X18_DECIMALS } from './constants.ts';
+export { parseDecimalToX18 } from './parse-decimal.ts';
+export { formatX18 } from './format-x18.ts';
+export { parseX18String } from './parse-x18.ts';
+export { quantumX18, isOnGrid, floorToGrid, ceilToGrid } from './grid.ts';
+export { notionalX36, notionalX18, notionalExceeds } from './notional.ts';
