@@ -43,6 +43,9 @@ export const ErrorCodes = {
   RECORDING_INVALID: 'QUANTA_RECORDING_INVALID',
   // simulation
   SIM_REJECTED: 'QUANTA_SIM_REJECTED',
+  // venue signing
+  INVALID_PRIVATE_KEY: 'QUANTA_INVALID_PRIVATE_KEY',
+  SIGNING_FAILED: 'QUANTA_SIGNING_FAILED',
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
