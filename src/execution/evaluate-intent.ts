@@ -1,0 +1,41 @@
+import type { OrderIntent } from '../strategy/intent.ts';
+import type { Snapshot } from '../market/snapshot.ts';
+import { checkOrder, type RiskLimits } from './checks.ts';
+import { refuse, type Refusal } from './refusal.ts';
+import { sizeIntent, type SizedOrder } from './sizing.ts';
+
+/** Everything the pre-send pipeline needs to decide, as plain values. */
+export interface EvaluationContext {
+  readonly snapshot: Snapshot;
+  readonly positionX18: (marketId: number) => bigint;
+  readonly limits: RiskLimits;
+  readonly dailyPnlX18: bigint;
+  readonly killSwitchOn: boolean;
+}
+
+/**
+ * Intent → sized order, or the reason it must not be sent: kill switch, market lookup, sizing
+ * (rule 1), then the checks (rule 2). Pure: the same inputs give the same answer in live,
+ * paper and backtest.
+ */
+export function evaluateIntent(
+  intent: OrderIntent,
+  context: EvaluationContext,
+): SizedOrder | Refusal {
+  if (context.killSwitchOn) return refuse('KILL_SWITCH', 'kill switch is on: no order is sent');
+  const market = context.snapshot.markets.get(intent.marketId);
+  if (market === undefined) {
+    return refuse('MARKET_NOT_FOUND', `market ${intent.marketId} is not listed by the venue`);
+  }
+  const sized = sizeIntent(intent, market);
+  if ('refused' in sized) return sized;
+  return (
+    checkOrder(sized, {
+      market,
+      quote: context.snapshot.quotes?.get(market.id),
+      positionX18: context.positionX18(market.id),
+      limits: context.limits,
+      dailyPnlX18: context.dailyPnlX18,
+    }) ?? sized
+  );
+}

@@ -1,0 +1,41 @@
+import type { Market, Quote } from '../venue/types.ts';
+
+/**
+ * One immutable view of the venue at a moment: every listed market and, where the venue has
+ * quotes, the top of each book. Strategies receive snapshots; they never see HTTP.
+ */
+export interface Snapshot {
+  /** Sequence number, increasing by one per poll (starting at 1). */
+  readonly seq: number;
+  /** When the poll completed, in ms since the epoch (virtual time in backtests). */
+  readonly takenAt: number;
+  /** Markets by id. */
+  readonly markets: ReadonlyMap<number, Market>;
+  /** Quotes by market id; absent when the venue has no quotes extension. */
+  readonly quotes?: ReadonlyMap<number, Quote>;
+  /** True when this snapshot repeats the last good one because the latest poll failed. */
+  readonly stale: boolean;
+}
+
+/** Builds a frozen snapshot from lists (markets by id, quotes by market id). */
+export function createSnapshot(input: {
+  seq: number;
+  takenAt: number;
+  markets: Iterable<Market>;
+  quotes?: Iterable<Quote> | undefined;
+  stale?: boolean;
+}): Snapshot {
+  const markets = new Map<number, Market>();
+  for (const market of input.markets) markets.set(market.id, Object.freeze(market));
+  const base = { seq: input.seq, takenAt: input.takenAt, markets, stale: input.stale ?? false };
+  if (input.quotes === undefined) return Object.freeze(base);
+  const quotes = new Map<number, Quote>();
+  for (const quote of input.quotes) quotes.set(quote.marketId, Object.freeze(quote));
+  return Object.freeze({ ...base, quotes });
+}
+
+/** Finds a market by its symbol (e.g. `"ETH-USD"`), or undefined. */
+export function findMarketBySymbol(snapshot: Snapshot, symbol: string): Market | undefined {
+  for (const market of snapshot.markets.values()) if (market.symbol === symbol) return market;
+  return undefined;
+}
