@@ -46,6 +46,8 @@ export const ErrorCodes = {
   // venue signing
   INVALID_PRIVATE_KEY: 'QUANTA_INVALID_PRIVATE_KEY',
   SIGNING_FAILED: 'QUANTA_SIGNING_FAILED',
+  // simulation options and inputs (engine configuration, replayed quotes)
+  SIM_INVALID_INPUT: 'QUANTA_SIM_INVALID_INPUT',
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
