@@ -1,0 +1,35 @@
+/**
+ * The public surface of `quanta`: what strategy authors and embedders import. A test snapshots
+ * this list, so every change to it is a visible decision.
+ */
+export {
+  defineStrategy,
+  type Strategy,
+  type StrategyDefinition,
+  type StrategyContext,
+  type StrategyStore,
+  type OpenOrder,
+  type Fill,
+} from './strategy/define-strategy.ts';
+export type { OrderIntent } from './strategy/intent.ts';
+export { findMarketBySymbol, type Snapshot } from './market/snapshot.ts';
+export type {
+  Market,
+  Quote,
+  QuoteLevel,
+  MarketType,
+  OrderSide,
+  OrderType,
+  OrderStatus,
+} from './venue/types.ts';
+export {
+  parseDecimalToX18,
+  formatX18,
+  floorToGrid,
+  ceilToGrid,
+  isOnGrid,
+  quantumX18,
+  notionalX18,
+  X18_SCALE,
+} from './money/index.ts';
+export { QuantaError, ErrorCodes, isQuantaError, type ErrorCode } from './errors/index.ts';
