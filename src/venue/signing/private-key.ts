@@ -1,0 +1,59 @@
+import type { Hex, TypedData, TypedDataDefinition } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { ErrorCodes, QuantaError } from '../../errors/index.ts';
+
+const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
+
+/**
+ * The viem account for a private key, or a QuantaError that never contains the key.
+ *
+ * The underlying library's errors print an out-of-range key in full, so its error is neither
+ * quoted nor kept as `cause`.
+ *
+ * @param what - which key this is, for the message (`wallet key`, `signing key`).
+ * @throws QuantaError `QUANTA_INVALID_PRIVATE_KEY`.
+ */
+export function accountFromPrivateKey(privateKey: string, what: string): PrivateKeyAccount {
+  const rule = 'expected 0x + 64 hex digits, a valid secp256k1 private key';
+  if (typeof privateKey !== 'string' || !PRIVATE_KEY.test(privateKey)) {
+    throw new QuantaError(
+      ErrorCodes.INVALID_PRIVATE_KEY,
+      `${what}: malformed private key (${rule})`,
+    );
+  }
+  try {
+    return privateKeyToAccount(privateKey as Hex);
+  } catch {
+    throw new QuantaError(
+      ErrorCodes.INVALID_PRIVATE_KEY,
+      `${what}: not a valid secp256k1 private key (zero or not below the curve order)`,
+    );
+  }
+}
+
+/**
+ * A fresh random signing key (the account module registers one per session; paper mode may use
+ * one as a throwaway wallet). Keep it out of logs.
+ */
+export function generateSigningKey(): Hex {
+  return generatePrivateKey();
+}
+
+/**
+ * Signs EIP-712 typed data with `account`. A failure is reported by the library's error class
+ * name only: its messages may quote the values involved, and keys stay out of every message.
+ *
+ * @param what - what is being signed, for the message (`registration (wallet)`, `order`).
+ * @throws QuantaError `QUANTA_SIGNING_FAILED`.
+ */
+export async function signTypedDataWith<
+  const T extends TypedData | Record<string, unknown>,
+  P extends keyof T | 'EIP712Domain',
+>(account: PrivateKeyAccount, typedData: TypedDataDefinition<T, P>, what: string): Promise<Hex> {
+  try {
+    return await account.signTypedData<T, P>(typedData);
+  } catch (error) {
+    const kind = error instanceof Error ? error.name : typeof error;
+    throw new QuantaError(ErrorCodes.SIGNING_FAILED, `${what}: EIP-712 signing failed (${kind})`);
+  }
+}

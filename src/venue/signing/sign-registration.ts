@@ -1,0 +1,179 @@
+import type { Hex } from 'viem';
+import { isQuantaError } from '../../errors/index.ts';
+import { parseRegistrationRequest, type RegistrationRequest } from '../schemas/index.ts';
+import type { SigningDomainConfig } from '../types.ts';
+import { accountFromPrivateKey, signTypedDataWith } from './private-key.ts';
+import { recoverTypedDataSigner } from './recover-signer.ts';
+import { buildRegisterTypedData } from './register-typed-data.ts';
+import { formatSubaccountId, parseSubaccountId, type SubaccountParts } from './subaccount.ts';
+
+/** What `signRegistration` needs. */
+export interface SignRegistrationParams {
+  /** The wallet's key; its address becomes `ethAddress` and the subaccount's address. */
+  readonly walletPrivateKey: Hex;
+  /** The new session signing key; its address becomes `signingKey`. */
+  readonly signingPrivateKey: Hex;
+  /** The broker id (also sent as the `Broker-Id` header). */
+  readonly brokerId: number | bigint;
+  /** The `n` of the subaccount id, 0 < n < 2^48. */
+  readonly subaccountIndex: number | bigint;
+  /** Milliseconds; the credentials expire then (conventions §3). */
+  readonly expiryTs: number;
+  /** The subaccount's registration counter (conventions §3). */
+  readonly nonce: number;
+  readonly chainId: number;
+  readonly domain: SigningDomainConfig;
+}
+
+/**
+ * Builds a complete, signed registration request body (spec §2.2, conventions §3): the wallet
+ * signs the Register struct for `ethSignature`, the signing key signs the same struct for
+ * `signingSignature`. Signatures are deterministic (RFC 6979): the same inputs give the same
+ * bytes.
+ *
+ * @throws QuantaError `QUANTA_INVALID_PRIVATE_KEY` (never quoting the key),
+ *   `QUANTA_INVALID_SUBACCOUNT`, `QUANTA_INVALID_WIRE_DATA` for a bad field,
+ *   `QUANTA_SIGNING_FAILED`.
+ * @example
+ * const body = await signRegistration({
+ *   walletPrivateKey, signingPrivateKey, brokerId: 1, subaccountIndex: 1,
+ *   expiryTs: Date.now() + 86_400_000, nonce: 0, chainId: 42161, domain: DEFAULT_SIGNING_DOMAIN,
+ * });
+ */
+export async function signRegistration(
+  params: SignRegistrationParams,
+): Promise<RegistrationRequest> {
+  const wallet = accountFromPrivateKey(params.walletPrivateKey, 'wallet key');
+  const signer = accountFromPrivateKey(params.signingPrivateKey, 'signing key');
+  const fields = {
+    subaccountId: formatSubaccountId({
+      brokerId: params.brokerId,
+      address: wallet.address,
+      index: params.subaccountIndex,
+    }),
+    signingKey: signer.address,
+    ethAddress: wallet.address,
+    expiryTs: params.expiryTs,
+    nonce: params.nonce,
+    chainId: params.chainId,
+  };
+  const typedData = buildRegisterTypedData(fields, params.domain);
+  const ethSignature = await signTypedDataWith(wallet, typedData, 'registration (wallet)');
+  const signingSignature = await signTypedDataWith(signer, typedData, 'registration (signing key)');
+  return {
+    subaccountId: fields.subaccountId,
+    signingKey: fields.signingKey,
+    signingSignature,
+    ethAddress: fields.ethAddress,
+    ethSignature,
+    expiryTs: fields.expiryTs,
+    nonce: fields.nonce,
+    chainId: fields.chainId,
+  };
+}
+
+/** Why a registration request was refused. */
+export type RegistrationRejection =
+  /** The body breaks the schema of spec §2.2. */
+  | 'MALFORMED'
+  /** `subaccountId` is not `<brokerId>_<address>_<n>` within the limits. */
+  | 'INVALID_SUBACCOUNT'
+  /** The subaccount's address is not exactly `ethAddress`. */
+  | 'SUBACCOUNT_ADDRESS_MISMATCH'
+  /** The subaccount's brokerId is not the `Broker-Id` header. */
+  | 'BROKER_MISMATCH'
+  /** `ethSignature` was not made by `ethAddress` over this request (or is not canonical). */
+  | 'BAD_ETH_SIGNATURE'
+  /** `signingSignature` was not made by `signingKey` over this request (or is not canonical). */
+  | 'BAD_SIGNING_SIGNATURE';
+
+/** The outcome of `verifyRegistration`. */
+export type RegistrationVerification =
+  | {
+      readonly valid: true;
+      readonly request: RegistrationRequest;
+      readonly subaccount: SubaccountParts;
+    }
+  | { readonly valid: false; readonly reason: RegistrationRejection; readonly message: string };
+
+/** Options of `verifyRegistration`. */
+export interface VerifyRegistrationOptions {
+  /** The `Broker-Id` header; when given, the subaccount's brokerId must equal it. */
+  readonly brokerId?: number | bigint;
+}
+
+function reject(reason: RegistrationRejection, message: string): RegistrationVerification {
+  return { valid: false, reason, message };
+}
+
+function sameInteger(a: number | bigint, b: bigint): boolean {
+  return typeof a === 'bigint' ? a === b : Number.isSafeInteger(a) && BigInt(a) === b;
+}
+
+function sameAddress(a: string | undefined, b: string): boolean {
+  return a !== undefined && a.toLowerCase() === b.toLowerCase();
+}
+
+/**
+ * Checks a registration request body (conventions §3): its shape, the subaccount id (address
+ * exactly `ethAddress`, brokerId the header's when given), and that both signatures recover to
+ * their addresses (case-insensitively) over the Register struct. Non-canonical signature
+ * encodings (high s, v not 27/28) are refused. Expiry and nonce rules are the venue's.
+ *
+ * @returns `{ valid: true, request, subaccount }` or `{ valid: false, reason, message }`; never
+ *   throws for bad input.
+ */
+export async function verifyRegistration(
+  body: unknown,
+  domain: SigningDomainConfig,
+  options: VerifyRegistrationOptions = {},
+): Promise<RegistrationVerification> {
+  let request: RegistrationRequest;
+  let subaccount: SubaccountParts;
+  try {
+    request = parseRegistrationRequest(body);
+  } catch (error) {
+    return reject(
+      'MALFORMED',
+      isQuantaError(error) ? error.shortMessage : 'malformed registration request',
+    );
+  }
+  try {
+    subaccount = parseSubaccountId(request.subaccountId);
+  } catch (error) {
+    return reject(
+      'INVALID_SUBACCOUNT',
+      isQuantaError(error) ? error.shortMessage : 'invalid subaccount id',
+    );
+  }
+  if (subaccount.address !== request.ethAddress) {
+    return reject(
+      'SUBACCOUNT_ADDRESS_MISMATCH',
+      `subaccountId: address ${subaccount.address} is not exactly ethAddress ${request.ethAddress}`,
+    );
+  }
+  if (options.brokerId !== undefined && !sameInteger(options.brokerId, subaccount.brokerId)) {
+    return reject(
+      'BROKER_MISMATCH',
+      `subaccountId: brokerId ${subaccount.brokerId} is not the Broker-Id header ${String(options.brokerId)}`,
+    );
+  }
+  const typedData = buildRegisterTypedData(request, domain);
+  if (
+    !sameAddress(await recoverTypedDataSigner(typedData, request.ethSignature), request.ethAddress)
+  ) {
+    return reject('BAD_ETH_SIGNATURE', 'ethSignature: not signed by ethAddress over this request');
+  }
+  if (
+    !sameAddress(
+      await recoverTypedDataSigner(typedData, request.signingSignature),
+      request.signingKey,
+    )
+  ) {
+    return reject(
+      'BAD_SIGNING_SIGNATURE',
+      'signingSignature: not signed by signingKey over this request',
+    );
+  }
+  return { valid: true, request, subaccount };
+}
