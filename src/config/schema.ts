@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import {
+  address,
+  bool,
+  durationMs,
+  integer,
+  mapping,
+  nonEmptyList,
+  nonNegativeNumber,
+  oneOf,
+  positiveDecimal,
+  positiveInt,
+  text,
+  venueUrl,
+} from './fields.ts';
+
+const MAX_48_BITS = 2 ** 48 - 1;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+// Conventions §3: a registration's expiryTs lies in (now, now + 7 days].
+const MAX_CREDENTIAL_TTL_MS = 7 * DAY_MS;
+// Conventions §4.4: expiryTs more than 30 days ahead is refused.
+const MAX_ORDER_TTL_MS = 30 * DAY_MS;
+
+/** pino's level names, most to least severe, plus `silent`. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const signingSchema = mapping({
+  name: text().default('TradingService'),
+  version: text('expected a non-empty string (quote numbers: "1")').default('1'),
+  registerVerifyingContract: address().default('0x0000000000000000000000000000000000000001'),
+  orderVerifyingContract: address().default('0x0000000000000000000000000000000000000002'),
+  orderChainId: positiveInt().default(1),
+});
+
+const venueSchema = mapping({
+  writeUrl: venueUrl(true),
+  readUrl: venueUrl(),
+  brokerId: integer('expected an integer from 0 to 2^48-1', 0, MAX_48_BITS).default(1),
+  subaccount: integer('expected an integer from 1 to 2^48-1', 1, MAX_48_BITS).default(1),
+  chainId: positiveInt().default(42161),
+  timeoutMs: durationMs().default(5000),
+  headerPrefix: text('expected an HTTP header name prefix like "Service-" (letters, digits, -)')
+    .regex(/^[A-Za-z0-9-]+$/, {
+      error: 'expected an HTTP header name prefix like "Service-" (letters, digits, -)',
+    })
+    .default('Service-'),
+  signing: signingSchema.prefault({}),
+  renewMarginMs: durationMs().default(DAY_MS),
+  credentialTtlMs: durationMs(1, MAX_CREDENTIAL_TTL_MS).default(MAX_CREDENTIAL_TTL_MS),
+}).superRefine((venue, ctx) => {
+  if (venue.renewMarginMs >= venue.credentialTtlMs) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['renewMarginMs'],
+      message: `expected less than venue.credentialTtlMs (${venue.credentialTtlMs})`,
+    });
+  }
+});
+
+/** Shape of an environment variable name; the key itself never appears in the config. */
+export const ENV_VAR_NAME = /^[A-Z_][A-Z0-9_]*$/;
+
+const walletSchema = mapping({
+  privateKeyEnv: z
+    .string({ error: 'expected the NAME of an environment variable, like QUANTA_WALLET_KEY' })
+    .regex(ENV_VAR_NAME, {
+      error: 'expected the NAME of an environment variable, like QUANTA_WALLET_KEY (A-Z, 0-9, _)',
+    })
+    .default('QUANTA_WALLET_KEY'),
+});
+
+const stateSchema = mapping({
+  dir: text('expected a directory path').default('.quanta'),
+});
+
+const pollSchema = mapping({
+  intervalMs: durationMs(50).default(1000),
+  quotes: bool().default(true),
+  staleAfterMs: durationMs().optional(),
+  maxBackoffMs: durationMs().default(30_000),
+})
+  .superRefine((poll, ctx) => {
+    for (const key of ['staleAfterMs', 'maxBackoffMs'] as const) {
+      const value = poll[key];
+      if (value !== undefined && value < poll.intervalMs) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `expected at least poll.intervalMs (${poll.intervalMs})`,
+        });
+      }
+    }
+  })
+  .transform(({ staleAfterMs, ...poll }) => ({
+    ...poll,
+    staleAfterMs: staleAfterMs ?? 3 * poll.intervalMs,
+  }));
+
+const executionSchema = mapping({
+  rateLimit: mapping({
+    requests: positiveInt().default(10),
+    perMs: positiveInt().default(1000),
+  }).prefault({}),
+  concurrency: positiveInt().default(2),
+  orderTtlMs: durationMs(1, MAX_ORDER_TTL_MS).default(60_000),
+  maxAttempts: positiveInt().default(5),
+  drainTimeoutMs: durationMs().default(10_000),
+});
+
+const riskSchema = mapping({
+  maxOrderNotional: positiveDecimal().default('5000'),
+  maxPositionNotional: positiveDecimal().default('20000'),
+  dailyLossLimit: positiveDecimal().optional(),
+  killSwitchFile: text('expected a file path').optional(),
+});
+
+const paperSchema = mapping({
+  seed: integer('expected a non-negative integer', 0).default(1),
+  rateLimit: positiveInt().optional(),
+  volatilityBps: nonNegativeNumber().optional(),
+  spreadBps: nonNegativeNumber().optional(),
+});
+
+const logSchema = mapping({
+  level: oneOf(LOG_LEVELS).default('info'),
+  pretty: bool().default(false),
+});
+
+const SYMBOL = /^[A-Za-z0-9]+(?:[-/_.][A-Za-z0-9]+)*$/;
+
+const strategySchema = mapping({
+  module: text('expected a module path like strategies/dca.ts'),
+  markets: nonEmptyList(
+    z
+      .string({ error: 'expected a market symbol like ETH-USD' })
+      .regex(SYMBOL, { error: 'expected a market symbol like ETH-USD' }),
+    'expected a non-empty list of market symbols like [ETH-USD]',
+  ),
+  params: z
+    .record(z.string(), z.unknown(), { error: 'expected a mapping of strategy parameters' })
+    .default(() => ({})),
+  name: text('expected a non-empty name').optional(),
+});
+
+/**
+ * The whole config file. Defaults are filled in here; paths are still as written (see
+ * `resolveConfigPaths`).
+ */
+export const configSchema = mapping({
+  venue: venueSchema,
+  wallet: walletSchema.prefault({}),
+  state: stateSchema.prefault({}),
+  poll: pollSchema.prefault({}),
+  execution: executionSchema.prefault({}),
+  risk: riskSchema.prefault({}),
+  paper: paperSchema.prefault({}),
+  log: logSchema.prefault({}),
+  strategies: nonEmptyList(
+    strategySchema,
+    'expected a non-empty list of strategies (each with module and markets)',
+  ),
+});
+
+/**
+ * A validated bot configuration with every default applied. Decimal amounts (`risk.*`) are kept
+ * as the strings written (already checked to be plain positive decimals); durations are integer
+ * milliseconds; `state.dir`, `risk.killSwitchFile` and `strategies[].module` are absolute paths.
+ */
+export type Config = z.output<typeof configSchema>;
