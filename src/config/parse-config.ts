@@ -1,0 +1,106 @@
+import { LineCounter, parseDocument } from 'yaml';
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
+import {
+  formatKeyPath,
+  problemsFromIssues,
+  renderProblems,
+  valueAt,
+  type ConfigProblem,
+} from './config-problems.ts';
+import { describeValue } from './describe-value.ts';
+import { findPastedKeys } from './find-pasted-keys.ts';
+import { locateNode } from './locate-node.ts';
+import { resolveConfigPaths } from './resolve-paths.ts';
+import { configSchema, type Config } from './schema.ts';
+
+/** Options of `parseConfig` and `loadConfig`. */
+export interface ParseConfigOptions {
+  /** Environment used to expand a leading `~` in paths; defaults to `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Parses and validates the text of a YAML config file, fills in defaults and makes its paths
+ * absolute (relative ones are taken from `baseDir`).
+ *
+ * @param text - the YAML source.
+ * @param fileName - how error lines name the file (usually the path as the user gave it).
+ * @param baseDir - the config file's directory.
+ * @throws QuantaError `QUANTA_CONFIG_INVALID` listing every problem found, one per line, as
+ *   `<file>:<line>:<col> <key.path>: <what was expected>, got <value>`. Values under `wallet`
+ *   and anything shaped like a private key are never shown.
+ * @example
+ * const config = parseConfig(
+ *   'venue: { writeUrl: embedded, readUrl: embedded }\nstrategies: [{ module: strategies/dca.ts, markets: [ETH-USD] }]',
+ *   'inline.yaml',
+ *   process.cwd(),
+ * );
+ * config.execution.rateLimit // { requests: 10, perMs: 1000 }
+ */
+export function parseConfig(
+  text: string,
+  fileName: string,
+  baseDir: string,
+  options: ParseConfigOptions = {},
+): Config {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const fail = (problems: readonly ConfigProblem[]): never => {
+    const lines = renderProblems(problems, fileName, lineCounter);
+    const count = lines.length === 1 ? '1 problem' : `${lines.length} problems`;
+    throw new QuantaError(ErrorCodes.CONFIG_INVALID, `invalid config ${fileName} (${count}):`, {
+      details: lines,
+    });
+  };
+
+  if (doc.errors.length > 0) {
+    // The messages are yaml's own without source excerpts (prettyErrors off): an excerpt could
+    // show a secret sitting on the broken line.
+    fail(
+      doc.errors.map((error) => ({ offset: error.pos[0], text: `YAML syntax: ${error.message}` })),
+    );
+  }
+
+  if (doc.contents === null) {
+    fail([
+      {
+        offset: 0,
+        text: '(top level): the file is empty; expected a mapping with at least venue and strategies',
+      },
+    ]);
+  }
+
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    fail([{ offset: 0, text: `YAML: ${message}` }]);
+  }
+
+  const pasted = findPastedKeys(doc);
+  const pastedPaths = new Set(pasted.map(({ path }) => formatKeyPath(path)));
+  const result = configSchema.safeParse(data);
+  const problems = pasted.map(({ problem }) => problem);
+  if (!result.success) {
+    const issues = result.error.issues.filter(
+      (issue) => !pastedPaths.has(formatKeyPath(issue.path)),
+    );
+    problems.push(...problemsFromIssues(issues, doc, data));
+  }
+  if (!result.success || problems.length > 0) return fail(problems);
+
+  const resolved = resolveConfigPaths(result.data, baseDir, options.env ?? process.env);
+  if (resolved.problems.length > 0) {
+    fail(
+      resolved.problems.map(({ path, message }) => {
+        const where = locateNode(doc, path);
+        return {
+          offset: where.value ?? where.parent,
+          text: `${formatKeyPath(path)}: ${message}, got ${describeValue(valueAt(data, path))}`,
+        };
+      }),
+    );
+  }
+  return resolved.config;
+}
