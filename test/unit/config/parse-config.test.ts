@@ -1,0 +1,308 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../src/config/index.ts';
+import { ErrorCodes, QuantaError } from '../../../src/errors/index.ts';
+
+const BASE = '/srv/bot/config';
+const MINIMAL = `venue:
+  writeUrl: embedded
+  readUrl: embedded
+strategies:
+  - module: /srv/bot/strategies/dca.ts
+    markets: [ETH-USD]
+`;
+const KEY = `0x${'ab12'.repeat(16)}`;
+
+function parse(text: string, env: NodeJS.ProcessEnv = {}) {
+  return parseConfig(text, 'bot.yaml', BASE, { env });
+}
+
+/** The QuantaError `parse` throws; fails the test when it does not throw one. */
+function configError(text: string): QuantaError {
+  try {
+    parse(text);
+  } catch (error) {
+    expect(error).toBeInstanceOf(QuantaError);
+    expect((error as QuantaError).code).toBe(ErrorCodes.CONFIG_INVALID);
+    return error as QuantaError;
+  }
+  throw new Error('expected parseConfig to throw');
+}
+
+describe('parseConfig: valid files', () => {
+  it('fills in every default and resolves state.dir against the config directory', () => {
+    expect(parse(MINIMAL)).toEqual({
+      venue: {
+        writeUrl: 'embedded',
+        readUrl: 'embedded',
+        brokerId: 1,
+        subaccount: 1,
+        chainId: 42161,
+        timeoutMs: 5000,
+        headerPrefix: 'Service-',
+        signing: {
+          name: 'TradingService',
+          version: '1',
+          registerVerifyingContract: '0x0000000000000000000000000000000000000001',
+          orderVerifyingContract: '0x0000000000000000000000000000000000000002',
+          orderChainId: 1,
+        },
+        renewMarginMs: 86_400_000,
+        credentialTtlMs: 604_800_000,
+      },
+      wallet: { privateKeyEnv: 'QUANTA_WALLET_KEY' },
+      state: { dir: '/srv/bot/config/.quanta' },
+      poll: { intervalMs: 1000, quotes: true, staleAfterMs: 3000, maxBackoffMs: 30_000 },
+      execution: {
+        rateLimit: { requests: 10, perMs: 1000 },
+        concurrency: 2,
+        orderTtlMs: 60_000,
+        maxAttempts: 5,
+        drainTimeoutMs: 10_000,
+      },
+      risk: { maxOrderNotional: '5000', maxPositionNotional: '20000' },
+      paper: { seed: 1 },
+      log: { level: 'info', pretty: false },
+      strategies: [{ module: '/srv/bot/strategies/dca.ts', markets: ['ETH-USD'], params: {} }],
+    });
+  });
+
+  it('derives staleAfterMs from intervalMs unless given, keeps decimals as written', () => {
+    const config = parse(
+      `${MINIMAL}poll: { intervalMs: 250 }\nrisk: { maxOrderNotional: "0.5", dailyLossLimit: "100.25" }\n`,
+    );
+    expect(config.poll.staleAfterMs).toBe(750);
+    expect(config.risk).toEqual({
+      maxOrderNotional: '0.5',
+      maxPositionNotional: '20000',
+      dailyLossLimit: '100.25',
+    });
+    expect(
+      parse(`${MINIMAL}poll: { intervalMs: 250, staleAfterMs: 400 }\n`).poll.staleAfterMs,
+    ).toBe(400);
+  });
+
+  it('refuses plain http for the write API except on loopback', () => {
+    const withWrite = (url: string) => MINIMAL.replace('writeUrl: embedded', `writeUrl: ${url}`);
+    expect(parse(withWrite('http://127.0.0.1:8080')).venue.writeUrl).toBe('http://127.0.0.1:8080');
+    expect(parse(withWrite('http://localhost:8080/')).venue.writeUrl).toBe('http://localhost:8080');
+    expect(() => parse(withWrite('http://venue.example.com'))).toThrowErrorMatchingInlineSnapshot(`
+      [QuantaError: invalid config bot.yaml (1 problem):
+      bot.yaml:2:13 venue.writeUrl: expected https (plain http only to localhost: credentials travel on it), got "http://venue.example.com"]
+    `);
+    expect(
+      parse(MINIMAL.replace('readUrl: embedded', 'readUrl: http://venue.example.com')).venue
+        .readUrl,
+    ).toBe('http://venue.example.com');
+  });
+
+  it('drops trailing slashes from venue URLs', () => {
+    const config = parse(
+      MINIMAL.replace('readUrl: embedded', 'readUrl: https://read.example.com/prefix/'),
+    );
+    expect(config.venue.readUrl).toBe('https://read.example.com/prefix');
+  });
+
+  it('expands a leading ~ in paths from env.HOME and rejects it without HOME', () => {
+    const text = `${MINIMAL}state: { dir: ~/quanta-state }\n`;
+    expect(parse(text, { HOME: '/home/q' }).state.dir).toBe('/home/q/quanta-state');
+    expect(() => parse(text, {})).toThrowErrorMatchingInlineSnapshot(`
+      [QuantaError: invalid config bot.yaml (1 problem):
+      bot.yaml:7:15 state.dir: expected HOME in the environment to expand "~", got "~/quanta-state"]
+    `);
+  });
+});
+
+describe('parseConfig: strategy module paths', () => {
+  const root = mkdtempSync(join(tmpdir(), 'quanta-config-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  writeFileSync(join(root, 'package.json'), '{}');
+  mkdirSync(join(root, 'config', 'local'), { recursive: true });
+  mkdirSync(join(root, 'strategies'));
+  writeFileSync(join(root, 'strategies', 'dca.ts'), '');
+  writeFileSync(join(root, 'config', 'local', 'mine.ts'), '');
+  const configDir = join(root, 'config');
+
+  const moduleFor = (module: string) =>
+    parseConfig(MINIMAL.replace('/srv/bot/strategies/dca.ts', module), 'bot.yaml', configDir)
+      .strategies[0]?.module;
+
+  it('finds a bare path in the config directory first, then in the project root', () => {
+    expect(moduleFor('local/mine.ts')).toBe(join(configDir, 'local', 'mine.ts'));
+    expect(moduleFor('strategies/dca.ts')).toBe(join(root, 'strategies', 'dca.ts'));
+  });
+
+  it('takes ./ paths from the config directory only, and missing bare paths from the root', () => {
+    expect(moduleFor('./strategies/dca.ts')).toBe(join(configDir, 'strategies', 'dca.ts'));
+    expect(moduleFor('strategies/none.ts')).toBe(join(root, 'strategies', 'none.ts'));
+  });
+});
+
+describe('parseConfig: errors name the key path and line:col', () => {
+  it('negative rateLimit.requests', () => {
+    expect(configError(`${MINIMAL}execution:\n  rateLimit:\n    requests: -1\n`).message)
+      .toMatchInlineSnapshot(`
+      "invalid config bot.yaml (1 problem):
+      bot.yaml:9:15 execution.rateLimit.requests: expected a positive integer, got -1"
+    `);
+  });
+
+  it('unknown key at a nested level points at the key and lists the allowed ones', () => {
+    const text = `${MINIMAL}venue2: {}\nexecution:\n  rateLimit:\n    requests: 5\n    burst: 3\n`;
+    expect(configError(text).message).toMatchInlineSnapshot(`
+      "invalid config bot.yaml (2 problems):
+      bot.yaml:7:1 venue2: unknown key "venue2" (allowed: venue, wallet, state, poll, execution, risk, paper, log, strategies)
+      bot.yaml:11:5 execution.rateLimit.burst: unknown key "burst" (allowed: requests, perMs)"
+    `);
+  });
+
+  it('wrong types, each on its own line in file order', () => {
+    const text = `venue:
+  writeUrl: ftp://example.com
+  readUrl: embedded
+  timeoutMs: soon
+  signing: { version: 1 }
+poll: { quotes: "yes", intervalMs: 10 }
+log: { level: verbose }
+strategies:
+  - module: strategies/dca.ts
+    markets: ETH-USD
+    params: [1]
+`;
+    expect(configError(text).message).toMatchInlineSnapshot(`
+      "invalid config bot.yaml (8 problems):
+      bot.yaml:2:13 venue.writeUrl: expected "embedded" or an http(s) URL, got "ftp://example.com"
+      bot.yaml:4:14 venue.timeoutMs: expected a positive integer (milliseconds), got "soon"
+      bot.yaml:5:23 venue.signing.version: expected a non-empty string (quote numbers: "1"), got 1
+      bot.yaml:6:17 poll.quotes: expected true or false, got "yes"
+      bot.yaml:6:36 poll.intervalMs: expected an integer ≥ 50 (milliseconds), got 10
+      bot.yaml:7:15 log.level: expected one of fatal, error, warn, info, debug, trace, silent, got "verbose"
+      bot.yaml:10:14 strategies[0].markets: expected a non-empty list of market symbols like [ETH-USD], got "ETH-USD"
+      bot.yaml:11:13 strategies[0].params: expected a mapping of strategy parameters, got a list of 1"
+    `);
+  });
+
+  it('missing keys point at the mapping that lacks them', () => {
+    const text = `# comment\nlog: { level: info }\nvenue:\n  readUrl: embedded\nstrategies:\n  - markets: [ETH-USD]\n`;
+    expect(configError(text).message).toMatchInlineSnapshot(`
+      "invalid config bot.yaml (2 problems):
+      bot.yaml:4:3 venue.writeUrl: is required
+      bot.yaml:6:5 strategies[0].module: is required"
+    `);
+    expect(configError('log: { level: info }\n').message).toMatchInlineSnapshot(`
+      "invalid config bot.yaml (2 problems):
+      bot.yaml:1:1 venue: is required
+      bot.yaml:1:1 strategies: is required"
+    `);
+  });
+
+  it('bad decimals: exponent, too many digits, zero, unquoted number', () => {
+    const text = `${MINIMAL}risk:
+  maxOrderNotional: "1e3"
+  maxPositionNotional: "0.1234567890123456789"
+  dailyLossLimit: "0"
+paper: { seed: -1 }
+`;
+    expect(configError(text).message).toMatchInlineSnapshot(`
+      "invalid config bot.yaml (4 problems):
+      bot.yaml:8:21 risk.maxOrderNotional: expected a plain decimal like "5000" or "0.25" (digits, optional fraction of at most 18 digits, no sign or exponent), got "1e3"
+      bot.yaml:9:24 risk.maxPositionNotional: expected a plain decimal like "5000" or "0.25" (digits, optional fraction of at most 18 digits, no sign or exponent), got "0.1234567890123456789"
+      bot.yaml:10:19 risk.dailyLossLimit: expected a decimal string greater than 0 in quotes, like "5000" or "0.25", got "0"
+      bot.yaml:11:16 paper.seed: expected a non-negative integer, got -1"
+    `);
+    expect(configError(`${MINIMAL}risk: { maxOrderNotional: 5000 }\n`).message)
+      .toMatchInlineSnapshot(`
+        "invalid config bot.yaml (1 problem):
+        bot.yaml:7:27 risk.maxOrderNotional: expected a decimal string greater than 0 in quotes, like "5000" or "0.25", got 5000"
+      `);
+  });
+
+  it('cross-field rules', () => {
+    const text = `${MINIMAL}poll: { intervalMs: 1000, staleAfterMs: 500 }\nvenue2: 1\n`.replace(
+      'readUrl: embedded',
+      'readUrl: embedded\n  renewMarginMs: 604800000',
+    );
+    expect(configError(text).message).toMatchInlineSnapshot(`
+      "invalid config bot.yaml (3 problems):
+      bot.yaml:4:18 venue.renewMarginMs: expected less than venue.credentialTtlMs (604800000), got 604800000
+      bot.yaml:8:41 poll.staleAfterMs: expected at least poll.intervalMs (1000), got 500
+      bot.yaml:9:1 venue2: unknown key "venue2" (allowed: venue, wallet, state, poll, execution, risk, paper, log, strategies)"
+    `);
+  });
+
+  it('YAML syntax errors carry line:col', () => {
+    const error = configError(
+      `venue:\n  writeUrl: embedded\n  writeUrl: embedded\nstrategies: [\n`,
+    );
+    expect(error.message).toMatchInlineSnapshot(`
+      "invalid config bot.yaml (2 problems):
+      bot.yaml:3:3 YAML syntax: Map keys must be unique
+      bot.yaml:5:1 YAML syntax: Flow sequence in block collection must be sufficiently indented and end with a ]"
+    `);
+  });
+
+  it('an empty file', () => {
+    expect(configError('# nothing\n').message).toMatchInlineSnapshot(`
+      "invalid config bot.yaml (1 problem):
+      bot.yaml:1:1 (top level): the file is empty; expected a mapping with at least venue and strategies"
+    `);
+  });
+});
+
+describe('parseConfig: secrets are never echoed', () => {
+  const cases = {
+    'quoted 0x key': `"${KEY}"`,
+    'unquoted 0x key (YAML reads a number)': KEY,
+    'key without 0x': KEY.slice(2),
+  };
+  it.each(Object.entries(cases))('a %s in privateKeyEnv is refused', (_, written) => {
+    const error = configError(`${MINIMAL}wallet:\n  privateKeyEnv: ${written}\n`);
+    expect(error.message).not.toContain(KEY.slice(2, 20));
+    expect(error.message).toContain(
+      'bot.yaml:8:18 wallet.privateKeyEnv: looks like a private key pasted into the config (value not shown); ' +
+        'a key must go into an environment variable',
+    );
+    expect(error.details).toHaveLength(1);
+  });
+
+  it('a key under another wallet key is flagged as a key and as unknown', () => {
+    const message = configError(`${MINIMAL}wallet:\n  privateKey: ${KEY}\n`).message;
+    expect(message).not.toContain(KEY.slice(2, 20));
+    expect(message).toMatchInlineSnapshot(`
+      "invalid config bot.yaml (2 problems):
+      bot.yaml:8:3 wallet.privateKey: unknown key "privateKey" (allowed: privateKeyEnv)
+      bot.yaml:8:15 wallet.privateKey: looks like a private key pasted into the config (value not shown); a key must go into an environment variable, and wallet.privateKeyEnv holds that variable’s NAME (default QUANTA_WALLET_KEY)"
+    `);
+  });
+
+  it('other bad wallet values are described, not shown', () => {
+    const message = configError(`${MINIMAL}wallet:\n  privateKeyEnv: my-secret-word\n`).message;
+    expect(message).not.toContain('my-secret-word');
+    expect(message).toMatchInlineSnapshot(`
+      "invalid config bot.yaml (1 problem):
+      bot.yaml:8:18 wallet.privateKeyEnv: expected the NAME of an environment variable, like QUANTA_WALLET_KEY (A-Z, 0-9, _), got a string (value not shown)"
+    `);
+  });
+
+  it('keys and URL credentials written elsewhere are not shown either', () => {
+    const text = MINIMAL.replace('writeUrl: embedded', `writeUrl: "${KEY}"`).replace(
+      'readUrl: embedded',
+      'readUrl: https://user:hunter2@example.com',
+    );
+    const message = configError(text).message;
+    expect(message).not.toContain(KEY.slice(2, 20));
+    expect(message).not.toContain('hunter2');
+    expect(message).toMatchInlineSnapshot(`
+      "invalid config bot.yaml (2 problems):
+      bot.yaml:2:13 venue.writeUrl: expected "embedded" or an http(s) URL, got a 64-hex-digit value (not shown)
+      bot.yaml:3:12 venue.readUrl: expected an http(s) URL without user:password (credentials never go here), got a URL with credentials (not shown)"
+    `);
+  });
+
+  it('a YAML syntax error on a line holding a key does not quote the line', () => {
+    const message = configError(`${MINIMAL}wallet:\n  privateKeyEnv: [${KEY}\n`).message;
+    expect(message).not.toContain(KEY.slice(2, 20));
+  });
+});
