@@ -1,12 +1,15 @@
 import type { OrderSide, OrderStatus, OrderType } from '../venue/types.ts';
 
 /** Life of a journaled order (DESIGN "Core types"). */
-export type OrderState = 'PENDING' | 'SENT' | OrderStatus | 'REJECTED' | 'UNKNOWN';
+// ACCEPTED extends DESIGN's list: the venue answered 409 "signature already used" to a retry, so an
+// earlier attempt landed, but its answer (order id, fill) never reached us.
+export type OrderState = 'PENDING' | 'SENT' | OrderStatus | 'ACCEPTED' | 'REJECTED' | 'UNKNOWN';
 
 /** States after which nothing more will happen to an order. */
 export const FINAL_STATES: ReadonlySet<OrderState> = new Set([
   'FILLED',
   'CANCELLED',
+  'ACCEPTED',
   'REJECTED',
   'UNKNOWN',
 ]);

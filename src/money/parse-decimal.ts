@@ -20,7 +20,11 @@ export function parseDecimalToX18(value: string, what = 'value'): bigint {
     throw new QuantaError(
       ErrorCodes.INVALID_DECIMAL,
       `${what} ${JSON.stringify(value)} is not a plain non-negative decimal`,
-      { details: ['Write it like "0.002094" or "65000.5": digits, an optional fraction, no sign or exponent.'] },
+      {
+        details: [
+          'Write it like "0.002094" or "65000.5": digits, an optional fraction, no sign or exponent.',
+        ],
+      },
     );
   }
   const whole = match[1] ?? '0';

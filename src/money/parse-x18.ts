@@ -9,7 +9,11 @@ const SIGNED_INTEGER = /^-?\d+$/;
  * @param options.signed - allow a leading `-` (positions, PnL); wire quantities are unsigned.
  * @throws QuantaError `QUANTA_INVALID_X18` when the string is not a base-10 integer.
  */
-export function parseX18String(value: string, what = 'value', options: { signed?: boolean } = {}): bigint {
+export function parseX18String(
+  value: string,
+  what = 'value',
+  options: { signed?: boolean } = {},
+): bigint {
   const pattern = options.signed === true ? SIGNED_INTEGER : UNSIGNED_INTEGER;
   if (typeof value !== 'string' || !pattern.test(value)) {
     throw new QuantaError(

@@ -1,0 +1,198 @@
+import PQueue from 'p-queue';
+import pRetry, { AbortError } from 'p-retry';
+import { ErrorCodes, isQuantaError } from '../errors/index.ts';
+import type { Logger } from '../log/logger.ts';
+import { VenueError } from '../venue/errors.ts';
+import type { VenueOrder } from '../venue/types.ts';
+import { judgeFailedAttempt, type AttemptVerdict } from './retry-policy.ts';
+
+/** The exact bytes of a signed order: sent, and resent, as they are. */
+export interface SignedOrderRequest {
+  readonly body: string;
+  readonly signature: string;
+  readonly signer: string;
+}
+
+/** Where orders go: the HTTP venue client live and paper, the simulation in backtests. */
+export interface OrderSubmitter {
+  /** Sends the bytes once. Resolves to the venue's order or throws a `VenueError`. */
+  submit(request: SignedOrderRequest, signal: AbortSignal): Promise<VenueOrder>;
+}
+
+/**
+ * How a dispatch ended. `unsent`: expired before any attempt of this dispatch; `interrupted`:
+ * shutdown aborted it (the journal keeps it SENT, the next start resends the same bytes).
+ */
+export type DispatchResult =
+  | { readonly kind: 'placed'; readonly order: VenueOrder; readonly attempts: number }
+  | {
+      readonly kind: Exclude<AttemptVerdict, 'retry'> | 'unsent' | 'interrupted';
+      readonly error: unknown;
+      readonly attempts: number;
+    };
+
+/** Options of {@link Dispatcher}. */
+export interface DispatcherOptions {
+  readonly submitter: OrderSubmitter;
+  /** Sends allowed per window (`execution.rateLimit.requests`). */
+  readonly requests: number;
+  /** The window in ms (`execution.rateLimit.perMs`). */
+  readonly perMs: number;
+  readonly concurrency: number;
+  /** Attempts per order, the first included. */
+  readonly maxAttempts: number;
+  readonly now: () => number;
+  /** Waits `ms` (429 pauses); injectable so tests need no real sleeps. */
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** First retry backoff in ms (doubles each retry, capped at 8×). */
+  readonly backoffMs?: number;
+  /** Added to `perMs` so requests that arrive late at the venue still fit its window. */
+  readonly windowGuardMs?: number;
+  readonly log: Logger;
+  /** Called before every attempt (the journal counts it). */
+  readonly onAttempt?: (orderId: number, attempt: number) => void;
+}
+
+/**
+ * Sends signed orders through one rate-controlled queue (p-queue, sliding window) and retries
+ * with p-retry by resending **the identical bytes** (DESIGN order-safety rule 4). A 429 pauses
+ * the whole queue for the venue's `Retry-After`.
+ */
+export class Dispatcher {
+  readonly #options: DispatcherOptions;
+  readonly #queue: PQueue;
+  readonly #abort = new AbortController();
+  #pausedUntil = 0;
+  #inFlight = new Set<Promise<DispatchResult>>();
+
+  constructor(options: DispatcherOptions) {
+    this.#options = options;
+    this.#queue = new PQueue({
+      concurrency: options.concurrency,
+      intervalCap: options.requests,
+      interval: options.perMs + (options.windowGuardMs ?? 25),
+      strict: true,
+    });
+  }
+
+  /** Orders being sent or waiting to be. */
+  get pending(): number {
+    return this.#inFlight.size;
+  }
+
+  /**
+   * Sends one journaled order until it is placed, refused, known to have landed, or may no
+   * longer be retried. Never throws.
+   */
+  dispatch(
+    orderId: number,
+    request: SignedOrderRequest,
+    expiryTs: number,
+  ): Promise<DispatchResult> {
+    const run = this.#run(orderId, request, expiryTs);
+    this.#inFlight.add(run);
+    void run.finally(() => this.#inFlight.delete(run));
+    return run;
+  }
+
+  async #run(
+    orderId: number,
+    request: SignedOrderRequest,
+    expiryTs: number,
+  ): Promise<DispatchResult> {
+    const { maxAttempts, now, log } = this.#options;
+    const signal = this.#abort.signal;
+    let attempts = 0;
+    try {
+      const order = await pRetry(
+        async () => {
+          if (now() >= expiryTs)
+            throw new AbortError(`order ${orderId} expired before it could be sent`);
+          await this.#waitOutPause(signal);
+          const result = await this.#queue.add(
+            () => {
+              attempts += 1;
+              this.#options.onAttempt?.(orderId, attempts);
+              return this.#options.submitter.submit(request, signal);
+            },
+            { signal },
+          );
+          return result;
+        },
+        {
+          retries: maxAttempts - 1,
+          minTimeout: this.#options.backoffMs ?? 250,
+          maxTimeout: (this.#options.backoffMs ?? 250) * 8,
+          randomize: false,
+          signal,
+          shouldRetry: ({ error }) =>
+            judgeFailedAttempt({ error, attempt: attempts, maxAttempts, now: now(), expiryTs }) ===
+            'retry',
+          onFailedAttempt: async ({ error }) => {
+            log.warn(
+              { orderId, attempt: attempts, err: summarize(error) },
+              'order send attempt failed',
+            );
+            if (error instanceof VenueError && error.code === ErrorCodes.VENUE_RATE_LIMITED) {
+              await this.#pauseFor(error.retryAfterMs ?? 1000, signal);
+            }
+          },
+        },
+      );
+      return { kind: 'placed', order, attempts };
+    } catch (error) {
+      if (signal.aborted) return { kind: 'interrupted', error, attempts };
+      if (attempts === 0) return { kind: 'unsent', error, attempts };
+      // Judged again here because p-retry skips shouldRetry once the attempts are used up.
+      const verdict = judgeFailedAttempt({
+        error,
+        attempt: maxAttempts,
+        maxAttempts,
+        now: now(),
+        expiryTs,
+      });
+      return { kind: verdict === 'retry' ? 'unknown' : verdict, error, attempts };
+    }
+  }
+
+  async #pauseFor(ms: number, signal: AbortSignal): Promise<void> {
+    const until = this.#options.now() + ms;
+    if (until <= this.#pausedUntil) return this.#waitOutPause(signal);
+    this.#pausedUntil = until;
+    this.#queue.pause();
+    this.#options.log.warn({ pauseMs: ms }, 'venue rate limit hit: queue paused');
+    try {
+      await this.#options.sleep(ms, signal);
+    } finally {
+      if (this.#options.now() >= this.#pausedUntil || signal.aborted) this.#queue.start();
+    }
+  }
+
+  async #waitOutPause(signal: AbortSignal): Promise<void> {
+    const wait = this.#pausedUntil - this.#options.now();
+    if (wait > 0) await this.#options.sleep(wait, signal);
+  }
+
+  /**
+   * Waits up to `timeoutMs` for every dispatch to finish; then aborts what is left (those orders
+   * stay SENT in the journal and are resent byte-identical on the next start).
+   * @returns true when everything finished in time.
+   */
+  async drain(timeoutMs: number): Promise<boolean> {
+    const all = Promise.allSettled([...this.#inFlight]).then(() => true);
+    const timer = new Promise<boolean>((resolve) => {
+      const handle = setTimeout(() => resolve(false), timeoutMs);
+      handle.unref();
+    });
+    const finished = await Promise.race([all, timer]);
+    if (!finished) this.#abort.abort(new Error('shutdown'));
+    this.#queue.clear();
+    return finished;
+  }
+}
+
+/** An error's code and message for a log line; never headers (VenueError never holds them). */
+export function summarize(error: unknown): { code?: string; message: string } {
+  if (isQuantaError(error)) return { code: error.code, message: error.shortMessage };
+  return { message: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,433 @@
+import type { Logger } from '../log/logger.ts';
+import type { Snapshot } from '../market/snapshot.ts';
+import { fillFeeX18, formatX18, parseDecimalToX18 } from '../money/index.ts';
+import type { Fill } from '../strategy/define-strategy.ts';
+import type { OrderIntent } from '../strategy/intent.ts';
+import type { Market, OrderRequestBody, VenueOrder } from '../venue/types.ts';
+import { referencePriceX18, type RiskLimits } from './checks.ts';
+import {
+  summarize,
+  type Dispatcher,
+  type DispatchResult,
+  type SignedOrderRequest,
+} from './dispatcher.ts';
+import { evaluateIntent } from './evaluate-intent.ts';
+import type { OrderJournal } from './journal.ts';
+import { FINAL_STATES, type OrderRecord } from './order-record.ts';
+import { PositionBook, unrealizedPnlX18 } from './positions.ts';
+import type { Refusal, RefusalReason } from './refusal.ts';
+import type { SizedOrder } from './sizing.ts';
+
+/** Signs an order body with the registered signing key. */
+export interface OrderSigner {
+  sign(body: OrderRequestBody): Promise<{ signature: string; signer: string }>;
+}
+
+/** Options of {@link Executor}. */
+export interface ExecutorOptions {
+  readonly journal: OrderJournal;
+  readonly dispatcher: Dispatcher;
+  readonly signer: OrderSigner;
+  readonly limits: RiskLimits;
+  /** Checked before every intent; true stops all sending. */
+  readonly killSwitchOn: () => boolean;
+  readonly now: () => number;
+  readonly log: Logger;
+  /** Default validity of an order (`execution.orderTtlMs`). */
+  readonly orderTtlMs: number;
+  /** Reads an order back from the venue (conventions §6 lookup); undefined where unsupported. */
+  readonly lookupOrder?: (venueOrderId: number) => Promise<VenueOrder | undefined>;
+  /** Told about every fill, with the strategy that owns the order. */
+  readonly onFill?: (strategy: string, fill: Fill) => void | Promise<void>;
+}
+
+/** What became of one intent. */
+export type SubmitOutcome =
+  | { readonly kind: 'refused'; readonly refusal: Refusal }
+  | { readonly kind: 'sent'; readonly record: OrderRecord };
+
+/** Counters for metrics and the shutdown summary. */
+export interface ExecutorStats {
+  readonly refusals: Readonly<Partial<Record<RefusalReason, number>>>;
+  readonly ordersByState: Readonly<Record<string, number>>;
+}
+
+/**
+ * The order path of DESIGN: intent → sizing → checks → journal → dispatcher → venue, and back
+ * to positions. The same code runs live, on paper and in backtests.
+ */
+export class Executor {
+  readonly #options: ExecutorOptions;
+  readonly #account = new PositionBook();
+  readonly #byStrategy = new Map<string, PositionBook>();
+  /** Signed amounts of orders sent but not yet answered, per market: counted by risk checks. */
+  readonly #inFlightExposure = new Map<number, bigint>();
+  readonly #running = new Set<Promise<unknown>>();
+  readonly #refusals: Partial<Record<RefusalReason, number>> = {};
+  readonly #markets = new Map<number, Market>();
+  #lastExpiryTs = 0;
+  #dayStart = 0;
+  #realizedAtDayStart = 0n;
+
+  constructor(options: ExecutorOptions) {
+    this.#options = options;
+  }
+
+  /** The account-wide position book. */
+  get positions(): PositionBook {
+    return this.#account;
+  }
+
+  /** One strategy's own positions (what its `ctx.position` reports). */
+  strategyPositions(strategy: string): PositionBook {
+    let book = this.#byStrategy.get(strategy);
+    if (book === undefined) {
+      book = new PositionBook();
+      this.#byStrategy.set(strategy, book);
+    }
+    return book;
+  }
+
+  /** Refusals by reason and journaled orders by state. */
+  stats(): ExecutorStats {
+    const ordersByState: Record<string, number> = {};
+    for (const record of this.#options.journal.all())
+      ordersByState[record.state] = (ordersByState[record.state] ?? 0) + 1;
+    return { refusals: { ...this.#refusals }, ordersByState };
+  }
+
+  /**
+   * Rebuilds positions from the journal, then deals with orders a crash left in flight
+   * (DESIGN rule 5): unexpired ones are resent byte-identical, expired ones marked UNKNOWN (or
+   * CANCELLED when no attempt was ever made).
+   */
+  recover(markets: Iterable<Market>): void {
+    for (const market of markets) this.#markets.set(market.id, market);
+    const records = this.#options.journal.all();
+    for (const record of records) {
+      this.#lastExpiryTs = Math.max(this.#lastExpiryTs, record.expiryTs);
+      if (record.filledX18 > 0n && record.avgFillPriceX18 !== null)
+        this.#applyFill(record, record.filledX18, record.avgFillPriceX18, false);
+    }
+    for (const record of records) {
+      if (record.state !== 'PENDING' && record.state !== 'SENT') continue;
+      if (this.#options.now() < record.expiryTs) {
+        this.#options.log.warn(
+          { orderId: record.id, attempts: record.attempts },
+          'resending an order left in flight by the last run (identical bytes)',
+        );
+        this.#track(this.#send(record));
+      } else {
+        this.#finish(
+          record,
+          record.attempts === 0
+            ? { state: 'CANCELLED', error: 'expired before it was sent' }
+            : {
+                state: 'UNKNOWN',
+                error:
+                  'left in flight by the last run and expired before it could be resent; check the venue',
+              },
+        );
+      }
+    }
+  }
+
+  /**
+   * Takes one intent from a strategy. Refusals are logged and counted, never sent. An accepted
+   * intent is signed and journaled before this resolves; the send continues in the background
+   * (see {@link settle}).
+   */
+  async submit(strategy: string, intent: OrderIntent, snapshot: Snapshot): Promise<SubmitOutcome> {
+    const { log, now } = this.#options;
+    for (const market of snapshot.markets.values()) this.#markets.set(market.id, market);
+    this.#rollDay();
+    const evaluated = evaluateIntent(intent, {
+      snapshot,
+      positionX18: (marketId) =>
+        this.#account.amountX18(marketId) + (this.#inFlightExposure.get(marketId) ?? 0n),
+      limits: this.#options.limits,
+      dailyPnlX18: this.#dailyPnlX18(snapshot),
+      killSwitchOn: this.#options.killSwitchOn(),
+    });
+    if ('refused' in evaluated) {
+      this.#refusals[evaluated.reason] = (this.#refusals[evaluated.reason] ?? 0) + 1;
+      log.info(
+        { strategy, intent, reason: evaluated.reason, detail: evaluated.detail },
+        `order refused: ${evaluated.detail}`,
+      );
+      return { kind: 'refused', refusal: evaluated };
+    }
+    const market = snapshot.markets.get(evaluated.marketId);
+    if (market === undefined) throw new Error('unreachable: evaluated order without market');
+    const record = await this.#journalNew(
+      strategy,
+      intent,
+      evaluated,
+      market,
+      referencePriceX18(evaluated, snapshot.quotes?.get(market.id)) ?? null,
+      now(),
+    );
+    log.info(
+      {
+        orderId: record.id,
+        strategy,
+        symbol: market.symbol,
+        side: record.side,
+        type: record.type,
+        amount: formatX18(record.amountX18),
+        price: formatX18(record.priceX18),
+        tag: record.tag,
+      },
+      `order ${record.id}: ${record.side} ${formatX18(record.amountX18)} ${market.symbol} ${record.type}`,
+    );
+    this.#track(this.#send(record));
+    return { kind: 'sent', record };
+  }
+
+  async #journalNew(
+    strategy: string,
+    intent: OrderIntent,
+    order: SizedOrder,
+    market: Market,
+    referencePrice: bigint | null,
+    now: number,
+  ): Promise<OrderRecord> {
+    // Strictly increasing expiry makes every body, and so every signature, unique: two equal
+    // intents in the same millisecond would otherwise sign to the same bytes and the second
+    // would be answered "signature already used".
+    const expiryTs = Math.max(
+      now + (intent.expiresInMs ?? this.#options.orderTtlMs),
+      this.#lastExpiryTs + 1,
+    );
+    this.#lastExpiryTs = expiryTs;
+    const body: OrderRequestBody = {
+      marketId: order.marketId,
+      isBuy: order.side === 'BUY',
+      orderType: order.type,
+      amount: formatX18(order.amountX18),
+      price: formatX18(order.priceX18),
+      expiryTs,
+      isReduce: order.reduceOnly,
+    };
+    const { signature, signer } = await this.#options.signer.sign(body);
+    const record = this.#options.journal.insertPending(
+      {
+        strategy,
+        tag: intent.tag ?? null,
+        marketId: market.id,
+        symbol: market.symbol,
+        side: order.side,
+        type: order.type,
+        amountX18: order.amountX18,
+        priceX18: order.priceX18,
+        reduceOnly: order.reduceOnly,
+        body: JSON.stringify(body),
+        signature,
+        signer,
+        expiryTs,
+        referencePriceX18: referencePrice,
+      },
+      this.#options.now(),
+    );
+    return record;
+  }
+
+  async #send(record: OrderRecord): Promise<void> {
+    const signed = record.side === 'BUY' ? record.amountX18 : -record.amountX18;
+    this.#inFlightExposure.set(
+      record.marketId,
+      (this.#inFlightExposure.get(record.marketId) ?? 0n) + signed,
+    );
+    let result: DispatchResult;
+    try {
+      const request: SignedOrderRequest = {
+        body: record.body,
+        signature: record.signature,
+        signer: record.signer,
+      };
+      result = await this.#options.dispatcher.dispatch(record.id, request, record.expiryTs);
+    } finally {
+      this.#inFlightExposure.set(
+        record.marketId,
+        (this.#inFlightExposure.get(record.marketId) ?? 0n) - signed,
+      );
+    }
+    const current = this.#options.journal.get(record.id);
+    switch (result.kind) {
+      case 'placed':
+        await this.#applyVenueOrder(current, result.order);
+        return;
+      case 'accepted':
+        this.#finish(current, {
+          state: 'ACCEPTED',
+          error:
+            'venue had already seen this signature: an earlier attempt landed; its fill is not known',
+        });
+        return;
+      case 'rejected':
+        this.#finish(current, { state: 'REJECTED', error: summarize(result.error).message });
+        return;
+      case 'unsent':
+        this.#finish(
+          current,
+          current.attempts === 0
+            ? { state: 'CANCELLED', error: 'expired before it was sent' }
+            : {
+                state: 'UNKNOWN',
+                error: `expired before a resend could confirm it: ${summarize(result.error).message}`,
+              },
+        );
+        return;
+      case 'unknown':
+        this.#finish(current, { state: 'UNKNOWN', error: summarize(result.error).message });
+        return;
+      case 'interrupted':
+        this.#options.log.warn(
+          { orderId: record.id },
+          'send interrupted by shutdown; it will be resent (identical bytes) on the next start',
+        );
+        return;
+    }
+  }
+
+  #finish(
+    record: OrderRecord,
+    outcome: { state: 'CANCELLED' | 'ACCEPTED' | 'REJECTED' | 'UNKNOWN'; error: string },
+  ): void {
+    this.#options.journal.recordOutcome(record.id, outcome, this.#options.now());
+    const level = outcome.state === 'CANCELLED' ? 'info' : 'warn';
+    this.#options.log[level](
+      { orderId: record.id, state: outcome.state, error: outcome.error },
+      `order ${record.id} ${outcome.state}: ${outcome.error}`,
+    );
+  }
+
+  async #applyVenueOrder(record: OrderRecord, order: VenueOrder): Promise<void> {
+    const newlyFilled = order.totalFilledX18 - record.filledX18;
+    const reported =
+      order.avgFillPriceX18 !== undefined && order.avgFillPriceX18 > 0n
+        ? order.avgFillPriceX18
+        : undefined;
+    const priceX18 = reported ?? record.referencePriceX18 ?? record.priceX18;
+    const estimated = reported === undefined;
+    const updated = this.#options.journal.recordOutcome(
+      record.id,
+      {
+        state: order.status,
+        venueOrderId: order.id,
+        filledX18: order.totalFilledX18,
+        avgFillPriceX18: order.totalFilledX18 > 0n ? priceX18 : null,
+        fillPriceEstimated: order.totalFilledX18 > 0n && estimated,
+      },
+      this.#options.now(),
+    );
+    this.#options.log.info(
+      {
+        orderId: record.id,
+        venueOrderId: order.id,
+        state: order.status,
+        filled: formatX18(order.totalFilledX18),
+        avgPrice: formatX18(priceX18),
+        priceEstimated: estimated,
+      },
+      `order ${record.id} ${order.status}: filled ${formatX18(order.totalFilledX18)} ${record.symbol}`,
+    );
+    if (newlyFilled <= 0n) return;
+    // A later partial fill is valued at the order's average price, the best the venue tells us.
+    this.#applyFill(updated, newlyFilled, priceX18, record.venueOrderId !== null);
+    await this.#options.onFill?.(record.strategy, {
+      orderId: record.id,
+      marketId: record.marketId,
+      side: record.side,
+      amount: formatX18(newlyFilled),
+      price: formatX18(priceX18),
+      priceEstimated: estimated,
+      tag: record.tag,
+    });
+  }
+
+  #applyFill(record: OrderRecord, amountX18: bigint, priceX18: bigint, maker: boolean): void {
+    const market = this.#markets.get(record.marketId);
+    const feeFraction =
+      market === undefined
+        ? 0n
+        : record.type === 'LIMIT' && maker
+          ? market.makerFeeX18
+          : market.takerFeeX18;
+    const fill = {
+      marketId: record.marketId,
+      side: record.side,
+      amountX18,
+      priceX18,
+      feeX18: fillFeeX18(amountX18, priceX18, feeFraction),
+    };
+    this.#account.apply(fill);
+    this.strategyPositions(record.strategy).apply(fill);
+  }
+
+  /**
+   * Asks the venue about resting LIMIT orders (OPEN/PARTIAL) and books their new fills. Does
+   * nothing on a venue without order lookup.
+   */
+  async refreshOpenOrders(): Promise<void> {
+    const lookup = this.#options.lookupOrder;
+    if (lookup === undefined) return;
+    for (const record of this.#options.journal.inStates(['OPEN', 'PARTIAL'])) {
+      if (record.venueOrderId === null) continue;
+      try {
+        const order = await lookup(record.venueOrderId);
+        if (
+          order !== undefined &&
+          (order.status !== record.state || order.totalFilledX18 !== record.filledX18)
+        )
+          await this.#applyVenueOrder(record, order);
+      } catch (error) {
+        this.#options.log.warn(
+          { orderId: record.id, err: summarize(error) },
+          'order lookup failed; will try again next poll',
+        );
+      }
+    }
+  }
+
+  /** Orders of a strategy that are not final, for `ctx.openOrders()`. */
+  openOrders(strategy: string): OrderRecord[] {
+    return this.#options.journal
+      .inStates(['PENDING', 'SENT', 'OPEN', 'PARTIAL'])
+      .filter((r) => r.strategy === strategy && !FINAL_STATES.has(r.state));
+  }
+
+  /** Resolves once every send started so far has finished. */
+  async settle(): Promise<void> {
+    while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
+  }
+
+  #track(work: Promise<void>): void {
+    const tracked = work.catch((error: unknown) => {
+      this.#options.log.error({ err: summarize(error) }, 'order bookkeeping failed');
+    });
+    this.#running.add(tracked);
+    void tracked.finally(() => this.#running.delete(tracked));
+  }
+
+  #rollDay(): void {
+    const day = Math.floor(this.#options.now() / 86_400_000) * 86_400_000;
+    if (day === this.#dayStart) return;
+    this.#dayStart = day;
+    this.#realizedAtDayStart = this.#account.realizedNetX18();
+  }
+
+  #dailyPnlX18(snapshot: Snapshot): bigint {
+    let unrealized = 0n;
+    for (const [marketId, position] of this.#account.entries()) {
+      if (position.amountX18 === 0n) continue;
+      const quote = snapshot.quotes?.get(marketId);
+      const bid = quote?.bids[0];
+      const ask = quote?.asks[0];
+      if (bid === undefined || ask === undefined) continue;
+      const markX18 = (parseDecimalToX18(bid.price) + parseDecimalToX18(ask.price)) / 2n;
+      unrealized += unrealizedPnlX18(position, markX18);
+    }
+    return this.#account.realizedNetX18() - this.#realizedAtDayStart + unrealized;
+  }
+}
