@@ -29,6 +29,7 @@ import type {
   SimOrderRequest,
   SimPosition,
 } from './types.ts';
+import { SimRejection } from './sim-rejection.ts';
 import { validateOrderRequest } from './validate-order.ts';
 
 // Date's own range: any clock reading outside it cannot be written as an ISO timestamp.
@@ -206,7 +207,8 @@ export class SimEngine {
   /**
    * The current book of each active market (or of one), conventions §6 shape: decimal strings,
    * best level first, at most 10 levels per side, levels already consumed left out,
-   * `timestamp` = the clock. An unknown or inactive market gives an empty list.
+   * `timestamp` = the engine time (the clock reading, unless the clock went back: engine time
+   * never does). An unknown or inactive market gives an empty list.
    */
   quotes(marketId?: number): Quote[] {
     const now = this.#sync();
@@ -302,7 +304,8 @@ export class SimEngine {
     const now = this.#sync();
     const sim = this.#markets.get(request.marketId);
     validateOrderRequest(sim?.market, request, now);
-    if (sim === undefined) throw this.#invalid(`market ${request.marketId} not found`); // unreachable: validated
+    // Validation already refused an unknown market; this only tells the compiler.
+    if (sim === undefined) throw new SimRejection(`market ${request.marketId} not found`);
 
     const account = this.#account(accountId);
     const order: OrderState = {

@@ -28,7 +28,10 @@ export interface SimEngineOptions {
   readonly markets?: readonly Market[];
   /** Seed of the price walks, a non-negative safe integer. Default 1. */
   readonly seed?: number;
-  /** Length of one price step in ms. Default 1000. */
+  /**
+   * Length of one price step in ms. Default 1000. Catching up after a long idle gap walks every
+   * step (a few µs per market per step), so a day idle costs about a second on the next call.
+   */
   readonly stepMs?: number;
   /** Per-step relative standard deviation of the mid, in basis points (may be fractional). Default 2. */
   readonly volatilityBps?: number;
