@@ -48,6 +48,9 @@ export const ErrorCodes = {
   SIGNING_FAILED: 'QUANTA_SIGNING_FAILED',
   // simulation options and inputs (engine configuration, replayed quotes)
   SIM_INVALID_INPUT: 'QUANTA_SIM_INVALID_INPUT',
+  // paper venue (server options, listening)
+  PAPER_INVALID_OPTION: 'QUANTA_PAPER_INVALID_OPTION',
+  PAPER_LISTEN_FAILED: 'QUANTA_PAPER_LISTEN_FAILED',
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
