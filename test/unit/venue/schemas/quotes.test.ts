@@ -1,0 +1,107 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ErrorCodes, QuantaError } from '../../../../src/errors/index.ts';
+import { formatX18 } from '../../../../src/money/index.ts';
+import { parseQuotes, quotesToWire } from '../../../../src/venue/schemas/index.ts';
+import type { Quote } from '../../../../src/venue/types.ts';
+
+const body = {
+  quotes: [
+    {
+      marketId: 1,
+      timestamp: 1790000000000,
+      bids: [
+        { price: '3000.5', quantity: '1.25' },
+        { price: '3000', quantity: '4' },
+      ],
+      asks: [{ price: '3001', quantity: '0.000000000000000001' }],
+    },
+    { marketId: 3, timestamp: 1790000000000, bids: [], asks: [] },
+  ],
+};
+
+function failure(raw: unknown): string {
+  try {
+    parseQuotes(raw);
+  } catch (error) {
+    expect(error).toBeInstanceOf(QuantaError);
+    expect((error as QuantaError).code).toBe(ErrorCodes.INVALID_WIRE_DATA);
+    return (error as QuantaError).shortMessage;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('quotes', () => {
+  it('parses the conventions §6 body and quotesToWire gives it back', () => {
+    const quotes = parseQuotes(body);
+    expect(quotes).toHaveLength(2);
+    expect(quotes[0]?.bids[0]).toEqual({ price: '3000.5', quantity: '1.25' });
+    expect(quotesToWire(quotes)).toStrictEqual(body);
+  });
+
+  it('names the path of a bad level', () => {
+    const bad = structuredClone(body);
+    bad.quotes[0]!.bids[1]!.price = '-3000';
+    expect(failure(bad)).toMatchInlineSnapshot(
+      `"quotes: quotes[0].bids[1].price: expected a plain non-negative decimal string with at most 18 fraction digits, got "-3000""`,
+    );
+  });
+
+  it.each([
+    [
+      'a numeric price',
+      (b: typeof body) => ((b.quotes[0]!.asks[0] as Record<string, unknown>).price = 3001),
+      'quotes[0].asks[0].price',
+    ],
+    [
+      'exponent form',
+      (b: typeof body) => (b.quotes[0]!.asks[0]!.quantity = '1e-18'),
+      'quotes[0].asks[0].quantity',
+    ],
+    [
+      'a fractional timestamp',
+      (b: typeof body) => (b.quotes[1]!.timestamp = 1.5),
+      'quotes[1].timestamp',
+    ],
+    [
+      'missing asks',
+      (b: typeof body) => delete (b.quotes[1] as Partial<(typeof body.quotes)[1]>).asks,
+      'quotes[1].asks',
+    ],
+  ])('rejects %s', (_, mutate, path) => {
+    const bad = structuredClone(body);
+    mutate(bad);
+    expect(failure(bad)).toMatch(new RegExp(`^quotes: ${path.replace(/[[\].]/g, '\\$&')}: `));
+  });
+
+  it('rejects a body that is not {quotes: [...]}', () => {
+    expect(failure([])).toBe('quotes: expected object, got array');
+  });
+
+  const levelArb = fc.record(
+    {
+      price: fc.bigInt({ min: 0n, max: 10n ** 30n }).map(formatX18),
+      quantity: fc.bigInt({ min: 0n, max: 10n ** 30n }).map(formatX18),
+    },
+    { noNullPrototype: true },
+  );
+  const quoteArb: fc.Arbitrary<Quote> = fc.record(
+    {
+      marketId: fc.maxSafeNat(),
+      timestamp: fc.maxSafeNat(),
+      bids: fc.array(levelArb, { maxLength: 10 }),
+      asks: fc.array(levelArb, { maxLength: 10 }),
+    },
+    { noNullPrototype: true },
+  );
+
+  it('parseQuotes ∘ quotesToWire is the identity, through JSON (1000 runs)', () => {
+    fc.assert(
+      fc.property(fc.array(quoteArb, { maxLength: 5 }), (quotes) => {
+        const wire = JSON.parse(JSON.stringify(quotesToWire(quotes))) as unknown;
+        expect(parseQuotes(wire)).toStrictEqual(quotes);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
