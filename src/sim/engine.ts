@@ -10,7 +10,7 @@ import type {
 } from '../venue/types.ts';
 import { type Book, type BookLevel, takeLiquidity } from './book-level.ts';
 import { bookFromQuote } from './external-book.ts';
-import { fillFeeX18 } from './fees.ts';
+import { fillFeeX18 } from '../money/index.ts';
 import { AccountLedger } from './ledger.ts';
 import {
   type ResolvedSimOptions,

@@ -1,15 +1,10 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ErrorCodes } from '../../../src/errors/index.ts';
-import { isOnGrid } from '../../../src/money/index.ts';
+import { fillFeeX18, isOnGrid } from '../../../src/money/index.ts';
 import { buildSyntheticBook } from '../../../src/sim/synthetic-book.ts';
 import { drawShockPpb, nextMidX18, snapPriceToGrid } from '../../../src/sim/price-walk.ts';
-import {
-  DEFAULT_SIM_MARKETS,
-  SeededRandom,
-  deriveSeed,
-  fillFeeX18,
-} from '../../../src/sim/index.ts';
+import { DEFAULT_SIM_MARKETS, SeededRandom, deriveSeed } from '../../../src/sim/index.ts';
 import { T0, engineAt, x18 } from './helpers.ts';
 import { SimEngine } from '../../../src/sim/index.ts';
 
