@@ -37,9 +37,9 @@ export interface VenueRequestOptions {
   /** Give up after this many milliseconds, answer included. */
   timeoutMs: number;
   /** Caller's cancellation (e.g. shutdown). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Stop reading and fail beyond this many response bytes; default 4 MiB. */
-  maxResponseBytes?: number;
+  maxResponseBytes?: number | undefined;
   /** The fetch to use; default the global one. */
   fetchImpl?: typeof fetch;
   /** Clock for `Retry-After` dates; default `Date.now`. */

@@ -1,0 +1,196 @@
+import type { Address, Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { ErrorCodes, isQuantaError, QuantaError } from '../errors/index.ts';
+import type { Logger } from '../log/logger.ts';
+import { register, type OrderCredentials, type VenueConnection } from '../venue/endpoints/index.ts';
+import { VenueError } from '../venue/errors.ts';
+import {
+  formatSubaccountId,
+  generateSigningKey,
+  signRegistration,
+} from '../venue/signing/index.ts';
+import type { SigningDomainConfig } from '../venue/types.ts';
+import type { CredentialStore, StoredCredential } from './credential-store.ts';
+
+/** Options of {@link CredentialManager}. */
+export interface CredentialManagerOptions {
+  readonly store: CredentialStore;
+  readonly connection: VenueConnection;
+  readonly brokerId: number;
+  readonly subaccountIndex: number;
+  readonly chainId: number;
+  readonly domain: SigningDomainConfig;
+  readonly headerPrefix: string;
+  readonly walletPrivateKey: Hex;
+  /** Renew when fewer than this many ms of validity remain. */
+  readonly renewMarginMs: number;
+  /** Validity asked for at registration (≤ 7 days). */
+  readonly credentialTtlMs: number;
+  readonly now: () => number;
+  readonly log: Logger;
+}
+
+/** A usable credential: headers for order calls and the key that signs orders. */
+export interface ActiveCredential {
+  readonly credentials: OrderCredentials;
+  readonly signingPrivateKey: Hex;
+  readonly subaccountId: string;
+  readonly expiryTs: number;
+}
+
+const NONCE_HINT = /invalid nonce: expected (\d+)/;
+
+/**
+ * Owns the subaccount's credentials: reuses stored ones while they stay valid for longer than
+ * the margin, registers a new signing key (next nonce) otherwise, and keeps earlier keys usable
+ * until they expire so orders signed with them can still be resent.
+ */
+export class CredentialManager {
+  readonly #options: CredentialManagerOptions;
+  readonly subaccountId: string;
+  readonly walletAddress: Address;
+  #all: StoredCredential[] = [];
+
+  constructor(options: CredentialManagerOptions) {
+    this.#options = options;
+    this.walletAddress = privateKeyToAccount(options.walletPrivateKey).address;
+    this.subaccountId = formatSubaccountId({
+      brokerId: options.brokerId,
+      address: this.walletAddress,
+      index: options.subaccountIndex,
+    });
+  }
+
+  #mine(): StoredCredential[] {
+    const { connection, brokerId } = this.#options;
+    return this.#options.store
+      .load()
+      .filter(
+        (c) =>
+          c.venue === connection.baseUrl &&
+          c.brokerId === brokerId &&
+          c.subaccountId === this.subaccountId,
+      );
+  }
+
+  /** The newest credential, if it is valid for longer than the renewal margin. */
+  #reusable(): StoredCredential | undefined {
+    const newest = this.#all[0];
+    if (newest === undefined) return undefined;
+    return newest.expiryTs - this.#options.now() > this.#options.renewMarginMs ? newest : undefined;
+  }
+
+  /**
+   * Returns a valid credential, registering only when needed.
+   * @returns the credential and whether the venue was called.
+   * @throws VenueError when the venue refuses the registration; QuantaError for a bad store.
+   */
+  async ensure(
+    signal?: AbortSignal,
+  ): Promise<{ credential: ActiveCredential; registered: boolean }> {
+    this.#all = this.#mine();
+    const reusable = this.#reusable();
+    if (reusable !== undefined) {
+      this.#options.log.info(
+        { serviceKey: reusable.serviceKey, expiryTs: reusable.expiryTs },
+        'reusing stored credentials',
+      );
+      return { credential: this.#activate(reusable), registered: false };
+    }
+    const stored = await this.#registerNewKey(signal);
+    return { credential: this.#activate(stored), registered: true };
+  }
+
+  /** True when the current credential is within the renewal margin of its expiry. */
+  renewalDue(): boolean {
+    return this.#reusable() === undefined;
+  }
+
+  /** The current credential. @throws when `ensure` has not succeeded yet. */
+  current(): ActiveCredential {
+    const newest = this.#all[0];
+    if (newest === undefined)
+      throw new QuantaError(ErrorCodes.CREDENTIAL_STORE, 'no credentials yet: call ensure() first');
+    return this.#activate(newest);
+  }
+
+  /** The still-valid credential whose signing key is `signer` (for resending older orders). */
+  forSigner(signer: string): ActiveCredential | undefined {
+    const now = this.#options.now();
+    const match = this.#all.find(
+      (c) => c.signerAddress.toLowerCase() === signer.toLowerCase() && c.expiryTs > now,
+    );
+    return match === undefined ? undefined : this.#activate(match);
+  }
+
+  async #registerNewKey(signal?: AbortSignal): Promise<StoredCredential> {
+    const { brokerId, connection, log, now } = this.#options;
+    let nonce = this.#all.reduce((max, c) => Math.max(max, c.nonce + 1), 0);
+    const signingPrivateKey = generateSigningKey();
+    for (let attempt = 0; ; attempt++) {
+      const expiryTs = now() + this.#options.credentialTtlMs;
+      const request = await signRegistration({
+        walletPrivateKey: this.#options.walletPrivateKey,
+        signingPrivateKey,
+        brokerId,
+        subaccountIndex: this.#options.subaccountIndex,
+        expiryTs,
+        nonce,
+        chainId: this.#options.chainId,
+        domain: this.#options.domain,
+      });
+      try {
+        const issued = await register(connection, brokerId, request, { signal });
+        const stored: StoredCredential = {
+          venue: connection.baseUrl,
+          brokerId,
+          subaccountId: this.subaccountId,
+          signerAddress: request.signingKey,
+          signingPrivateKey,
+          serviceKey: issued.serviceKey,
+          serviceSecret: issued.serviceSecret,
+          expiryTs,
+          nonce,
+        };
+        this.#options.store.save(stored, now());
+        this.#all = this.#mine();
+        log.info(
+          { serviceKey: issued.serviceKey, signer: request.signingKey, nonce, expiryTs },
+          'registered a new signing key',
+        );
+        return stored;
+      } catch (error) {
+        // The stored counter can lag the venue's (a lost state dir): take the venue's word once.
+        const expected =
+          error instanceof VenueError ? NONCE_HINT.exec(error.venueMessage ?? '') : null;
+        if (attempt === 0 && expected?.[1] !== undefined && Number(expected[1]) !== nonce) {
+          log.warn(
+            { storedNonce: nonce, venueNonce: Number(expected[1]) },
+            "registration nonce out of step with the venue; using the venue's",
+          );
+          nonce = Number(expected[1]);
+          continue;
+        }
+        if (isQuantaError(error)) throw error;
+        throw new QuantaError(ErrorCodes.VENUE_BAD_RESPONSE, 'registration failed', {
+          cause: error,
+        });
+      }
+    }
+  }
+
+  #activate(stored: StoredCredential): ActiveCredential {
+    return {
+      credentials: {
+        brokerId: stored.brokerId,
+        serviceKey: stored.serviceKey,
+        serviceSecret: stored.serviceSecret,
+        signerAddress: stored.signerAddress,
+        headerPrefix: this.#options.headerPrefix,
+      },
+      signingPrivateKey: stored.signingPrivateKey as Hex,
+      subaccountId: stored.subaccountId,
+      expiryTs: stored.expiryTs,
+    };
+  }
+}

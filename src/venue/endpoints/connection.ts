@@ -1,0 +1,31 @@
+/** Where and how to reach one side (read or write) of the venue. */
+export interface VenueConnection {
+  /** Base URL, e.g. `https://venue.example` (no trailing slash needed). */
+  readonly baseUrl: string;
+  /** Per-call timeout, answer included. */
+  readonly timeoutMs: number;
+  /** Response size cap in bytes (default 4 MiB). */
+  readonly maxResponseBytes?: number;
+}
+
+/** The credential pair and signer that authenticate order calls (conventions §4.1). */
+export interface OrderCredentials {
+  readonly brokerId: number;
+  readonly serviceKey: string;
+  readonly serviceSecret: string;
+  /** The registered signing key's address. */
+  readonly signerAddress: string;
+  /** Header prefix, `Service-` unless a deployment names them differently. */
+  readonly headerPrefix: string;
+}
+
+/** The credential headers of conventions §4.1 (without the signature). */
+export function credentialHeaders(credentials: OrderCredentials): Record<string, string> {
+  const prefix = credentials.headerPrefix;
+  return {
+    'Broker-Id': String(credentials.brokerId),
+    [`${prefix}Key`]: credentials.serviceKey,
+    [`${prefix}Secret`]: credentials.serviceSecret,
+    [`${prefix}Signer-Address`]: credentials.signerAddress,
+  };
+}

@@ -1,0 +1,29 @@
+import { venueRequest } from '../http/index.ts';
+import { parseRegistrationResult, type RegistrationRequest } from '../schemas/index.ts';
+import type { ServiceCredentials } from '../types.ts';
+import type { VenueConnection } from './connection.ts';
+
+/**
+ * POST /api/v1/auth (spec §4.1): registers a signing key for the subaccount and returns the
+ * credential pair. The secret is only in the returned value; never log it.
+ *
+ * @param request - a body from `signRegistration`.
+ * @throws VenueError (`VENUE_REJECTED` with the venue's reason, e.g. "invalid nonce: expected 1").
+ */
+export async function register(
+  connection: VenueConnection,
+  brokerId: number,
+  request: RegistrationRequest,
+  options: { signal?: AbortSignal | undefined } = {},
+): Promise<ServiceCredentials> {
+  const { body } = await venueRequest({
+    baseUrl: connection.baseUrl,
+    method: 'POST',
+    path: '/api/v1/auth',
+    headers: { 'Broker-Id': String(brokerId) },
+    body: request,
+    timeoutMs: connection.timeoutMs,
+    signal: options.signal,
+  });
+  return parseRegistrationResult(body);
+}
