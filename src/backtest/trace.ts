@@ -1,0 +1,51 @@
+import type { RefusalReason } from '../execution/refusal.ts';
+import type { OrderRecord } from '../execution/order-record.ts';
+
+/** One market's state right after a snapshot was processed. All x18, quote units for money. */
+export interface MarketSample {
+  readonly marketId: number;
+  /** Signed position (base units). */
+  readonly positionX18: bigint;
+  /** Mid price of the recorded quote (0 when the market had no quote). */
+  readonly markPriceX18: bigint;
+  /** Average entry price of the open position (0 when flat). */
+  readonly avgEntryPriceX18: bigint;
+  /** Cumulative realized PnL before fees. */
+  readonly realizedPnlX18: bigint;
+  /** Cumulative fees. */
+  readonly feesX18: bigint;
+  /** Cumulative quote amount traded. */
+  readonly turnoverX18: bigint;
+}
+
+/** The account after one snapshot. */
+export interface Sample {
+  readonly seq: number;
+  /** Virtual time of the snapshot (ms). */
+  readonly t: number;
+  /** Every market traded so far, by id ascending. */
+  readonly markets: readonly MarketSample[];
+}
+
+/**
+ * What a backtest run hands to metrics and reports: the samples, the journal's orders and the
+ * refusals. Everything is deterministic for the same recording and config.
+ */
+export interface BacktestTrace {
+  /** Recording file(s) replayed, as given. */
+  readonly data: string;
+  /** Strategy instance names. */
+  readonly strategies: readonly string[];
+  /** Symbols by market id (every market seen in the recording). */
+  readonly symbols: ReadonlyMap<number, string>;
+  /** Median spacing of snapshots in ms (annualization of Sharpe/Sortino). */
+  readonly snapshotIntervalMs: number;
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly snapshots: number;
+  readonly samples: readonly Sample[];
+  readonly orders: readonly OrderRecord[];
+  readonly refusals: Readonly<Partial<Record<RefusalReason, number>>>;
+  /** Intents in the order strategies produced them (the agreement test compares these). */
+  readonly intents: readonly { readonly seq: number; readonly strategy: string; readonly intent: unknown }[];
+}
