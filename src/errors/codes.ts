@@ -51,6 +51,9 @@ export const ErrorCodes = {
   // paper venue (server options, listening)
   PAPER_INVALID_OPTION: 'QUANTA_PAPER_INVALID_OPTION',
   PAPER_LISTEN_FAILED: 'QUANTA_PAPER_LISTEN_FAILED',
+  // backtest metrics and reports (options, report files)
+  BACKTEST_INVALID_OPTION: 'QUANTA_BACKTEST_INVALID_OPTION',
+  REPORT_WRITE_FAILED: 'QUANTA_REPORT_WRITE_FAILED',
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
