@@ -1,0 +1,70 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { ServiceCredentials } from '../venue/types.ts';
+import type { CredentialGenerator } from './credential-generator.ts';
+
+/** What a credential pair stands for. */
+export interface Session {
+  /** The registration's broker id (the `Broker-Id` header it came with). */
+  readonly brokerId: bigint;
+  /** The subaccount id exactly as registered; orders echo it. */
+  readonly subaccountId: string;
+  /** The engine account of the subaccount: one per subaccount, whatever the address case. */
+  readonly accountId: string;
+  /** The registered signing key, as registered. */
+  readonly signer: string;
+  /** Ms since the epoch; the credentials are refused from then on (conventions §3). */
+  readonly expiresAt: number;
+}
+
+/** The outcome of checking a key and secret. */
+export type CredentialCheck =
+  | { readonly ok: true; readonly session: Session }
+  | { readonly ok: false; readonly reason: 'unknown' | 'expired' };
+
+interface Entry {
+  readonly secretDigest: Buffer;
+  readonly session: Session;
+}
+
+function digest(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
+}
+
+/**
+ * The paper venue's issued credentials. Only a digest of each secret is kept, and secrets are
+ * compared in constant time.
+ */
+export class CredentialStore {
+  readonly #generate: CredentialGenerator;
+  readonly #byKey = new Map<string, Entry>();
+
+  constructor(generate: CredentialGenerator) {
+    this.#generate = generate;
+  }
+
+  /** Issues a fresh pair for `session`. */
+  issue(session: Session): ServiceCredentials {
+    let credentials = this.#generate();
+    // A repeat is astronomically unlikely from the CSPRNG; never hand out someone else's key.
+    while (this.#byKey.has(credentials.serviceKey)) credentials = this.#generate();
+    this.#byKey.set(credentials.serviceKey, {
+      secretDigest: digest(credentials.serviceSecret),
+      session,
+    });
+    return credentials;
+  }
+
+  /**
+   * Checks a key and secret at `nowMs`: `unknown` when the key is not issued or the secret does
+   * not match it, `expired` from the session's `expiresAt` on.
+   */
+  check(serviceKey: string, serviceSecret: string, nowMs: number): CredentialCheck {
+    const entry = this.#byKey.get(serviceKey);
+    const given = digest(serviceSecret);
+    if (entry === undefined || !timingSafeEqual(entry.secretDigest, given)) {
+      return { ok: false, reason: 'unknown' };
+    }
+    if (nowMs >= entry.session.expiresAt) return { ok: false, reason: 'expired' };
+    return { ok: true, session: entry.session };
+  }
+}

@@ -1,0 +1,22 @@
+import type { ServerResponse } from 'node:http';
+import type { Reply } from './reply.ts';
+
+/**
+ * Writes a reply as the conventions §2 envelope `{"body", "message", "status"}` with the same
+ * HTTP status. Does nothing when the client is gone or an answer was already started.
+ *
+ * @param closeConnection - also asks the client to close the connection (used when the request
+ *   body was not read to its end, so the connection cannot carry another request).
+ */
+export function sendReply(res: ServerResponse, reply: Reply, closeConnection = false): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify({ body: reply.body, message: reply.message, status: reply.status });
+  res.writeHead(reply.status, {
+    ...reply.headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    'cache-control': 'no-store',
+    ...(closeConnection ? { connection: 'close' } : {}),
+  });
+  res.end(text);
+}

@@ -1,0 +1,136 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
+import { SimEngine, type SimEngineOptions } from '../sim/index.ts';
+import type { PaperContext } from './context.ts';
+import { createCredentialGenerator } from './credential-generator.ts';
+import { credentialHeaderNames } from './credential-headers.ts';
+import { CredentialStore } from './credential-store.ts';
+import {
+  resolvePaperOptions,
+  type PaperVenueOptions,
+  type ResolvedPaperOptions,
+} from './options.ts';
+import { SlidingWindowRateLimiter } from './rate-limiter.ts';
+import { ReplayGuard } from './replay-guard.ts';
+import { createRequestListener } from './request-listener.ts';
+import { createRouter } from './router.ts';
+import { createOrderRoute } from './routes/create-order.ts';
+import { getOrderRoute } from './routes/get-order.ts';
+import { listMarketsRoute } from './routes/list-markets.ts';
+import { quotesRoute } from './routes/quotes.ts';
+import { registerRoute } from './routes/register.ts';
+import { SubaccountRegistry } from './subaccount-registry.ts';
+
+/** A running paper venue. */
+export interface PaperVenue {
+  /** Base URL of both the write and the read API, e.g. `http://127.0.0.1:40123`. */
+  readonly url: string;
+  /** The simulation it serves (to inspect positions or move markets in tests). */
+  readonly engine: SimEngine;
+  /**
+   * How many requests arrived, counted before any check (rate limit, routing, body, auth), per
+   * path without the query, or in total without `path`. `requestCount('/api/v1/order') === 0`
+   * proves that no order reached the wire.
+   */
+  requestCount(path?: string): number;
+  /** Stops listening and cuts open connections. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+function buildEngine(options: ResolvedPaperOptions): SimEngine {
+  if (options.engine !== undefined) return options.engine;
+  const engineOptions: SimEngineOptions = {
+    clock: options.clock,
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.markets === undefined ? {} : { markets: options.markets }),
+    ...(options.volatilityBps === undefined ? {} : { volatilityBps: options.volatilityBps }),
+    ...(options.spreadBps === undefined ? {} : { spreadBps: options.spreadBps }),
+  };
+  return new SimEngine(engineOptions);
+}
+
+function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      reject(
+        new QuantaError(
+          ErrorCodes.PAPER_LISTEN_FAILED,
+          `paper venue: cannot listen on ${host}:${port} (${error.code ?? error.message})`,
+          { cause: error },
+        ),
+      );
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/**
+ * Starts the paper venue: the simulation served over HTTP exactly per conventions §2-§6, write
+ * and read API on one port. Routes: `POST /api/v1/auth`, `POST /api/v1/order`,
+ * `GET /api/v1/order/{id}`, `GET /api/v1/market`, `GET /api/v1/quotes`. Every answer is the
+ * `{body, message, status}` envelope. Nothing is logged.
+ *
+ * @throws QuantaError `QUANTA_PAPER_INVALID_OPTION` for a bad option,
+ *   `QUANTA_PAPER_LISTEN_FAILED` when the port cannot be bound, the engine's errors for bad
+ *   engine options.
+ * @example
+ * const venue = await startPaperVenue({ seed: 7 });
+ * const res = await fetch(`${venue.url}/api/v1/market?type=PERPETUAL`);
+ * await venue.close();
+ */
+export async function startPaperVenue(options: PaperVenueOptions = {}): Promise<PaperVenue> {
+  const resolved = resolvePaperOptions(options);
+  const engine = buildEngine(resolved);
+  const context: PaperContext = {
+    engine,
+    clock: resolved.clock,
+    domain: resolved.domain,
+    headerNames: credentialHeaderNames(resolved.headerPrefix),
+    registry: new SubaccountRegistry(),
+    credentials: new CredentialStore(createCredentialGenerator(resolved.seed)),
+    replayGuard: new ReplayGuard(),
+  };
+  const router = createRouter([
+    registerRoute(context),
+    createOrderRoute(context),
+    getOrderRoute(context),
+    listMarketsRoute(context),
+    quotesRoute(context),
+  ]);
+  const counts = new Map<string, number>();
+  let total = 0;
+  const server = createServer(
+    createRequestListener({
+      router,
+      limiter:
+        resolved.rateLimit === undefined
+          ? undefined
+          : new SlidingWindowRateLimiter(resolved.rateLimit, 1000, resolved.clock),
+      onRequest: (path) => {
+        total += 1;
+        counts.set(path, (counts.get(path) ?? 0) + 1);
+      },
+    }),
+  );
+  const address = await listen(server, resolved.host, resolved.port);
+  const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${address.port}`,
+    engine,
+    requestCount: (path) => (path === undefined ? total : (counts.get(path) ?? 0)),
+    close: () => {
+      closing ??= new Promise<void>((resolve, reject) => {
+        server.close((error) => (error === undefined ? resolve() : reject(error)));
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
