@@ -1,6 +1,6 @@
 import PQueue from 'p-queue';
 import pRetry, { AbortError } from 'p-retry';
-import { ErrorCodes, isQuantaError } from '../errors/index.ts';
+import { ErrorCodes, summarizeError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
 import { VenueError } from '../venue/errors.ts';
 import type { VenueOrder } from '../venue/types.ts';
@@ -130,7 +130,7 @@ export class Dispatcher {
             'retry',
           onFailedAttempt: async ({ error }) => {
             log.warn(
-              { orderId, attempt: attempts, err: summarize(error) },
+              { orderId, attempt: attempts, err: summarizeError(error) },
               'order send attempt failed',
             );
             if (error instanceof VenueError && error.code === ErrorCodes.VENUE_RATE_LIMITED) {
@@ -189,10 +189,4 @@ export class Dispatcher {
     this.#queue.clear();
     return finished;
   }
-}
-
-/** An error's code and message for a log line; never headers (VenueError never holds them). */
-export function summarize(error: unknown): { code?: string; message: string } {
-  if (isQuantaError(error)) return { code: error.code, message: error.shortMessage };
-  return { message: error instanceof Error ? error.message : String(error) };
 }

@@ -1,3 +1,4 @@
+import { summarizeError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { fillFeeX18, formatX18, parseDecimalToX18 } from '../money/index.ts';
@@ -5,12 +6,7 @@ import type { Fill } from '../strategy/define-strategy.ts';
 import type { OrderIntent } from '../strategy/intent.ts';
 import type { Market, OrderRequestBody, VenueOrder } from '../venue/types.ts';
 import { referencePriceX18, type RiskLimits } from './checks.ts';
-import {
-  summarize,
-  type Dispatcher,
-  type DispatchResult,
-  type SignedOrderRequest,
-} from './dispatcher.ts';
+import { type Dispatcher, type DispatchResult, type SignedOrderRequest } from './dispatcher.ts';
 import { evaluateIntent } from './evaluate-intent.ts';
 import type { OrderJournal } from './journal.ts';
 import { FINAL_STATES, type OrderRecord } from './order-record.ts';
@@ -265,7 +261,7 @@ export class Executor {
         });
         return;
       case 'rejected':
-        this.#finish(current, { state: 'REJECTED', error: summarize(result.error).message });
+        this.#finish(current, { state: 'REJECTED', error: summarizeError(result.error).message });
         return;
       case 'unsent':
         this.#finish(
@@ -274,12 +270,12 @@ export class Executor {
             ? { state: 'CANCELLED', error: 'expired before it was sent' }
             : {
                 state: 'UNKNOWN',
-                error: `expired before a resend could confirm it: ${summarize(result.error).message}`,
+                error: `expired before a resend could confirm it: ${summarizeError(result.error).message}`,
               },
         );
         return;
       case 'unknown':
-        this.#finish(current, { state: 'UNKNOWN', error: summarize(result.error).message });
+        this.#finish(current, { state: 'UNKNOWN', error: summarizeError(result.error).message });
         return;
       case 'interrupted':
         this.#options.log.warn(
@@ -383,7 +379,7 @@ export class Executor {
           await this.#applyVenueOrder(record, order);
       } catch (error) {
         this.#options.log.warn(
-          { orderId: record.id, err: summarize(error) },
+          { orderId: record.id, err: summarizeError(error) },
           'order lookup failed; will try again next poll',
         );
       }
@@ -404,7 +400,7 @@ export class Executor {
 
   #track(work: Promise<void>): void {
     const tracked = work.catch((error: unknown) => {
-      this.#options.log.error({ err: summarize(error) }, 'order bookkeeping failed');
+      this.#options.log.error({ err: summarizeError(error) }, 'order bookkeeping failed');
     });
     this.#running.add(tracked);
     void tracked.finally(() => this.#running.delete(tracked));

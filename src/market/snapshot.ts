@@ -17,21 +17,32 @@ export interface Snapshot {
   readonly stale: boolean;
 }
 
-/** Builds a frozen snapshot from lists (markets by id, quotes by market id). */
+/**
+ * Builds a frozen snapshot from lists (markets by id, quotes by market id). A `Map` of markets
+ * is used as it is, so unchanged market sets are shared between snapshots instead of copied.
+ */
 export function createSnapshot(input: {
   seq: number;
   takenAt: number;
-  markets: Iterable<Market>;
+  markets: Iterable<Market> | ReadonlyMap<number, Market>;
   quotes?: Iterable<Quote> | undefined;
   stale?: boolean;
 }): Snapshot {
-  const markets = new Map<number, Market>();
-  for (const market of input.markets) markets.set(market.id, Object.freeze(market));
+  const markets =
+    input.markets instanceof Map
+      ? (input.markets as ReadonlyMap<number, Market>)
+      : indexMarkets(input.markets as Iterable<Market>);
   const base = { seq: input.seq, takenAt: input.takenAt, markets, stale: input.stale ?? false };
   if (input.quotes === undefined) return Object.freeze(base);
   const quotes = new Map<number, Quote>();
   for (const quote of input.quotes) quotes.set(quote.marketId, Object.freeze(quote));
   return Object.freeze({ ...base, quotes });
+}
+
+function indexMarkets(list: Iterable<Market>): ReadonlyMap<number, Market> {
+  const markets = new Map<number, Market>();
+  for (const market of list) markets.set(market.id, Object.freeze(market));
+  return markets;
 }
 
 /** Finds a market by its symbol (e.g. `"ETH-USD"`), or undefined. */

@@ -1,0 +1,144 @@
+import type { Logger } from '../log/logger.ts';
+import type { Market, Quote } from '../venue/types.ts';
+import { summarizeError } from '../errors/index.ts';
+import { sameMarket } from './same-market.ts';
+import { createSnapshot, type Snapshot } from './snapshot.ts';
+
+/** Options of {@link Poller}. */
+export interface PollerOptions {
+  /** Lists markets (the venue client's `listMarkets`). */
+  readonly fetchMarkets: (signal: AbortSignal) => Promise<Market[]>;
+  /** Fetches quotes; resolves `undefined` when the venue has no quotes endpoint. */
+  readonly fetchQuotes?: (signal: AbortSignal) => Promise<Quote[] | undefined>;
+  readonly intervalMs: number;
+  /** After this long without a good poll, a stale snapshot is emitted. */
+  readonly staleAfterMs: number;
+  /** Cap of the exponential backoff after failures. */
+  readonly maxBackoffMs: number;
+  readonly now: () => number;
+  /** Waits between polls; injectable so tests drive time. Rejects when `signal` aborts. */
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly log: Logger;
+}
+
+/**
+ * Polls the venue on a schedule and turns each poll into an immutable {@link Snapshot}. Polls
+ * never overlap (one loop, each poll awaited), failures back off exponentially, the last good
+ * data is kept, and once it is older than `staleAfterMs` snapshots are flagged `stale`.
+ */
+export class Poller {
+  readonly #options: PollerOptions;
+  #seq = 0;
+  #failures = 0;
+  #quotesSupported = true;
+  #lastGood: Snapshot | undefined;
+  #lastGoodAt = 0;
+  #markets: ReadonlyMap<number, Market> = new Map();
+
+  constructor(options: PollerOptions) {
+    this.#options = options;
+  }
+
+  /** Consecutive failed polls. */
+  get failures(): number {
+    return this.#failures;
+  }
+
+  /**
+   * Polls once. Resolves to a fresh snapshot, to a stale one when polls failed for longer than
+   * `staleAfterMs`, or to `undefined` after a failure inside that window.
+   */
+  async pollOnce(signal: AbortSignal): Promise<Snapshot | undefined> {
+    const { now, log } = this.#options;
+    try {
+      const [markets, quotes] = await Promise.all([
+        this.#options.fetchMarkets(signal),
+        this.#quotesSupported && this.#options.fetchQuotes !== undefined
+          ? this.#options.fetchQuotes(signal)
+          : Promise.resolve(undefined),
+      ]);
+      if (
+        quotes === undefined &&
+        this.#quotesSupported &&
+        this.#options.fetchQuotes !== undefined
+      ) {
+        this.#quotesSupported = false;
+        log.info('venue has no quotes endpoint: snapshots carry no prices');
+      }
+      if (this.#failures > 0) log.info({ failures: this.#failures }, 'venue polls recovered');
+      this.#failures = 0;
+      const snapshot = createSnapshot({
+        seq: ++this.#seq,
+        takenAt: now(),
+        markets: this.#reuseMarkets(markets),
+        quotes,
+      });
+      this.#lastGood = snapshot;
+      this.#lastGoodAt = snapshot.takenAt;
+      return snapshot;
+    } catch (error) {
+      if (signal.aborted) throw error;
+      this.#failures += 1;
+      log.warn({ failures: this.#failures, err: summarizeError(error) }, 'venue poll failed');
+      const last = this.#lastGood;
+      if (last === undefined || now() - this.#lastGoodAt <= this.#options.staleAfterMs)
+        return undefined;
+      return createSnapshot({
+        seq: ++this.#seq,
+        takenAt: now(),
+        markets: last.markets,
+        quotes: last.quotes?.values(),
+        stale: true,
+      });
+    }
+  }
+
+  /** Keeps the previous Market objects (and map) when nothing changed, so consumers can compare by reference. */
+  #reuseMarkets(markets: readonly Market[]): ReadonlyMap<number, Market> {
+    const previous = this.#markets;
+    let unchanged = previous.size === markets.length;
+    const next = new Map<number, Market>();
+    for (const market of markets) {
+      const before = previous.get(market.id);
+      if (before !== undefined && sameMarket(before, market)) {
+        next.set(market.id, before);
+      } else {
+        unchanged = false;
+        next.set(market.id, Object.freeze(market));
+      }
+    }
+    if (!unchanged) this.#markets = next;
+    return this.#markets;
+  }
+
+  /** The wait before the next poll: the interval, or the backoff after failures. */
+  nextDelayMs(): number {
+    const { intervalMs, maxBackoffMs } = this.#options;
+    if (this.#failures === 0) return intervalMs;
+    return Math.min(maxBackoffMs, intervalMs * 2 ** Math.min(this.#failures, 16));
+  }
+
+  /**
+   * Polls until `signal` aborts, handing each snapshot to `onSnapshot` and awaiting it before
+   * the next poll (so a slow strategy delays polls instead of piling them up).
+   */
+  async run(onSnapshot: (snapshot: Snapshot) => Promise<void>, signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      const startedAt = this.#options.now();
+      let snapshot: Snapshot | undefined;
+      try {
+        snapshot = await this.pollOnce(signal);
+      } catch (error) {
+        if (signal.aborted) return;
+        throw error;
+      }
+      if (snapshot !== undefined) await onSnapshot(snapshot);
+      const wait = Math.max(0, this.nextDelayMs() - (this.#options.now() - startedAt));
+      try {
+        await this.#options.sleep(wait, signal);
+      } catch {
+        return;
+      }
+    }
+  }
+}
