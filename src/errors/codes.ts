@@ -54,6 +54,9 @@ export const ErrorCodes = {
   // backtest metrics and reports (options, report files)
   BACKTEST_INVALID_OPTION: 'QUANTA_BACKTEST_INVALID_OPTION',
   REPORT_WRITE_FAILED: 'QUANTA_REPORT_WRITE_FAILED',
+  // recordings (files): a path that holds no recording; a recording that cannot be written
+  RECORDING_NOT_FOUND: 'QUANTA_RECORDING_NOT_FOUND',
+  RECORDING_WRITE: 'QUANTA_RECORDING_WRITE',
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
