@@ -1,15 +1,61 @@
-import { argv, exit, stdout } from 'node:process';
+/**
+ * The `quanta` command: a dispatcher. Each subcommand lives in its own file and is loaded only
+ * when named, so `quanta paper` does not pay for the runtime and the runtime not for the venue.
+ * A subcommand returns its exit code (DESIGN: 0 ok, 1 runtime failure, 2 usage or config error,
+ * 3 venue refused credentials, 130 interrupted).
+ */
+import { argv, stderr, stdout } from 'node:process';
+import { isQuantaError } from '../errors/index.ts';
+
+/** Runs a subcommand with the arguments after its name; resolves to the exit code. */
+type CommandRunner = (args: readonly string[]) => Promise<number>;
+
+interface CommandEntry {
+  /** One line for the help: the synopsis. */
+  readonly synopsis: string;
+  readonly summary: string;
+  readonly load: () => Promise<CommandRunner>;
+}
+
+const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  paper: {
+    synopsis: 'quanta paper [--host 127.0.0.1] [--port N] [--seed N] [--rate-limit N]',
+    summary: 'serve the paper venue; prints one JSON line with "url" once listening',
+    load: async () => (await import('./paper-command.ts')).runPaperCommand,
+  },
+};
 
 const HELP = `quanta — trading bot framework
 
 Usage:
-  quanta help            show this help
+${Object.values(COMMANDS)
+  .map((entry) => `  ${entry.synopsis}\n      ${entry.summary}\n`)
+  .join('')}  quanta help
+      show this help
+
+Exit codes: 0 ok, 1 runtime failure, 2 usage or config error, 3 venue refused credentials,
+130 interrupted.
 `;
 
-const [command] = argv.slice(2);
-if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-  stdout.write(HELP);
-  exit(0);
+async function main(args: readonly string[]): Promise<number> {
+  const [command, ...rest] = args;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    stdout.write(HELP);
+    return 0;
+  }
+  const entry = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (entry === undefined) {
+    stderr.write(`quanta: unknown command ${JSON.stringify(command)}\n\n${HELP}`);
+    return 2;
+  }
+  const run = await entry.load();
+  return run(rest);
 }
-process.stderr.write(`quanta: unknown command ${JSON.stringify(command)}\n${HELP}`);
-exit(2);
+
+try {
+  // exitCode, not exit(): pending output is written before the process ends.
+  process.exitCode = await main(argv.slice(2));
+} catch (error) {
+  stderr.write(`quanta: ${isQuantaError(error) ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+}
