@@ -1,7 +1,6 @@
 import { authenticate } from '../authenticate.ts';
 import type { PaperContext } from '../context.ts';
 import { simOrderToWire } from '../order-to-wire.ts';
-import { quoteInput } from '../quote-input.ts';
 import { fail, ok, type Reply } from '../reply.ts';
 import type { Route, RouteRequest } from '../router.ts';
 
@@ -13,7 +12,7 @@ function getOrder(request: RouteRequest, context: PaperContext): Reply {
   const idText = request.params['id'] ?? '';
   const id = Number(idText);
   if (!ORDER_ID.test(idText) || !Number.isSafeInteger(id)) {
-    return fail(400, `order id: expected a positive integer, got ${quoteInput(idText)}`);
+    return fail(400, 'order id: expected a positive integer');
   }
   const order = context.engine.getOrder(auth.session.accountId, id);
   // Another subaccount's order is "not found" too: its existence is not this caller's business.

@@ -1,6 +1,5 @@
 import { marketToWireRow } from '../../venue/schemas/index.ts';
 import type { PaperContext } from '../context.ts';
-import { quoteInput } from '../quote-input.ts';
 import { fail, ok, type Reply } from '../reply.ts';
 import type { Route, RouteRequest } from '../router.ts';
 
@@ -9,7 +8,7 @@ function listMarkets(request: RouteRequest, context: PaperContext): Reply {
   if (selectors.length > 1) return fail(400, 'type: expected PERPETUAL or SPOT once, got it twice');
   const [type] = selectors;
   if (type !== undefined && type !== 'PERPETUAL' && type !== 'SPOT') {
-    return fail(400, `type: expected PERPETUAL or SPOT, got ${quoteInput(type)}`);
+    return fail(400, 'type: expected PERPETUAL or SPOT');
   }
   const markets = context.engine
     .listMarkets()

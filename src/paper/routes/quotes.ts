@@ -1,6 +1,5 @@
 import { quotesToWire } from '../../venue/schemas/index.ts';
 import type { PaperContext } from '../context.ts';
-import { quoteInput } from '../quote-input.ts';
 import { fail, ok, type Reply } from '../reply.ts';
 import type { Route, RouteRequest } from '../router.ts';
 
@@ -14,7 +13,7 @@ function quotes(request: RouteRequest, context: PaperContext): Reply {
   if (idText !== undefined) {
     marketId = Number(idText);
     if (!MARKET_ID.test(idText) || !Number.isSafeInteger(marketId)) {
-      return fail(400, `marketId: expected a non-negative integer, got ${quoteInput(idText)}`);
+      return fail(400, 'marketId: expected a non-negative integer');
     }
   }
   return ok(quotesToWire(context.engine.quotes(marketId)), 'Quotes fetched successfully');
