@@ -5,7 +5,7 @@
  * 3 venue refused credentials, 130 interrupted).
  */
 import { argv, stderr, stdout } from 'node:process';
-import { isQuantaError } from '../errors/index.ts';
+import { describeError, exitCodeFor } from './exit-codes.ts';
 
 /** Runs a subcommand with the arguments after its name; resolves to the exit code. */
 type CommandRunner = (args: readonly string[]) => Promise<number>;
@@ -18,6 +18,11 @@ interface CommandEntry {
 }
 
 const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  run: {
+    synopsis: 'quanta run [--config FILE]',
+    summary: 'run a bot (default config/paper.yaml: embedded paper venue)',
+    load: async () => (await import('./run-command.ts')).runRunCommand,
+  },
   paper: {
     synopsis: 'quanta paper [--host 127.0.0.1] [--port N] [--seed N] [--rate-limit N]',
     summary: 'serve the paper venue; prints one JSON line with "url" once listening',
@@ -56,6 +61,6 @@ try {
   // exitCode, not exit(): pending output is written before the process ends.
   process.exitCode = await main(argv.slice(2));
 } catch (error) {
-  stderr.write(`quanta: ${isQuantaError(error) ? error.message : String(error)}\n`);
-  process.exitCode = 1;
+  stderr.write(`quanta: ${describeError(error)}\n`);
+  process.exitCode = exitCodeFor(error);
 }

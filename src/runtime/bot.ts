@@ -1,0 +1,245 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CredentialManager } from '../account/credential-manager.ts';
+import { CredentialStore } from '../account/credential-store.ts';
+import { readWalletKey } from '../account/wallet-key.ts';
+import type { Config } from '../config/index.ts';
+import { Dispatcher } from '../execution/dispatcher.ts';
+import { Executor, type ExecutorStats } from '../execution/executor.ts';
+import { OrderJournal } from '../execution/journal.ts';
+import { TradingSession, type ProducedIntent } from '../execution/trading-session.ts';
+import type { Logger } from '../log/logger.ts';
+import { Poller } from '../market/poller.ts';
+import type { Snapshot } from '../market/snapshot.ts';
+import { formatX18, parseDecimalToX18 } from '../money/index.ts';
+import type { OpenOrder } from '../strategy/define-strategy.ts';
+import { loadStrategyHosts } from '../strategy/load-hosts.ts';
+import { getQuotes, listMarkets, type VenueConnection } from '../venue/endpoints/index.ts';
+import { resolveVenue, type VenueEndpoints } from './embedded-venue.ts';
+import {
+  credentialOrderSigner,
+  httpOrderLookup,
+  httpOrderSubmitter,
+} from './http-order-submitter.ts';
+import { signingDomainOf } from './signing-domain.ts';
+import { sleep as realSleep } from './sleep.ts';
+
+/** Options of {@link startBot}. */
+export interface BotOptions {
+  readonly config: Config;
+  readonly env: NodeJS.ProcessEnv;
+  readonly log: Logger;
+  /** Project root: strategy modules are also looked up here. */
+  readonly projectRoot: string;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Told about every snapshot (the recorder). */
+  readonly onSnapshot?: (snapshot: Snapshot) => void;
+  /** Told about every intent a strategy produced. */
+  readonly onIntent?: (produced: ProducedIntent) => void;
+}
+
+/** What a finished run reports. */
+export interface RunSummary {
+  readonly snapshots: number;
+  readonly stats: ExecutorStats;
+  readonly positions: { symbol: string; amount: string; realizedPnl: string; fees: string }[];
+  readonly pausedStrategies: string[];
+  readonly drained: boolean;
+}
+
+/** A started bot: venue reachable, credentials valid, journal open, strategies initialized. */
+export interface Bot {
+  readonly venue: VenueEndpoints;
+  readonly journal: OrderJournal;
+  readonly executor: Executor;
+  /** Polls and trades until `signal` aborts. */
+  run(signal: AbortSignal): Promise<void>;
+  /** Drains in-flight orders (bounded by `execution.drainTimeoutMs`), stops strategies, closes everything. */
+  shutdown(): Promise<RunSummary>;
+}
+
+/**
+ * Starts a bot: resolves the venue (starting the embedded paper venue if asked), registers or
+ * reuses credentials, opens the journal, loads strategies and recovers orders left in flight.
+ *
+ * @throws QuantaError with the code that decides the exit status (config, credentials, venue).
+ */
+export async function startBot(options: BotOptions): Promise<Bot> {
+  const { config, log } = options;
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? realSleep;
+  const venue = await resolveVenue(config);
+  const cleanup: (() => Promise<void> | void)[] = [async () => venue.embedded?.close()];
+  try {
+    return await assemble();
+  } catch (error) {
+    for (const step of cleanup.reverse()) await step();
+    throw error;
+  }
+
+  async function assemble(): Promise<Bot> {
+    const stateDir = resolve(config.state.dir);
+    const domain = signingDomainOf(config);
+    const timeoutMs = config.venue.timeoutMs;
+    const write: VenueConnection = { baseUrl: venue.writeUrl, timeoutMs };
+    const read: VenueConnection = { baseUrl: venue.readUrl, timeoutMs };
+    if (venue.embedded !== undefined)
+      log.info({ url: venue.embedded.url }, 'embedded paper venue listening');
+
+    const walletKey = readWalletKey(
+      config.wallet.privateKeyEnv,
+      options.env,
+      venue.embedded === undefined ? undefined : join(stateDir, 'paper-wallet.key'),
+    );
+    const credentials = new CredentialManager({
+      store: new CredentialStore(join(stateDir, 'credentials.json')),
+      connection: write,
+      brokerId: config.venue.brokerId,
+      subaccountIndex: config.venue.subaccount,
+      chainId: config.venue.chainId,
+      domain,
+      headerPrefix: config.venue.headerPrefix,
+      walletPrivateKey: walletKey,
+      renewMarginMs: config.venue.renewMarginMs,
+      credentialTtlMs: config.venue.credentialTtlMs,
+      now,
+      log: log.child({ part: 'account' }),
+    });
+    await credentials.ensure(AbortSignal.timeout(timeoutMs * 3));
+
+    const journal = OrderJournal.open(join(stateDir, 'journal.sqlite'));
+    cleanup.push(() => journal.close());
+    const dispatcher = new Dispatcher({
+      submitter: httpOrderSubmitter(write, credentials),
+      requests: config.execution.rateLimit.requests,
+      perMs: config.execution.rateLimit.perMs,
+      concurrency: config.execution.concurrency,
+      maxAttempts: config.execution.maxAttempts,
+      now,
+      sleep,
+      log: log.child({ part: 'dispatcher' }),
+      onAttempt: (orderId) => journal.markAttempt(orderId, now()),
+    });
+    // The session needs the executor and the executor reports fills to the session.
+    const fillRoute: { session?: TradingSession } = {};
+    const killSwitchFile = config.risk.killSwitchFile;
+    const executor = new Executor({
+      journal,
+      dispatcher,
+      signer: credentialOrderSigner(credentials, domain),
+      limits: {
+        maxOrderNotionalX18: parseDecimalToX18(config.risk.maxOrderNotional),
+        maxPositionNotionalX18: parseDecimalToX18(config.risk.maxPositionNotional),
+        ...(config.risk.dailyLossLimit === undefined
+          ? {}
+          : { dailyLossLimitX18: parseDecimalToX18(config.risk.dailyLossLimit) }),
+      },
+      killSwitchOn: () => killSwitchFile !== undefined && existsSync(killSwitchFile),
+      now,
+      log: log.child({ part: 'executor' }),
+      orderTtlMs: config.execution.orderTtlMs,
+      lookupOrder: httpOrderLookup(write, credentials, () => AbortSignal.timeout(timeoutMs)),
+      onFill: (strategy, fill) => fillRoute.session?.onFill(strategy, fill),
+    });
+
+    const hosts = await loadStrategyHosts(config.strategies, {
+      baseDirs: [options.projectRoot],
+      now,
+      log: log.child({ part: 'strategy' }),
+      storeFor: (instance) => ({
+        get: (key) => journal.kvGet(instance, key),
+        set: (key, value) => journal.kvSet(instance, key, value),
+      }),
+      positionOf: (instance, marketId) => executor.strategyPositions(instance).amountX18(marketId),
+      openOrdersOf: (instance): OpenOrder[] =>
+        executor.openOrders(instance).map((r) => ({
+          orderId: r.id,
+          marketId: r.marketId,
+          side: r.side,
+          amount: formatX18(r.amountX18),
+          price: formatX18(r.priceX18),
+          filled: formatX18(r.filledX18),
+          status: r.state as OpenOrder['status'],
+        })),
+    });
+    const activeSession = new TradingSession({
+      hosts,
+      executor,
+      log,
+      ...(options.onIntent === undefined ? {} : { onIntent: options.onIntent }),
+    });
+
+    const poller = new Poller({
+      fetchMarkets: (signal) =>
+        listMarkets(read, { signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) }),
+      ...(config.poll.quotes
+        ? {
+            fetchQuotes: (signal: AbortSignal) =>
+              getQuotes(read, {
+                signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+              }),
+          }
+        : {}),
+      intervalMs: config.poll.intervalMs,
+      staleAfterMs: config.poll.staleAfterMs,
+      maxBackoffMs: config.poll.maxBackoffMs,
+      now,
+      sleep,
+      log: log.child({ part: 'poller' }),
+    });
+
+    // Recovery needs market parameters (fees); a failed first listing must not block it.
+    const initialMarkets = await listMarkets(read, {
+      signal: AbortSignal.timeout(timeoutMs),
+    }).catch(() => []);
+    executor.recover(initialMarkets);
+    let snapshots = 0;
+    fillRoute.session = activeSession;
+
+    return {
+      venue,
+      journal,
+      executor,
+      async run(signal) {
+        await poller.run(async (snapshot) => {
+          snapshots += 1;
+          options.onSnapshot?.(snapshot);
+          if (credentials.renewalDue()) {
+            try {
+              await credentials.ensure(
+                AbortSignal.any([signal, AbortSignal.timeout(timeoutMs * 3)]),
+              );
+            } catch (error) {
+              log.error(
+                { err: error instanceof Error ? error.message : String(error) },
+                'credential renewal failed; retrying next poll',
+              );
+            }
+          }
+          await activeSession.onSnapshot(snapshot);
+        }, signal);
+      },
+      async shutdown() {
+        const drained = await dispatcher.drain(config.execution.drainTimeoutMs);
+        await executor.settle();
+        await activeSession.stop();
+        const positions = executor.positions.entries().map(([marketId, p]) => ({
+          symbol: initialMarkets.find((m) => m.id === marketId)?.symbol ?? String(marketId),
+          amount: formatX18(p.amountX18),
+          realizedPnl: formatX18(p.realizedPnlX18),
+          fees: formatX18(p.feesX18),
+        }));
+        const summary: RunSummary = {
+          snapshots,
+          stats: executor.stats(),
+          positions,
+          pausedStrategies: activeSession.pausedStrategies(),
+          drained,
+        };
+        for (const step of cleanup.reverse()) await step();
+        return summary;
+      },
+    };
+  }
+}

@@ -1,0 +1,36 @@
+import type { Config } from '../config/index.ts';
+import { startPaperVenue, type PaperVenue } from '../paper/index.ts';
+import { signingDomainOf } from './signing-domain.ts';
+
+/** The venue URLs a bot talks to, and the embedded paper venue when the config asks for one. */
+export interface VenueEndpoints {
+  readonly writeUrl: string;
+  readonly readUrl: string;
+  readonly embedded: PaperVenue | undefined;
+}
+
+/**
+ * Resolves `embedded` URLs by starting the paper venue in this process on an ephemeral loopback
+ * port, so even the default run goes through the real HTTP client and signing.
+ */
+export async function resolveVenue(config: Config): Promise<VenueEndpoints> {
+  const { writeUrl, readUrl } = config.venue;
+  if (writeUrl !== 'embedded' && readUrl !== 'embedded')
+    return { writeUrl, readUrl, embedded: undefined };
+  const embedded = await startPaperVenue({
+    port: 0,
+    seed: config.paper.seed,
+    domain: signingDomainOf(config),
+    headerPrefix: config.venue.headerPrefix,
+    ...(config.paper.rateLimit === undefined ? {} : { rateLimit: config.paper.rateLimit }),
+    ...(config.paper.volatilityBps === undefined
+      ? {}
+      : { volatilityBps: config.paper.volatilityBps }),
+    ...(config.paper.spreadBps === undefined ? {} : { spreadBps: config.paper.spreadBps }),
+  });
+  return {
+    writeUrl: writeUrl === 'embedded' ? embedded.url : writeUrl,
+    readUrl: readUrl === 'embedded' ? embedded.url : readUrl,
+    embedded,
+  };
+}

@@ -1,0 +1,72 @@
+import type { CredentialManager } from '../account/credential-manager.ts';
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
+import type { OrderSubmitter, SignedOrderRequest } from '../execution/dispatcher.ts';
+import type { OrderSigner } from '../execution/executor.ts';
+import { createOrder, getOrder, type VenueConnection } from '../venue/endpoints/index.ts';
+import { signOrder } from '../venue/signing/index.ts';
+import type { OrderRequestBody, SigningDomainConfig, VenueOrder } from '../venue/types.ts';
+
+/**
+ * Sends journaled orders over HTTP with the credential that belongs to the key that signed
+ * them (a renewal leaves older keys valid until they expire, so their orders can be resent).
+ */
+export function httpOrderSubmitter(
+  connection: VenueConnection,
+  credentials: CredentialManager,
+): OrderSubmitter {
+  return {
+    submit(request: SignedOrderRequest, signal: AbortSignal): Promise<VenueOrder> {
+      const active = credentials.forSigner(request.signer);
+      if (active === undefined) {
+        return Promise.reject(
+          new QuantaError(
+            ErrorCodes.VENUE_CREDENTIALS_REFUSED,
+            `no valid credential for signer ${request.signer}: it expired`,
+            {
+              details: [
+                'The order was signed by a key whose credentials expired; it cannot be resent.',
+              ],
+            },
+          ),
+        );
+      }
+      return createOrder(
+        connection,
+        active.credentials,
+        { body: request.body, signature: request.signature },
+        { signal },
+      );
+    },
+  };
+}
+
+/** Looks orders up with the current credential (conventions §6 extension). */
+export function httpOrderLookup(
+  connection: VenueConnection,
+  credentials: CredentialManager,
+  timeoutSignal: () => AbortSignal,
+): (venueOrderId: number) => Promise<VenueOrder | undefined> {
+  return (venueOrderId) =>
+    getOrder(connection, credentials.current().credentials, venueOrderId, {
+      signal: timeoutSignal(),
+    });
+}
+
+/** Signs orders with the current signing key. */
+export function credentialOrderSigner(
+  credentials: CredentialManager,
+  domain: SigningDomainConfig,
+): OrderSigner {
+  return {
+    async sign(body: OrderRequestBody) {
+      const active = credentials.current();
+      const signed = await signOrder({
+        signingPrivateKey: active.signingPrivateKey,
+        subaccountId: active.subaccountId,
+        body,
+        domain,
+      });
+      return { signature: signed.signature, signer: signed.signer };
+    },
+  };
+}
