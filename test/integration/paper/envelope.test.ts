@@ -122,7 +122,7 @@ describe('envelope (conventions §2)', () => {
       headers: { 'Broker-Id': '1', 'content-type': 'application/json' },
       body,
       duplex: 'half',
-    } as RequestInit);
+    });
     expectError(answer, 413, 'request body: larger than 65536 bytes');
     expect(sent).toBeGreaterThan(MAX_BODY_BYTES);
   });
