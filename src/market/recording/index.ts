@@ -1,0 +1,20 @@
+export {
+  RecordingWriter,
+  DEFAULT_ROTATE_BYTES,
+  type RecordingWriterOptions,
+} from './recording-writer.ts';
+export {
+  readRecording,
+  openRecording,
+  resolveRecordingFiles,
+  type ReadRecordingOptions,
+  type OpenedRecording,
+} from './recording-reader.ts';
+export { RecordingDecoder, type RecordingWarning } from './recording-decoder.ts';
+export {
+  RECORDING_FORMAT,
+  RECORDING_VERSION,
+  LineTag,
+  type RecordingHeader,
+} from './recording-format.ts';
+export { listRecordingFiles, partPath, isRecordingFileName } from './recording-files.ts';

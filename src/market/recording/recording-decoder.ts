@@ -1,0 +1,338 @@
+import { ErrorCodes, QuantaError } from '../../errors/index.ts';
+import { parseMarketRow, type MarketRow } from '../../venue/schemas/index.ts';
+import type { Market, Quote, QuoteLevel } from '../../venue/types.ts';
+import { sameMarket } from '../same-market.ts';
+import { createSnapshot, type Snapshot } from '../snapshot.ts';
+import {
+  LineTag,
+  RECORDING_FORMAT,
+  RECORDING_VERSION,
+  type RecordingHeader,
+} from './recording-format.ts';
+
+/** A line the reader could not use but skipped (a torn last line). */
+export interface RecordingWarning {
+  readonly file: string;
+  /** 1-based line number. */
+  readonly line: number;
+  /** `rec.jsonl:120: torn last line skipped (…)`. */
+  readonly message: string;
+}
+
+const MARKET_LINE_LENGTH = 18;
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return typeof value === 'object' ? 'an object' : typeof value;
+}
+
+function isSafeInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value);
+}
+
+function isLevelPair(value: unknown): value is [string, string] {
+  return (
+    Array.isArray(value) &&
+    value.length === 2 &&
+    typeof value[0] === 'string' &&
+    typeof value[1] === 'string'
+  );
+}
+
+/**
+ * Turns the lines of ONE recording file into snapshots. It keeps the current listing as a map of
+ * frozen `Market` objects that every snapshot shares until a market line replaces one, so a
+ * snapshot line costs one `JSON.parse` plus its quotes; unchanged markets are never rebuilt.
+ *
+ * Pure (no I/O): the reader feeds it lines; tests and benchmarks can too.
+ */
+export class RecordingDecoder {
+  /** The header, once line 1 was decoded. */
+  header: RecordingHeader | undefined;
+  readonly #file: string;
+  readonly #reuse: ReadonlyMap<number, Market>;
+  readonly #warn: (warning: RecordingWarning) => void;
+  #markets = new Map<number, Market>();
+  #line = 0;
+
+  /**
+   * @param file - the file name, used in messages.
+   * @param warn - receives the torn-last-line warning.
+   * @param reuse - markets of the previous file of the same recording: a rotated file repeats
+   *   its market rows, and equal ones keep their object so identity holds across files.
+   */
+  constructor(
+    file: string,
+    warn: (warning: RecordingWarning) => void,
+    reuse: ReadonlyMap<number, Market> = new Map(),
+  ) {
+    this.#file = file;
+    this.#warn = warn;
+    this.#reuse = reuse;
+  }
+
+  /** The listing as of the last decoded line (insertion order is the listing's order). */
+  get markets(): ReadonlyMap<number, Market> {
+    return this.#markets;
+  }
+
+  /**
+   * Decodes the next line of the file.
+   *
+   * @param text - the line without its `\n`.
+   * @param isLast - true for the file's last line: if it is not complete JSON it was torn by a
+   *   crash mid-write, and it is skipped with a warning instead of failing.
+   * @returns the snapshot for a snapshot line, undefined for other lines.
+   * @throws QuantaError `QUANTA_RECORDING_INVALID` naming `file:line` and what is wrong.
+   */
+  decodeLine(text: string, isLast: boolean): Snapshot | undefined {
+    const line = ++this.#line;
+    let row: unknown;
+    try {
+      row = JSON.parse(text);
+    } catch {
+      if (isLast) {
+        this.#warn({
+          file: this.#file,
+          line,
+          message: `${this.#file}:${line}: torn last line skipped (the recorder stopped mid-write)`,
+        });
+        return undefined;
+      }
+      throw this.#invalid(
+        line,
+        'not a complete JSON line (torn or corrupt in the middle of the file)',
+      );
+    }
+    if (line === 1) {
+      this.header = this.#decodeHeader(row);
+      return undefined;
+    }
+    if (!Array.isArray(row))
+      throw this.#invalid(line, `expected a JSON array, got ${describe(row)}`);
+    switch (row[0]) {
+      case LineTag.snapshot:
+        return this.#decodeSnapshot(row, line);
+      case LineTag.market:
+        this.#decodeMarket(row, line);
+        return undefined;
+      case LineTag.removal:
+        this.#decodeRemoval(row, line);
+        return undefined;
+      case LineTag.order:
+        this.#decodeOrder(row, line);
+        return undefined;
+      default:
+        throw this.#invalid(
+          line,
+          `unknown line kind ${describe(row[0])} (expected "s", "m", "r" or "o")`,
+        );
+    }
+  }
+
+  #invalid(line: number, rule: string, details?: readonly string[], cause?: unknown): QuantaError {
+    return new QuantaError(ErrorCodes.RECORDING_INVALID, `${this.#file}:${line}: ${rule}`, {
+      ...(details === undefined ? {} : { details }),
+      ...(cause === undefined ? {} : { cause }),
+    });
+  }
+
+  #decodeHeader(row: unknown): RecordingHeader {
+    if (typeof row !== 'object' || row === null || Array.isArray(row)) {
+      throw this.#invalid(
+        1,
+        `not a quanta recording: line 1 is ${describe(row)}, not a header object`,
+      );
+    }
+    const header = row as Record<string, unknown>;
+    if (header.format !== RECORDING_FORMAT) {
+      throw this.#invalid(
+        1,
+        `not a quanta recording: header format is ${describe(header.format)}, expected "${RECORDING_FORMAT}"`,
+      );
+    }
+    if (header.version !== RECORDING_VERSION) {
+      throw this.#invalid(
+        1,
+        `recording format version ${describe(header.version)} is not supported (this quanta reads version ${RECORDING_VERSION})`,
+        ['Read it with the quanta version that wrote it, or record again.'],
+      );
+    }
+    const { createdAt, source, part } = header;
+    if (typeof createdAt !== 'string') {
+      throw this.#invalid(
+        1,
+        `header createdAt: expected an ISO timestamp string, got ${describe(createdAt)}`,
+      );
+    }
+    if (source !== null && typeof source !== 'string') {
+      throw this.#invalid(1, `header source: expected a string or null, got ${describe(source)}`);
+    }
+    if (!isSafeInteger(part) || part < 0) {
+      throw this.#invalid(1, `header part: expected a non-negative integer, got ${describe(part)}`);
+    }
+    return { format: RECORDING_FORMAT, version: RECORDING_VERSION, createdAt, source, part };
+  }
+
+  #decodeMarket(row: unknown[], line: number): void {
+    if (row.length !== MARKET_LINE_LENGTH) {
+      throw this.#invalid(
+        line,
+        `market line: expected ${MARKET_LINE_LENGTH} elements, got ${row.length}`,
+      );
+    }
+    // Rare line (a market changed): the wire schema checks every field, bigints included.
+    const wire: Record<keyof MarketRow, unknown> = {
+      id: row[1],
+      Symbol: row[2],
+      Type: row[3],
+      BaseAsset: row[4],
+      QuoteAsset: row[5],
+      AmtToQtmConversionExpo: row[6],
+      PriceToQtmConversionExpo: row[7],
+      MinAmountx18: row[8],
+      MaxPositionValuex18: row[9],
+      MakerFeeFractionx18: row[10],
+      TakerFeeFractionx18: row[11],
+      InitialMarginFractionx18: row[12],
+      MaintenanceMarginFractionx18: row[13],
+      IsActive: row[14],
+      created_at: row[15],
+      updated_at: row[16],
+      deleted_at: row[17],
+    };
+    let market: Market;
+    try {
+      market = parseMarketRow(wire);
+    } catch (error) {
+      if (!(error instanceof QuantaError)) throw error;
+      throw this.#invalid(line, error.shortMessage, error.details, error);
+    }
+    const previous = this.#markets.get(market.id) ?? this.#reuse.get(market.id);
+    if (previous !== undefined && sameMarket(previous, market)) {
+      this.#markets.set(market.id, previous);
+    } else {
+      this.#markets.set(market.id, Object.freeze(market));
+    }
+  }
+
+  #decodeRemoval(row: unknown[], line: number): void {
+    const id = row[1];
+    if (row.length !== 2 || !isSafeInteger(id)) {
+      throw this.#invalid(line, 'removal line: expected ["r", marketId]');
+    }
+    if (!this.#markets.delete(id)) {
+      throw this.#invalid(line, `removal line: market ${id} is not in the listing`);
+    }
+  }
+
+  #decodeOrder(row: unknown[], line: number): void {
+    const ids = row[1];
+    if (row.length !== 2 || !Array.isArray(ids)) {
+      throw this.#invalid(line, 'order line: expected ["o", [marketId, …]]');
+    }
+    const reordered = new Map<number, Market>();
+    for (const id of ids) {
+      const market = isSafeInteger(id) ? this.#markets.get(id) : undefined;
+      if (market === undefined) {
+        throw this.#invalid(line, `order line: market ${describe(id)} is not in the listing`);
+      }
+      reordered.set(id as number, market);
+    }
+    if (reordered.size !== this.#markets.size) {
+      throw this.#invalid(
+        line,
+        `order line: lists ${reordered.size} distinct markets, the listing has ${this.#markets.size}`,
+      );
+    }
+    this.#markets = reordered;
+  }
+
+  #decodeSnapshot(row: unknown[], line: number): Snapshot {
+    const seq = row[1];
+    const takenAt = row[2];
+    const stale = row[3];
+    if (!isSafeInteger(seq))
+      throw this.#invalid(line, `snapshot seq: expected an integer, got ${describe(seq)}`);
+    if (typeof takenAt !== 'number' || !Number.isFinite(takenAt)) {
+      throw this.#invalid(
+        line,
+        `snapshot ${seq}: takenAt: expected a number of ms, got ${describe(takenAt)}`,
+      );
+    }
+    if (stale !== 0 && stale !== 1) {
+      throw this.#invalid(line, `snapshot ${seq}: stale: expected 0 or 1, got ${describe(stale)}`);
+    }
+    if (row.length === 4) {
+      return createSnapshot({ seq, takenAt, markets: this.#markets.values(), stale: stale === 1 });
+    }
+    const rawQuotes = row[4];
+    if (row.length !== 5 || !Array.isArray(rawQuotes)) {
+      throw this.#invalid(line, `snapshot ${seq}: expected ["s", seq, takenAt, stale, quotes?]`);
+    }
+    const quotes = new Array<Quote>(rawQuotes.length);
+    for (let i = 0; i < rawQuotes.length; i++) {
+      quotes[i] = this.#decodeQuote(rawQuotes[i], seq, i, line);
+    }
+    return createSnapshot({
+      seq,
+      takenAt,
+      markets: this.#markets.values(),
+      quotes,
+      stale: stale === 1,
+    });
+  }
+
+  #decodeQuote(raw: unknown, seq: number, index: number, line: number): Quote {
+    if (!Array.isArray(raw) || raw.length !== 4) {
+      throw this.#invalid(
+        line,
+        `snapshot ${seq}: quotes[${index}]: expected [marketId, timestamp, bids, asks]`,
+      );
+    }
+    const marketId: unknown = raw[0];
+    const timestamp: unknown = raw[1];
+    if (!isSafeInteger(marketId) || typeof timestamp !== 'number' || !Number.isFinite(timestamp)) {
+      throw this.#invalid(
+        line,
+        `snapshot ${seq}: quotes[${index}]: expected an integer market id and a number timestamp`,
+      );
+    }
+    const bids = this.#decodeLevels(raw[2], seq, index, 'bids', line);
+    const asks = this.#decodeLevels(raw[3], seq, index, 'asks', line);
+    return { marketId, timestamp, bids, asks };
+  }
+
+  #decodeLevels(
+    raw: unknown,
+    seq: number,
+    index: number,
+    side: string,
+    line: number,
+  ): QuoteLevel[] {
+    if (!Array.isArray(raw)) {
+      throw this.#invalid(
+        line,
+        `snapshot ${seq}: quotes[${index}].${side}: expected an array of levels`,
+      );
+    }
+    const levels = new Array<QuoteLevel>(raw.length);
+    for (let i = 0; i < raw.length; i++) {
+      const pair: unknown = raw[i];
+      // Decimal contents are not re-checked here: the writer took them from parsed wire data,
+      // and whoever turns them into amounts (the simulation) parses them with src/money.
+      if (!isLevelPair(pair)) {
+        throw this.#invalid(
+          line,
+          `snapshot ${seq}: quotes[${index}].${side}[${i}]: expected [price, quantity] strings`,
+        );
+      }
+      levels[i] = { price: pair[0], quantity: pair[1] };
+    }
+    return levels;
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Constants and the header type of the recording format. The format itself is described at the
+ * top of `recording-writer.ts`; this file holds what the writer and the reader must agree on.
+ */
+
+/** The `format` value of every recording header. */
+export const RECORDING_FORMAT = 'quanta-recording';
+
+/** The format version this code writes and reads. */
+export const RECORDING_VERSION = 1;
+
+/** First element of each body line: what the line is. */
+export const LineTag = {
+  /** A market's parameters, written when it first appears or any field changes. */
+  market: 'm',
+  /** A market that left the listing. */
+  removal: 'r',
+  /** The order of the listing, written only when it differs from the one the reader rebuilds. */
+  order: 'o',
+  /** One snapshot: seq, time, stale flag and quotes. */
+  snapshot: 's',
+} as const;
+
+/** The header, line 1 of every recording file. */
+export interface RecordingHeader {
+  readonly format: typeof RECORDING_FORMAT;
+  readonly version: typeof RECORDING_VERSION;
+  /** When the writer opened the recording (ISO 8601, UTC). */
+  readonly createdAt: string;
+  /** What was recorded (a venue URL, `paper`, …), or null when the writer was not told. */
+  readonly source: string | null;
+  /** Rotation index of this file: 0 for the first file, then 1, 2, … */
+  readonly part: number;
+}
