@@ -1,0 +1,300 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
+import { displayDecimal, displayShare } from './display-decimal.ts';
+import type { PnlMetrics } from './metrics.ts';
+import { REPORT_PAGE_SCRIPT } from './report-page-script.ts';
+import type { BacktestReport } from './report-json.ts';
+
+/** The chart library inlined into the page. */
+interface UplotAssets {
+  readonly js: string;
+  readonly css: string;
+}
+
+let cachedAssets: UplotAssets | undefined;
+
+function uplotAssets(): UplotAssets {
+  if (cachedAssets !== undefined) return cachedAssets;
+  const require = createRequire(import.meta.url);
+  const read = (file: string): string => {
+    try {
+      return readFileSync(require.resolve(`uplot/dist/${file}`), 'utf8');
+    } catch (error) {
+      throw new QuantaError(
+        ErrorCodes.REPORT_WRITE_FAILED,
+        `backtest report: cannot read the chart library uplot/dist/${file}`,
+        { cause: error, details: ['Run `npm ci` so the uplot package is installed.'] },
+      );
+    }
+  };
+  cachedAssets = { js: read('uPlot.iife.min.js'), css: read('uPlot.min.css') };
+  return cachedAssets;
+}
+
+/** Escapes text for HTML content and double-quoted attribute values. */
+function esc(text: string | number): string {
+  return String(text)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** JSON that is safe inside a `<script>` element whatever strings it carries. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/** Inlined code must not close its element early. */
+function inlineText(text: string, element: 'script' | 'style'): string {
+  return text.replace(new RegExp(`</${element}`, 'gi'), `<\\/${element}`);
+}
+
+/** A money figure rounded for reading, the exact value in the tooltip. */
+function money(value: string): string {
+  const shown = displayDecimal(value, 4, true);
+  const negative = value.startsWith('-') ? ' class="neg"' : '';
+  return `<span title="${esc(value)}"${negative}>${esc(shown)}</span>`;
+}
+
+function ratio(value: string | null, places = 2): string {
+  return value === null ? 'n/a' : displayDecimal(value, places);
+}
+
+function table(headers: readonly string[], rows: readonly (readonly string[])[], cls = ''): string {
+  const head = headers.map((h) => `<th>${esc(h)}</th>`).join('');
+  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n');
+  return `<table${cls === '' ? '' : ` class="${cls}"`}><thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table>`;
+}
+
+function card(label: string, value: string): string {
+  return `<div class="card"><div class="label">${esc(label)}</div><div class="value">${value}</div></div>`;
+}
+
+function summaryCards(s: PnlMetrics, report: BacktestReport): string {
+  return [
+    card('net PnL', money(s.netPnl)),
+    card('return', `${esc(displayDecimal(s.returnPct, 2))}%`),
+    card('final equity', money(s.finalEquity)),
+    card(
+      'max drawdown',
+      `${money(s.maxDrawdown)} <small>(${esc(displayDecimal(s.maxDrawdownPct, 2))}%)</small>`,
+    ),
+    card('Sharpe', esc(ratio(s.sharpe))),
+    card('Sortino', esc(ratio(s.sortino))),
+    card(
+      'win rate',
+      `${esc(displayShare(s.winRate))} <small>(${s.closingEvents.wins}/${s.closingEvents.wins + s.closingEvents.losses})</small>`,
+    ),
+    card('time in market', esc(displayShare(s.exposure.timeInMarket))),
+    card('realized', money(s.realizedPnl)),
+    card('unrealized', money(s.unrealizedPnl)),
+    card('fees', money(s.fees)),
+    card('turnover', money(s.turnover)),
+    card('orders', esc(s.orders.total)),
+    card('refusals', esc(report.refusals.total)),
+  ].join('\n');
+}
+
+function marketsTable(report: BacktestReport): string {
+  const row = (name: string, m: PnlMetrics): string[] => [
+    esc(name),
+    money(m.realizedPnl),
+    money(m.unrealizedPnl),
+    money(m.fees),
+    money(m.netPnl),
+    money(m.turnover),
+    `${money(m.maxDrawdown)} (${esc(displayDecimal(m.maxDrawdownPct, 2))}%)`,
+    esc(ratio(m.sharpe)),
+    esc(ratio(m.sortino)),
+    esc(displayShare(m.winRate)),
+    esc(displayShare(m.exposure.timeInMarket)),
+    money(m.exposure.avgGrossNotional),
+    esc(m.orders.total),
+  ];
+  const rows = report.markets.map((m) => row(m.symbol, m));
+  rows.push(row('total', report.summary).map((c, i) => (i === 0 ? '<strong>total</strong>' : c)));
+  return table(
+    [
+      'market',
+      'realized',
+      'unrealized',
+      'fees',
+      'net',
+      'turnover',
+      'max drawdown',
+      'Sharpe',
+      'Sortino',
+      'win rate',
+      'in market',
+      'avg gross notional',
+      'orders',
+    ],
+    rows,
+    'num',
+  );
+}
+
+function countsTable(title: string, counts: Readonly<Record<string, number | undefined>>): string {
+  const rows = Object.entries(counts).map(([k, v]) => [esc(k), esc(v ?? 0)]);
+  if (rows.length === 0) return `<p class="muted">${esc(title)}: none</p>`;
+  return table([title, 'count'], rows, 'num narrow');
+}
+
+function positionsSection(report: BacktestReport): string {
+  if (report.finalPositions.length === 0) return '<p class="muted">No market was traded.</p>';
+  const rows = report.finalPositions.map((p) => [
+    esc(p.symbol),
+    esc(p.position),
+    esc(p.avgEntryPrice),
+    esc(p.markPrice),
+    money(p.unrealizedPnl),
+  ]);
+  const charts = report.series.positions
+    .map(
+      (p) =>
+        `<figure><figcaption>${esc(p.symbol)}</figcaption><div class="chart small" data-position-chart="${esc(p.marketId)}"></div></figure>`,
+    )
+    .join('\n');
+  return `${table(['market', 'final position', 'avg entry', 'last mark', 'unrealized'], rows, 'num')}\n${charts}`;
+}
+
+function ordersTable(report: BacktestReport): string {
+  if (report.orders.length === 0) return '<p class="muted">No orders.</p>';
+  const rows = report.orders.map((o) => [
+    esc(o.id),
+    esc(o.time.replace('T', ' ').replace('Z', '')),
+    esc(o.strategy) + (o.tag === null ? '' : ` <small>${esc(o.tag)}</small>`),
+    esc(o.symbol),
+    esc(o.side),
+    esc(o.type),
+    esc(o.amount),
+    esc(o.price ?? ''),
+    `<span class="state state-${esc(o.state.toLowerCase())}">${esc(o.state)}</span>`,
+    esc(o.filled),
+    esc(o.avgFillPrice ?? '') +
+      (o.estimated ? ' <small title="valued at the quote seen when sent">est.</small>' : ''),
+    esc(o.error ?? ''),
+  ]);
+  return table(
+    [
+      'id',
+      'time (UTC)',
+      'strategy',
+      'market',
+      'side',
+      'type',
+      'amount',
+      'price',
+      'state',
+      'filled',
+      'avg fill',
+      'error',
+    ],
+    rows,
+    'orders',
+  );
+}
+
+const PAGE_CSS = `
+*{box-sizing:border-box}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1f2937;background:#f8fafc}
+main{max-width:1200px;margin:0 auto;padding:24px}
+h1{font-size:22px;margin:0 0 4px}
+h2{font-size:17px;margin:28px 0 10px}
+.muted,small{color:#6b7280}
+.meta{color:#4b5563;margin:0}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:10px;margin-top:16px}
+.card{background:#fff;border:1px solid #e5e7eb;border-radius:8px;padding:10px 12px}
+.card .label{font-size:12px;color:#6b7280;text-transform:uppercase;letter-spacing:.04em}
+.card .value{font-size:18px;font-variant-numeric:tabular-nums}
+.neg{color:#b91c1c}
+.chart{background:#fff;border:1px solid #e5e7eb;border-radius:8px;padding:8px;min-height:120px;width:100%}
+figure{margin:12px 0}
+figcaption{font-weight:600;margin-bottom:4px}
+table{border-collapse:collapse;width:100%;background:#fff;border:1px solid #e5e7eb;font-variant-numeric:tabular-nums}
+th,td{padding:5px 8px;border-bottom:1px solid #f1f5f9;text-align:left;white-space:nowrap}
+th{background:#f1f5f9;font-weight:600;position:sticky;top:0}
+table.num td:not(:first-child){text-align:right}
+table.narrow{width:auto;min-width:320px}
+table.orders td{font-size:13px}
+table.orders td:last-child{white-space:normal;color:#b91c1c}
+.scroll{overflow:auto;max-height:600px;border-radius:8px}
+.state{padding:1px 6px;border-radius:4px;background:#e5e7eb}
+.state-filled{background:#dcfce7}
+.state-rejected,.state-unknown{background:#fee2e2}
+.state-cancelled{background:#fef9c3}
+footer{margin:32px 0 8px;color:#9ca3af;font-size:12px}
+`;
+
+/**
+ * Renders a report as one self-contained HTML page: inline CSS, the uPlot chart library and the
+ * chart data inlined, no network needed to open it. It shows summary figures, the equity curve,
+ * the drawdown chart, final positions with one position chart per market, per-market metrics,
+ * orders by outcome, refusals and the orders table. Deterministic: the same report gives the
+ * same bytes (no time of "now", no random ids). User text (strategy tags, venue errors) is
+ * escaped.
+ *
+ * @param report - from `buildReport`.
+ * @throws QuantaError `QUANTA_REPORT_WRITE_FAILED` when the uplot package cannot be read.
+ */
+export function renderReportHtml(report: BacktestReport): string {
+  const assets = uplotAssets();
+  const { run, summary } = report;
+  const chartData = { series: report.series };
+  const downsampled =
+    report.series.t.length < report.series.sampleCount
+      ? ` (drawn from ${report.series.t.length} of ${report.series.sampleCount} samples, keeping each stretch's highs, lows and deepest drawdown)`
+      : '';
+  const noSamples =
+    report.series.t.length === 0 ? '<p class="muted">No samples: nothing to draw.</p>' : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Backtest report: ${esc(run.data)}</title>
+<style>${inlineText(assets.css, 'style')}</style>
+<style>${PAGE_CSS}</style>
+</head>
+<body>
+<main>
+<header>
+<h1>Backtest report</h1>
+<p class="meta">${esc(run.data)} · strategies ${esc(run.strategies.join(', ') || 'none')}</p>
+<p class="meta">${esc(run.startedAt)} → ${esc(run.endedAt)} · ${esc(run.snapshots)} snapshots every ${esc(run.snapshotIntervalMs)} ms · starting capital ${esc(run.startingCapital)}</p>
+</header>
+<section class="cards">
+${summaryCards(summary, report)}
+</section>
+<h2>Equity</h2>
+${noSamples}<div class="chart" id="chart-equity"></div>
+<p class="muted">Equity = starting capital + realized PnL − fees + unrealized PnL${esc(downsampled)}.</p>
+<h2>Drawdown</h2>
+<div class="chart" id="chart-drawdown"></div>
+<h2>Positions</h2>
+${positionsSection(report)}
+<h2>Markets</h2>
+<div class="scroll">${marketsTable(report)}</div>
+<h2>Orders by outcome</h2>
+${countsTable('state', summary.orders.byState)}
+<h2>Refusals</h2>
+${countsTable('reason', report.refusals.byReason)}
+<h2>Orders</h2>
+<div class="scroll">${ordersTable(report)}</div>
+<footer>quanta backtest report, format ${esc(report.format)} v${esc(report.version)}. Charts: uPlot (MIT).</footer>
+</main>
+<script type="application/json" id="report-data">${scriptJson(chartData)}</script>
+<script>${inlineText(assets.js, 'script')}</script>
+<script>${REPORT_PAGE_SCRIPT}</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,225 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
+import type { OrderRecord } from '../execution/order-record.ts';
+import { formatX18, parseDecimalToX18 } from '../money/index.ts';
+import { downsampleIndices } from './downsample.ts';
+import { computeDrawdown } from './drawdown.ts';
+import { computeEquityCurve } from './equity-curve.ts';
+import type { BacktestMetrics, MarketMetrics, PnlMetrics } from './metrics.ts';
+import { renderReportHtml } from './report-html.ts';
+import type { BacktestTrace } from './trace.ts';
+
+/** Format marker and version of `report.json`; bump the version when a field changes meaning. */
+export const REPORT_FORMAT = 'quanta-backtest-report';
+export const REPORT_VERSION = 1;
+
+/** One row of the report's orders table. Money as decimal strings. */
+export interface ReportOrderRow {
+  readonly id: number;
+  /** Virtual time the order was created, ISO 8601 UTC. */
+  readonly time: string;
+  readonly strategy: string;
+  readonly tag: string | null;
+  readonly symbol: string;
+  readonly side: string;
+  readonly type: string;
+  readonly amount: string;
+  /** Limit price; null for MARKET orders (they carry price 0 on the wire). */
+  readonly price: string | null;
+  readonly state: string;
+  readonly filled: string;
+  readonly avgFillPrice: string | null;
+  /** True when the fill price is the reference quote, not one the venue reported. */
+  readonly estimated: boolean;
+  readonly error: string | null;
+}
+
+/** A market's position at the end of the run. */
+export interface ReportFinalPosition {
+  readonly marketId: number;
+  readonly symbol: string;
+  readonly position: string;
+  readonly avgEntryPrice: string;
+  readonly markPrice: string;
+  readonly unrealizedPnl: string;
+}
+
+/** Chart series, downsampled to at most 2000 points (all arrays aligned). */
+export interface ReportSeries {
+  /** Number of samples before downsampling. */
+  readonly sampleCount: number;
+  /** Virtual time (ms). */
+  readonly t: readonly number[];
+  readonly seq: readonly number[];
+  /** Total equity, quote units. */
+  readonly equity: readonly string[];
+  /** Fall of total equity from its running peak (≥ 0), quote units. */
+  readonly drawdown: readonly string[];
+  /** Signed position of each market at the same points. */
+  readonly positions: readonly {
+    readonly marketId: number;
+    readonly symbol: string;
+    readonly position: readonly string[];
+  }[];
+}
+
+/** What `report.json` holds and `report.html` draws. Plain JSON-able data, stable key order. */
+export interface BacktestReport {
+  readonly format: typeof REPORT_FORMAT;
+  readonly version: typeof REPORT_VERSION;
+  readonly run: {
+    readonly data: string;
+    readonly strategies: readonly string[];
+    /** Virtual times of the first and last snapshot, ISO 8601 UTC. */
+    readonly startedAt: string;
+    readonly endedAt: string;
+    readonly snapshots: number;
+    readonly samples: number;
+    readonly snapshotIntervalMs: number;
+    readonly periodsPerYear: string | null;
+    readonly startingCapital: string;
+  };
+  readonly summary: PnlMetrics;
+  readonly markets: readonly MarketMetrics[];
+  readonly refusals: BacktestMetrics['refusals'];
+  readonly finalPositions: readonly ReportFinalPosition[];
+  readonly series: ReportSeries;
+  readonly orders: readonly ReportOrderRow[];
+}
+
+/** Where `writeReport` put the files. */
+export interface WrittenReport {
+  readonly jsonPath: string;
+  readonly htmlPath: string;
+}
+
+/**
+ * Builds the report of a backtest: run facts, summary and per-market metrics, final positions,
+ * chart series (deterministically downsampled to ≤ 2000 points) and the orders table. Pure: the
+ * same trace and metrics give a deep-equal report with the same key order, and nothing in it
+ * depends on the wall clock.
+ *
+ * @param trace - what the replay produced.
+ * @param metrics - `computeMetrics(trace, …)` of the same trace.
+ * @example
+ * const report = buildReport(trace, computeMetrics(trace));
+ * await writeReport('reports/run-1', report);
+ */
+export function buildReport(trace: BacktestTrace, metrics: BacktestMetrics): BacktestReport {
+  return {
+    format: REPORT_FORMAT,
+    version: REPORT_VERSION,
+    run: {
+      data: trace.data,
+      strategies: [...trace.strategies],
+      startedAt: isoTime(trace.startedAt),
+      endedAt: isoTime(trace.endedAt),
+      snapshots: trace.snapshots,
+      samples: trace.samples.length,
+      snapshotIntervalMs: trace.snapshotIntervalMs,
+      periodsPerYear: metrics.periodsPerYear,
+      startingCapital: metrics.startingCapital,
+    },
+    summary: metrics.total,
+    markets: metrics.markets,
+    refusals: metrics.refusals,
+    finalPositions: metrics.markets.map((m) => ({
+      marketId: m.marketId,
+      symbol: m.symbol,
+      position: m.finalPosition,
+      avgEntryPrice: m.avgEntryPrice,
+      markPrice: m.lastMarkPrice,
+      unrealizedPnl: m.unrealizedPnl,
+    })),
+    series: buildSeries(trace, metrics),
+    orders: trace.orders.map(orderRow),
+  };
+}
+
+function buildSeries(trace: BacktestTrace, metrics: BacktestMetrics): ReportSeries {
+  const startX18 = parseDecimalToX18(metrics.startingCapital, 'startingCapital');
+  const curve = computeEquityCurve(trace);
+  const equity = curve.totalNetPnlX18.map((net) => startX18 + net);
+  const drawdown = computeDrawdown(equity, startX18).drawdownX18;
+  const picked = downsampleIndices(equity, drawdown);
+  const pick = <T>(values: readonly T[]): T[] => picked.map((i) => values[i] as T);
+  return {
+    sampleCount: equity.length,
+    t: pick(curve.t),
+    seq: pick(curve.seq),
+    equity: pick(equity).map(formatX18),
+    drawdown: pick(drawdown).map(formatX18),
+    positions: curve.marketIds.map((id) => ({
+      marketId: id,
+      symbol: metrics.markets.find((m) => m.marketId === id)?.symbol ?? `market ${id}`,
+      position: pick(curve.markets.get(id)?.positionX18 ?? []).map((p) => formatX18(p ?? 0n)),
+    })),
+  };
+}
+
+function orderRow(order: OrderRecord): ReportOrderRow {
+  return {
+    id: order.id,
+    time: isoTime(order.createdAt),
+    strategy: order.strategy,
+    tag: order.tag,
+    symbol: order.symbol,
+    side: order.side,
+    type: order.type,
+    amount: formatX18(order.amountX18),
+    price: order.type === 'MARKET' && order.priceX18 === 0n ? null : formatX18(order.priceX18),
+    state: order.state,
+    filled: formatX18(order.filledX18),
+    avgFillPrice: order.avgFillPriceX18 === null ? null : formatX18(order.avgFillPriceX18),
+    estimated: order.fillPriceEstimated,
+    error: order.error,
+  };
+}
+
+function isoTime(ms: number): string {
+  const date = new Date(ms);
+  // An out-of-range time would make toISOString throw; show the raw number instead.
+  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
+}
+
+/**
+ * Serializes a report exactly as `report.json` holds it: two-space indented JSON and a final
+ * newline. Byte-identical for equal reports.
+ */
+export function serializeReport(report: BacktestReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/**
+ * Writes `report.json` and the self-contained `report.html` into `dir` (created if missing;
+ * existing files are replaced).
+ *
+ * @param dir - the report folder.
+ * @param report - from `buildReport`.
+ * @returns the two file paths.
+ * @throws QuantaError `QUANTA_REPORT_WRITE_FAILED` naming the path when a folder or file cannot
+ *   be written (cause kept).
+ */
+export async function writeReport(dir: string, report: BacktestReport): Promise<WrittenReport> {
+  const jsonPath = join(dir, 'report.json');
+  const htmlPath = join(dir, 'report.html');
+  const html = renderReportHtml(report);
+  await attempt(dir, () => mkdir(dir, { recursive: true }));
+  await attempt(jsonPath, () => writeFile(jsonPath, serializeReport(report), 'utf8'));
+  await attempt(htmlPath, () => writeFile(htmlPath, html, 'utf8'));
+  return { jsonPath, htmlPath };
+}
+
+async function attempt(path: string, write: () => Promise<unknown>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    const reason = error instanceof Error && 'code' in error ? String(error.code) : 'error';
+    throw new QuantaError(
+      ErrorCodes.REPORT_WRITE_FAILED,
+      `backtest report ${path}: cannot write (${reason})`,
+      { cause: error, details: ['Check that the --report folder is writable.'] },
+    );
+  }
+}
