@@ -24,8 +24,8 @@ function signedDecimalToX18(value: string): bigint {
 const signedDecimal = z
   .string()
   .regex(SIGNED_DECIMAL, {
-    error: (issue) =>
-      `expected a plain decimal string with at most 18 fraction digits, got ${JSON.stringify(issue.input)}`,
+    // The value is not quoted: a misplaced credential must not come back in the answer.
+    error: 'expected a plain decimal string with at most 18 fraction digits',
   })
   .refine((value) => !SIGNED_DECIMAL.test(value) || signedDecimalToX18(value) <= INT128_MAX, {
     error: () => `expected at most ${formatX18(INT128_MAX)} (int128 x18)`,

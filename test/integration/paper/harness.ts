@@ -176,8 +176,8 @@ export async function register(
   };
 }
 
-/** A 0.1 ETH-USD market buy valid for a minute, as sent on the wire. */
-export function orderBody(overrides: Partial<Record<keyof OrderRequestBody, unknown>> = {}) {
+/** A 0.1 ETH-USD market buy valid for a minute from `NOW`, as sent on the wire. */
+export function orderBody(overrides: Partial<OrderRequestBody> = {}): OrderRequestBody {
   return {
     marketId: 1,
     isBuy: true,
@@ -224,9 +224,9 @@ export function sendOrder(
 export async function placeOrder(
   harness: Harness,
   session: TestSession,
-  overrides: Parameters<typeof orderBody>[0] = {},
+  overrides: Partial<OrderRequestBody> = {},
 ): Promise<{ answer: Answer; signature: Hex; body: OrderRequestBody }> {
-  const body = orderBody(overrides) as OrderRequestBody;
+  const body = orderBody(overrides);
   const signature = await signBody(session, body);
   return { answer: await sendOrder(harness, session, body, signature), signature, body };
 }
