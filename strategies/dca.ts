@@ -5,8 +5,8 @@ import { defineStrategy, type OrderIntent } from 'quanta';
 const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'expected a decimal string like "50"');
 
 /**
- * Dollar-cost averaging: every `everySnapshots` snapshots, buy `quoteAmount` worth (quote
- * units) of each configured market at market, valued at the best ask.
+ * Dollar-cost averaging: on the first snapshot and then every `everySnapshots` snapshots, buy
+ * `quoteAmount` worth (quote units) of each configured market at market, valued at the best ask.
  */
 export default defineStrategy({
   name: 'dca',
@@ -17,7 +17,7 @@ export default defineStrategy({
     })
     .strict(),
   onSnapshot(snapshot, ctx) {
-    if (snapshot.stale || snapshot.seq % ctx.params.everySnapshots !== 0) return [];
+    if (snapshot.stale || (snapshot.seq - 1) % ctx.params.everySnapshots !== 0) return [];
     const intents: OrderIntent[] = [];
     for (const marketId of ctx.marketIds) {
       const bestAsk = snapshot.quotes?.get(marketId)?.asks[0];

@@ -23,6 +23,17 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'run a bot (default config/paper.yaml: embedded paper venue)',
     load: async () => (await import('./run-command.ts')).runRunCommand,
   },
+  markets: {
+    synopsis: 'quanta markets [--config FILE] [--type PERPETUAL|SPOT] [--json]',
+    summary: "list the venue's markets (a table, or the parsed markets as JSON)",
+    load: async () => (await import('./markets-command.ts')).runMarketsCommand,
+  },
+  register: {
+    synopsis: 'quanta register [--config FILE]',
+    summary:
+      'register the subaccount (or reuse valid credentials); prints the key, never the secret',
+    load: async () => (await import('./register-command.ts')).runRegisterCommand,
+  },
   paper: {
     synopsis: 'quanta paper [--host 127.0.0.1] [--port N] [--seed N] [--rate-limit N]',
     summary: 'serve the paper venue; prints one JSON line with "url" once listening',

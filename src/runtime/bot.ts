@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { CredentialManager } from '../account/credential-manager.ts';
 import { CredentialStore } from '../account/credential-store.ts';
 import { readWalletKey } from '../account/wallet-key.ts';
@@ -22,6 +21,7 @@ import {
   httpOrderSubmitter,
 } from './http-order-submitter.ts';
 import { signingDomainOf } from './signing-domain.ts';
+import { statePaths } from './state-paths.ts';
 import { sleep as realSleep } from './sleep.ts';
 
 /** Options of {@link startBot}. */
@@ -79,7 +79,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   }
 
   async function assemble(): Promise<Bot> {
-    const stateDir = resolve(config.state.dir);
+    const paths = statePaths(config.state.dir, venue.embedded !== undefined);
     const domain = signingDomainOf(config);
     const timeoutMs = config.venue.timeoutMs;
     const write: VenueConnection = { baseUrl: venue.writeUrl, timeoutMs };
@@ -90,10 +90,10 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     const walletKey = readWalletKey(
       config.wallet.privateKeyEnv,
       options.env,
-      venue.embedded === undefined ? undefined : join(stateDir, 'paper-wallet.key'),
+      venue.embedded === undefined ? undefined : paths.paperWalletKey,
     );
     const credentials = new CredentialManager({
-      store: new CredentialStore(join(stateDir, 'credentials.json')),
+      store: new CredentialStore(paths.credentials),
       connection: write,
       brokerId: config.venue.brokerId,
       subaccountIndex: config.venue.subaccount,
@@ -108,7 +108,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     });
     await credentials.ensure(AbortSignal.timeout(timeoutMs * 3));
 
-    const journal = OrderJournal.open(join(stateDir, 'journal.sqlite'));
+    const journal = OrderJournal.open(paths.journal);
     cleanup.push(() => journal.close());
     const dispatcher = new Dispatcher({
       submitter: httpOrderSubmitter(write, credentials),

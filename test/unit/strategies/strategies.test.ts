@@ -21,8 +21,8 @@ describe('dca', () => {
         ),
       );
     }
-    expect(outputs.map((o) => o.length)).toEqual([0, 0, 1, 0, 0, 1]);
-    expect(outputs[2]).toEqual([
+    expect(outputs.map((o) => o.length)).toEqual([1, 0, 0, 1, 0, 0]);
+    expect(outputs[0]).toEqual([
       { marketId: 1, side: 'BUY', type: 'MARKET', amount: '0.01', tag: 'dca' },
     ]);
   });

@@ -1,0 +1,63 @@
+import { stdout } from 'node:process';
+import { CredentialManager } from '../account/credential-manager.ts';
+import { CredentialStore } from '../account/credential-store.ts';
+import { readWalletKey } from '../account/wallet-key.ts';
+import { resolveVenue } from '../runtime/embedded-venue.ts';
+import { signingDomainOf } from '../runtime/signing-domain.ts';
+import { statePaths } from '../runtime/state-paths.ts';
+import { createLogger } from '../log/logger.ts';
+import { loadConfigFlag, parseFlags } from './common.ts';
+
+const SYNOPSIS = 'quanta register [--config FILE]';
+
+/**
+ * `quanta register`: registers the subaccount (or reuses valid stored credentials) and prints
+ * the service key and expiry. Never the secret: it stays in the 0600 credential file.
+ */
+export async function runRegisterCommand(args: readonly string[]): Promise<number> {
+  const flags = parseFlags(args, { config: { type: 'string' } }, SYNOPSIS);
+  const config = await loadConfigFlag(flags.config, process.env);
+  const venue = await resolveVenue(config);
+  try {
+    const paths = statePaths(config.state.dir, venue.embedded !== undefined);
+    const manager = new CredentialManager({
+      store: new CredentialStore(paths.credentials),
+      connection: { baseUrl: venue.writeUrl, timeoutMs: config.venue.timeoutMs },
+      brokerId: config.venue.brokerId,
+      subaccountIndex: config.venue.subaccount,
+      chainId: config.venue.chainId,
+      domain: signingDomainOf(config),
+      headerPrefix: config.venue.headerPrefix,
+      walletPrivateKey: readWalletKey(
+        config.wallet.privateKeyEnv,
+        process.env,
+        venue.embedded === undefined ? undefined : paths.paperWalletKey,
+      ),
+      renewMarginMs: config.venue.renewMarginMs,
+      credentialTtlMs: config.venue.credentialTtlMs,
+      now: Date.now,
+      log: createLogger({ level: 'silent' }),
+    });
+    const { credential, registered } = await manager.ensure(
+      AbortSignal.timeout(config.venue.timeoutMs * 3),
+    );
+    stdout.write(
+      [
+        `${registered ? 'registered' : 'reusing stored credentials for'} subaccount ${credential.subaccountId}`,
+        `  service key: ${credential.credentials.serviceKey}`,
+        `  signer:      ${credential.credentials.signerAddress}`,
+        `  expires:     ${new Date(credential.expiryTs).toISOString()}`,
+        `  stored in:   ${paths.credentials} (mode 0600; the secret is never printed)`,
+        '',
+      ].join('\n'),
+    );
+    if (venue.embedded !== undefined) {
+      stdout.write(
+        'note: this config uses the embedded paper venue, which forgets registrations when it stops.\n',
+      );
+    }
+    return 0;
+  } finally {
+    await venue.embedded?.close();
+  }
+}
