@@ -1,0 +1,90 @@
+import { displayDecimal, displayShare } from './display-decimal.ts';
+import type { BacktestMetrics, PnlMetrics } from './metrics.ts';
+
+const MONEY_PLACES = 4;
+
+/** Lays out rows under headers: first column left-aligned, the rest right-aligned. */
+function textTable(headers: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), ...rows.map(line)];
+}
+
+function money(value: string): string {
+  return displayDecimal(value, MONEY_PLACES);
+}
+
+function ratio(value: string | null): string {
+  return value === null ? 'n/a' : displayDecimal(value, 2);
+}
+
+function percent(value: string): string {
+  return `${displayDecimal(value, 2)}%`;
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function counts(entries: Readonly<Record<string, number | undefined>>): string {
+  const parts = Object.entries(entries).map(([key, n]) => `${key} ${n ?? 0}`);
+  return parts.length === 0 ? 'none' : parts.join(', ');
+}
+
+/**
+ * A terminal summary of backtest metrics that a person can read: the run, a PnL table and a
+ * risk table (one row per market and a total row, aligned columns), orders by outcome and
+ * refusals by reason. Money is rounded to 4 places for reading (the JSON report keeps it
+ * exact); undefined ratios show as `n/a`. Deterministic; ends with a newline.
+ *
+ * @param metrics - from `computeMetrics`.
+ * @example
+ * process.stdout.write(formatSummary(computeMetrics(trace)));
+ */
+export function formatSummary(metrics: BacktestMetrics): string {
+  const t = metrics.total;
+  const named: { name: string; m: PnlMetrics; position: string }[] = [
+    ...metrics.markets.map((m) => ({ name: m.symbol, m, position: m.finalPosition })),
+    { name: 'TOTAL', m: t, position: '' },
+  ];
+  const interval = metrics.snapshotIntervalMs > 0 ? `, every ${metrics.snapshotIntervalMs} ms` : '';
+  const lines = [
+    `Backtest: ${plural(metrics.snapshots, 'snapshot')}${interval}, ${plural(metrics.markets.length, 'market')}, starting capital ${displayDecimal(metrics.startingCapital, MONEY_PLACES, true)}`,
+    `Net PnL ${money(t.netPnl)} (${percent(t.returnPct)}), final equity ${money(t.finalEquity)}, max drawdown ${money(t.maxDrawdown)} (${percent(t.maxDrawdownPct)})`,
+    '',
+    ...textTable(
+      ['market', 'realized', 'unrealized', 'fees', 'net', 'turnover', 'position'],
+      named.map(({ name, m, position }) => [
+        name,
+        money(m.realizedPnl),
+        money(m.unrealizedPnl),
+        money(m.fees),
+        money(m.netPnl),
+        money(m.turnover),
+        position,
+      ]),
+    ),
+    '',
+    ...textTable(
+      ['market', 'max DD', 'max DD %', 'Sharpe', 'Sortino', 'win rate', 'in market', 'orders'],
+      named.map(({ name, m }) => [
+        name,
+        money(m.maxDrawdown),
+        percent(m.maxDrawdownPct),
+        ratio(m.sharpe),
+        ratio(m.sortino),
+        displayShare(m.winRate),
+        displayShare(m.exposure.timeInMarket),
+        String(m.orders.total),
+      ]),
+    ),
+    '',
+    `Orders (${t.orders.total}): ${counts(t.orders.byState)}`,
+    `Refusals (${metrics.refusals.total}): ${counts(metrics.refusals.byReason)}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
