@@ -60,7 +60,7 @@ export const OTHER_KEY_A: Hex =
 export const OTHER_KEY_B: Hex =
   '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6';
 
-/** A venue on port 0 with a settable clock; a still market (volatility 0) and the fixture markets. */
+/** A venue on port 0 with a settable clock. */
 export interface Harness {
   readonly venue: PaperVenue;
   readonly clock: { now: number };
@@ -70,11 +70,19 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: Partial<PaperVenueOptions> = {}): Promise<Harness> {
-  const clock = { now: options.clock?.() ?? NOW };
+/**
+ * Starts a venue at `NOW` (seed 7). Unless `venueDefaults` is set or an engine is given, the
+ * book stands still (volatility 0) and the markets are the fixture's.
+ */
+export async function startHarness(
+  options: Partial<PaperVenueOptions> = {},
+  venueDefaults = false,
+): Promise<Harness> {
+  const clock = { now: NOW };
+  const still = options.engine === undefined && !venueDefaults;
   const venue = await startPaperVenue({
     seed: 7,
-    ...(options.engine === undefined ? { volatilityBps: 0, markets: FIXTURE_MARKETS } : {}),
+    ...(still ? { volatilityBps: 0, markets: FIXTURE_MARKETS } : {}),
     ...options,
     clock: () => clock.now,
   });
