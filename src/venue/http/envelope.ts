@@ -113,12 +113,12 @@ function parseText(raw: string, contentType: string | undefined): Parsed {
   const text = raw.replace(/^\uFEFF/, '').trim();
   if (text === '') return { kind: 'empty' };
   const type = (contentType ?? '').toLowerCase();
-  if (type.includes('html') || text.startsWith('<')) {
-    return { kind: 'html', excerpt: htmlExcerpt(text) };
-  }
+  if (text.startsWith('<')) return { kind: 'html', excerpt: htmlExcerpt(text) };
   try {
+    // Before the content type: JSON mislabelled text/html is still the venue's envelope.
     return { kind: 'json', value: JSON.parse(text) as unknown };
   } catch {
+    if (type.includes('html')) return { kind: 'html', excerpt: htmlExcerpt(text) };
     if (type.includes('json') || text.startsWith('{') || text.startsWith('[')) {
       return { kind: 'broken-json', salvaged: salvageMessage(text), raw: text };
     }
