@@ -33,6 +33,7 @@ export async function createOrder(
     },
     body: order.body,
     timeoutMs: connection.timeoutMs,
+    maxResponseBytes: connection.maxResponseBytes,
     signal: options.signal,
   });
   return parseVenueOrder(body);

@@ -24,6 +24,7 @@ export async function getOrder(
       path: `/api/v1/order/${orderId}`,
       headers: credentialHeaders(credentials),
       timeoutMs: connection.timeoutMs,
+      maxResponseBytes: connection.maxResponseBytes,
       signal: options.signal,
     });
     return parseVenueOrder(body);

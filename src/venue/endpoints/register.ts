@@ -23,6 +23,7 @@ export async function register(
     headers: { 'Broker-Id': String(brokerId) },
     body: request,
     timeoutMs: connection.timeoutMs,
+    maxResponseBytes: connection.maxResponseBytes,
     signal: options.signal,
   });
   return parseRegistrationResult(body);
