@@ -71,14 +71,14 @@ export interface Harness {
 }
 
 /**
- * Starts a venue at `NOW` (seed 7). Unless `venueDefaults` is set or an engine is given, the
- * book stands still (volatility 0) and the markets are the fixture's.
+ * Starts a venue at `startAt` (default `NOW`; seed 7). Unless `venueDefaults` is set or an
+ * engine is given, the book stands still (volatility 0) and the markets are the fixture's.
  */
 export async function startHarness(
   options: Partial<PaperVenueOptions> = {},
-  venueDefaults = false,
+  { venueDefaults = false, startAt = NOW }: { venueDefaults?: boolean; startAt?: number } = {},
 ): Promise<Harness> {
-  const clock = { now: NOW };
+  const clock = { now: startAt };
   const still = options.engine === undefined && !venueDefaults;
   const venue = await startPaperVenue({
     seed: 7,

@@ -72,7 +72,7 @@ describe('GET /api/v1/market (§5)', () => {
   });
 
   it('serves the conventions §7 markets by default', async () => {
-    harness = await startHarness({}, true);
+    harness = await startHarness({}, { venueDefaults: true });
     const { rows } = await markets();
     expect(rows.map((row) => [row['id'], row['Symbol'], row['Type']])).toEqual([
       [1, 'ETH-USD', 'PERPETUAL'],
