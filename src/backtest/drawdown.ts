@@ -32,8 +32,9 @@ export function computeDrawdown(equityX18: readonly bigint[], startX18: bigint):
     const drawdown = peak - equity;
     drawdownX18.push(drawdown);
     if (drawdown > maxX18) maxX18 = drawdown;
-    // drawdown / peak > numerator / denominator, both denominators positive.
-    if (peak > 0n && drawdown * denominator > numerator * peak) {
+    // drawdown / peak > numerator / denominator. The peak never falls, so peak ≥ denominator
+    // and only a drawdown above the numerator can beat it: cheap test first, exact one after.
+    if (drawdown > numerator && peak > 0n && drawdown * denominator > numerator * peak) {
       numerator = drawdown;
       denominator = peak;
     }
