@@ -1,0 +1,354 @@
+/**
+ * Helpers of the end-to-end runtime tests: bot configs written as YAML into a temp dir and
+ * loaded by the real loader, bots started in-process against a paper venue on port 0, captured
+ * log records, a bounded wait for conditions, the venue's view of an account, and a small
+ * fault-injecting proxy in front of the venue's order endpoint.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import { privateKeyToAddress, generatePrivateKey } from 'viem/accounts';
+import type { Hex } from 'viem';
+import { stringify } from 'yaml';
+import { loadConfig, type Config } from '../../../src/config/index.ts';
+import { OrderJournal } from '../../../src/execution/journal.ts';
+import type { OrderRecord } from '../../../src/execution/order-record.ts';
+import type { ProducedIntent } from '../../../src/execution/trading-session.ts';
+import { createLogger, type Logger } from '../../../src/log/logger.ts';
+import type { Snapshot } from '../../../src/market/snapshot.ts';
+import type { PaperVenue } from '../../../src/paper/index.ts';
+import { startBot, type Bot, type RunSummary } from '../../../src/runtime/bot.ts';
+import type { SimOrder } from '../../../src/sim/index.ts';
+import { parseMarketList } from '../../../src/venue/schemas/index.ts';
+import type { Market } from '../../../src/venue/types.ts';
+
+/** The repository root (package.json, strategies/, bin/). */
+export const ROOT = resolve(import.meta.dirname, '../../..');
+
+/** Absolute path of a shipped strategy (`dca`) or a test one (`fixtures/burst`). */
+export function strategyModule(name: string): string {
+  return name.startsWith('fixtures/')
+    ? join(ROOT, 'test/fixtures/strategies', `${name.slice('fixtures/'.length)}.ts`)
+    : join(ROOT, 'strategies', `${name}.ts`);
+}
+
+/** The fixture's markets: conventions §7, DOGE-USD (expo 0), SHIB-USD (expo −2), XRP-USD (inactive). */
+export const FIXTURE_MARKETS: readonly Market[] = parseMarketList(
+  (
+    JSON.parse(readFileSync(join(ROOT, 'test/fixtures/markets.json'), 'utf8')) as {
+      body: unknown;
+    }
+  ).body,
+);
+
+/** The environment variable the test configs name for the wallet key. */
+export const WALLET_ENV = 'QUANTA_TEST_WALLET_KEY';
+
+/** A fresh temp dir, removed by the returned function. */
+export async function tempDir(): Promise<{ dir: string; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'quanta-runtime-'));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** What a test config sets; everything else takes the loader's defaults. */
+export interface TestConfig {
+  readonly writeUrl: string;
+  readonly readUrl?: string;
+  readonly strategies: readonly { module: string; markets: string[]; params?: object }[];
+  readonly poll?: { intervalMs?: number; quotes?: boolean };
+  readonly execution?: {
+    rateLimit?: { requests: number; perMs: number };
+    concurrency?: number;
+    maxAttempts?: number;
+    orderTtlMs?: number;
+    drainTimeoutMs?: number;
+  };
+  readonly risk?: { maxOrderNotional?: string; maxPositionNotional?: string };
+  readonly log?: { level?: string; pretty?: boolean };
+}
+
+/**
+ * Writes `<dir>/bot.yaml` (state in `<dir>/state`, wallet key from {@link WALLET_ENV}) and
+ * returns its path.
+ */
+export async function writeBotConfig(dir: string, config: TestConfig): Promise<string> {
+  const document = {
+    venue: { writeUrl: config.writeUrl, readUrl: config.readUrl ?? config.writeUrl },
+    wallet: { privateKeyEnv: WALLET_ENV },
+    state: { dir: join(dir, 'state') },
+    poll: { intervalMs: 100, ...config.poll },
+    execution: config.execution ?? {},
+    risk: config.risk ?? {},
+    log: { level: 'debug', ...config.log },
+    strategies: config.strategies,
+  };
+  const path = join(dir, 'bot.yaml');
+  await writeFile(path, stringify(document), 'utf8');
+  return path;
+}
+
+/** The journal path of a bot with a non-embedded venue (`state.dir` itself, see state-paths). */
+export function journalPath(dir: string): string {
+  return join(dir, 'state', 'journal.sqlite');
+}
+
+/** One parsed pino record. */
+export type LogRecord = Record<string, unknown> & { msg?: string; level?: number };
+
+/** Every record a logger wrote, captured through a Writable destination. */
+export interface LogCapture {
+  readonly log: Logger;
+  readonly records: LogRecord[];
+  /** Records whose message starts with `prefix`. */
+  withMessage(prefix: string): LogRecord[];
+}
+
+/** A debug-level logger whose JSON lines are parsed into `records`. */
+export function captureLogs(): LogCapture {
+  const records: LogRecord[] = [];
+  let pending = '';
+  const destination = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      pending += chunk.toString();
+      let newline = pending.indexOf('\n');
+      while (newline >= 0) {
+        records.push(JSON.parse(pending.slice(0, newline)) as LogRecord);
+        pending = pending.slice(newline + 1);
+        newline = pending.indexOf('\n');
+      }
+      done();
+    },
+  });
+  return {
+    log: createLogger({ level: 'debug', destination }),
+    records,
+    withMessage: (prefix) => records.filter((r) => r.msg?.startsWith(prefix) === true),
+  };
+}
+
+/**
+ * Polls `check` every `everyMs` until it returns something other than `undefined`/`false`, or
+ * fails after `timeoutMs` naming `what`. Waits for a condition, never for time to pass.
+ */
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 15_000,
+  everyMs = 20,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** A bot started in-process and running until {@link RunningBot.stop}. */
+export interface RunningBot {
+  readonly bot: Bot;
+  readonly config: Config;
+  readonly walletKey: Hex;
+  /** The paper venue's engine account of this bot's subaccount. */
+  readonly accountId: string;
+  readonly snapshots: Snapshot[];
+  readonly intents: ProducedIntent[];
+  /** Stops polling, drains, shuts down; resolves to the summary. */
+  stop(): Promise<RunSummary>;
+}
+
+/** The paper venue's account id of a wallet's subaccount (conventions §3, lowercase address). */
+export function accountIdOf(walletKey: Hex, brokerId = 1, subaccount = 1): string {
+  return `${brokerId}_${privateKeyToAddress(walletKey).toLowerCase()}_${subaccount}`;
+}
+
+/** Loads `configPath` and starts a bot with a fresh random wallet key, running in the background. */
+export async function runBot(
+  configPath: string,
+  log: Logger,
+  walletKey: Hex = generatePrivateKey(),
+): Promise<RunningBot> {
+  const env = { [WALLET_ENV]: walletKey };
+  const config = await loadConfig(configPath, { env });
+  const snapshots: Snapshot[] = [];
+  const intents: ProducedIntent[] = [];
+  const bot = await startBot({
+    config,
+    env,
+    log,
+    projectRoot: ROOT,
+    onSnapshot: (snapshot) => snapshots.push(snapshot),
+    onIntent: (produced) => intents.push(produced),
+  });
+  const controller = new AbortController();
+  const running = bot.run(controller.signal);
+  let stopped: Promise<RunSummary> | undefined;
+  return {
+    bot,
+    config,
+    walletKey,
+    accountId: accountIdOf(walletKey, config.venue.brokerId, config.venue.subaccount),
+    snapshots,
+    intents,
+    stop: () => {
+      stopped ??= (async () => {
+        controller.abort();
+        await running;
+        return bot.shutdown();
+      })();
+      return stopped;
+    },
+  };
+}
+
+/** Reads every journal row from disk with a fresh connection (the bot's is closed by then). */
+export function readJournal(path: string): OrderRecord[] {
+  const journal = OrderJournal.open(path);
+  try {
+    return journal.all();
+  } finally {
+    journal.close();
+  }
+}
+
+/**
+ * Every order the venue holds for `accountId`. Engine ids run from 1 across accounts and each
+ * order request creates at most one order, so the order requests bound the ids to look at.
+ */
+export function venueOrders(venue: PaperVenue, accountId: string): SimOrder[] {
+  const orders: SimOrder[] = [];
+  const bound = venue.requestCount('/api/v1/order');
+  for (let id = 1; id <= bound; id++) {
+    const order = venue.engine.getOrder(accountId, id);
+    if (order !== undefined) orders.push(order);
+  }
+  return orders;
+}
+
+/** Signed amount of a journaled fill: positive for buys. */
+export function signedFilled(record: OrderRecord): bigint {
+  return record.side === 'BUY' ? record.filledX18 : -record.filledX18;
+}
+
+/** An order request the proxy saw: the bytes that matter for the replay guard. */
+export interface SeenOrder {
+  readonly signature: string;
+  readonly body: string;
+}
+
+/**
+ * What the proxy does with the n-th order request (from 1):
+ * - `forward`: pass it to the venue and its answer back;
+ * - `fail`: answer 500 without forwarding (the venue never sees it);
+ * - `lose-answer`: forward it (the venue accepts it) but answer the client 500;
+ * - `hold-after-forward`: forward it, then never answer the client;
+ * - `hold`: neither forward nor answer.
+ */
+export type ProxyAction = 'forward' | 'fail' | 'lose-answer' | 'hold-after-forward' | 'hold';
+
+/** A fault-injecting HTTP proxy in front of a venue. */
+export interface OrderProxy {
+  readonly url: string;
+  /** Order requests in arrival order. */
+  readonly orders: SeenOrder[];
+  /** Order requests held unanswered right now. */
+  held(): number;
+  close(): Promise<void>;
+}
+
+const HOP_BY_HOP = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'keep-alive',
+  'transfer-encoding',
+]);
+
+function forwardHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (HOP_BY_HOP.has(name) || value === undefined) continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/**
+ * Starts a proxy on 127.0.0.1 port 0 that forwards every request to `target`, except that
+ * `POST /api/v1/order` requests are handled per `decide(n)`.
+ */
+export async function startOrderProxy(
+  target: string,
+  decide: (n: number) => ProxyAction,
+): Promise<OrderProxy> {
+  const orders: SeenOrder[] = [];
+  let held = 0;
+  const server = createServer((req, res) => {
+    res.on('error', () => undefined);
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const isOrder = req.method === 'POST' && req.url === '/api/v1/order';
+      let action: ProxyAction = 'forward';
+      if (isOrder) {
+        const signature = req.headers['service-signature'];
+        orders.push({
+          signature: typeof signature === 'string' ? signature : '',
+          body: body.toString('utf8'),
+        });
+        action = decide(orders.length);
+      }
+      const answer = (status: number, text: string, type = 'application/json'): void => {
+        res.writeHead(status, { 'content-type': type });
+        res.end(text);
+      };
+      const fault = (): void =>
+        answer(500, JSON.stringify({ body: null, message: 'proxy: injected fault', status: 500 }));
+      if (action === 'fail') return fault();
+      if (action === 'hold') {
+        held += 1;
+        req.socket.once('close', () => (held -= 1));
+        return;
+      }
+      void (async () => {
+        const upstream = await fetch(`${target}${req.url ?? '/'}`, {
+          method: req.method ?? 'GET',
+          headers: forwardHeaders(req.headers),
+          ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body }),
+        });
+        const text = await upstream.text();
+        if (action === 'lose-answer') return fault();
+        if (action === 'hold-after-forward') {
+          held += 1;
+          req.socket.once('close', () => (held -= 1));
+          return;
+        }
+        answer(upstream.status, text, upstream.headers.get('content-type') ?? 'application/json');
+      })().catch(() =>
+        answer(502, JSON.stringify({ body: null, message: 'proxy: upstream failed', status: 502 })),
+      );
+    });
+  });
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => done());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    orders,
+    held: () => held,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
