@@ -1,3 +1,4 @@
+import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import type { Market, Quote, QuoteLevel } from '../../venue/types.ts';
 import type { Snapshot } from '../snapshot.ts';
 import { LineTag, type RecordingHeader } from './recording-format.ts';
@@ -55,22 +56,46 @@ export function encodeOrderLine(marketIds: readonly number[]): string {
   return JSON.stringify([LineTag.order, marketIds]);
 }
 
-function encodeLevels(levels: readonly QuoteLevel[]): [string, string][] {
-  const out = new Array<[string, string]>(levels.length);
+function levelText(text: string, quote: Quote, side: string, index: number, field: string): string {
+  if (text.includes(' ')) {
+    // The space separates the values of a side; a decimal string never holds one.
+    throw new QuantaError(
+      ErrorCodes.RECORDING_WRITE,
+      `quote of market ${quote.marketId}: ${side}[${index}].${field}: ${JSON.stringify(text)} is not a decimal string (it has a space)`,
+    );
+  }
+  return text;
+}
+
+/** One side as `"price qty price qty …"`, best first; `""` for no levels. */
+function encodeLevels(quote: Quote, side: 'bids' | 'asks'): string {
+  const levels = quote[side];
+  let out = '';
   for (let i = 0; i < levels.length; i++) {
     const level = levels[i] as QuoteLevel;
-    out[i] = [level.price, level.quantity];
+    if (i > 0) out += ' ';
+    out += levelText(level.price, quote, side, i, 'price');
+    out += ' ';
+    out += levelText(level.quantity, quote, side, i, 'quantity');
   }
   return out;
 }
 
 function encodeQuote(quote: Quote): unknown[] {
-  return [quote.marketId, quote.timestamp, encodeLevels(quote.bids), encodeLevels(quote.asks)];
+  return [
+    quote.marketId,
+    quote.timestamp,
+    encodeLevels(quote, 'bids'),
+    encodeLevels(quote, 'asks'),
+  ];
 }
 
 /**
  * A snapshot line: `["s", seq, takenAt, stale 0|1]`, plus the quotes as a fifth element when the
  * snapshot has them (an empty array for an empty quotes map).
+ *
+ * @throws QuantaError `QUANTA_RECORDING_WRITE` when a quote price or quantity holds a space (it
+ *   would not read back as one value); wire-parsed quotes never do.
  */
 export function encodeSnapshotLine(snapshot: Snapshot): string {
   const line: unknown[] = [

@@ -171,7 +171,7 @@ describe('recording round trip', () => {
       [
         "{"format":"quanta-recording","version":1,"createdAt":"2026-01-05T09:30:00.000Z","source":"paper","part":0}",
         "["m",1,"ETH-USD","PERPETUAL","ETH","USDC",9,6,"100000000000000","1000000000000000000000000000","500000000000000","500000000000000","50000000000000000","20000000000000000",true,"2026-01-05T00:00:00Z","2026-01-05T00:00:00Z",null]",
-        "["s",7,1767605400000,1,[[1,1767605399997,[["2999.5","0.25"]],[]]]]",
+        "["s",7,1767605400000,1,[[1,1767605399997,"2999.5 0.25",""]]]",
       ]
     `);
   });
@@ -322,10 +322,10 @@ describe('recording crash safety and errors', () => {
   it('names the snapshot and level of a malformed quote', async () => {
     const path = join(tempDir(), 'rec.jsonl');
     const [file] = await record({ path }, scenario().slice(0, 1));
-    writeFileSync(file as string, textOf(path).replace('["2999.7","0.002"]', '["2999.7",2]'));
+    writeFileSync(file as string, textOf(path).replace('"2999.7 0.002 ', '"2999.7 0.002 0.1 '));
     const error = await readError(collect(readRecording(path)));
     expect(error.message.replace(path, 'rec.jsonl')).toMatchInlineSnapshot(
-      `"rec.jsonl:4: snapshot 1: quotes[0].bids[0]: expected [price, quantity] strings"`,
+      `"rec.jsonl:4: snapshot 1: quotes[0].bids: expected price and quantity pairs, got 7 values"`,
     );
   });
 
@@ -403,6 +403,33 @@ describe('recording writer options', () => {
     `);
   });
 
+  it('refuses a quote value with a space whole, and stays usable', async () => {
+    const path = join(tempDir(), 'rec.jsonl');
+    const writer = await RecordingWriter.open({ path });
+    const spaced = {
+      marketId: 1,
+      timestamp: T0,
+      bids: [{ price: '1 000', quantity: '1' }],
+      asks: [],
+    };
+    const bad = createSnapshot({ seq: 1, takenAt: T0, markets: [eth], quotes: [spaced] });
+    let error: unknown;
+    try {
+      writer.write(bad);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(QuantaError);
+    expect((error as QuantaError).code).toBe(ErrorCodes.RECORDING_WRITE);
+    expect((error as QuantaError).message.replace(path, 'rec.jsonl')).toMatchInlineSnapshot(
+      `"recording rec.jsonl: snapshot 1: quote of market 1: bids[0].price: "1 000" is not a decimal string (it has a space)"`,
+    );
+    const good = scenario().slice(0, 2);
+    for (const snapshot of good) writer.write(snapshot);
+    await writer.close();
+    expectSameSnapshots(await collect(readRecording(path)), good);
+  });
+
   it('refuses a snapshot whose time cannot be recorded', async () => {
     const writer = await RecordingWriter.open({ path: join(tempDir(), 'rec.jsonl') });
     const bad = createSnapshot({ seq: 1, takenAt: Number.NaN, markets: [eth] });
@@ -436,10 +463,9 @@ const marketArb: fc.Arbitrary<Market> = fc.record({
   updatedAt: isoDate,
   deletedAt: fc.option(isoDate, { nil: null }),
 });
-const levelArb = fc.record({
-  price: fc.string({ maxLength: 10 }),
-  quantity: fc.string({ maxLength: 10 }),
-});
+// Any text without a space (the side separator): decimals, but also empty and odd strings.
+const levelText = fc.string({ maxLength: 10, unit: 'grapheme' }).filter((t) => !t.includes(' '));
+const levelArb = fc.record({ price: levelText, quantity: levelText });
 const quoteArb: fc.Arbitrary<Quote> = fc.record({
   marketId: fc.integer({ min: 0, max: 7 }),
   timestamp: fc.integer({ min: 0, max: 2 ** 45 }),
