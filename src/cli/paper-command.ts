@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { isQuantaError } from '../errors/index.ts';
-import { startPaperVenue, type PaperVenueOptions } from '../paper/index.ts';
+import type { PaperVenueOptions } from '../paper/index.ts';
 
 /** The usage text of `quanta paper`. */
 export const PAPER_USAGE = `Usage: quanta paper [--host 127.0.0.1] [--port N] [--seed N] [--rate-limit N]
@@ -119,6 +119,8 @@ export async function runPaperCommand(
   }
   // Listen for signals before listening on the port: a stop right after the line is not lost.
   const stop = io.stopRequested();
+  // Loaded only now: a usage error answers without loading the venue, the engine and viem.
+  const { startPaperVenue } = await import('../paper/index.ts');
   let venue;
   try {
     venue = await startPaperVenue(parsed);
