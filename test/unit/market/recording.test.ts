@@ -325,7 +325,7 @@ describe('recording crash safety and errors', () => {
     writeFileSync(file as string, textOf(path).replace('"2999.7 0.002 ', '"2999.7 0.002 0.1 '));
     const error = await readError(collect(readRecording(path)));
     expect(error.message.replace(path, 'rec.jsonl')).toMatchInlineSnapshot(
-      `"rec.jsonl:4: snapshot 1: quotes[0].bids: expected price and quantity pairs, got 7 values"`,
+      `"rec.jsonl:4: snapshot 1: quotes[0].bids: expected price and quantity pairs, got an odd number of values"`,
     );
   });
 
