@@ -4,6 +4,7 @@
  * log records, a bounded wait for conditions, the venue's view of an account, and a small
  * fault-injecting proxy in front of the venue's order endpoint.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -350,5 +351,64 @@ export async function startOrderProxy(
         server.closeAllConnections();
         server.close(() => done());
       }),
+  };
+}
+
+/** A `node bin/quanta.js …` child process with its output collected line by line. */
+export interface QuantaProcess {
+  readonly child: ChildProcess;
+  /** Milliseconds since the epoch when it was spawned. */
+  readonly spawnedAt: number;
+  /** stdout lines with the time each arrived. */
+  readonly stdout: { at: number; line: string }[];
+  readonly stderr: { at: number; line: string }[];
+  /** Resolves when the process exits. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The last lines of both streams, for failure messages. */
+  tail(): string;
+}
+
+function collectLines(stream: NodeJS.ReadableStream, into: { at: number; line: string }[]): void {
+  let pending = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    pending += chunk;
+    let newline = pending.indexOf('\n');
+    while (newline >= 0) {
+      into.push({ at: Date.now(), line: pending.slice(0, newline) });
+      pending = pending.slice(newline + 1);
+      newline = pending.indexOf('\n');
+    }
+  });
+}
+
+/** Spawns `node bin/quanta.js <args>` in the repository root. */
+export function spawnQuanta(args: readonly string[], env: NodeJS.ProcessEnv): QuantaProcess {
+  const spawnedAt = Date.now();
+  const child = spawn(process.execPath, [join(ROOT, 'bin/quanta.js'), ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout: { at: number; line: string }[] = [];
+  const stderr: { at: number; line: string }[] = [];
+  collectLines(child.stdout, stdout);
+  collectLines(child.stderr, stderr);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
+    child.once('exit', (code, signal) => done({ code, signal }));
+  });
+  return {
+    child,
+    spawnedAt,
+    stdout,
+    stderr,
+    exited,
+    tail: () =>
+      [
+        '--- stdout',
+        ...stdout.slice(-20).map((l) => l.line),
+        '--- stderr',
+        ...stderr.slice(-20).map((l) => l.line),
+      ].join('\n'),
   };
 }
