@@ -140,7 +140,12 @@ export function venueErrorFromStatus(input: VenueStatusErrorInput): VenueError {
     );
   }
   if (status === 401) {
-    details.push('register again (quanta register) or check venue.brokerId and the credentials');
+    // Advice to "register again" is no use when the refused call was the registration.
+    details.push(
+      endpoint.endsWith('/api/v1/auth')
+        ? 'check venue.brokerId, venue.subaccount and the wallet key named by wallet.privateKeyEnv'
+        : 'register again (quanta register) or check venue.brokerId and the credentials',
+    );
     return make(
       ErrorCodes.VENUE_CREDENTIALS_REFUSED,
       `venue refused the credentials for ${endpoint} (401)${tail}`,
