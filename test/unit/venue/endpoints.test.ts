@@ -464,6 +464,16 @@ describe('endpoints: statuses with a meaning', () => {
     `);
   });
 
+  it('401 on register → VENUE_CREDENTIALS_REFUSED, advising what to check, not to register again', async () => {
+    answer = raw(401, envelope(null, 401, 'broker 1 is not allowed'), JSON_TYPE);
+    const error = await failure(register(connection(), 1, registration));
+    expect(error.code).toBe(ErrorCodes.VENUE_CREDENTIALS_REFUSED);
+    expect(error.message).toMatchInlineSnapshot(`
+      "venue refused the credentials for POST /api/v1/auth (401): broker 1 is not allowed
+      check venue.brokerId, venue.subaccount and the wallet key named by wallet.privateKeyEnv"
+    `);
+  });
+
   it('401 on getOrder is a failure, not "no such order"', async () => {
     answer = raw(401, envelope(null, 401, 'credentials expired'), JSON_TYPE);
     const error = await failure(getOrder(connection(), CREDENTIALS, ORDER_ID));
