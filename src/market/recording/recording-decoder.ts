@@ -35,9 +35,10 @@ function isSafeInteger(value: unknown): value is number {
 }
 
 /**
- * Turns the lines of ONE recording file into snapshots. It keeps the current listing as a map of
- * frozen `Market` objects that every snapshot shares until a market line replaces one, so a
- * snapshot line costs one `JSON.parse` plus its quotes; unchanged markets are never rebuilt.
+ * Turns the lines of ONE recording file into snapshots. It keeps the current listing as a Map of
+ * frozen `Market` objects that consecutive snapshots share (the same Map, until a market, removal
+ * or order line changes it), so a snapshot line costs one `JSON.parse` plus its quotes; unchanged
+ * markets are never rebuilt or even re-indexed.
  *
  * Pure (no I/O): the reader feeds it lines; tests and benchmarks can too.
  */
@@ -48,6 +49,9 @@ export class RecordingDecoder {
   readonly #reuse: ReadonlyMap<number, Market>;
   readonly #warn: (warning: RecordingWarning) => void;
   #markets = new Map<number, Market>();
+  // True once #markets was handed to a snapshot: it is then copied before the next change, so
+  // snapshots between two market changes share one Map and none ever sees it change.
+  #shared = false;
   #line = 0;
 
   /**
@@ -204,10 +208,11 @@ export class RecordingDecoder {
       throw this.#invalid(line, error.shortMessage, error.details, error);
     }
     const previous = this.#markets.get(market.id) ?? this.#reuse.get(market.id);
+    const markets = this.#writableMarkets();
     if (previous !== undefined && sameMarket(previous, market)) {
-      this.#markets.set(market.id, previous);
+      markets.set(market.id, previous);
     } else {
-      this.#markets.set(market.id, Object.freeze(market));
+      markets.set(market.id, Object.freeze(market));
     }
   }
 
@@ -216,9 +221,18 @@ export class RecordingDecoder {
     if (row.length !== 2 || !isSafeInteger(id)) {
       throw this.#invalid(line, 'removal line: expected ["r", marketId]');
     }
-    if (!this.#markets.delete(id)) {
+    if (!this.#markets.has(id)) {
       throw this.#invalid(line, `removal line: market ${id} is not in the listing`);
     }
+    this.#writableMarkets().delete(id);
+  }
+
+  #writableMarkets(): Map<number, Market> {
+    if (this.#shared) {
+      this.#markets = new Map(this.#markets);
+      this.#shared = false;
+    }
+    return this.#markets;
   }
 
   #decodeOrder(row: unknown[], line: number): void {
@@ -241,6 +255,7 @@ export class RecordingDecoder {
       );
     }
     this.#markets = reordered;
+    this.#shared = false;
   }
 
   #decodeSnapshot(row: unknown[], line: number): Snapshot {
@@ -259,7 +274,8 @@ export class RecordingDecoder {
       throw this.#invalid(line, `snapshot ${seq}: stale: expected 0 or 1, got ${describe(stale)}`);
     }
     if (row.length === 4) {
-      return createSnapshot({ seq, takenAt, markets: this.#markets.values(), stale: stale === 1 });
+      this.#shared = true;
+      return createSnapshot({ seq, takenAt, markets: this.#markets, stale: stale === 1 });
     }
     const rawQuotes = row[4];
     if (row.length !== 5 || !Array.isArray(rawQuotes)) {
@@ -269,10 +285,11 @@ export class RecordingDecoder {
     for (let i = 0; i < rawQuotes.length; i++) {
       quotes[i] = this.#decodeQuote(rawQuotes[i], seq, i, line);
     }
+    this.#shared = true;
     return createSnapshot({
       seq,
       takenAt,
-      markets: this.#markets.values(),
+      markets: this.#markets,
       quotes,
       stale: stale === 1,
     });

@@ -138,6 +138,9 @@ export class RecordingWriter {
   readonly #files: string[] = [];
   // The listing as a reader rebuilds it from the lines written so far in this file.
   #markets = new Map<number, Market>();
+  // The listing Map of the last snapshot written: the poller hands the same Map on while no
+  // market changed, and then there is nothing to compare.
+  #lastListing: ReadonlyMap<number, Market> | undefined;
   #sink: LineSink;
   #fileBytes = 0;
   #fileSnapshots = 0;
@@ -185,8 +188,10 @@ export class RecordingWriter {
   }
 
   /**
-   * Appends one snapshot: its changed market rows (reference-equal markets are skipped without a
-   * compare), then its snapshot line. Rotates first when the current file is full.
+   * Appends one snapshot: its changed market rows, then its snapshot line. Rotates first when
+   * the current file is full. The hot path costs nothing for markets: the same markets Map as
+   * the previous snapshot (snapshots are immutable, so it cannot have changed) is not looked at,
+   * and reference-equal Market objects are skipped without a field compare.
    *
    * @throws QuantaError `QUANTA_RECORDING_WRITE` when the writer is closed, a write failed
    *   (this one or an earlier gzip write), `seq`/`takenAt` cannot be recorded exactly, or a
@@ -221,7 +226,10 @@ export class RecordingWriter {
     }
     try {
       if (this.#fileBytes >= this.#rotateBytes && this.#fileSnapshots > 0) this.#rotate();
-      this.#writeMarkets(snapshot.markets);
+      if (snapshot.markets !== this.#lastListing) {
+        this.#writeMarkets(snapshot.markets);
+        this.#lastListing = snapshot.markets;
+      }
       this.#line(snapshotLine);
       this.#sink.endOfSnapshot();
       this.#fileSnapshots++;
@@ -266,6 +274,7 @@ export class RecordingWriter {
     this.#fileBytes = 0;
     this.#fileSnapshots = 0;
     this.#markets = new Map();
+    this.#lastListing = undefined;
     this.#line(encodeHeader({ ...this.#header, part }));
     return sink;
   }

@@ -186,6 +186,38 @@ describe('recording round trip', () => {
     expect(read[20]?.markets.get(1)).toBe(read[0]?.markets.get(1));
   });
 
+  it('hands one markets Map to every snapshot between two market changes', async () => {
+    const read = await collect(
+      readRecording((await record({ path: join(tempDir(), 'r.jsonl') }, scenario()))[0] as string),
+    );
+    expect(read[1]?.markets).toBe(read[0]?.markets);
+    expect(read[8]?.markets).toBe(read[0]?.markets);
+    expect(read[9]?.markets).not.toBe(read[8]?.markets);
+    // The earlier Map did not change when the later one did.
+    expect(read[0]?.markets.get(3)?.takerFeeX18).toBe(btc.takerFeeX18);
+    expect(read[10]?.markets).toBe(read[9]?.markets);
+  });
+
+  it('writes nothing for a markets Map seen before, and the rows a new Map changes', async () => {
+    const listing = new Map<number, Market>([
+      [1, eth],
+      [3, btc],
+    ]);
+    const changed = new Map<number, Market>([
+      [1, eth],
+      [3, btcCheaper],
+    ]);
+    const snapshots = [listing, listing, changed, changed].map((markets, i) =>
+      createSnapshot({ seq: i + 1, takenAt: T0 + i, markets }),
+    );
+    const [file] = await record({ path: join(tempDir(), 'rec.jsonl') }, snapshots);
+    const tags = linesOf(file as string)
+      .slice(1)
+      .map((line) => (JSON.parse(line) as unknown[])[0]);
+    expect(tags).toEqual(['m', 'm', 's', 's', 'm', 's', 's']);
+    expectSameSnapshots(await collect(readRecording(file as string)), snapshots);
+  });
+
   it('round-trips through gzip when the name ends in .gz', async () => {
     const snapshots = scenario();
     const [file] = await record({ path: join(tempDir(), 'rec.jsonl.gz') }, snapshots);
@@ -489,12 +521,19 @@ type Step = typeof stepArb extends fc.Arbitrary<infer S> ? S : never;
 
 function buildSequence(steps: readonly Step[]): Snapshot[] {
   const out: Snapshot[] = [];
-  let listing: Market[] = [];
+  let listing: Market[] | ReadonlyMap<number, Market> = [];
   let takenAt = T0;
   for (const [index, step] of steps.entries()) {
+    const previous = out[out.length - 1]?.markets;
     if (step.listing !== null) listing = step.listing;
-    else if (step.copyFirst && listing.length > 0)
-      listing = [{ ...(listing[0] as Market) }, ...listing.slice(1)];
+    else if (step.copyFirst && previous !== undefined && previous.size > 0) {
+      // An equal copy of the first market, in a new Map: compared field by field.
+      const [first, ...rest] = previous.values();
+      listing = [{ ...(first as Market) }, ...rest];
+    } else if (previous !== undefined) {
+      // The same Map again, as the poller hands it on: the writer's no-compare path.
+      listing = previous;
+    }
     takenAt += step.dt;
     out.push(
       createSnapshot({
