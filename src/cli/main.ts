@@ -34,6 +34,16 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       'register the subaccount (or reuse valid credentials); prints the key, never the secret',
     load: async () => (await import('./register-command.ts')).runRegisterCommand,
   },
+  record: {
+    synopsis: 'quanta record --config FILE --out DIR [--duration D] [--gzip]',
+    summary: 'record snapshots (D like 90s, 10m, 2h; without it, until interrupted)',
+    load: async () => (await import('./record-command.ts')).runRecordCommand,
+  },
+  backtest: {
+    synopsis: 'quanta backtest --config FILE --data PATH [--report DIR] [--json]',
+    summary: "backtest the config's strategies on a recording; summary, JSON and an HTML report",
+    load: async () => (await import('./backtest-command.ts')).runBacktestCommand,
+  },
   paper: {
     synopsis: 'quanta paper [--host 127.0.0.1] [--port N] [--seed N] [--rate-limit N]',
     summary: 'serve the paper venue; prints one JSON line with "url" once listening',

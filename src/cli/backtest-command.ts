@@ -1,0 +1,64 @@
+import { resolve } from 'node:path';
+import { stderr, stdout } from 'node:process';
+import { formatSummary } from '../backtest/format-summary.ts';
+import { computeMetrics } from '../backtest/metrics.ts';
+import { createProgress, type Progress } from '../backtest/progress.ts';
+import { buildReport, serializeReport, writeReport } from '../backtest/report-json.ts';
+import { runBacktest } from '../backtest/run-backtest.ts';
+import { createLogger } from '../log/logger.ts';
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
+import { loadConfigFlag, parseFlags, PROJECT_ROOT } from './common.ts';
+
+const SYNOPSIS = 'quanta backtest --config FILE --data PATH [--report DIR] [--json]';
+
+/**
+ * `quanta backtest`: replays a recording through the config's strategies, sizing and checks
+ * against the simulation, prints a summary (or the JSON report with `--json`) and writes
+ * report.json + report.html with `--report DIR`. A progress bar goes to stderr.
+ */
+export async function runBacktestCommand(args: readonly string[]): Promise<number> {
+  const flags = parseFlags(
+    args,
+    {
+      config: { type: 'string' },
+      data: { type: 'string' },
+      report: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    SYNOPSIS,
+  );
+  if (flags.data === undefined) {
+    throw new QuantaError(
+      ErrorCodes.USAGE,
+      '--data PATH is required (a recording file or directory)',
+      { details: [`usage: ${SYNOPSIS}`] },
+    );
+  }
+  const config = await loadConfigFlag(flags.config, process.env);
+  let progress: Progress | undefined;
+  const trace = await runBacktest({
+    config,
+    data: resolve(flags.data),
+    projectRoot: PROJECT_ROOT,
+    log: createLogger({ level: 'warn', destination: process.stderr }),
+    onStart: (total) => {
+      progress = createProgress({
+        total,
+        stream: stderr,
+        isTTY: stderr.isTTY,
+        now: Date.now,
+        label: 'backtest',
+      });
+    },
+    onProgress: () => progress?.tick(),
+  });
+  progress?.done();
+  const metrics = computeMetrics(trace);
+  const report = buildReport(trace, metrics);
+  if (flags.report !== undefined) {
+    const written = await writeReport(flags.report, report);
+    stderr.write(`report written: ${written.htmlPath}\n`);
+  }
+  stdout.write(flags.json === true ? serializeReport(report) : formatSummary(metrics));
+  return 0;
+}
