@@ -1,0 +1,311 @@
+/**
+ * Recording benchmark: how fast a recording decodes into full snapshots, as ratios against a naive
+ * format measured in the same run (STYLE §17). See README.md in this folder.
+ *
+ *   npx tsx test/bench/recording.bench.ts
+ *
+ * Size knobs (environment): BENCH_MARKETS (20), BENCH_SNAPSHOTS (20000), BENCH_DEPTH (10 levels a
+ * side), BENCH_ROUNDS (3; the fastest round of each case is reported, the
+ * least disturbed by whatever else the machine runs). Run with `node --expose-gc` (run.ts does)
+ * for heap figures measured from a collected heap.
+ */
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RecordingWriter, readRecording } from '../../src/market/recording/index.ts';
+import { readLineBatches } from '../../src/market/recording/read-lines.ts';
+import { createSnapshot, type Snapshot } from '../../src/market/snapshot.ts';
+import { marketToWireRow, quotesToWire } from '../../src/venue/schemas/index.ts';
+import type { Market, Quote, QuoteLevel } from '../../src/venue/types.ts';
+import { testMarket } from '../helpers/markets.ts';
+
+function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined ? fallback : Number(raw);
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new Error(`${name}: expected a positive integer`);
+  return value;
+}
+
+const MARKETS = envInt('BENCH_MARKETS', 20);
+const SNAPSHOTS = envInt('BENCH_SNAPSHOTS', 20_000);
+const DEPTH = envInt('BENCH_DEPTH', 10);
+const ROUNDS = envInt('BENCH_ROUNDS', 3);
+const MARKET_ROWS = MARKETS * SNAPSHOTS;
+const T0 = Date.UTC(2026, 0, 5);
+const gc = (globalThis as { gc?: () => void }).gc;
+
+// --- synthetic data -----------------------------------------------------------------------------
+
+function makeMarkets(): Market[] {
+  return Array.from({ length: MARKETS }, (_, i) =>
+    testMarket({ id: i + 1, symbol: `M${i + 1}-USD`, baseAsset: `M${i + 1}`, priceExpo: 2 }),
+  );
+}
+
+// A cheap deterministic walk (xorshift32): the same data on every run.
+let seed = 0x9e3779b9;
+function random(): number {
+  seed ^= seed << 13;
+  seed ^= seed >>> 17;
+  seed ^= seed << 5;
+  return (seed >>> 0) / 4294967296;
+}
+
+function decimal(cents: number): string {
+  const whole = Math.floor(cents / 100);
+  const frac = cents % 100;
+  return frac === 0 ? String(whole) : `${whole}.${String(frac).padStart(2, '0').replace(/0$/, '')}`;
+}
+
+function makeQuote(marketId: number, midCents: number, timestamp: number): Quote {
+  const bids: QuoteLevel[] = [];
+  const asks: QuoteLevel[] = [];
+  for (let k = 0; k < DEPTH; k++) {
+    bids.push({
+      price: decimal(midCents - 5 - k * 5),
+      quantity: decimal(1 + Math.floor(random() * 50_000)),
+    });
+    asks.push({
+      price: decimal(midCents + 5 + k * 5),
+      quantity: decimal(1 + Math.floor(random() * 50_000)),
+    });
+  }
+  return { marketId, timestamp, bids, asks };
+}
+
+interface Files {
+  dir: string;
+  naive: string;
+  ours: string;
+  oursGz: string;
+}
+
+/** Writes the same snapshots in the naive format and in ours (plain and gzip). */
+async function buildFiles(): Promise<Files> {
+  const dir = mkdtempSync(join(tmpdir(), 'quanta-bench-recording-'));
+  const files = {
+    dir,
+    naive: join(dir, 'naive.jsonl'),
+    ours: join(dir, 'ours.jsonl'),
+    oursGz: join(dir, 'ours.jsonl.gz'),
+  };
+  let markets = makeMarkets();
+  const mids = markets.map((_, i) => 100_000 + i * 37_000);
+  const rotateBytes = Number.MAX_SAFE_INTEGER;
+  const plain = await RecordingWriter.open({ path: files.ours, rotateBytes, source: 'bench' });
+  const gzip = await RecordingWriter.open({ path: files.oursGz, rotateBytes, source: 'bench' });
+  const naiveFd = openSync(files.naive, 'wx');
+  let naiveChunk: string[] = [];
+  let listing = new Map<number, Market>();
+  let listingOf: Market[] | undefined;
+  // The naive line repeats every market row; they only change with the markets, so their JSON is
+  // reused (the bytes are the same as stringifying them each time, just faster to build).
+  let naiveMarkets = '';
+  let naiveMarketsOf: Market[] | undefined;
+  for (let seq = 1; seq <= SNAPSHOTS; seq++) {
+    // Market rows change rarely (here a fee every SNAPSHOTS/10 snapshots), quotes every time.
+    if (seq % Math.max(1, Math.floor(SNAPSHOTS / 10)) === 0) {
+      const i = seq % MARKETS;
+      const m = markets[i] as Market;
+      markets = markets.slice();
+      markets[i] = {
+        ...m,
+        takerFeeX18: m.takerFeeX18 + 1n,
+        updatedAt: new Date(T0 + seq).toISOString(),
+      };
+    }
+    const takenAt = T0 + seq * 1000;
+    const quotes = markets.map((m, i) => {
+      const mid = Math.max(1000, (mids[i] as number) + Math.round((random() - 0.5) * 40));
+      mids[i] = mid;
+      return makeQuote(m.id, mid, takenAt - 7);
+    });
+    // One Map per listing, handed on while it does not change (as the poller does).
+    if (listingOf !== markets) {
+      listing = new Map(markets.map((m) => [m.id, m]));
+      listingOf = markets;
+    }
+    const snapshot = createSnapshot({ seq, takenAt, markets: listing, quotes, stale: false });
+    plain.write(snapshot);
+    gzip.write(snapshot);
+    await gzip.drained();
+    if (naiveMarketsOf !== markets) {
+      naiveMarkets = JSON.stringify(markets.map(marketToWireRow));
+      naiveMarketsOf = markets;
+    }
+    naiveChunk.push(
+      `{"seq":${seq},"takenAt":${takenAt},"stale":false,"markets":${naiveMarkets},` +
+        `"quotes":${JSON.stringify(quotesToWire(quotes).quotes)}}`,
+    );
+    if (naiveChunk.length === 256 || seq === SNAPSHOTS) {
+      writeSync(naiveFd, `${naiveChunk.join('\n')}\n`);
+      naiveChunk = [];
+    }
+  }
+  closeSync(naiveFd);
+  await plain.close();
+  await gzip.close();
+  return files;
+}
+
+// --- measuring ----------------------------------------------------------------------------------
+
+interface Sample {
+  seconds: number;
+  peakHeapDelta: number;
+  peakRss: number;
+  check: number;
+}
+
+class Probe {
+  readonly heapStart: number;
+  peakHeap: number;
+  peakRss: number;
+  constructor() {
+    gc?.();
+    const usage = process.memoryUsage();
+    this.heapStart = usage.heapUsed;
+    this.peakHeap = usage.heapUsed;
+    this.peakRss = usage.rss;
+  }
+  sample(): void {
+    const usage = process.memoryUsage();
+    if (usage.heapUsed > this.peakHeap) this.peakHeap = usage.heapUsed;
+    if (usage.rss > this.peakRss) this.peakRss = usage.rss;
+  }
+}
+
+const SAMPLE_EVERY = 512;
+
+async function timed(run: (probe: Probe) => Promise<number>): Promise<Sample> {
+  const probe = new Probe();
+  const start = process.hrtime.bigint();
+  const check = await run(probe);
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  probe.sample();
+  return {
+    seconds,
+    peakHeapDelta: probe.peakHeap - probe.heapStart,
+    peakRss: probe.peakRss,
+    check,
+  };
+}
+
+interface NaiveLine {
+  markets: unknown[];
+  quotes: unknown[];
+}
+
+/** (a) and (c): each line through JSON.parse, nothing else (the same line splitter as ours). */
+async function parseLines(path: string, probe: Probe): Promise<number> {
+  let check = 0;
+  let lines = 0;
+  for await (const batch of readLineBatches(path)) {
+    for (const line of batch) {
+      // Our header is an object without markets; every other line is an array or a naive line.
+      const value = JSON.parse(line) as Partial<NaiveLine> | unknown[];
+      check += Array.isArray(value) ? value.length : (value.markets?.length ?? 0);
+      if (++lines % SAMPLE_EVERY === 0) probe.sample();
+    }
+  }
+  return check;
+}
+
+/** (b): our reader, full frozen Snapshots with Market objects and quote Maps. */
+async function readSnapshots(path: string, probe: Probe): Promise<number> {
+  let check = 0;
+  let count = 0;
+  let last: Snapshot | undefined;
+  for await (const snapshot of readRecording(path)) {
+    check += snapshot.markets.size + (snapshot.quotes?.size ?? 0);
+    last = snapshot;
+    if (++count % SAMPLE_EVERY === 0) probe.sample();
+  }
+  if (count !== SNAPSHOTS || last?.quotes?.get(1)?.bids.length !== DEPTH) {
+    throw new Error(`read ${count} snapshots, expected ${SNAPSHOTS} with ${DEPTH} levels`);
+  }
+  return check;
+}
+
+const CASES = [
+  {
+    key: 'a',
+    label: '(a) naive lines, JSON.parse only (baseline)',
+    run: (f: Files, p: Probe) => parseLines(f.naive, p),
+  },
+  {
+    key: 'b',
+    label: '(b) ours → full Snapshots (readRecording)',
+    run: (f: Files, p: Probe) => readSnapshots(f.ours, p),
+  },
+  {
+    key: 'bgz',
+    label: '(b) ours .gz → full Snapshots',
+    run: (f: Files, p: Probe) => readSnapshots(f.oursGz, p),
+  },
+  {
+    key: 'c',
+    label: '(c) ours lines, JSON.parse only',
+    run: (f: Files, p: Probe) => parseLines(f.ours, p),
+  },
+] as const;
+
+function fastest(values: readonly number[]): number {
+  return Math.min(...values);
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const pad = (text: string, width: number) => text.padEnd(width);
+const padLeft = (text: string, width: number) => text.padStart(width);
+
+async function main(): Promise<void> {
+  console.log(
+    `recording benchmark: ${MARKETS} markets × ${SNAPSHOTS} snapshots, quotes depth ${DEPTH}, ` +
+      `best of ${ROUNDS} rounds${gc === undefined ? ' (no --expose-gc: heap deltas include garbage)' : ''}`,
+  );
+  const buildStart = process.hrtime.bigint();
+  const files = await buildFiles();
+  try {
+    const buildSeconds = Number(process.hrtime.bigint() - buildStart) / 1e9;
+    const size = (path: string) => statSync(path).size;
+    console.log(
+      `files (built in ${buildSeconds.toFixed(1)} s): naive ${mb(size(files.naive))}, ours ${mb(size(files.ours))}, ` +
+        `ours.gz ${mb(size(files.oursGz))}\n`,
+    );
+    const samples = new Map<string, Sample[]>(CASES.map((c) => [c.key, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const c of CASES) samples.get(c.key)?.push(await timed((probe) => c.run(files, probe)));
+    }
+    const rate = new Map<string, number>();
+    for (const c of CASES)
+      rate.set(c.key, MARKET_ROWS / fastest((samples.get(c.key) ?? []).map((s) => s.seconds)));
+    const baseline = rate.get('a') as number;
+    console.log(
+      `${pad('case', 46)}${padLeft('time', 9)}${padLeft('market-rows/s', 15)}${padLeft('vs (a)', 9)}` +
+        `${padLeft('peak heap Δ', 13)}${padLeft('peak RSS', 11)}`,
+    );
+    for (const c of CASES) {
+      const list = samples.get(c.key) ?? [];
+      const seconds = fastest(list.map((s) => s.seconds));
+      const r = rate.get(c.key) as number;
+      console.log(
+        `${pad(c.label, 46)}${padLeft(`${seconds.toFixed(2)} s`, 9)}` +
+          `${padLeft(`${(r / 1e6).toFixed(3)} M`, 15)}${padLeft(`${(r / baseline).toFixed(2)}x`, 9)}` +
+          `${padLeft(mb(Math.max(...list.map((s) => s.peakHeapDelta))), 13)}` +
+          `${padLeft(mb(Math.max(...list.map((s) => s.peakRss))), 11)}`,
+      );
+    }
+    const ours = rate.get('b') as number;
+    const raw = rate.get('c') as number;
+    console.log(
+      `\nratios: ours/naive ${(ours / baseline).toFixed(2)}x, ours.gz/naive ${((rate.get('bgz') as number) / baseline).toFixed(2)}x, ` +
+        `ours/raw JSON.parse of our lines ${(ours / raw).toFixed(2)} (the parse share of (b))`,
+    );
+    console.log(`process peak RSS: ${mb(process.resourceUsage().maxRSS * 1024)}`);
+  } finally {
+    rmSync(files.dir, { recursive: true, force: true });
+  }
+}
+
+await main();

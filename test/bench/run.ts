@@ -1,0 +1,45 @@
+/**
+ * Runs every `*.bench.ts` of this folder one after the other, each in its own Node process (so
+ * one benchmark's heap does not colour the next one's memory figures), with `--expose-gc` for
+ * heap deltas measured from a collected heap.
+ *
+ *   npm run bench                 # all of them
+ *   npm run bench -- recording    # only those whose file name contains "recording"
+ *
+ * Exits non-zero if any benchmark fails. Benchmarks print ratios; nothing here asserts a time.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const filters = process.argv.slice(2);
+const benches = readdirSync(here)
+  .filter((name) => name.endsWith('.bench.ts'))
+  .filter((name) => filters.length === 0 || filters.some((filter) => name.includes(filter)))
+  .sort();
+
+if (benches.length === 0) {
+  console.error(
+    `no *.bench.ts in ${here}${filters.length > 0 ? ` matching ${filters.join(', ')}` : ''}`,
+  );
+  process.exit(1);
+}
+
+let failed = 0;
+for (const name of benches) {
+  console.log(`\n=== ${name}`);
+  const result = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(here, name)], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) {
+    failed++;
+    console.error(
+      `=== ${name} failed (${result.error?.message ?? `exit ${String(result.status ?? result.signal)}`})`,
+    );
+  }
+}
+process.exit(failed === 0 ? 0 : 1);
