@@ -1,0 +1,123 @@
+/**
+ * Shared pieces of the account integration tests: a paper venue on port 0 that reads a clock the
+ * test moves, and a CredentialManager wired the way the bot wires it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Hex } from 'viem';
+import { CredentialManager } from '../../../src/account/credential-manager.ts';
+import { CredentialStore } from '../../../src/account/credential-store.ts';
+import { silentLogger } from '../../../src/log/logger.ts';
+import { startPaperVenue, type PaperVenue } from '../../../src/paper/index.ts';
+import { createOrder, type VenueConnection } from '../../../src/venue/endpoints/index.ts';
+import { signOrder } from '../../../src/venue/signing/index.ts';
+import {
+  DEFAULT_SIGNING_DOMAIN,
+  type OrderRequestBody,
+  type VenueOrder,
+} from '../../../src/venue/types.ts';
+import type { ActiveCredential } from '../../../src/account/credential-manager.ts';
+
+/** 2026-03-02T12:00:00Z. */
+export const T0 = Date.parse('2026-03-02T12:00:00Z');
+export const MINUTE_MS = 60_000;
+/** Short validity so a jump past the margin costs the simulation few steps. */
+export const TTL_MS = 60 * MINUTE_MS;
+export const MARGIN_MS = 10 * MINUTE_MS;
+
+/** A well-known public test key (never funded): the wallet of these tests. */
+export const WALLET_KEY: Hex = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
+
+/** A clock both the venue and the client read. */
+export interface TestClock {
+  now: number;
+}
+
+/** A paper venue reading `clock`, and a temp dir for state; `close` removes both. */
+export interface AccountHarness {
+  readonly clock: TestClock;
+  readonly venue: PaperVenue;
+  readonly connection: VenueConnection;
+  readonly dir: string;
+  readonly credentialsPath: string;
+  manager(path?: string): CredentialManager;
+  close(): Promise<void>;
+}
+
+export async function startAccountHarness(): Promise<AccountHarness> {
+  const clock: TestClock = { now: T0 };
+  const venue = await startPaperVenue({ port: 0, seed: 7, clock: () => clock.now });
+  const dir = mkdtempSync(join(tmpdir(), 'quanta-account-'));
+  const credentialsPath = join(dir, 'state', 'credentials.json');
+  const connection: VenueConnection = { baseUrl: venue.url, timeoutMs: 5000 };
+  return {
+    clock,
+    venue,
+    connection,
+    dir,
+    credentialsPath,
+    manager: (path = credentialsPath) =>
+      new CredentialManager({
+        store: new CredentialStore(path),
+        connection,
+        brokerId: 1,
+        subaccountIndex: 1,
+        chainId: 42161,
+        domain: DEFAULT_SIGNING_DOMAIN,
+        headerPrefix: 'Service-',
+        walletPrivateKey: WALLET_KEY,
+        renewMarginMs: MARGIN_MS,
+        credentialTtlMs: TTL_MS,
+        now: () => clock.now,
+        log: silentLogger,
+      }),
+    async close() {
+      await venue.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A 0.01 ETH-USD market buy valid for a minute from `now`. */
+export function marketBuy(now: number): OrderRequestBody {
+  return {
+    marketId: 1,
+    isBuy: true,
+    orderType: 'MARKET',
+    amount: '0.01',
+    price: '0',
+    expiryTs: now + MINUTE_MS,
+    isReduce: false,
+  };
+}
+
+/** Signed order bytes, as the journal keeps them. */
+export interface SignedBytes {
+  readonly body: string;
+  readonly signature: string;
+  readonly signer: string;
+}
+
+/** Signs `body` with the credential's signing key. */
+export async function signWith(
+  credential: ActiveCredential,
+  body: OrderRequestBody,
+): Promise<SignedBytes> {
+  const signed = await signOrder({
+    signingPrivateKey: credential.signingPrivateKey,
+    subaccountId: credential.subaccountId,
+    body,
+    domain: DEFAULT_SIGNING_DOMAIN,
+  });
+  return { body: JSON.stringify(signed.body), signature: signed.signature, signer: signed.signer };
+}
+
+/** Sends signed bytes with a credential's headers. */
+export function send(
+  connection: VenueConnection,
+  credential: ActiveCredential,
+  order: SignedBytes,
+): Promise<VenueOrder> {
+  return createOrder(connection, credential.credentials, order);
+}
