@@ -115,11 +115,25 @@ const riskSchema = mapping({
   killSwitchFile: text('expected a file path').optional(),
 });
 
+const SYMBOL_PATTERN = /^[A-Za-z0-9]+(?:[-/_.][A-Za-z0-9]+)*$/;
+
 const paperSchema = mapping({
   seed: integer('expected a non-negative integer', 0).default(1),
   rateLimit: positiveInt().optional(),
   volatilityBps: nonNegativeNumber().optional(),
   spreadBps: nonNegativeNumber().optional(),
+  // Markets of the embedded venue that start inactive and turn active later (new listings).
+  listings: z
+    .array(
+      mapping({
+        market: z
+          .string({ error: 'expected a market symbol like ETH-USD' })
+          .regex(SYMBOL_PATTERN, { error: 'expected a market symbol like ETH-USD' }),
+        activeAfterMs: durationMs(0),
+      }),
+      { error: 'expected a list of { market, activeAfterMs }' },
+    )
+    .default([]),
 });
 
 const logSchema = mapping({
@@ -127,14 +141,12 @@ const logSchema = mapping({
   pretty: bool().default(false),
 });
 
-const SYMBOL = /^[A-Za-z0-9]+(?:[-/_.][A-Za-z0-9]+)*$/;
-
 const strategySchema = mapping({
   module: text('expected a module path like strategies/dca.ts'),
   markets: nonEmptyList(
     z
       .string({ error: 'expected a market symbol like ETH-USD' })
-      .regex(SYMBOL, { error: 'expected a market symbol like ETH-USD' }),
+      .regex(SYMBOL_PATTERN, { error: 'expected a market symbol like ETH-USD' }),
     'expected a non-empty list of market symbols like [ETH-USD]',
   ),
   params: z

@@ -1,5 +1,5 @@
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
-import type { SimEngine } from '../sim/index.ts';
+import type { SimEngine, SimListing } from '../sim/index.ts';
 import { DEFAULT_SIGNING_DOMAIN, type Market, type SigningDomainConfig } from '../venue/types.ts';
 
 /** Options of `startPaperVenue`. All are optional. */
@@ -37,6 +37,8 @@ export interface PaperVenueOptions {
   readonly volatilityBps?: number;
   /** Bid-ask spread of the built engine's books, basis points. Not with `engine`. */
   readonly spreadBps?: number;
+  /** Markets of the built engine that turn active later (inactive until then). Not with `engine`. */
+  readonly listings?: readonly SimListing[];
 }
 
 /** Checked options with defaults applied. */
@@ -52,6 +54,7 @@ export interface ResolvedPaperOptions {
   readonly markets: readonly Market[] | undefined;
   readonly volatilityBps: number | undefined;
   readonly spreadBps: number | undefined;
+  readonly listings: readonly SimListing[] | undefined;
 }
 
 // RFC 9110 token characters: what a header name may be made of.
@@ -91,7 +94,7 @@ export function resolvePaperOptions(options: PaperVenueOptions): ResolvedPaperOp
     throw invalid('headerPrefix: expected header-name characters, e.g. "Service-"');
   }
   if (options.engine !== undefined) {
-    const clash = (['markets', 'volatilityBps', 'spreadBps'] as const).filter(
+    const clash = (['markets', 'volatilityBps', 'spreadBps', 'listings'] as const).filter(
       (name) => options[name] !== undefined,
     );
     if (clash.length > 0) {
@@ -110,5 +113,6 @@ export function resolvePaperOptions(options: PaperVenueOptions): ResolvedPaperOp
     markets: options.markets,
     volatilityBps: options.volatilityBps,
     spreadBps: options.spreadBps,
+    listings: options.listings,
   };
 }

@@ -46,6 +46,7 @@ function buildEngine(options: ResolvedPaperOptions): SimEngine {
     ...(options.markets === undefined ? {} : { markets: options.markets }),
     ...(options.volatilityBps === undefined ? {} : { volatilityBps: options.volatilityBps }),
     ...(options.spreadBps === undefined ? {} : { spreadBps: options.spreadBps }),
+    ...(options.listings === undefined ? {} : { listings: options.listings }),
   };
   return new SimEngine(engineOptions);
 }

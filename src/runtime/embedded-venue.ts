@@ -1,5 +1,7 @@
 import type { Config } from '../config/index.ts';
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { startPaperVenue, type PaperVenue } from '../paper/index.ts';
+import { DEFAULT_SIM_MARKETS } from '../sim/index.ts';
 import { signingDomainOf } from './signing-domain.ts';
 
 /** The venue URLs a bot talks to, and the embedded paper venue when the config asks for one. */
@@ -17,6 +19,7 @@ export async function resolveVenue(config: Config): Promise<VenueEndpoints> {
   const { writeUrl, readUrl } = config.venue;
   if (writeUrl !== 'embedded' && readUrl !== 'embedded')
     return { writeUrl, readUrl, embedded: undefined };
+  const startedAt = Date.now();
   const embedded = await startPaperVenue({
     port: 0,
     seed: config.paper.seed,
@@ -27,6 +30,19 @@ export async function resolveVenue(config: Config): Promise<VenueEndpoints> {
       ? {}
       : { volatilityBps: config.paper.volatilityBps }),
     ...(config.paper.spreadBps === undefined ? {} : { spreadBps: config.paper.spreadBps }),
+    listings: config.paper.listings.map(({ market, activeAfterMs }) => {
+      const listed = DEFAULT_SIM_MARKETS.find((m) => m.symbol === market);
+      if (listed === undefined) {
+        throw new QuantaError(
+          ErrorCodes.CONFIG_INVALID,
+          `paper.listings: market ${market} is not a paper venue market`,
+          {
+            details: [`Paper markets: ${DEFAULT_SIM_MARKETS.map((m) => m.symbol).join(', ')}`],
+          },
+        );
+      }
+      return { marketId: listed.id, activeAtMs: startedAt + activeAfterMs };
+    }),
   });
   return {
     writeUrl: writeUrl === 'embedded' ? embedded.url : writeUrl,

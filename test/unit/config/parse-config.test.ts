@@ -63,7 +63,7 @@ describe('parseConfig: valid files', () => {
         drainTimeoutMs: 10_000,
       },
       risk: { maxOrderNotional: '5000', maxPositionNotional: '20000' },
-      paper: { seed: 1 },
+      paper: { seed: 1, listings: [] },
       log: { level: 'info', pretty: false },
       strategies: [{ module: '/srv/bot/strategies/dca.ts', markets: ['ETH-USD'], params: {} }],
     });
@@ -304,5 +304,25 @@ describe('parseConfig: secrets are never echoed', () => {
   it('a YAML syntax error on a line holding a key does not quote the line', () => {
     const message = configError(`${MINIMAL}wallet:\n  privateKeyEnv: [${KEY}\n`).message;
     expect(message).not.toContain(KEY.slice(2, 20));
+  });
+});
+
+describe('parseConfig: paper listings', () => {
+  it('accepts new listings of the embedded venue and rejects a bad entry with its line', () => {
+    const base =
+      'venue: { writeUrl: embedded, readUrl: embedded }\nstrategies:\n  - { module: strategies/dca.ts, markets: [ETH-USD] }\n';
+    const ok = parseConfig(
+      `${base}paper:\n  listings:\n    - { market: TSLA-USD, activeAfterMs: 5000 }\n`,
+      'p.yaml',
+      '/tmp',
+    );
+    expect(ok.paper.listings).toEqual([{ market: 'TSLA-USD', activeAfterMs: 5000 }]);
+    expect(() =>
+      parseConfig(
+        `${base}paper:\n  listings:\n    - { market: TSLA-USD, after: 5 }\n`,
+        'p.yaml',
+        '/tmp',
+      ),
+    ).toThrow(/p\.yaml:6:27 paper\.listings\[0\]\.after: unknown key "after"/);
   });
 });
