@@ -88,9 +88,10 @@ export const int128DecimalString = decimalString.refine(
 );
 
 /** A 20-byte hex address with `0x`; any letter case (checksums are not enforced on the wire). */
+// The bad value is not echoed: a private key pasted where an address belongs must not come back.
 export const hexAddress = z.string().regex(HEX_ADDRESS, {
   error: (issue) =>
-    `expected a 0x-prefixed 20-byte hex address, got ${JSON.stringify(issue.input)}`,
+    `expected a 0x-prefixed 20-byte hex address, got ${typeof issue.input === 'string' ? `${issue.input.length} characters` : typeof issue.input}`,
 });
 
 /** A 65-byte signature, `0x` + 130 hex digits (conventions §3). */

@@ -48,7 +48,7 @@ describe('registration request', () => {
     expect(
       failure(() => parseRegistrationRequest({ ...request, signingKey: '0x1234' })).shortMessage,
     ).toMatchInlineSnapshot(
-      `"registration request: signingKey: expected a 0x-prefixed 20-byte hex address, got "0x1234""`,
+      `"registration request: signingKey: expected a 0x-prefixed 20-byte hex address, got 6 characters"`,
     );
   });
 });
