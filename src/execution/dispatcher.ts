@@ -46,7 +46,7 @@ export interface DispatcherOptions {
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   /** First retry backoff in ms (doubles each retry, capped at 8×). */
   readonly backoffMs?: number;
-  /** Added to `perMs` (ms a window slot stays taken after an answer): room for clock granularity. Default 25. */
+  /** Added to `perMs`: how long a rate slot stays taken after an answer. Default 25. */
   readonly windowGuardMs?: number;
   readonly log: Logger;
   /** Called before every attempt (the journal counts it). */
@@ -71,7 +71,7 @@ export class Dispatcher {
   /** One slot per request of the rate window; a slot is free again `perMs` after the answer. */
   readonly #window: PQueue | undefined;
   readonly #abort = new AbortController();
-  /** Aborted once drained: window slots need not be held any longer (and no timer keeps the process up). */
+  /** Aborted once drained: no slot is held any longer, and no hold timer keeps the process up. */
   readonly #holds = new AbortController();
   #pausedUntil = 0;
   #inFlight = new Set<Promise<DispatchResult>>();
@@ -121,7 +121,9 @@ export class Dispatcher {
           await this.#waitOutPause(signal);
           const result = await this.#queue.add(
             () =>
-              this.#windowed(() => {
+              this.#windowed(async () => {
+                // A 429 may have paused sending while this waited for its slot.
+                await this.#waitOutPause(signal);
                 attempts += 1;
                 this.#options.onAttempt?.(orderId, attempts);
                 return this.#options.submitter.submit(request, signal);
@@ -167,22 +169,20 @@ export class Dispatcher {
   }
 
   /** Runs one send in a window slot, held until `perMs` + guard after the send settles. */
-  #windowed<T>(send: () => Promise<T>): Promise<T> {
+  async #windowed<T>(send: () => Promise<T>): Promise<T> {
     const window = this.#window;
     if (window === undefined) return send();
     const holdMs = this.#options.perMs + (this.#options.windowGuardMs ?? 25);
-    return new Promise<T>((resolve, reject) => {
-      window
-        .add(async () => {
-          try {
-            resolve(await send());
-          } catch (error) {
-            reject(error);
-          }
-          await this.#options.sleep(holdMs, this.#holds.signal).catch(() => undefined);
-        })
-        .catch(reject);
+    // The caller gets the answer as soon as it comes; the slot's task lives on to hold it.
+    const { sending } = await new Promise<{ sending: Promise<T> }>((started) => {
+      void window.add(async () => {
+        const sending = (async () => send())();
+        started({ sending });
+        await sending.catch(() => undefined);
+        await this.#options.sleep(holdMs, this.#holds.signal).catch(() => undefined);
+      });
     });
+    return sending;
   }
 
   async #pauseFor(ms: number, signal: AbortSignal): Promise<void> {

@@ -1,0 +1,207 @@
+/**
+ * The dispatcher's rate window: a send holds its slot from its start until `perMs` + guard
+ * after its answer, because the venue counts the request somewhere in between. Time is a
+ * settable clock and the dispatcher's injected sleep; answers come when the test says.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  Dispatcher,
+  type OrderSubmitter,
+  type SignedOrderRequest,
+} from '../../../src/execution/dispatcher.ts';
+import { silentLogger } from '../../../src/log/logger.ts';
+import { venueErrorFromStatus } from '../../../src/venue/errors.ts';
+import type { VenueOrder } from '../../../src/venue/types.ts';
+
+/** A clock with timers that fire only when the test moves time on. */
+function fakeTime() {
+  let now = 0;
+  const timers: { at: number; fire: () => void; signal: AbortSignal }[] = [];
+  return {
+    now: () => now,
+    sleep(ms: number, signal: AbortSignal): Promise<void> {
+      return new Promise((resolve, reject) => {
+        if (signal.aborted) return reject(new Error('aborted'));
+        timers.push({ at: now + ms, fire: resolve, signal });
+        signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+      });
+    },
+    pendingSleeps: () => timers.filter((t) => !t.signal.aborted).length,
+    async advanceTo(ms: number): Promise<void> {
+      now = ms;
+      for (const timer of timers.splice(0)) {
+        if (timer.at <= now) timer.fire();
+        else timers.push(timer);
+      }
+      await settle();
+    },
+  };
+}
+
+/** Lets promise chains and p-queue's bookkeeping run. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** A submitter that records when each send started and answers when told to. */
+function controlledVenue(clock: () => number) {
+  const sends: { body: string; at: number; answer: () => void }[] = [];
+  const submitter: OrderSubmitter = {
+    submit(request: SignedOrderRequest) {
+      return new Promise<VenueOrder>((resolve) => {
+        sends.push({
+          body: request.body,
+          at: clock(),
+          answer: () =>
+            resolve({
+              id: sends.length,
+              brokerId: 1,
+              subaccountId: 's',
+              marketSymbol: 'ETH-USD',
+              marketType: 'PERPETUAL',
+              side: 'BUY',
+              type: 'MARKET',
+              status: 'FILLED',
+              amountX18: 1n,
+              priceX18: 0n,
+              totalFilledX18: 1n,
+              expiryTs: 10_000_000,
+              createdAt: '',
+              updatedAt: '',
+            }),
+        });
+      });
+    },
+  };
+  return { submitter, sends };
+}
+
+function dispatcherWith(
+  requests: number,
+  time: ReturnType<typeof fakeTime>,
+  submitter: OrderSubmitter,
+) {
+  return new Dispatcher({
+    submitter,
+    requests,
+    perMs: 1000,
+    concurrency: 4,
+    maxAttempts: 1,
+    now: time.now,
+    sleep: (ms, signal) => time.sleep(ms, signal),
+    log: silentLogger,
+  });
+}
+
+const order = (n: number): SignedOrderRequest => ({
+  body: `order-${n}`,
+  signature: `0x${n}`,
+  signer: '0x',
+});
+
+describe('Dispatcher rate window', () => {
+  it('frees a slot perMs + 25 after the answer, not perMs after the start', async () => {
+    const time = fakeTime();
+    const venue = controlledVenue(time.now);
+    const dispatcher = dispatcherWith(2, time, venue.submitter);
+    const results = [1, 2, 3].map((n) => dispatcher.dispatch(n, order(n), 10_000_000));
+    await settle();
+    expect(venue.sends.map((s) => [s.body, s.at])).toEqual([
+      ['order-1', 0],
+      ['order-2', 0],
+    ]);
+
+    // The first answer takes 600 ms: the venue may have counted it as late as that.
+    await time.advanceTo(600);
+    venue.sends[0]?.answer();
+    await settle();
+    // A window counted from the start would send the third at 1025, inside the venue's
+    // window that still holds the first (counted at up to 600).
+    await time.advanceTo(1025);
+    expect(venue.sends).toHaveLength(2);
+    await time.advanceTo(1624);
+    expect(venue.sends).toHaveLength(2);
+    await time.advanceTo(1625);
+    expect(venue.sends.map((s) => [s.body, s.at])).toEqual([
+      ['order-1', 0],
+      ['order-2', 0],
+      ['order-3', 1625],
+    ]);
+
+    venue.sends[1]?.answer();
+    venue.sends[2]?.answer();
+    expect((await Promise.all(results)).map((r) => r.kind)).toEqual(['placed', 'placed', 'placed']);
+    // Draining releases the held slots at once: no timer outlives the dispatcher.
+    expect(time.pendingSleeps()).toBe(2);
+    expect(await dispatcher.drain(1000)).toBe(true);
+    expect(time.pendingSleeps()).toBe(0);
+  });
+
+  it('answers reach the caller at once, while the slot is still held', async () => {
+    const time = fakeTime();
+    const venue = controlledVenue(time.now);
+    const dispatcher = dispatcherWith(1, time, venue.submitter);
+    const first = dispatcher.dispatch(1, order(1), 10_000_000);
+    await settle();
+    venue.sends[0]?.answer();
+    expect(await first).toMatchObject({ kind: 'placed', attempts: 1 });
+    expect(time.pendingSleeps()).toBe(1);
+    await dispatcher.drain(1000);
+  });
+
+  it('a send waiting for its slot also waits out a 429 pause', async () => {
+    const time = fakeTime();
+    const venue = controlledVenue(time.now);
+    const rateLimited = new Set(['order-1']);
+    const dispatcher = new Dispatcher({
+      submitter: {
+        submit(request, signal) {
+          if (!rateLimited.delete(request.body)) return venue.submitter.submit(request, signal);
+          venue.sends.push({ body: request.body, at: time.now(), answer: () => undefined });
+          return Promise.reject(
+            venueErrorFromStatus({
+              status: 429,
+              endpoint: 'POST /api/v1/order',
+              retryAfterMs: 5000,
+            }),
+          );
+        },
+      },
+      requests: 1,
+      perMs: 1000,
+      concurrency: 2,
+      maxAttempts: 2,
+      backoffMs: 1,
+      now: time.now,
+      sleep: (ms, signal) => time.sleep(ms, signal),
+      log: silentLogger,
+    });
+    const results = [1, 2].map((n) => dispatcher.dispatch(n, order(n), 10_000_000));
+    await settle();
+    // The 429 answer frees the slot at 1025, while the venue's Retry-After runs to 5000.
+    await time.advanceTo(1025);
+    await time.advanceTo(4999);
+    expect(venue.sends.map((s) => [s.body, s.at])).toEqual([['order-1', 0]]);
+    await time.advanceTo(5000);
+    expect(venue.sends.map((s) => [s.body, s.at])).toEqual([
+      ['order-1', 0],
+      ['order-2', 5000],
+    ]);
+    venue.sends[1]?.answer();
+    expect(await results[1]).toMatchObject({ kind: 'placed' });
+    await dispatcher.drain(0);
+    expect(await results[0]).toMatchObject({ kind: 'interrupted', attempts: 1 });
+  });
+
+  it('with requests = Infinity (backtests) nothing waits and nothing is held', async () => {
+    const time = fakeTime();
+    const venue = controlledVenue(time.now);
+    const dispatcher = dispatcherWith(Infinity, time, venue.submitter);
+    const results = [1, 2, 3, 4].map((n) => dispatcher.dispatch(n, order(n), 10_000_000));
+    await settle();
+    expect(venue.sends).toHaveLength(4);
+    for (const send of venue.sends) send.answer();
+    await Promise.all(results);
+    expect(time.pendingSleeps()).toBe(0);
+  });
+});
