@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import pRetry, { AbortError } from 'p-retry';
 import { ErrorCodes, summarizeError } from '../errors/index.ts';
@@ -78,6 +79,9 @@ export class Dispatcher {
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
+    // Every queued, in-flight or slot-holding order listens to these (and stops when it is
+    // done): a burst of more than ten is normal, not the leak Node warns about at eleven.
+    setMaxListeners(0, this.#abort.signal, this.#holds.signal);
     this.#queue = new PQueue({ concurrency: options.concurrency });
     // Infinity requests = no rate limit (backtests run on virtual time).
     this.#window = Number.isFinite(options.requests)
