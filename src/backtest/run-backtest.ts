@@ -1,15 +1,16 @@
 import { keccak256, toHex } from 'viem';
 import type { Config } from '../config/index.ts';
 import { Dispatcher } from '../execution/dispatcher.ts';
+import { openOrderView } from '../execution/open-order-view.ts';
+import { riskLimitsOf } from '../execution/risk-limits.ts';
 import { Executor } from '../execution/executor.ts';
 import { OrderJournal } from '../execution/journal.ts';
 import { TradingSession, type ProducedIntent } from '../execution/trading-session.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { openRecording } from '../market/recording/index.ts';
 import type { Snapshot } from '../market/snapshot.ts';
-import { formatX18, parseDecimalToX18 } from '../money/index.ts';
+import { parseDecimalToX18 } from '../money/index.ts';
 import { SimEngine } from '../sim/index.ts';
-import type { OpenOrder } from '../strategy/define-strategy.ts';
 import { loadStrategyHosts } from '../strategy/load-hosts.ts';
 import { signOrder } from '../venue/signing/index.ts';
 import { DEFAULT_SIGNING_DOMAIN, type Market } from '../venue/types.ts';
@@ -102,13 +103,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
         return { signature: signed.signature, signer: signed.signer };
       },
     },
-    limits: {
-      maxOrderNotionalX18: parseDecimalToX18(config.risk.maxOrderNotional),
-      maxPositionNotionalX18: parseDecimalToX18(config.risk.maxPositionNotional),
-      ...(config.risk.dailyLossLimit === undefined
-        ? {}
-        : { dailyLossLimitX18: parseDecimalToX18(config.risk.dailyLossLimit) }),
-    },
+    limits: riskLimitsOf(config.risk),
     killSwitchOn: () => false,
     now: clock,
     log,
@@ -126,16 +121,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
       set: (key, value) => void kv.set(`${instance}\u0000${key}`, value),
     }),
     positionOf: (instance, marketId) => executor.strategyPositions(instance).amountX18(marketId),
-    openOrdersOf: (instance): OpenOrder[] =>
-      executor.openOrders(instance).map((r) => ({
-        orderId: r.id,
-        marketId: r.marketId,
-        side: r.side,
-        amount: formatX18(r.amountX18),
-        price: formatX18(r.priceX18),
-        filled: formatX18(r.filledX18),
-        status: r.state as OpenOrder['status'],
-      })),
+    openOrdersOf: (instance) => executor.openOrders(instance).map(openOrderView),
   });
   const intents: ProducedIntent[] = [];
   const session = new TradingSession({

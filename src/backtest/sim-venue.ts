@@ -1,32 +1,12 @@
 import type { OrderSubmitter, SignedOrderRequest } from '../execution/dispatcher.ts';
 import { parseDecimalToX18 } from '../money/index.ts';
-import { SimRejection, type SimEngine, type SimOrder } from '../sim/index.ts';
+import { simOrderToVenueOrder } from '../paper/index.ts';
+import { SimRejection, type SimEngine } from '../sim/index.ts';
 import { venueErrorFromStatus } from '../venue/errors.ts';
 import { parseOrderRequestBody } from '../venue/schemas/index.ts';
 import type { VenueOrder } from '../venue/types.ts';
 
 const ENDPOINT = 'SIM /api/v1/order';
-
-/** The venue's view of a simulated order (what the HTTP venue would answer). */
-export function simOrderToVenueOrder(order: SimOrder, subaccountId: string): VenueOrder {
-  return {
-    id: order.id,
-    brokerId: 0,
-    subaccountId,
-    marketSymbol: order.marketSymbol,
-    marketType: order.marketType,
-    side: order.side,
-    type: order.type,
-    status: order.status,
-    amountX18: order.amountX18,
-    priceX18: order.priceX18,
-    totalFilledX18: order.totalFilledX18,
-    avgFillPriceX18: order.avgFillPriceX18,
-    expiryTs: order.expiryTs,
-    createdAt: order.createdAt,
-    updatedAt: order.updatedAt,
-  };
-}
 
 /**
  * The backtest's venue: the same simulation engine the paper venue serves, called in-process.
@@ -47,7 +27,9 @@ export function simOrderSubmitter(engine: SimEngine, accountId: string): OrderSu
           expiryTs: body.expiryTs,
           isReduce: body.isReduce,
         });
-        return Promise.resolve(simOrderToVenueOrder(order, accountId));
+        return Promise.resolve(
+          simOrderToVenueOrder(order, { brokerId: 0, subaccountId: accountId }),
+        );
       } catch (error) {
         if (error instanceof SimRejection) {
           return Promise.reject(
@@ -72,7 +54,9 @@ export function simOrderLookup(
   return (venueOrderId) => {
     const order = engine.getOrder(accountId, venueOrderId);
     return Promise.resolve(
-      order === undefined ? undefined : simOrderToVenueOrder(order, accountId),
+      order === undefined
+        ? undefined
+        : simOrderToVenueOrder(order, { brokerId: 0, subaccountId: accountId }),
     );
   };
 }

@@ -47,5 +47,9 @@ export interface BacktestTrace {
   readonly orders: readonly OrderRecord[];
   readonly refusals: Readonly<Partial<Record<RefusalReason, number>>>;
   /** Intents in the order strategies produced them (the agreement test compares these). */
-  readonly intents: readonly { readonly seq: number; readonly strategy: string; readonly intent: unknown }[];
+  readonly intents: readonly {
+    readonly seq: number;
+    readonly strategy: string;
+    readonly intent: unknown;
+  }[];
 }

@@ -6,22 +6,23 @@ import type { OrderSide, OrderType } from '../venue/types.ts';
 import type { OrderRecord, OrderState } from './order-record.ts';
 
 /** What is known about an order before its first send. */
-export interface NewOrder {
-  readonly strategy: string;
-  readonly tag: string | null;
-  readonly marketId: number;
-  readonly symbol: string;
-  readonly side: OrderSide;
-  readonly type: OrderType;
-  readonly amountX18: bigint;
-  readonly priceX18: bigint;
-  readonly reduceOnly: boolean;
-  readonly body: string;
-  readonly signature: string;
-  readonly signer: string;
-  readonly expiryTs: number;
-  readonly referencePriceX18: bigint | null;
-}
+export type NewOrder = Pick<
+  OrderRecord,
+  | 'strategy'
+  | 'tag'
+  | 'marketId'
+  | 'symbol'
+  | 'side'
+  | 'type'
+  | 'amountX18'
+  | 'priceX18'
+  | 'reduceOnly'
+  | 'body'
+  | 'signature'
+  | 'signer'
+  | 'expiryTs'
+  | 'referencePriceX18'
+>;
 
 /** An update after a venue answer. */
 export interface OrderOutcome {

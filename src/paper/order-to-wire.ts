@@ -1,16 +1,17 @@
 import type { SimOrder } from '../sim/index.ts';
 import { venueOrderToWire, type WireOrder } from '../venue/schemas/index.ts';
+import type { VenueOrder } from '../venue/types.ts';
 import type { Session } from './credential-store.ts';
 
-/**
- * The wire order of spec §2.5 for an engine order, with the `avgFillPricex18` extension
- * (conventions §6), owned by the session's broker and subaccount.
- */
-export function simOrderToWire(order: SimOrder, session: Session): WireOrder {
-  return venueOrderToWire({
+/** The venue's view of an engine order (spec §2.5 plus `avgFillPriceX18`), owned by `owner`. */
+export function simOrderToVenueOrder(
+  order: SimOrder,
+  owner: { readonly brokerId: number; readonly subaccountId: string },
+): VenueOrder {
+  return {
     id: order.id,
-    brokerId: Number(session.brokerId),
-    subaccountId: session.subaccountId,
+    brokerId: owner.brokerId,
+    subaccountId: owner.subaccountId,
     marketSymbol: order.marketSymbol,
     marketType: order.marketType,
     side: order.side,
@@ -23,5 +24,18 @@ export function simOrderToWire(order: SimOrder, session: Session): WireOrder {
     expiryTs: order.expiryTs,
     createdAt: order.createdAt,
     updatedAt: order.updatedAt,
-  });
+  };
+}
+
+/**
+ * The wire order of spec §2.5 for an engine order, with the `avgFillPricex18` extension
+ * (conventions §6), owned by the session's broker and subaccount.
+ */
+export function simOrderToWire(order: SimOrder, session: Session): WireOrder {
+  return venueOrderToWire(
+    simOrderToVenueOrder(order, {
+      brokerId: Number(session.brokerId),
+      subaccountId: session.subaccountId,
+    }),
+  );
 }

@@ -4,14 +4,15 @@ import { CredentialStore } from '../account/credential-store.ts';
 import { readWalletKey } from '../account/wallet-key.ts';
 import type { Config } from '../config/index.ts';
 import { Dispatcher } from '../execution/dispatcher.ts';
+import { openOrderView } from '../execution/open-order-view.ts';
+import { riskLimitsOf } from '../execution/risk-limits.ts';
 import { Executor, type ExecutorStats } from '../execution/executor.ts';
 import { OrderJournal } from '../execution/journal.ts';
 import { TradingSession, type ProducedIntent } from '../execution/trading-session.ts';
 import type { Logger } from '../log/logger.ts';
 import { Poller } from '../market/poller.ts';
 import type { Snapshot } from '../market/snapshot.ts';
-import { formatX18, parseDecimalToX18 } from '../money/index.ts';
-import type { OpenOrder } from '../strategy/define-strategy.ts';
+import { formatX18 } from '../money/index.ts';
 import { loadStrategyHosts } from '../strategy/load-hosts.ts';
 import { getQuotes, listMarkets, type VenueConnection } from '../venue/endpoints/index.ts';
 import { resolveVenue, type VenueEndpoints } from './embedded-venue.ts';
@@ -128,13 +129,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       journal,
       dispatcher,
       signer: credentialOrderSigner(credentials, domain),
-      limits: {
-        maxOrderNotionalX18: parseDecimalToX18(config.risk.maxOrderNotional),
-        maxPositionNotionalX18: parseDecimalToX18(config.risk.maxPositionNotional),
-        ...(config.risk.dailyLossLimit === undefined
-          ? {}
-          : { dailyLossLimitX18: parseDecimalToX18(config.risk.dailyLossLimit) }),
-      },
+      limits: riskLimitsOf(config.risk),
       killSwitchOn: () => killSwitchFile !== undefined && existsSync(killSwitchFile),
       now,
       log: log.child({ part: 'executor' }),
@@ -152,16 +147,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
         set: (key, value) => journal.kvSet(instance, key, value),
       }),
       positionOf: (instance, marketId) => executor.strategyPositions(instance).amountX18(marketId),
-      openOrdersOf: (instance): OpenOrder[] =>
-        executor.openOrders(instance).map((r) => ({
-          orderId: r.id,
-          marketId: r.marketId,
-          side: r.side,
-          amount: formatX18(r.amountX18),
-          price: formatX18(r.priceX18),
-          filled: formatX18(r.filledX18),
-          status: r.state as OpenOrder['status'],
-        })),
+      openOrdersOf: (instance) => executor.openOrders(instance).map(openOrderView),
     });
     const activeSession = new TradingSession({
       hosts,

@@ -1,0 +1,20 @@
+import { parseDecimalToX18 } from '../money/index.ts';
+import type { RiskLimits } from './checks.ts';
+
+/** The `risk:` section of a config, as decimal strings in quote units. */
+export interface RiskSettings {
+  readonly maxOrderNotional: string;
+  readonly maxPositionNotional: string;
+  readonly dailyLossLimit?: string | undefined;
+}
+
+/** Risk limits (x18) from the config's `risk:` section: the same for live and backtest. */
+export function riskLimitsOf(risk: RiskSettings): RiskLimits {
+  return {
+    maxOrderNotionalX18: parseDecimalToX18(risk.maxOrderNotional, 'risk.maxOrderNotional'),
+    maxPositionNotionalX18: parseDecimalToX18(risk.maxPositionNotional, 'risk.maxPositionNotional'),
+    ...(risk.dailyLossLimit === undefined
+      ? {}
+      : { dailyLossLimitX18: parseDecimalToX18(risk.dailyLossLimit, 'risk.dailyLossLimit') }),
+  };
+}
