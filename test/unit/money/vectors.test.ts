@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  floorToGrid,
-  formatX18,
-  isOnGrid,
-  parseDecimalToX18,
-} from '../../../src/money/index.ts';
+import { floorToGrid, formatX18, isOnGrid, parseDecimalToX18 } from '../../../src/money/index.ts';
 import { QuantaError } from '../../../src/errors/index.ts';
 import { readVector } from '../../helpers/vectors.ts';
 
@@ -12,7 +7,10 @@ interface DecimalVectors {
   grammar: string;
   toX18: ({ input: string; x18: string } | { input: string; error: string })[];
   fromX18: { x18: string; decimal: string }[];
-  onGrid: ({ value: string; expo: number; onGrid: boolean } | { value: string; expo: number; error: string })[];
+  onGrid: (
+    | { value: string; expo: number; onGrid: boolean }
+    | { value: string; expo: number; error: string }
+  )[];
   floorToGrid: { value: string; expo: number; result: string }[];
 }
 
