@@ -135,7 +135,6 @@ export class Executor {
    */
   async submit(strategy: string, intent: OrderIntent, snapshot: Snapshot): Promise<SubmitOutcome> {
     const { log, now } = this.#options;
-    for (const market of snapshot.markets.values()) this.#markets.set(market.id, market);
     this.#rollDay();
     const evaluated = evaluateIntent(intent, {
       snapshot,
@@ -155,6 +154,8 @@ export class Executor {
     }
     const market = snapshot.markets.get(evaluated.marketId);
     if (market === undefined) throw new Error('unreachable: evaluated order without market');
+    // Kept for fee estimates of this order's fills (lookups may answer after the market changed).
+    this.#markets.set(market.id, market);
     const record = await this.#journalNew(
       strategy,
       intent,
