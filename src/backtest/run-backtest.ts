@@ -1,17 +1,14 @@
 import { keccak256, toHex } from 'viem';
 import type { Config } from '../config/index.ts';
-import { Dispatcher } from '../execution/dispatcher.ts';
-import { openOrderView } from '../execution/open-order-view.ts';
-import { riskLimitsOf } from '../execution/risk-limits.ts';
-import { Executor } from '../execution/executor.ts';
 import { OrderJournal } from '../execution/journal.ts';
-import { TradingSession, type ProducedIntent } from '../execution/trading-session.ts';
+import type { Executor } from '../execution/executor.ts';
+import type { ProducedIntent } from '../execution/trading-session.ts';
+import { buildTradingStack } from '../execution/trading-stack.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { openRecording } from '../market/recording/index.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { parseDecimalToX18 } from '../money/index.ts';
 import { SimEngine } from '../sim/index.ts';
-import { loadStrategyHosts } from '../strategy/load-hosts.ts';
 import { signOrder } from '../venue/signing/index.ts';
 import { DEFAULT_SIGNING_DOMAIN, type Market } from '../venue/types.ts';
 import type { BacktestTrace, MarketSample, Sample } from './trace.ts';
@@ -77,21 +74,12 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   const engine = new SimEngine({ clock, markets: [...markets.values()], seed: config.paper.seed });
   const active = new Map<number, boolean>([...markets.values()].map((m) => [m.id, m.isActive]));
   const journal = OrderJournal.open(':memory:');
-  const dispatcher = new Dispatcher({
-    submitter: simOrderSubmitter(engine, ACCOUNT_ID),
-    requests: Infinity,
-    perMs: 1,
-    concurrency: 1,
-    maxAttempts: 1,
-    now: clock,
-    sleep: () => Promise.resolve(),
-    log,
-    onAttempt: (orderId) => journal.markAttempt(orderId, now),
-  });
-  const fillRoute: { session?: TradingSession } = {};
-  const executor = new Executor({
+  const intents: ProducedIntent[] = [];
+  const { executor, session } = await buildTradingStack({
+    config,
+    projectRoot: options.projectRoot,
     journal,
-    dispatcher,
+    submitter: simOrderSubmitter(engine, ACCOUNT_ID),
     signer: {
       async sign(body) {
         const signed = await signOrder({
@@ -103,34 +91,15 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
         return { signature: signed.signature, signer: signed.signer };
       },
     },
-    limits: riskLimitsOf(config.risk),
+    lookupOrder: simOrderLookup(engine, ACCOUNT_ID),
+    // Virtual time: no rate window to wait for, and the simulation never fails transiently.
+    rate: { requests: Infinity, perMs: 1, concurrency: 1, maxAttempts: 1 },
     killSwitchOn: () => false,
     now: clock,
-    log,
-    orderTtlMs: config.execution.orderTtlMs,
-    lookupOrder: simOrderLookup(engine, ACCOUNT_ID),
-    onFill: (strategy, fill) => fillRoute.session?.onFill(strategy, fill),
-  });
-  const kv = new Map<string, string>();
-  const hosts = await loadStrategyHosts(config.strategies, {
-    baseDirs: [options.projectRoot],
-    now: clock,
-    log,
-    storeFor: (instance) => ({
-      get: (key) => kv.get(`${instance}\u0000${key}`),
-      set: (key, value) => void kv.set(`${instance}\u0000${key}`, value),
-    }),
-    positionOf: (instance, marketId) => executor.strategyPositions(instance).amountX18(marketId),
-    openOrdersOf: (instance) => executor.openOrders(instance).map(openOrderView),
-  });
-  const intents: ProducedIntent[] = [];
-  const session = new TradingSession({
-    hosts,
-    executor,
+    sleep: () => Promise.resolve(),
     log,
     onIntent: (produced) => intents.push(produced),
   });
-  fillRoute.session = session;
 
   const samples: Sample[] = [];
   const marks = new Map<number, bigint>();
@@ -149,7 +118,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   await session.stop();
   const trace: BacktestTrace = {
     data: typeof options.data === 'string' ? options.data : options.data.join(','),
-    strategies: hosts.map((h) => h.name),
+    strategies: session.strategyNames(),
     symbols: new Map([...markets.values()].map((m) => [m.id, m.symbol])),
     snapshotIntervalMs: median(gaps),
     startedAt,

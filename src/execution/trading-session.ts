@@ -58,6 +58,11 @@ export class TradingSession {
     for (const host of this.#hosts.values()) await host.stop();
   }
 
+  /** Every strategy instance name, in config order. */
+  strategyNames(): string[] {
+    return [...this.#hosts.keys()];
+  }
+
   /** Strategy names that were paused after repeated failures. */
   pausedStrategies(): string[] {
     return [...this.#hosts.values()].filter((host) => host.paused).map((host) => host.name);

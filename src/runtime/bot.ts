@@ -3,17 +3,14 @@ import { CredentialManager } from '../account/credential-manager.ts';
 import { CredentialStore } from '../account/credential-store.ts';
 import { readWalletKey } from '../account/wallet-key.ts';
 import type { Config } from '../config/index.ts';
-import { Dispatcher } from '../execution/dispatcher.ts';
-import { openOrderView } from '../execution/open-order-view.ts';
-import { riskLimitsOf } from '../execution/risk-limits.ts';
-import { Executor, type ExecutorStats } from '../execution/executor.ts';
+import type { Executor, ExecutorStats } from '../execution/executor.ts';
 import { OrderJournal } from '../execution/journal.ts';
-import { TradingSession, type ProducedIntent } from '../execution/trading-session.ts';
+import type { ProducedIntent } from '../execution/trading-session.ts';
+import { buildTradingStack } from '../execution/trading-stack.ts';
 import type { Logger } from '../log/logger.ts';
 import { Poller } from '../market/poller.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { formatX18 } from '../money/index.ts';
-import { loadStrategyHosts } from '../strategy/load-hosts.ts';
 import { getQuotes, listMarkets, type VenueConnection } from '../venue/endpoints/index.ts';
 import { resolveVenue, type VenueEndpoints } from './embedded-venue.ts';
 import {
@@ -111,47 +108,27 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 
     const journal = OrderJournal.open(paths.journal);
     cleanup.push(() => journal.close());
-    const dispatcher = new Dispatcher({
-      submitter: httpOrderSubmitter(write, credentials),
-      requests: config.execution.rateLimit.requests,
-      perMs: config.execution.rateLimit.perMs,
-      concurrency: config.execution.concurrency,
-      maxAttempts: config.execution.maxAttempts,
-      now,
-      sleep,
-      log: log.child({ part: 'dispatcher' }),
-      onAttempt: (orderId) => journal.markAttempt(orderId, now()),
-    });
-    // The session needs the executor and the executor reports fills to the session.
-    const fillRoute: { session?: TradingSession } = {};
     const killSwitchFile = config.risk.killSwitchFile;
-    const executor = new Executor({
-      journal,
+    const {
       dispatcher,
+      executor,
+      session: activeSession,
+    } = await buildTradingStack({
+      config,
+      projectRoot: options.projectRoot,
+      journal,
+      submitter: httpOrderSubmitter(write, credentials),
       signer: credentialOrderSigner(credentials, domain),
-      limits: riskLimitsOf(config.risk),
+      lookupOrder: httpOrderLookup(write, credentials, () => AbortSignal.timeout(timeoutMs)),
+      rate: {
+        requests: config.execution.rateLimit.requests,
+        perMs: config.execution.rateLimit.perMs,
+        concurrency: config.execution.concurrency,
+        maxAttempts: config.execution.maxAttempts,
+      },
       killSwitchOn: () => killSwitchFile !== undefined && existsSync(killSwitchFile),
       now,
-      log: log.child({ part: 'executor' }),
-      orderTtlMs: config.execution.orderTtlMs,
-      lookupOrder: httpOrderLookup(write, credentials, () => AbortSignal.timeout(timeoutMs)),
-      onFill: (strategy, fill) => fillRoute.session?.onFill(strategy, fill),
-    });
-
-    const hosts = await loadStrategyHosts(config.strategies, {
-      baseDirs: [options.projectRoot],
-      now,
-      log: log.child({ part: 'strategy' }),
-      storeFor: (instance) => ({
-        get: (key) => journal.kvGet(instance, key),
-        set: (key, value) => journal.kvSet(instance, key, value),
-      }),
-      positionOf: (instance, marketId) => executor.strategyPositions(instance).amountX18(marketId),
-      openOrdersOf: (instance) => executor.openOrders(instance).map(openOrderView),
-    });
-    const activeSession = new TradingSession({
-      hosts,
-      executor,
+      sleep,
       log,
       ...(options.onIntent === undefined ? {} : { onIntent: options.onIntent }),
     });
@@ -181,7 +158,6 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     }).catch(() => []);
     executor.recover(initialMarkets);
     let snapshots = 0;
-    fillRoute.session = activeSession;
 
     return {
       venue,

@@ -1,0 +1,94 @@
+import type { Config } from '../config/index.ts';
+import type { Logger } from '../log/logger.ts';
+import { loadStrategyHosts } from '../strategy/load-hosts.ts';
+import type { VenueOrder } from '../venue/types.ts';
+import { Dispatcher, type OrderSubmitter } from './dispatcher.ts';
+import { Executor, type OrderSigner } from './executor.ts';
+import type { OrderJournal } from './journal.ts';
+import { openOrderView } from './open-order-view.ts';
+import { riskLimitsOf } from './risk-limits.ts';
+import { TradingSession, type ProducedIntent } from './trading-session.ts';
+
+/** What differs between live/paper and backtest; everything else is built the same way. */
+export interface TradingStackOptions {
+  readonly config: Pick<Config, 'risk' | 'execution' | 'strategies'>;
+  readonly projectRoot: string;
+  readonly journal: OrderJournal;
+  readonly submitter: OrderSubmitter;
+  readonly signer: OrderSigner;
+  readonly lookupOrder?: (venueOrderId: number) => Promise<VenueOrder | undefined>;
+  /** Send rate; backtests pass `Infinity` requests (virtual time) and one attempt. */
+  readonly rate: {
+    readonly requests: number;
+    readonly perMs: number;
+    readonly concurrency: number;
+    readonly maxAttempts: number;
+  };
+  readonly killSwitchOn: () => boolean;
+  readonly now: () => number;
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly log: Logger;
+  readonly onIntent?: (produced: ProducedIntent) => void;
+}
+
+/** The dispatcher, executor and trading session of one bot or backtest. */
+export interface TradingStack {
+  readonly dispatcher: Dispatcher;
+  readonly executor: Executor;
+  readonly session: TradingSession;
+}
+
+/**
+ * Builds the order path (dispatcher → executor) and the strategies around it (hosts → session)
+ * from a config. Live, paper and backtest all call this, so they run the same sizing, checks,
+ * journal and strategy plumbing, differing only in transport, signer, clock and rate.
+ *
+ * @throws QuantaError from loading strategies (`QUANTA_STRATEGY_LOAD`, `QUANTA_STRATEGY_PARAMS`).
+ */
+export async function buildTradingStack(options: TradingStackOptions): Promise<TradingStack> {
+  const { config, journal, now, log } = options;
+  const dispatcher = new Dispatcher({
+    submitter: options.submitter,
+    requests: options.rate.requests,
+    perMs: options.rate.perMs,
+    concurrency: options.rate.concurrency,
+    maxAttempts: options.rate.maxAttempts,
+    now,
+    sleep: options.sleep,
+    log: log.child({ part: 'dispatcher' }),
+    onAttempt: (orderId) => journal.markAttempt(orderId, now()),
+  });
+  // The session needs the executor and the executor reports fills to the session.
+  const fillRoute: { session?: TradingSession } = {};
+  const executor = new Executor({
+    journal,
+    dispatcher,
+    signer: options.signer,
+    limits: riskLimitsOf(config.risk),
+    killSwitchOn: options.killSwitchOn,
+    now,
+    log: log.child({ part: 'executor' }),
+    orderTtlMs: config.execution.orderTtlMs,
+    ...(options.lookupOrder === undefined ? {} : { lookupOrder: options.lookupOrder }),
+    onFill: (strategy, fill) => fillRoute.session?.onFill(strategy, fill),
+  });
+  const hosts = await loadStrategyHosts(config.strategies, {
+    baseDirs: [options.projectRoot],
+    now,
+    log: log.child({ part: 'strategy' }),
+    storeFor: (instance) => ({
+      get: (key) => journal.kvGet(instance, key),
+      set: (key, value) => journal.kvSet(instance, key, value),
+    }),
+    positionOf: (instance, marketId) => executor.strategyPositions(instance).amountX18(marketId),
+    openOrdersOf: (instance) => executor.openOrders(instance).map(openOrderView),
+  });
+  const session = new TradingSession({
+    hosts,
+    executor,
+    log,
+    ...(options.onIntent === undefined ? {} : { onIntent: options.onIntent }),
+  });
+  fillRoute.session = session;
+  return { dispatcher, executor, session };
+}
