@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../src/log/logger.ts';
+import { Poller, type PollerOptions } from '../../../src/market/poller.ts';
+import { VenueError, venueErrorFromStatus } from '../../../src/venue/errors.ts';
+import type { Market, Quote } from '../../../src/venue/types.ts';
+import { testMarket } from '../../helpers/markets.ts';
+import { quoteAt } from '../../helpers/strategy-harness.ts';
+
+/** A scripted venue: each poll takes the next answer; time only moves when the poller sleeps. */
+function scripted(answers: (Market[] | Error)[], quotes?: () => Quote[] | undefined) {
+  const clock = { now: 1_000_000 };
+  const sleeps: number[] = [];
+  let calls = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const options: PollerOptions = {
+    fetchMarkets: async () => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await Promise.resolve();
+      inFlight--;
+      const answer = answers[Math.min(calls++, answers.length - 1)];
+      if (answer instanceof Error) throw answer;
+      return (answer ?? []).map((m) => ({ ...m }));
+    },
+    ...(quotes === undefined ? {} : { fetchQuotes: () => Promise.resolve(quotes()) }),
+    intervalMs: 1000,
+    staleAfterMs: 3000,
+    maxBackoffMs: 8000,
+    now: () => clock.now,
+    sleep: (ms) => {
+      sleeps.push(ms);
+      clock.now += ms;
+      return Promise.resolve();
+    },
+    log: silentLogger,
+  };
+  return {
+    poller: new Poller(options),
+    clock,
+    sleeps,
+    calls: () => calls,
+    maxInFlight: () => maxInFlight,
+  };
+}
+
+const down = venueErrorFromStatus({ status: 502, endpoint: 'GET /api/v1/market' });
+
+describe('Poller', () => {
+  it('emits numbered, frozen snapshots and reuses unchanged market objects', async () => {
+    const eth = testMarket();
+    const { poller } = scripted([[eth], [eth], [{ ...eth, isActive: false }]]);
+    const signal = new AbortController().signal;
+    const a = await poller.pollOnce(signal);
+    const b = await poller.pollOnce(signal);
+    const c = await poller.pollOnce(signal);
+    expect([a?.seq, b?.seq, c?.seq]).toEqual([1, 2, 3]);
+    expect(Object.isFrozen(a)).toBe(true);
+    expect(b?.markets).toBe(a?.markets);
+    expect(b?.markets.get(1)).toBe(a?.markets.get(1));
+    expect(c?.markets.get(1)?.isActive).toBe(false);
+    expect(c?.markets).not.toBe(a?.markets);
+  });
+
+  it('backs off exponentially on failures, flags stale data after staleAfterMs, and recovers', async () => {
+    const eth = testMarket();
+    const { poller, sleeps } = scripted([[eth], down, down, down, down, [eth]]);
+    const seen: { seq: number; stale: boolean }[] = [];
+    const controller = new AbortController();
+    await poller.run(async (snapshot) => {
+      seen.push({ seq: snapshot.seq, stale: snapshot.stale });
+      if (seen.length === 4) controller.abort();
+      return Promise.resolve();
+    }, controller.signal);
+    // good, then failures inside the stale window emit nothing, then stale copies, then fresh
+    expect(sleeps.slice(0, 5)).toEqual([1000, 2000, 4000, 8000, 8000]);
+    expect(seen).toEqual([
+      { seq: 1, stale: false },
+      { seq: 2, stale: true },
+      { seq: 3, stale: true },
+      { seq: 4, stale: false },
+    ]);
+  });
+
+  it('never runs two polls at once', async () => {
+    const { poller, maxInFlight } = scripted([[testMarket()]]);
+    const controller = new AbortController();
+    let n = 0;
+    await poller.run(() => {
+      if (++n === 5) controller.abort();
+      return Promise.resolve();
+    }, controller.signal);
+    expect(maxInFlight()).toBe(1);
+  });
+
+  it('stops asking for quotes after the venue says it has none', async () => {
+    let asked = 0;
+    const { poller } = scripted([[testMarket()]], () => {
+      asked++;
+      return undefined;
+    });
+    const signal = new AbortController().signal;
+    const first = await poller.pollOnce(signal);
+    await poller.pollOnce(signal);
+    expect(first?.quotes).toBeUndefined();
+    expect(asked).toBe(1);
+  });
+
+  it('carries quotes by market id', async () => {
+    const { poller } = scripted([[testMarket()]], () => [quoteAt(1, '1', '2')]);
+    const snapshot = await poller.pollOnce(new AbortController().signal);
+    expect(snapshot?.quotes?.get(1)?.asks[0]?.price).toBe('2');
+    expect(down).toBeInstanceOf(VenueError);
+  });
+});
