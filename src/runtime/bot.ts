@@ -11,6 +11,7 @@ import type { Logger } from '../log/logger.ts';
 import { Poller } from '../market/poller.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { formatX18 } from '../money/index.ts';
+import { summarizeError } from '../errors/index.ts';
 import { getQuotes, listMarkets, type VenueConnection } from '../venue/endpoints/index.ts';
 import { resolveVenue, type VenueEndpoints } from './embedded-venue.ts';
 import {
@@ -21,6 +22,8 @@ import {
 import { signingDomainOf } from './signing-domain.ts';
 import { statePaths } from './state-paths.ts';
 import { sleep as realSleep } from './sleep.ts';
+
+const STATUS_EVERY_MS = 60_000;
 
 /** Options of {@link startBot}. */
 export interface BotOptions {
@@ -158,6 +161,31 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     }).catch(() => []);
     executor.recover(initialMarkets);
     let snapshots = 0;
+    let lastStatusAt = now();
+    // A line a person watching a days-long run can read: is it polling, is the data fresh,
+    // what does it hold. Counted from memory, not the journal, to stay cheap.
+    const logStatus = (snapshot: Snapshot): void => {
+      const positions = executor.positions
+        .entries()
+        .filter(([, p]) => p.amountX18 !== 0n)
+        .map(
+          ([marketId, p]) =>
+            `${snapshot.markets.get(marketId)?.symbol ?? marketId} ${formatX18(p.amountX18)}`,
+        );
+      log.info(
+        {
+          snapshots,
+          stale: snapshot.stale,
+          pollFailures: poller.failures,
+          inFlight: dispatcher.pending,
+          realizedNet: formatX18(executor.positions.realizedNetX18()),
+          positions,
+          paused: activeSession.pausedStrategies(),
+          credentialsExpireAt: new Date(credentials.current().expiryTs).toISOString(),
+        },
+        'status',
+      );
+    };
 
     return {
       venue,
@@ -174,12 +202,16 @@ export async function startBot(options: BotOptions): Promise<Bot> {
               );
             } catch (error) {
               log.error(
-                { err: error instanceof Error ? error.message : String(error) },
+                { err: summarizeError(error) },
                 'credential renewal failed; retrying next poll',
               );
             }
           }
           await activeSession.onSnapshot(snapshot);
+          if (now() - lastStatusAt >= STATUS_EVERY_MS) {
+            lastStatusAt = now();
+            logStatus(snapshot);
+          }
         }, signal);
       },
       async shutdown() {
