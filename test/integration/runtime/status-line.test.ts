@@ -42,12 +42,8 @@ it('logs a status line every minute of bot time', async () => {
   // Bot time also moves while orders hold their rate slots, so count minutes on the clock.
   expect(status).toHaveLength(Math.floor((clock.now - T0) / 60_000));
   expect(status.length).toBeGreaterThanOrEqual(2);
-  expect(status[0]).toMatchObject({
-    stale: false,
-    pollFailures: 0,
-    inFlight: expect.any(Number),
-    paused: [],
-  });
+  expect(status[0]).toMatchObject({ stale: false, pollFailures: 0, paused: [] });
+  expect(typeof status[0]?.inFlight).toBe('number');
   expect(status[0]?.positions).toEqual([expect.stringMatching(/^ETH-USD \d+\.\d+$/)]);
   expect(Number(status[1]?.snapshots)).toBeGreaterThan(Number(status[0]?.snapshots));
 }, 60_000);
