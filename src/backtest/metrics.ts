@@ -90,18 +90,20 @@ export interface BacktestMetrics {
 
 const DEFAULT_STARTING_CAPITAL = '100000';
 
-interface Series {
-  readonly realizedPnlX18: readonly bigint[];
-  readonly feesX18: readonly bigint[];
-  readonly turnoverX18: readonly bigint[];
-  readonly unrealizedPnlX18: readonly bigint[];
-  readonly netPnlX18: readonly bigint[];
-  readonly grossNotionalX18: readonly bigint[];
+type Series = Pick<
+  MarketCurve,
+  | 'realizedPnlX18'
+  | 'feesX18'
+  | 'turnoverX18'
+  | 'unrealizedPnlX18'
+  | 'netPnlX18'
+  | 'grossNotionalX18'
+> & {
   /** Whether the position (any market's, for the total) is non-zero at each sample. */
   readonly inMarket: readonly boolean[];
   readonly wins: number;
   readonly losses: number;
-}
+};
 
 /**
  * Computes PnL, drawdown, Sharpe/Sortino, win rate, exposure, orders by outcome and refusals by
