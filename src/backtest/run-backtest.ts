@@ -9,6 +9,8 @@ import { openRecording } from '../market/recording/index.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { parseDecimalToX18 } from '../money/index.ts';
 import { SimEngine } from '../sim/index.ts';
+import { checkStrategySymbols } from '../strategy/check-symbols.ts';
+import { prepareStrategies } from '../strategy/prepare-strategies.ts';
 import { signOrder } from '../venue/signing/index.ts';
 import { DEFAULT_SIGNING_DOMAIN, type Market } from '../venue/types.ts';
 import type { BacktestTrace, MarketSample, Sample } from './trace.ts';
@@ -48,6 +50,11 @@ function median(values: number[]): number {
 export async function runBacktest(options: BacktestOptions): Promise<BacktestTrace> {
   const { config } = options;
   const log = options.log ?? silentLogger;
+  const strategies = await prepareStrategies(
+    config.strategies,
+    [options.projectRoot],
+    config.source,
+  );
   const recording = await openRecording(options.data, {
     onWarning: (warning) => log.warn({ warning: warning.message }, 'recording warning'),
   });
@@ -67,6 +74,12 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     previousAt = snapshot.takenAt;
   }
 
+  checkStrategySymbols(
+    strategies,
+    new Set([...markets.values()].map((market) => market.symbol)),
+    'the recording',
+    config.source,
+  );
   options.onStart?.(total);
   // The engine starts at the recording's first moment: it steps its clock forward from there.
   let now = firstAt ?? 0;
@@ -77,7 +90,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   const intents: ProducedIntent[] = [];
   const { executor, session } = await buildTradingStack({
     config,
-    projectRoot: options.projectRoot,
+    strategies,
     journal,
     submitter: simOrderSubmitter(engine, ACCOUNT_ID),
     signer: {

@@ -1,3 +1,9 @@
 export { loadConfig, DEFAULT_CONFIG_PATH } from './load-config.ts';
 export { parseConfig, type ParseConfigOptions } from './parse-config.ts';
-export { LOG_LEVELS, type Config } from './schema.ts';
+export {
+  LOG_FORMATS,
+  LOG_LEVELS,
+  type Config,
+  type ConfigSource,
+  type StrategyConfig,
+} from './schema.ts';

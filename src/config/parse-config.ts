@@ -17,6 +17,8 @@ import { configSchema, type Config } from './schema.ts';
 export interface ParseConfigOptions {
   /** Environment used to expand a leading `~` in paths; defaults to `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
+  /** Working directory, where bare strategy module paths are looked up second. */
+  readonly cwd?: string;
 }
 
 /**
@@ -90,7 +92,12 @@ export function parseConfig(
   }
   if (!result.success || problems.length > 0) return fail(problems);
 
-  const resolved = resolveConfigPaths(result.data, baseDir, options.env ?? process.env);
+  const resolved = resolveConfigPaths(
+    result.data,
+    baseDir,
+    options.env ?? process.env,
+    options.cwd ?? process.cwd(),
+  );
   if (resolved.problems.length > 0) {
     fail(
       resolved.problems.map(({ path, message }) => {
@@ -102,5 +109,10 @@ export function parseConfig(
       }),
     );
   }
-  return resolved.config;
+  const locate = (path: readonly PropertyKey[]): string => {
+    const where = locateNode(doc, path);
+    const { line, col } = lineCounter.linePos(where.key ?? where.value ?? where.parent);
+    return `${fileName}:${line}:${col}`;
+  };
+  return { ...resolved.config, source: { file: fileName, locate } };
 }

@@ -136,9 +136,14 @@ const paperSchema = mapping({
     .default([]),
 });
 
+/** How log lines look: `auto` is readable lines on a terminal and JSON lines otherwise. */
+export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
+
 const logSchema = mapping({
   level: oneOf(LOG_LEVELS).default('info'),
-  pretty: bool().default(false),
+  format: oneOf(LOG_FORMATS).default('auto'),
+  /** Older spelling of `format`: true is `pretty`, false is `json`. */
+  pretty: bool().optional(),
 });
 
 const strategySchema = mapping({
@@ -168,10 +173,13 @@ export const configSchema = mapping({
   risk: riskSchema.prefault({}),
   paper: paperSchema.prefault({}),
   log: logSchema.prefault({}),
-  strategies: nonEmptyList(
-    strategySchema,
-    'expected a non-empty list of strategies (each with module and markets)',
-  ),
+  // Optional here: `quanta register` and `quanta markets` need no strategies. Commands that
+  // trade require at least one (`requireStrategies`).
+  strategies: z
+    .array(strategySchema, {
+      error: 'expected a list of strategies (each with module and markets)',
+    })
+    .default(() => []),
 });
 
 /**
@@ -179,4 +187,22 @@ export const configSchema = mapping({
  * as the strings written (already checked to be plain positive decimals); durations are integer
  * milliseconds; `state.dir`, `risk.killSwitchFile` and `strategies[].module` are absolute paths.
  */
-export type Config = z.output<typeof configSchema>;
+export type Config = Omit<z.output<typeof configSchema>, 'strategies'> & {
+  readonly strategies: readonly StrategyConfig[];
+  /** Where the config came from, to point errors found later (strategy params) at file:line:col. */
+  readonly source?: ConfigSource;
+};
+
+/** One `strategies[]` entry, its module resolved. */
+export type StrategyConfig = z.output<typeof strategySchema> & {
+  /** Every absolute path the module was looked for at, in order (for a "not found" error). */
+  readonly searched?: readonly string[];
+};
+
+/** The file a config was read from, able to locate any key path in it. */
+export interface ConfigSource {
+  /** The file as the user named it. */
+  readonly file: string;
+  /** `file:line:col` of the key (or value) at `path`, e.g. `['strategies', 0, 'params', 'x']`. */
+  locate(path: readonly PropertyKey[]): string;
+}

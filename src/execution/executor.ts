@@ -12,6 +12,7 @@ import type { OrderJournal } from './journal.ts';
 import { FINAL_STATES, type OrderRecord } from './order-record.ts';
 import { PositionBook, unrealizedPnlX18 } from './positions.ts';
 import type { Refusal, RefusalReason } from './refusal.ts';
+import { RefusalLog } from './refusal-log.ts';
 import type { SizedOrder } from './sizing.ts';
 
 /** Signs an order body with the registered signing key. */
@@ -45,6 +46,8 @@ export type SubmitOutcome =
 /** Counters for metrics and the shutdown summary. */
 export interface ExecutorStats {
   readonly refusals: Readonly<Partial<Record<RefusalReason, number>>>;
+  /** The same refusals by strategy instance, then reason. */
+  readonly refusalsByStrategy: Readonly<Record<string, Partial<Record<RefusalReason, number>>>>;
   readonly ordersByState: Readonly<Record<string, number>>;
 }
 
@@ -59,7 +62,7 @@ export class Executor {
   /** Signed amounts of orders sent but not yet answered, per market: counted by risk checks. */
   readonly #inFlightExposure = new Map<number, bigint>();
   readonly #running = new Set<Promise<unknown>>();
-  readonly #refusals: Partial<Record<RefusalReason, number>> = {};
+  readonly #refusals: RefusalLog;
   readonly #markets = new Map<number, Market>();
   #lastExpiryTs = 0;
   #dayStart = 0;
@@ -67,6 +70,7 @@ export class Executor {
 
   constructor(options: ExecutorOptions) {
     this.#options = options;
+    this.#refusals = new RefusalLog({ now: options.now, log: options.log });
   }
 
   /** The account-wide position book. */
@@ -89,7 +93,19 @@ export class Executor {
     const ordersByState: Record<string, number> = {};
     for (const record of this.#options.journal.all())
       ordersByState[record.state] = (ordersByState[record.state] ?? 0) + 1;
-    return { refusals: { ...this.#refusals }, ordersByState };
+    return {
+      refusals: this.#refusals.totals(),
+      refusalsByStrategy: this.#refusals.byStrategy(),
+      ordersByState,
+    };
+  }
+
+  /**
+   * Counts an intent refused before it reached the executor's own checks (a strategy host
+   * found it malformed); logged at most once per strategy and reason per minute.
+   */
+  refuse(strategy: string, reason: RefusalReason, detail: string): void {
+    this.#refusals.record(strategy, reason, detail);
   }
 
   /**
@@ -145,11 +161,7 @@ export class Executor {
       killSwitchOn: this.#options.killSwitchOn(),
     });
     if ('refused' in evaluated) {
-      this.#refusals[evaluated.reason] = (this.#refusals[evaluated.reason] ?? 0) + 1;
-      log.info(
-        { strategy, intent, reason: evaluated.reason, detail: evaluated.detail },
-        `order refused: ${evaluated.detail}`,
-      );
+      this.#refusals.record(strategy, evaluated.reason, evaluated.detail, { intent });
       return { kind: 'refused', refusal: evaluated };
     }
     const market = snapshot.markets.get(evaluated.marketId);

@@ -1,6 +1,7 @@
 import type { Config } from '../config/index.ts';
 import type { Logger } from '../log/logger.ts';
 import { loadStrategyHosts } from '../strategy/load-hosts.ts';
+import type { PreparedStrategy } from '../strategy/prepare-strategies.ts';
 import type { VenueOrder } from '../venue/types.ts';
 import { Dispatcher, type OrderSubmitter } from './dispatcher.ts';
 import { Executor, type OrderSigner } from './executor.ts';
@@ -11,8 +12,9 @@ import { TradingSession, type ProducedIntent } from './trading-session.ts';
 
 /** What differs between live/paper and backtest; everything else is built the same way. */
 export interface TradingStackOptions {
-  readonly config: Pick<Config, 'risk' | 'execution' | 'strategies'>;
-  readonly projectRoot: string;
+  readonly config: Pick<Config, 'risk' | 'execution'>;
+  /** Strategies loaded and validated beforehand (`prepareStrategies`). */
+  readonly strategies: readonly PreparedStrategy[];
   readonly journal: OrderJournal;
   readonly submitter: OrderSubmitter;
   readonly signer: OrderSigner;
@@ -43,7 +45,6 @@ export interface TradingStack {
  * from a config. Live, paper and backtest all call this, so they run the same sizing, checks,
  * journal and strategy plumbing, differing only in transport, signer, clock and rate.
  *
- * @throws QuantaError from loading strategies (`QUANTA_STRATEGY_LOAD`, `QUANTA_STRATEGY_PARAMS`).
  */
 export async function buildTradingStack(options: TradingStackOptions): Promise<TradingStack> {
   const { config, journal, now, log } = options;
@@ -72,8 +73,7 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
     ...(options.lookupOrder === undefined ? {} : { lookupOrder: options.lookupOrder }),
     onFill: (strategy, fill) => fillRoute.session?.onFill(strategy, fill),
   });
-  const hosts = await loadStrategyHosts(config.strategies, {
-    baseDirs: [options.projectRoot],
+  const hosts = await loadStrategyHosts(options.strategies, {
     now,
     log: log.child({ part: 'strategy' }),
     storeFor: (instance) => ({
@@ -82,6 +82,7 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
     }),
     positionOf: (instance, marketId) => executor.strategyPositions(instance).amountX18(marketId),
     openOrdersOf: (instance) => executor.openOrders(instance).map(openOrderView),
+    onInvalidIntent: (instance, detail) => executor.refuse(instance, 'INVALID_INTENT', detail),
   });
   const session = new TradingSession({
     hosts,

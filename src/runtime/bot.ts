@@ -12,6 +12,8 @@ import { Poller } from '../market/poller.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { formatX18 } from '../money/index.ts';
 import { summarizeError } from '../errors/index.ts';
+import { checkStrategySymbols } from '../strategy/check-symbols.ts';
+import { prepareStrategies } from '../strategy/prepare-strategies.ts';
 import { getQuotes, listMarkets, type VenueConnection } from '../venue/endpoints/index.ts';
 import { resolveVenue, type VenueEndpoints } from './embedded-venue.ts';
 import {
@@ -20,6 +22,8 @@ import {
   httpOrderSubmitter,
 } from './http-order-submitter.ts';
 import { signingDomainOf } from './signing-domain.ts';
+import { firstListing } from './first-listing.ts';
+import { logStartBanner } from './start-banner.ts';
 import { statePaths } from './state-paths.ts';
 import { sleep as realSleep } from './sleep.ts';
 
@@ -70,6 +74,12 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const { config, log } = options;
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? realSleep;
+  // Strategy modules and params first: a typo is reported before any venue is contacted.
+  const strategies = await prepareStrategies(
+    config.strategies,
+    [options.projectRoot],
+    config.source,
+  );
   const venue = await resolveVenue(config);
   const cleanup: (() => Promise<void> | void)[] = [async () => venue.embedded?.close()];
   try {
@@ -87,6 +97,17 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     const read: VenueConnection = { baseUrl: venue.readUrl, timeoutMs };
     if (venue.embedded !== undefined)
       log.info({ url: venue.embedded.url }, 'embedded paper venue listening');
+
+    // Market parameters are needed to check the configured symbols and to book recovered fills
+    // with the right fees: without them the bot does not start (fail closed).
+    const initialMarkets = await firstListing(read, log);
+    checkStrategySymbols(
+      strategies,
+      new Set(initialMarkets.map((market) => market.symbol)),
+      'the venue',
+      config.source,
+    );
+    logStartBanner(log, { config, venue, strategies });
 
     const walletKey = readWalletKey(
       config.wallet.privateKeyEnv,
@@ -118,7 +139,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       session: activeSession,
     } = await buildTradingStack({
       config,
-      projectRoot: options.projectRoot,
+      strategies,
       journal,
       submitter: httpOrderSubmitter(write, credentials),
       signer: credentialOrderSigner(credentials, domain),
@@ -155,10 +176,6 @@ export async function startBot(options: BotOptions): Promise<Bot> {
       log: log.child({ part: 'poller' }),
     });
 
-    // Recovery needs market parameters (fees); a failed first listing must not block it.
-    const initialMarkets = await listMarkets(read, {
-      signal: AbortSignal.timeout(timeoutMs),
-    }).catch(() => []);
     executor.recover(initialMarkets);
     let snapshots = 0;
     let lastStatusAt = now();
@@ -178,6 +195,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
           stale: snapshot.stale,
           pollFailures: poller.failures,
           inFlight: dispatcher.pending,
+          refused: executor.stats().refusals,
           realizedNet: formatX18(executor.positions.realizedNetX18()),
           positions,
           paused: activeSession.pausedStrategies(),

@@ -70,8 +70,14 @@ export interface StrategyContext<P, S> {
 export interface StrategyDefinition<P, S> {
   /** Short name used in logs and the journal. */
   readonly name: string;
-  /** zod schema of the params; the config's `params` are parsed by it before `init`. */
+  /**
+   * zod schema of the params; the config's `params` are parsed by it before anything else
+   * starts. A param the schema does not name is an error (a misspelled param would otherwise
+   * run on its default) unless {@link allowUnknownParams} is set. Prefer `z.object({...}).strict()`.
+   */
   readonly params?: z.ZodType<P>;
+  /** Accept config params the `params` schema does not name (default false: they are errors). */
+  readonly allowUnknownParams?: boolean;
   /** Called once before the first snapshot; returns the strategy's state. */
   init?(context: Omit<StrategyContext<P, S>, 'state'>): S | Promise<S>;
   /** Called for every snapshot; returns the intents to send (maybe none). */

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 
 const plainDecimal = z
-  .string()
+  .string({
+    error: (issue) =>
+      typeof issue.input === 'number'
+        ? `expected a decimal string like "0.05", got the number ${String(issue.input)} (a float cannot hold every decimal exactly: pass a string)`
+        : 'expected a plain decimal string like "0.05"',
+  })
   .regex(/^\d+(\.\d+)?$/, 'expected a plain decimal string like "0.05"');
 
 /**

@@ -23,6 +23,11 @@ export interface StrategyHostOptions {
   readonly store: StrategyStore;
   readonly positionOf: (marketId: number) => bigint;
   readonly openOrders: () => readonly OpenOrder[];
+  /**
+   * Told about every returned value that is not a valid intent (counted and logged by the
+   * caller, throttled); without it each one is logged here.
+   */
+  readonly onInvalidIntent?: (detail: string, candidate: unknown) => void;
   /** Failures in a row after which the strategy is paused (default 5). */
   readonly maxConsecutiveFailures?: number;
 }
@@ -40,6 +45,7 @@ export class StrategyHost {
   #state: unknown = undefined;
   #marketIds: number[] = [];
   #marketsSeen: Snapshot['markets'] | undefined;
+  #symbolsSeen = new Set<string>();
 
   constructor(options: StrategyHostOptions) {
     this.name = options.name;
@@ -88,8 +94,25 @@ export class StrategyHost {
     this.#marketsSeen = snapshot.markets;
     const wanted = new Set(this.#options.symbols);
     this.#marketIds = [];
-    for (const market of snapshot.markets.values())
-      if (wanted.has(market.symbol)) this.#marketIds.push(market.id);
+    const found = new Set<string>();
+    for (const market of snapshot.markets.values()) {
+      if (!wanted.has(market.symbol)) continue;
+      this.#marketIds.push(market.id);
+      found.add(market.symbol);
+    }
+    // Start-up checked every symbol is listed; one that vanishes later is worth a line (once).
+    for (const symbol of this.#symbolsSeen) {
+      if (found.has(symbol)) continue;
+      this.#options.log.warn(
+        { strategy: this.name, symbol },
+        `market ${symbol} is no longer listed by the venue; strategy ${this.name} sees it no more`,
+      );
+    }
+    for (const symbol of found) {
+      if (this.#symbolsSeen.size > 0 && !this.#symbolsSeen.has(symbol))
+        this.#options.log.info({ strategy: this.name, symbol }, `market ${symbol} is listed again`);
+    }
+    this.#symbolsSeen = found;
   }
 
   /** Asks the strategy for intents. Never throws: failures are counted and logged. */
@@ -116,16 +139,17 @@ export class StrategyHost {
       const parsed = orderIntentSchema.safeParse(candidate);
       if (parsed.success) {
         intents.push(parsed.data as OrderIntent);
+        continue;
+      }
+      const issue = parsed.error.issues[0];
+      const path = issue?.path.join('.') ?? '';
+      const detail = `not a valid OrderIntent: ${path === '' ? '' : `${path}: `}${issue?.message ?? 'invalid'}`;
+      if (this.#options.onInvalidIntent !== undefined) {
+        this.#options.onInvalidIntent(detail, candidate);
       } else {
-        const issue = parsed.error.issues[0];
         this.#options.log.warn(
-          {
-            strategy: this.name,
-            reason: 'INVALID_INTENT',
-            path: issue?.path.join('.'),
-            detail: issue?.message,
-          },
-          'intent refused: not a valid OrderIntent',
+          { strategy: this.name, reason: 'INVALID_INTENT', detail },
+          `intent refused: ${detail}`,
         );
       }
     }

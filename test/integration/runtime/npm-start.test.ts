@@ -34,6 +34,8 @@ it('npm start places a paper order within 10 s of its first line; Ctrl-C exits 1
   // As on a fresh clone: no wallet key in the environment (paper mode makes a throwaway one).
   const env = { ...process.env };
   delete env.QUANTA_WALLET_KEY;
+  // What a terminal gets (log.format auto); stdout here is a pipe, which would get JSON.
+  env.QUANTA_LOG_FORMAT = 'pretty';
   const bot: QuantaProcess = spawnQuanta(['run', '--config', config], env);
   cleanups.push(async () => {
     if (bot.child.exitCode === null && bot.child.signalCode === null) bot.child.kill('SIGKILL');
@@ -56,7 +58,7 @@ it('npm start places a paper order within 10 s of its first line; Ctrl-C exits 1
       `FILLED ${budgetMs} ms after the first line`,
   );
   expect(budgetMs, bot.tail()).toBeLessThan(10_000);
-  // Readable lines (log.pretty), not JSON.
+  // Readable lines, not JSON.
   expect(filled.line.startsWith('{')).toBe(false);
 
   bot.child.kill('SIGINT');

@@ -33,7 +33,9 @@ function configError(text: string): QuantaError {
 
 describe('parseConfig: valid files', () => {
   it('fills in every default and resolves state.dir against the config directory', () => {
-    expect(parse(MINIMAL)).toEqual({
+    const { source, ...config } = parse(MINIMAL);
+    expect(source?.file).toBe('bot.yaml');
+    expect(config).toEqual({
       venue: {
         writeUrl: 'embedded',
         readUrl: 'embedded',
@@ -64,8 +66,15 @@ describe('parseConfig: valid files', () => {
       },
       risk: { maxOrderNotional: '5000', maxPositionNotional: '20000' },
       paper: { seed: 1, listings: [] },
-      log: { level: 'info', pretty: false },
-      strategies: [{ module: '/srv/bot/strategies/dca.ts', markets: ['ETH-USD'], params: {} }],
+      log: { level: 'info', format: 'auto' },
+      strategies: [
+        {
+          module: '/srv/bot/strategies/dca.ts',
+          markets: ['ETH-USD'],
+          params: {},
+          searched: ['/srv/bot/strategies/dca.ts'],
+        },
+      ],
     });
   });
 
@@ -125,18 +134,28 @@ describe('parseConfig: strategy module paths', () => {
   writeFileSync(join(root, 'config', 'local', 'mine.ts'), '');
   const configDir = join(root, 'config');
 
-  const moduleFor = (module: string) =>
-    parseConfig(MINIMAL.replace('/srv/bot/strategies/dca.ts', module), 'bot.yaml', configDir)
-      .strategies[0]?.module;
+  const cwd = join(root, 'elsewhere');
+  mkdirSync(join(cwd, 'mine'), { recursive: true });
+  writeFileSync(join(cwd, 'mine', 'only-here.ts'), '');
+  const entryFor = (module: string) =>
+    parseConfig(MINIMAL.replace('/srv/bot/strategies/dca.ts', module), 'bot.yaml', configDir, {
+      cwd,
+    }).strategies[0];
+  const moduleFor = (module: string) => entryFor(module)?.module;
 
-  it('finds a bare path in the config directory first, then in the project root', () => {
+  it('finds a bare path in the config directory, then the working directory, then the project root', () => {
     expect(moduleFor('local/mine.ts')).toBe(join(configDir, 'local', 'mine.ts'));
+    expect(moduleFor('mine/only-here.ts')).toBe(join(cwd, 'mine', 'only-here.ts'));
     expect(moduleFor('strategies/dca.ts')).toBe(join(root, 'strategies', 'dca.ts'));
   });
 
-  it('takes ./ paths from the config directory only, and missing bare paths from the root', () => {
+  it('takes ./ paths from the config directory only, and keeps every place it looked', () => {
     expect(moduleFor('./strategies/dca.ts')).toBe(join(configDir, 'strategies', 'dca.ts'));
-    expect(moduleFor('strategies/none.ts')).toBe(join(root, 'strategies', 'none.ts'));
+    expect(entryFor('strategies/none.ts')?.searched).toEqual([
+      join(configDir, 'strategies', 'none.ts'),
+      join(cwd, 'strategies', 'none.ts'),
+      join(root, 'strategies', 'none.ts'),
+    ]);
   });
 });
 
@@ -192,9 +211,8 @@ strategies:
       bot.yaml:6:5 strategies[0].module: is required"
     `);
     expect(configError('log: { level: info }\n').message).toMatchInlineSnapshot(`
-      "invalid config bot.yaml (2 problems):
-      bot.yaml:1:1 venue: is required
-      bot.yaml:1:1 strategies: is required"
+      "invalid config bot.yaml (1 problem):
+      bot.yaml:1:1 venue: is required"
     `);
   });
 

@@ -36,7 +36,10 @@ describe('dca', () => {
     await expect(
       hostStrategy('strategies/dca.ts', { everySnapshots: 0 }, ['ETH-USD']),
     ).rejects.toThrowErrorMatchingInlineSnapshot(
-      `[QuantaError: strategy dca: params.everySnapshots: Too small: expected number to be >0]`,
+      `
+      [QuantaError: invalid params for strategy dca (1 problem):
+      params.everySnapshots: Too small: expected number to be >0]
+    `,
     );
   });
 });

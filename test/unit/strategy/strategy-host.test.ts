@@ -87,9 +87,11 @@ describe('StrategyHost', () => {
     expect(await h.onSnapshot(snapshotOf(1, [testMarket()]))).toEqual([
       { marketId: 1, side: 'BUY', type: 'MARKET', amount: '0.1' },
     ]);
-    expect(lines.some((l) => l.includes('INVALID_INTENT') && l.includes('"path":"amount"'))).toBe(
-      true,
-    );
+    expect(
+      lines.some(
+        (l) => l.includes('INVALID_INTENT') && l.includes('amount: expected a decimal string'),
+      ),
+    ).toBe(true);
   });
 
   it('the loader refuses a module without a strategy default export', async () => {

@@ -1,0 +1,72 @@
+import type { ConfigSource } from '../config/index.ts';
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
+import type { Strategy } from './define-strategy.ts';
+import { loadStrategy, parseStrategyParams } from './load-strategy.ts';
+
+/** One strategy entry of the config. */
+export interface StrategyEntry {
+  readonly module: string;
+  readonly markets: readonly string[];
+  readonly params: unknown;
+  readonly name?: string | undefined;
+  /** Every place the config loader looked for the module (listed when it is missing). */
+  readonly searched?: readonly string[] | undefined;
+}
+
+/** A strategy loaded and its params parsed: everything needed to host it, nothing started. */
+export interface PreparedStrategy {
+  /** Position in the config's `strategies` list. */
+  readonly index: number;
+  /** Instance name: the config `name`, else the strategy's name, made unique with `#2`, `#3`. */
+  readonly name: string;
+  readonly strategy: Strategy;
+  /** Params parsed by the strategy's schema. */
+  readonly params: unknown;
+  readonly symbols: readonly string[];
+}
+
+/**
+ * Loads every configured strategy module and validates its params, before a bot or backtest
+ * touches anything else: a broken module or a misspelled param is reported (exit 2) before the
+ * venue is contacted or a key registered.
+ *
+ * @param baseDirs - where relative module paths are looked up (configs resolve theirs already).
+ * @param source - the config file, so param errors point at `file:line:col`.
+ * @throws QuantaError `QUANTA_STRATEGY_LOAD` / `QUANTA_STRATEGY_PARAMS` for the first bad entry;
+ *   `QUANTA_CONFIG_INVALID` when there is no strategy at all (nothing would trade).
+ */
+export async function prepareStrategies(
+  entries: readonly StrategyEntry[],
+  baseDirs: readonly string[],
+  source?: ConfigSource,
+): Promise<PreparedStrategy[]> {
+  if (entries.length === 0) {
+    throw new QuantaError(
+      ErrorCodes.CONFIG_INVALID,
+      `${source?.file ?? 'the config'}: no strategies to run`,
+      {
+        details: [
+          'Add a list like: strategies: [{ module: strategies/dca.ts, markets: [ETH-USD] }]',
+          '(quanta register and quanta markets need no strategies).',
+        ],
+      },
+    );
+  }
+  const prepared: PreparedStrategy[] = [];
+  const used = new Set<string>();
+  for (const [index, entry] of entries.entries()) {
+    const strategy = await loadStrategy(entry.module, baseDirs, entry.searched);
+    const base = entry.name ?? strategy.name;
+    let name = base;
+    for (let n = 2; used.has(name); n++) name = `${base}#${n}`;
+    used.add(name);
+    const params = parseStrategyParams(strategy, name, entry.params, {
+      keyPath: `strategies[${index}].params`,
+      ...(source === undefined
+        ? {}
+        : { locate: (path) => source.locate(['strategies', index, 'params', ...path]) }),
+    });
+    prepared.push({ index, name, strategy, params, symbols: entry.markets });
+  }
+  return prepared;
+}
