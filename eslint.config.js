@@ -2,7 +2,16 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.quanta/**', 'coverage/**', 'test/fixtures/**', 'bin/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      '.quanta/**',
+      'coverage/**',
+      'test/fixtures/**',
+      'bin/**',
+    ],
+  },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

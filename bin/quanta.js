@@ -1,7 +1,55 @@
 #!/usr/bin/env node
-// Thin launcher: registers tsx in this same process (so signals reach the CLI directly) and runs
-// the TypeScript entry point without a build step.
-import { register } from 'tsx/esm/api';
+// The `quanta` command. Everything runs in this one process, so signals reach the CLI directly.
+//
+// - In the repository (src/ present): runs the TypeScript sources through tsx, registered here,
+//   with the `quanta-source` export condition added so that `import ... from 'quanta'` in a
+//   strategy resolves to src/index.ts, the same module instances the CLI uses.
+// - Installed from the package (no src/): runs the compiled dist/ under plain node. tsx is
+//   registered only when the config names a TypeScript strategy (`*.ts`, `*.mts`, `*.cts`).
+import { existsSync, readFileSync } from 'node:fs';
+import { register as registerHooks } from 'node:module';
 
-register();
-await import('../src/cli/main.ts');
+const source = new URL('../src/cli/main.ts', import.meta.url);
+
+if (existsSync(source)) {
+  registerHooks(
+    'data:text/javascript,' +
+      encodeURIComponent(
+        'export function resolve(specifier, context, next) {' +
+          " return next(specifier, { ...context, conditions: [...context.conditions, 'quanta-source'] });" +
+          ' }',
+      ),
+  );
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(source.href);
+} else {
+  if (await namesTypeScriptStrategy(process.argv.slice(2))) {
+    const { register } = await import('tsx/esm/api');
+    register();
+  }
+  await import('../dist/cli/main.js');
+}
+
+/**
+ * Whether the config a `run`/`backtest` command would load names a TypeScript strategy module.
+ * A best guess only: any problem here is left to the CLI, which reports it properly.
+ */
+async function namesTypeScriptStrategy(args) {
+  if (args[0] !== 'run' && args[0] !== 'backtest') return false;
+  let path = 'config/paper.yaml';
+  for (let i = 1; i < args.length; i++) {
+    if (args[i] === '--config' && args[i + 1] !== undefined) path = args[i + 1];
+    else if (args[i].startsWith('--config=')) path = args[i].slice('--config='.length);
+  }
+  try {
+    const { parse } = await import('yaml');
+    const strategies = parse(readFileSync(path, 'utf8'))?.strategies;
+    return (
+      Array.isArray(strategies) &&
+      strategies.some((entry) => /\.[cm]?tsx?$/.test(String(entry?.module ?? '')))
+    );
+  } catch {
+    return false;
+  }
+}
