@@ -33,3 +33,18 @@ export {
   X18_SCALE,
 } from './money/index.ts';
 export { QuantaError, ErrorCodes, isQuantaError, type ErrorCode } from './errors/index.ts';
+
+// Programmatic use: load a config, then run a bot or a backtest with it.
+export { loadConfig, type Config, type StrategyConfig } from './config/index.ts';
+export { createLogger, type Logger } from './log/logger.ts';
+export { startBot, type Bot, type BotOptions, type RunSummary } from './runtime/bot.ts';
+export { runBacktest, type BacktestOptions } from './backtest/run-backtest.ts';
+export type { BacktestTrace } from './backtest/trace.ts';
+export { computeMetrics, type BacktestMetrics, type MetricsOptions } from './backtest/metrics.ts';
+export { formatSummary } from './backtest/format-summary.ts';
+export {
+  buildReport,
+  writeReport,
+  type BacktestReport,
+  type WrittenReport,
+} from './backtest/report-json.ts';
