@@ -6,13 +6,14 @@ import type { ProducedIntent } from '../execution/trading-session.ts';
 import { buildTradingStack } from '../execution/trading-stack.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { openRecording } from '../market/recording/index.ts';
+import { markPriceX18 } from '../market/mark-price.ts';
 import type { Snapshot } from '../market/snapshot.ts';
-import { parseDecimalToX18 } from '../money/index.ts';
 import { SimEngine } from '../sim/index.ts';
 import { checkStrategySymbols } from '../strategy/check-symbols.ts';
 import { prepareStrategies } from '../strategy/prepare-strategies.ts';
 import { signOrder } from '../venue/signing/index.ts';
-import { DEFAULT_SIGNING_DOMAIN, type Market } from '../venue/types.ts';
+import type { Market } from '../domain/index.ts';
+import { DEFAULT_SIGNING_DOMAIN } from '../venue/types.ts';
 import type { BacktestTrace, MarketSample, Sample } from './trace.ts';
 import { simOrderLookup, simOrderSubmitter } from './sim-venue.ts';
 
@@ -161,11 +162,8 @@ function syncEngine(engine: SimEngine, snapshot: Snapshot, active: Map<number, b
 function sampleOf(snapshot: Snapshot, executor: Executor, marks: Map<number, bigint>): Sample {
   const markets: MarketSample[] = [];
   for (const [marketId, position] of executor.positions.entries()) {
-    const quote = snapshot.quotes?.get(marketId);
-    const bid = quote?.bids[0];
-    const ask = quote?.asks[0];
-    if (bid !== undefined && ask !== undefined)
-      marks.set(marketId, (parseDecimalToX18(bid.price) + parseDecimalToX18(ask.price)) / 2n);
+    const mark = markPriceX18(snapshot.quotes?.get(marketId));
+    if (mark !== undefined) marks.set(marketId, mark);
     markets.push({
       marketId,
       positionX18: position.amountX18,

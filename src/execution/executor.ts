@@ -1,19 +1,26 @@
 import { summarizeError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Snapshot } from '../market/snapshot.ts';
-import { fillFeeX18, formatX18, parseDecimalToX18 } from '../money/index.ts';
+import { formatX18 } from '../money/index.ts';
 import type { Fill } from '../strategy/define-strategy.ts';
 import type { OrderIntent } from '../strategy/intent.ts';
-import type { Market, OrderRequestBody, VenueOrder } from '../venue/types.ts';
+import type { Market } from '../domain/index.ts';
+import type { OrderRequestBody, VenueOrder } from '../venue/types.ts';
 import { referencePriceX18, type RiskLimits } from './checks.ts';
 import { type Dispatcher, type DispatchResult, type SignedOrderRequest } from './dispatcher.ts';
-import { evaluateIntent } from './evaluate-intent.ts';
 import type { OrderJournal } from './journal.ts';
 import { FINAL_STATES, type OrderRecord } from './order-record.ts';
-import { PositionBook, unrealizedPnlX18 } from './positions.ts';
+import { Portfolio, type Liquidity } from './portfolio.ts';
+import type { PositionBook } from './positions.ts';
+import { recoverJournal } from './recovery.ts';
+import { RiskEngine } from './risk.ts';
 import type { Refusal, RefusalReason } from './refusal.ts';
 import { RefusalLog } from './refusal-log.ts';
+import { unplacedOrderOutcome } from './retry-policy.ts';
 import type { SizedOrder } from './sizing.ts';
+
+/** The journal key-value scope where risk keeps its day baseline (not a strategy name). */
+const RISK_SCOPE = 'quanta:risk';
 
 /** Signs an order body with the registered signing key. */
 export interface OrderSigner {
@@ -57,35 +64,37 @@ export interface ExecutorStats {
  */
 export class Executor {
   readonly #options: ExecutorOptions;
-  readonly #account = new PositionBook();
-  readonly #byStrategy = new Map<string, PositionBook>();
+  readonly #portfolio = new Portfolio();
+  readonly #risk: RiskEngine;
   /** Signed amounts of orders sent but not yet answered, per market: counted by risk checks. */
   readonly #inFlightExposure = new Map<number, bigint>();
   readonly #running = new Set<Promise<unknown>>();
   readonly #refusals: RefusalLog;
-  readonly #markets = new Map<number, Market>();
   #lastExpiryTs = 0;
-  #dayStart = 0;
-  #realizedAtDayStart = 0n;
 
   constructor(options: ExecutorOptions) {
     this.#options = options;
     this.#refusals = new RefusalLog({ now: options.now, log: options.log });
+    const { journal } = options;
+    this.#risk = new RiskEngine({
+      limits: options.limits,
+      killSwitchOn: options.killSwitchOn,
+      now: options.now,
+      store: {
+        get: (key) => journal.kvGet(RISK_SCOPE, key),
+        set: (key, value) => journal.kvSet(RISK_SCOPE, key, value),
+      },
+    });
   }
 
   /** The account-wide position book. */
   get positions(): PositionBook {
-    return this.#account;
+    return this.#portfolio.account;
   }
 
   /** One strategy's own positions (what its `ctx.position` reports). */
   strategyPositions(strategy: string): PositionBook {
-    let book = this.#byStrategy.get(strategy);
-    if (book === undefined) {
-      book = new PositionBook();
-      this.#byStrategy.set(strategy, book);
-    }
-    return book;
+    return this.#portfolio.strategy(strategy);
   }
 
   /** Refusals by reason and journaled orders by state. */
@@ -109,39 +118,59 @@ export class Executor {
   }
 
   /**
-   * Rebuilds positions from the journal, then deals with orders a crash left in flight
-   * (DESIGN rule 5): unexpired ones are resent byte-identical, expired ones marked UNKNOWN (or
-   * CANCELLED when no attempt was ever made).
+   * Start-up recovery (see {@link recoverJournal}): positions from every journaled fill at the
+   * fees recorded with it, then orders a crash left in flight resent or marked.
+   *
+   * @param markets - the venue's current listing: fees for orders resent now.
    */
   recover(markets: Iterable<Market>): void {
-    for (const market of markets) this.#markets.set(market.id, market);
-    const records = this.#options.journal.all();
-    for (const record of records) {
-      this.#lastExpiryTs = Math.max(this.#lastExpiryTs, record.expiryTs);
-      if (record.filledX18 > 0n && record.avgFillPriceX18 !== null)
-        this.#applyFill(record, record.filledX18, record.avgFillPriceX18, false);
-    }
-    for (const record of records) {
-      if (record.state !== 'PENDING' && record.state !== 'SENT') continue;
-      if (this.#options.now() < record.expiryTs) {
-        this.#options.log.warn(
-          { orderId: record.id, attempts: record.attempts },
-          'resending an order left in flight by the last run (identical bytes)',
-        );
-        this.#track(this.#send(record));
-      } else {
-        this.#finish(
-          record,
-          record.attempts === 0
-            ? { state: 'CANCELLED', error: 'expired before it was sent' }
-            : {
-                state: 'UNKNOWN',
-                error:
-                  'left in flight by the last run and expired before it could be resent; check the venue',
-              },
-        );
-      }
-    }
+    for (const market of markets) this.#portfolio.rememberMarket(market);
+    const { journal, now, log } = this.#options;
+    this.#lastExpiryTs = recoverJournal(
+      journal.all(),
+      now(),
+      {
+        bookRecordedFills: (record) => this.#bookRecorded(record),
+        resend: (record) => this.#track(this.#send(record)),
+        finish: (record, outcome) => this.#finish(record, outcome),
+      },
+      log,
+    );
+  }
+
+  // A recovered order's fills are booked at the average fill price and the fee charged when
+  // they were booked live, both kept in its journal row.
+  #bookRecorded(record: OrderRecord): void {
+    if (record.avgFillPriceX18 === null) return;
+    this.#portfolio.book({
+      strategy: record.strategy,
+      marketId: record.marketId,
+      side: record.side,
+      amountX18: record.filledX18,
+      priceX18: record.avgFillPriceX18,
+      feeX18: this.#recordedFeesX18(record),
+    });
+  }
+
+  // Rows from journals that predate per-order fees are priced at the taker rate (the higher
+  // one: never understated), with a line saying so; never silently as free.
+  #recordedFeesX18(record: OrderRecord): bigint {
+    if (record.feesX18 !== null) return record.feesX18;
+    if (record.filledX18 === 0n || record.avgFillPriceX18 === null) return 0n;
+    const estimate = this.#portfolio.feeOf(
+      record.marketId,
+      record.type,
+      'taker',
+      record.filledX18,
+      record.avgFillPriceX18,
+    );
+    this.#options.log.warn(
+      { orderId: record.id, fee: estimate === undefined ? null : formatX18(estimate) },
+      estimate === undefined
+        ? `order ${record.id}: fee not recorded and market ${record.marketId} not listed; booked without fee`
+        : `order ${record.id}: fee not recorded (older journal); booked at the taker rate`,
+    );
+    return estimate ?? 0n;
   }
 
   /**
@@ -151,23 +180,20 @@ export class Executor {
    */
   async submit(strategy: string, intent: OrderIntent, snapshot: Snapshot): Promise<SubmitOutcome> {
     const { log, now } = this.#options;
-    this.#rollDay();
-    const evaluated = evaluateIntent(intent, {
+    const evaluated = this.#risk.evaluate(
+      intent,
       snapshot,
-      positionX18: (marketId) =>
-        this.#account.amountX18(marketId) + (this.#inFlightExposure.get(marketId) ?? 0n),
-      limits: this.#options.limits,
-      dailyPnlX18: this.#dailyPnlX18(snapshot),
-      killSwitchOn: this.#options.killSwitchOn(),
-    });
+      this.#portfolio,
+      (marketId) => this.#inFlightExposure.get(marketId) ?? 0n,
+    );
     if ('refused' in evaluated) {
       this.#refusals.record(strategy, evaluated.reason, evaluated.detail, { intent });
       return { kind: 'refused', refusal: evaluated };
     }
     const market = snapshot.markets.get(evaluated.marketId);
     if (market === undefined) throw new Error('unreachable: evaluated order without market');
-    // Kept for fee estimates of this order's fills (lookups may answer after the market changed).
-    this.#markets.set(market.id, market);
+    // Kept for the fees of this order's fills (lookups may answer after the market changed).
+    this.#portfolio.rememberMarket(market);
     const record = await this.#journalNew(
       strategy,
       intent,
@@ -267,28 +293,11 @@ export class Executor {
         await this.#applyVenueOrder(current, result.order);
         return;
       case 'accepted':
-        this.#finish(current, {
-          state: 'ACCEPTED',
-          error:
-            'venue had already seen this signature: an earlier attempt landed; its fill is not known',
-        });
-        return;
       case 'rejected':
-        this.#finish(current, { state: 'REJECTED', error: summarizeError(result.error).message });
-        return;
       case 'unsent':
-        this.#finish(
-          current,
-          current.attempts === 0
-            ? { state: 'CANCELLED', error: 'expired before it was sent' }
-            : {
-                state: 'UNKNOWN',
-                error: `expired before a resend could confirm it: ${summarizeError(result.error).message}`,
-              },
-        );
-        return;
       case 'unknown':
-        this.#finish(current, { state: 'UNKNOWN', error: summarizeError(result.error).message });
+        // The error registry decides, counting attempts of earlier runs too.
+        this.#finish(current, unplacedOrderOutcome(result, current.attempts));
         return;
       case 'interrupted':
         this.#options.log.warn(
@@ -319,6 +328,16 @@ export class Executor {
         : undefined;
     const priceX18 = reported ?? record.referencePriceX18 ?? record.priceX18;
     const estimated = reported === undefined;
+    // A LIMIT order known to rest on the venue before this fill made liquidity (maker).
+    const liquidity: Liquidity = record.venueOrderId !== null ? 'maker' : 'taker';
+    const feeX18 =
+      newlyFilled > 0n
+        ? this.#portfolio.feeOf(record.marketId, record.type, liquidity, newlyFilled, priceX18)
+        : 0n;
+    if (feeX18 === undefined) {
+      // Never book a fill at a guessed fee of 0: the market is always remembered before sending.
+      throw new Error(`order ${record.id}: market ${record.marketId} unknown, fee cannot be set`);
+    }
     const updated = this.#options.journal.recordOutcome(
       record.id,
       {
@@ -327,6 +346,7 @@ export class Executor {
         filledX18: order.totalFilledX18,
         avgFillPriceX18: order.totalFilledX18 > 0n ? priceX18 : null,
         fillPriceEstimated: order.totalFilledX18 > 0n && estimated,
+        feesX18: this.#recordedFeesX18(record) + feeX18,
       },
       this.#options.now(),
     );
@@ -338,12 +358,21 @@ export class Executor {
         filled: formatX18(order.totalFilledX18),
         avgPrice: formatX18(priceX18),
         priceEstimated: estimated,
+        fee: formatX18(feeX18),
+        liquidity,
       },
       `order ${record.id} ${order.status}: filled ${formatX18(order.totalFilledX18)} ${record.symbol}`,
     );
     if (newlyFilled <= 0n) return;
     // A later partial fill is valued at the order's average price, the best the venue tells us.
-    this.#applyFill(updated, newlyFilled, priceX18, record.venueOrderId !== null);
+    this.#portfolio.book({
+      strategy: updated.strategy,
+      marketId: updated.marketId,
+      side: updated.side,
+      amountX18: newlyFilled,
+      priceX18,
+      feeX18,
+    });
     await this.#options.onFill?.(record.strategy, {
       orderId: record.id,
       marketId: record.marketId,
@@ -353,25 +382,6 @@ export class Executor {
       priceEstimated: estimated,
       tag: record.tag,
     });
-  }
-
-  #applyFill(record: OrderRecord, amountX18: bigint, priceX18: bigint, maker: boolean): void {
-    const market = this.#markets.get(record.marketId);
-    const feeFraction =
-      market === undefined
-        ? 0n
-        : record.type === 'LIMIT' && maker
-          ? market.makerFeeX18
-          : market.takerFeeX18;
-    const fill = {
-      marketId: record.marketId,
-      side: record.side,
-      amountX18,
-      priceX18,
-      feeX18: fillFeeX18(amountX18, priceX18, feeFraction),
-    };
-    this.#account.apply(fill);
-    this.strategyPositions(record.strategy).apply(fill);
   }
 
   /**
@@ -417,26 +427,5 @@ export class Executor {
     });
     this.#running.add(tracked);
     void tracked.finally(() => this.#running.delete(tracked));
-  }
-
-  #rollDay(): void {
-    const day = Math.floor(this.#options.now() / 86_400_000) * 86_400_000;
-    if (day === this.#dayStart) return;
-    this.#dayStart = day;
-    this.#realizedAtDayStart = this.#account.realizedNetX18();
-  }
-
-  #dailyPnlX18(snapshot: Snapshot): bigint {
-    let unrealized = 0n;
-    for (const [marketId, position] of this.#account.entries()) {
-      if (position.amountX18 === 0n) continue;
-      const quote = snapshot.quotes?.get(marketId);
-      const bid = quote?.bids[0];
-      const ask = quote?.asks[0];
-      if (bid === undefined || ask === undefined) continue;
-      const markX18 = (parseDecimalToX18(bid.price) + parseDecimalToX18(ask.price)) / 2n;
-      unrealized += unrealizedPnlX18(position, markX18);
-    }
-    return this.#account.realizedNetX18() - this.#realizedAtDayStart + unrealized;
   }
 }

@@ -2,8 +2,8 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
-import type { OrderSide, OrderType } from '../venue/types.ts';
-import type { OrderRecord, OrderState } from './order-record.ts';
+import type { OrderSide, OrderState, OrderType } from '../domain/index.ts';
+import type { OrderRecord } from './order-record.ts';
 
 /** What is known about an order before its first send. */
 export type NewOrder = Pick<
@@ -31,6 +31,8 @@ export interface OrderOutcome {
   readonly filledX18?: bigint;
   readonly avgFillPriceX18?: bigint | null;
   readonly fillPriceEstimated?: boolean;
+  /** Fees charged for the order's fills so far (cumulative), as booked when they happened. */
+  readonly feesX18?: bigint;
   readonly error?: string | null;
 }
 
@@ -55,6 +57,7 @@ interface Row {
   filled_x18: string;
   avg_fill_price_x18: string | null;
   fill_price_estimated: number;
+  fees_x18: string | null;
   attempts: number;
   created_at: number;
   updated_at: number;
@@ -83,6 +86,7 @@ CREATE TABLE IF NOT EXISTS orders (
   filled_x18 TEXT NOT NULL DEFAULT '0',
   avg_fill_price_x18 TEXT,
   fill_price_estimated INTEGER NOT NULL DEFAULT 0,
+  fees_x18 TEXT,
   attempts INTEGER NOT NULL DEFAULT 0,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL,
@@ -119,6 +123,7 @@ function toRecord(row: Row): OrderRecord {
     filledX18: BigInt(row.filled_x18),
     avgFillPriceX18: row.avg_fill_price_x18 === null ? null : BigInt(row.avg_fill_price_x18),
     fillPriceEstimated: row.fill_price_estimated === 1,
+    feesX18: row.fees_x18 === null ? null : BigInt(row.fees_x18),
     attempts: row.attempts,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -143,8 +148,9 @@ export class OrderJournal {
     this.#db = db;
     this.#insert = db.prepare(
       `INSERT INTO orders (strategy, tag, market_id, symbol, side, type, amount_x18, price_x18,
-         reduce_only, body, signature, signer, expiry_ts, reference_price_x18, state, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?)`,
+         reduce_only, body, signature, signer, expiry_ts, reference_price_x18, state, fees_x18,
+         created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', '0', ?, ?)`,
     );
     this.#attempt = db.prepare(
       `UPDATE orders SET attempts = attempts + 1, updated_at = ?,
@@ -152,7 +158,7 @@ export class OrderJournal {
     );
     this.#outcome = db.prepare(
       `UPDATE orders SET state = ?, venue_order_id = ?, filled_x18 = ?, avg_fill_price_x18 = ?,
-         fill_price_estimated = ?, error = ?, updated_at = ? WHERE id = ?`,
+         fill_price_estimated = ?, fees_x18 = ?, error = ?, updated_at = ? WHERE id = ?`,
     );
     this.#byId = db.prepare('SELECT * FROM orders WHERE id = ?');
   }
@@ -168,6 +174,7 @@ export class OrderJournal {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
       db.exec(SCHEMA);
+      addFeesColumn(db);
       return new OrderJournal(db);
     } catch (cause) {
       throw new QuantaError(ErrorCodes.JOURNAL, `cannot open the order journal at ${path}`, {
@@ -216,6 +223,7 @@ export class OrderJournal {
         ? (current.avgFillPriceX18?.toString() ?? null)
         : (outcome.avgFillPriceX18?.toString() ?? null),
       (outcome.fillPriceEstimated ?? current.fillPriceEstimated) ? 1 : 0,
+      (outcome.feesX18 ?? current.feesX18)?.toString() ?? null,
       outcome.error === undefined ? current.error : outcome.error,
       now,
       id,
@@ -265,4 +273,12 @@ export class OrderJournal {
   close(): void {
     if (this.#db.open) this.#db.close();
   }
+}
+
+// Journals written before fees were recorded per order lack the column; their rows read NULL
+// ("not recorded"), which recovery prices at the taker rate rather than as free.
+function addFeesColumn(db: Database.Database): void {
+  const columns = db.prepare('PRAGMA table_info(orders)').all() as { name: string }[];
+  if (!columns.some((column) => column.name === 'fees_x18'))
+    db.exec('ALTER TABLE orders ADD COLUMN fees_x18 TEXT');
 }

@@ -1,9 +1,4 @@
-import type { OrderSide, OrderStatus, OrderType } from '../venue/types.ts';
-
-/** Life of a journaled order (DESIGN "Core types"). */
-// ACCEPTED extends DESIGN's list: the venue answered 409 "signature already used" to a retry, so an
-// earlier attempt landed, but its answer (order id, fill) never reached us.
-export type OrderState = 'PENDING' | 'SENT' | OrderStatus | 'ACCEPTED' | 'REJECTED' | 'UNKNOWN';
+import type { OrderSide, OrderState, OrderType } from '../domain/index.ts';
 
 /** States after which nothing more will happen to an order. */
 export const FINAL_STATES: ReadonlySet<OrderState> = new Set([
@@ -40,6 +35,11 @@ export interface OrderRecord {
   readonly avgFillPriceX18: bigint | null;
   /** True when the fill price is the reference price, not one the venue reported. */
   readonly fillPriceEstimated: boolean;
+  /**
+   * Fees charged for this order's fills, as booked when they happened (maker or taker as the
+   * fill was); null in journals written before fees were recorded.
+   */
+  readonly feesX18: bigint | null;
   readonly attempts: number;
   readonly createdAt: number;
   readonly updatedAt: number;

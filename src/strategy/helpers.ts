@@ -4,7 +4,8 @@
  * goes through a float.
  */
 import { formatX18, parseDecimalToX18 } from '../money/index.ts';
-import type { Quote } from '../venue/types.ts';
+import { markPriceX18 } from '../market/mark-price.ts';
+import type { Quote } from '../domain/index.ts';
 
 /**
  * A position as `ctx.position(marketId)` returns it (`"-0.5"` is short), as an exact signed x18
@@ -46,16 +47,15 @@ export function absAmount(position: string): string {
 }
 
 /**
- * The mid of the best bid and ask, exact, or undefined when either side is empty.
+ * The mid of the best bid and ask (the framework's one mark-price rule, so a strategy sees the
+ * price its positions are valued at), or undefined when either side is empty.
  *
  * @example
  * mid(snapshot.quotes?.get(id)) // '100.5' for bid 100, ask 101
  */
 export function mid(quote: Quote | undefined): string | undefined {
-  const sum = bestSum(quote);
-  if (sum === undefined) return undefined;
-  // x18 has room for one more halving digit: an odd sum ends in 5 at the 19th decimal.
-  return sum % 2n === 0n ? formatX18(sum / 2n) : `${formatX18(sum / 2n)}${needsPoint(sum / 2n)}5`;
+  const mark = markPriceX18(quote);
+  return mark === undefined ? undefined : formatX18(mark);
 }
 
 /**
@@ -70,18 +70,4 @@ export function spread(quote: Quote | undefined): string | undefined {
   if (bid === undefined || ask === undefined) return undefined;
   const difference = parseDecimalToX18(ask.price) - parseDecimalToX18(bid.price);
   return difference < 0n ? `-${formatX18(-difference)}` : formatX18(difference);
-}
-
-function bestSum(quote: Quote | undefined): bigint | undefined {
-  const bid = quote?.bids[0];
-  const ask = quote?.asks[0];
-  if (bid === undefined || ask === undefined) return undefined;
-  return parseDecimalToX18(bid.price) + parseDecimalToX18(ask.price);
-}
-
-// formatX18 drops trailing zeros: the 19th digit needs the 18 before it written out.
-function needsPoint(halfX18: bigint): string {
-  const text = formatX18(halfX18);
-  const decimals = text.includes('.') ? (text.split('.')[1]?.length ?? 0) : 0;
-  return `${text.includes('.') ? '' : '.'}${'0'.repeat(18 - decimals)}`;
 }

@@ -64,6 +64,7 @@ export function order(overrides: Partial<OrderRecord> = {}): OrderRecord {
     filledX18: x18('0.5'),
     avgFillPriceX18: x18('3000.5'),
     fillPriceEstimated: false,
+    feesX18: 0n,
     attempts: 1,
     createdAt: 1_700_000_000_000 + id * 1000,
     updatedAt: 1_700_000_000_000 + id * 1000,

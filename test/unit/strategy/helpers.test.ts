@@ -8,7 +8,7 @@ import {
   positionX18,
   spread,
 } from '../../../src/strategy/helpers.ts';
-import type { Quote } from '../../../src/venue/types.ts';
+import type { Quote } from '../../../src/domain/index.ts';
 
 const quote = (bid: string, ask: string): Quote => ({
   marketId: 1,
@@ -27,12 +27,12 @@ it('reads signed positions exactly', () => {
   expect(absAmount('0.25')).toBe('0.25');
 });
 
-it('mid and spread of a quote, exact to the last digit', () => {
+it('mid (the mark-price rule) and spread of a quote, exact in x18', () => {
   expect(mid(quote('100', '101'))).toBe('100.5');
   expect(mid(quote('100', '100'))).toBe('100');
-  // An odd x18 sum: the half needs a 19th decimal, which a float or x18 alone would drop.
-  expect(mid(quote('100', '100.000000000000000001'))).toBe('100.0000000000000000005');
-  expect(mid(quote('1', '2.000000000000000001'))).toBe('1.5000000000000000005');
+  // The mark-price rule rounds a half x18 unit down, like every other valuation.
+  expect(mid(quote('100', '100.000000000000000001'))).toBe('100');
+  expect(mid(quote('1', '2.000000000000000002'))).toBe('1.500000000000000001');
   expect(spread(quote('100.1', '100.35'))).toBe('0.25');
   expect(spread(quote('101', '100'))).toBe('-1');
   expect(mid(undefined)).toBeUndefined();

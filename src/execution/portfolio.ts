@@ -1,0 +1,86 @@
+import { markPriceX18 } from '../market/mark-price.ts';
+import type { Snapshot } from '../market/snapshot.ts';
+import { fillFeeX18 } from '../money/index.ts';
+import type { Market, OrderSide, OrderType } from '../domain/index.ts';
+import { PositionBook, unrealizedPnlX18 } from './positions.ts';
+
+/** Whether a fill added liquidity (a resting LIMIT order) or took it. */
+export type Liquidity = 'maker' | 'taker';
+
+/** One fill to book: who, what, at what price, and the fee it cost. */
+export interface BookedFill {
+  readonly strategy: string;
+  readonly marketId: number;
+  readonly side: OrderSide;
+  readonly amountX18: bigint;
+  readonly priceX18: bigint;
+  readonly feeX18: bigint;
+}
+
+/**
+ * Positions, fills, fees and PnL of one account and of each strategy instance in it. Knows
+ * nothing of orders in flight (risk does) or of the journal (recovery feeds it). Fees are
+ * charged once, when a fill is booked live, and then kept in the journal with the order, so a
+ * restart books exactly what was charged (never re-estimated as taker, never 0).
+ */
+export class Portfolio {
+  readonly #account = new PositionBook();
+  readonly #byStrategy = new Map<string, PositionBook>();
+  readonly #markets = new Map<number, Market>();
+
+  /** The account-wide position book. */
+  get account(): PositionBook {
+    return this.#account;
+  }
+
+  /** One strategy's own positions (what its `ctx.position` reports). */
+  strategy(name: string): PositionBook {
+    let book = this.#byStrategy.get(name);
+    if (book === undefined) {
+      book = new PositionBook();
+      this.#byStrategy.set(name, book);
+    }
+    return book;
+  }
+
+  /** Remembers a market's parameters (fees) for fills of orders sent on it. */
+  rememberMarket(market: Market): void {
+    this.#markets.set(market.id, market);
+  }
+
+  /**
+   * The fee of a fill at the market's maker or taker rate, rounded up. A LIMIT order's fill is
+   * maker when the order had rested on the venue before it filled; everything else is taker.
+   * Undefined when the market's parameters are unknown (the caller must not guess 0).
+   */
+  feeOf(
+    marketId: number,
+    type: OrderType,
+    liquidity: Liquidity,
+    amountX18: bigint,
+    priceX18: bigint,
+  ): bigint | undefined {
+    const market = this.#markets.get(marketId);
+    if (market === undefined) return undefined;
+    const fraction =
+      type === 'LIMIT' && liquidity === 'maker' ? market.makerFeeX18 : market.takerFeeX18;
+    return fillFeeX18(amountX18, priceX18, fraction);
+  }
+
+  /** Books a fill into the account and its strategy's book. */
+  book(fill: BookedFill): void {
+    this.#account.apply(fill);
+    this.strategy(fill.strategy).apply(fill);
+  }
+
+  /** Unrealized PnL of the account at the mark price of `snapshot` (markets without a mark count 0). */
+  unrealizedX18(snapshot: Snapshot): bigint {
+    let total = 0n;
+    for (const [marketId, position] of this.#account.entries()) {
+      if (position.amountX18 === 0n) continue;
+      const mark = markPriceX18(snapshot.quotes?.get(marketId));
+      if (mark !== undefined) total += unrealizedPnlX18(position, mark);
+    }
+    return total;
+  }
+}

@@ -1,0 +1,54 @@
+import type { Logger } from '../log/logger.ts';
+import type { OrderRecord } from './order-record.ts';
+
+/** What recovery may do with a journaled order; the executor supplies each step. */
+export interface RecoverySteps {
+  /** Books the fills a record already has into the portfolio, at the fees recorded with them. */
+  readonly bookRecordedFills: (record: OrderRecord) => void;
+  /** Resends the record's identical signed bytes (safe: the venue's replay guard answers 409). */
+  readonly resend: (record: OrderRecord) => void;
+  /** Marks a record final without sending it. */
+  readonly finish: (
+    record: OrderRecord,
+    outcome: { state: 'CANCELLED' | 'UNKNOWN'; error: string },
+  ) => void;
+}
+
+/**
+ * Start-up recovery (DESIGN order-safety rule 5): rebuilds positions from every journaled fill,
+ * then deals with orders a crash left in flight: unexpired ones are resent byte-identical;
+ * expired ones are marked UNKNOWN when an attempt may have landed, CANCELLED when none was made.
+ *
+ * @returns the largest expiry in the journal, so new orders keep expiries strictly increasing.
+ */
+export function recoverJournal(
+  records: readonly OrderRecord[],
+  now: number,
+  steps: RecoverySteps,
+  log: Logger,
+): number {
+  let lastExpiryTs = 0;
+  for (const record of records) {
+    lastExpiryTs = Math.max(lastExpiryTs, record.expiryTs);
+    if (record.filledX18 > 0n && record.avgFillPriceX18 !== null) steps.bookRecordedFills(record);
+  }
+  for (const record of records) {
+    if (record.state !== 'PENDING' && record.state !== 'SENT') continue;
+    if (now < record.expiryTs) {
+      log.warn(
+        { orderId: record.id, attempts: record.attempts },
+        'resending an order left in flight by the last run (identical bytes)',
+      );
+      steps.resend(record);
+    } else if (record.attempts === 0) {
+      steps.finish(record, { state: 'CANCELLED', error: 'expired before it was sent' });
+    } else {
+      steps.finish(record, {
+        state: 'UNKNOWN',
+        error:
+          'left in flight by the last run and expired before it could be resent; check the venue',
+      });
+    }
+  }
+  return lastExpiryTs;
+}

@@ -1,0 +1,84 @@
+import type { Snapshot } from '../market/snapshot.ts';
+import type { OrderIntent } from '../strategy/intent.ts';
+import type { RiskLimits } from './checks.ts';
+import { evaluateIntent } from './evaluate-intent.ts';
+import type { Portfolio } from './portfolio.ts';
+import type { Refusal } from './refusal.ts';
+import type { SizedOrder } from './sizing.ts';
+
+const DAY_MS = 86_400_000;
+
+/** Where the day's PnL baseline survives a restart (the journal's key-value store). */
+export interface RiskStore {
+  get(key: string): string | undefined;
+  set(key: string, value: string): void;
+}
+
+/** Options of {@link RiskEngine}. */
+export interface RiskEngineOptions {
+  readonly limits: RiskLimits;
+  /** Checked before every intent; true stops all sending. */
+  readonly killSwitchOn: () => boolean;
+  readonly now: () => number;
+  readonly store: RiskStore;
+}
+
+/**
+ * Sizing and the pre-send checks (DESIGN order-safety rules 1 and 2), with the limits that need
+ * memory: the daily loss limit counts from a baseline (realized PnL at the start of the UTC day)
+ * that is persisted, so a restart does not forgive the day's loss.
+ */
+export class RiskEngine {
+  readonly #options: RiskEngineOptions;
+  #day: number | undefined;
+  #realizedAtDayStart = 0n;
+
+  constructor(options: RiskEngineOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * Sizes an intent and runs the checks against the account as it stands plus `pendingX18`
+   * (signed amounts of orders whose outcome is not yet known, per market).
+   */
+  evaluate(
+    intent: OrderIntent,
+    snapshot: Snapshot,
+    portfolio: Portfolio,
+    pendingX18: (marketId: number) => bigint,
+  ): SizedOrder | Refusal {
+    this.#rollDay(portfolio);
+    return evaluateIntent(intent, {
+      snapshot,
+      positionX18: (marketId) => portfolio.account.amountX18(marketId) + pendingX18(marketId),
+      limits: this.#options.limits,
+      dailyPnlX18: this.dailyPnlX18(snapshot, portfolio),
+      killSwitchOn: this.#options.killSwitchOn(),
+    });
+  }
+
+  /** Today's PnL: realized net of fees since the day's baseline, plus unrealized at the mark. */
+  dailyPnlX18(snapshot: Snapshot, portfolio: Portfolio): bigint {
+    this.#rollDay(portfolio);
+    return (
+      portfolio.account.realizedNetX18() -
+      this.#realizedAtDayStart +
+      portfolio.unrealizedX18(snapshot)
+    );
+  }
+
+  // The baseline is taken once per UTC day and stored; a restart the same day reads it back.
+  #rollDay(portfolio: Portfolio): void {
+    const day = Math.floor(this.#options.now() / DAY_MS) * DAY_MS;
+    if (day === this.#day) return;
+    this.#day = day;
+    const { store } = this.#options;
+    if (store.get('day') === String(day)) {
+      this.#realizedAtDayStart = BigInt(store.get('realizedAtDayStartX18') ?? '0');
+      return;
+    }
+    this.#realizedAtDayStart = portfolio.account.realizedNetX18();
+    store.set('realizedAtDayStartX18', this.#realizedAtDayStart.toString());
+    store.set('day', String(day));
+  }
+}
