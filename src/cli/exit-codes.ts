@@ -1,29 +1,11 @@
-import { ErrorCodes, isQuantaError, type ErrorCode } from '../errors/index.ts';
+import { isQuantaError, meaningOf, type ExitStatus } from '../errors/index.ts';
 
-/** DESIGN's exit codes. */
-export const ExitCode = { OK: 0, FAILURE: 1, USAGE: 2, CREDENTIALS: 3, INTERRUPTED: 130 } as const;
+/** DESIGN's exit codes (defined beside the error registry, which gives each code its own). */
+export { ExitCode } from '../errors/index.ts';
 
-const USAGE_CODES: ReadonlySet<ErrorCode> = new Set([
-  ErrorCodes.CONFIG_INVALID,
-  ErrorCodes.CONFIG_NOT_FOUND,
-  ErrorCodes.USAGE,
-  ErrorCodes.STRATEGY_LOAD,
-  ErrorCodes.STRATEGY_PARAMS,
-  ErrorCodes.WALLET_KEY_MISSING,
-  ErrorCodes.INSECURE_TRANSPORT,
-]);
-
-const CREDENTIAL_CODES: ReadonlySet<ErrorCode> = new Set([
-  ErrorCodes.VENUE_CREDENTIALS_REFUSED,
-  ErrorCodes.VENUE_FORBIDDEN,
-]);
-
-/** The exit code an error ends the process with. */
-export function exitCodeFor(error: unknown): number {
-  if (!isQuantaError(error)) return ExitCode.FAILURE;
-  if (USAGE_CODES.has(error.code)) return ExitCode.USAGE;
-  if (CREDENTIAL_CODES.has(error.code)) return ExitCode.CREDENTIALS;
-  return ExitCode.FAILURE;
+/** The exit code an error ends the process with: its code's row in `ErrorMeanings`. */
+export function exitCodeFor(error: unknown): ExitStatus {
+  return meaningOf(error).exit;
 }
 
 /** The text printed for an error that ends a command: the message and its hints. */

@@ -1,6 +1,10 @@
 /**
  * The registry of stable error codes. A code, once shipped, is never reused for another meaning:
- * scripts and dashboards match on it.
+ * scripts and dashboards match on it. What each code means for an order and for the exit code
+ * is in `ErrorMeanings` (meanings.ts); a code without a row there does not compile.
+ *
+ * Retired, never to be reused: `QUANTA_ORDER_REFUSED` (declared, never thrown; removed in
+ * issue 11, refusals are typed `RefusalReason`s, not errors).
  */
 export const ErrorCodes = {
   // money
@@ -29,6 +33,8 @@ export const ErrorCodes = {
   // account
   WALLET_KEY_MISSING: 'QUANTA_WALLET_KEY_MISSING',
   CREDENTIAL_STORE: 'QUANTA_CREDENTIAL_STORE',
+  /** An order's signing key has no valid credential any more; the order was never sent. */
+  SIGNING_KEY_EXPIRED: 'QUANTA_SIGNING_KEY_EXPIRED',
   // config and usage
   CONFIG_INVALID: 'QUANTA_CONFIG_INVALID',
   CONFIG_NOT_FOUND: 'QUANTA_CONFIG_NOT_FOUND',
@@ -37,7 +43,6 @@ export const ErrorCodes = {
   STRATEGY_LOAD: 'QUANTA_STRATEGY_LOAD',
   STRATEGY_PARAMS: 'QUANTA_STRATEGY_PARAMS',
   // execution
-  ORDER_REFUSED: 'QUANTA_ORDER_REFUSED',
   JOURNAL: 'QUANTA_JOURNAL',
   // recordings
   RECORDING_INVALID: 'QUANTA_RECORDING_INVALID',

@@ -1,11 +1,10 @@
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import pRetry, { AbortError } from 'p-retry';
-import { ErrorCodes, summarizeError } from '../errors/index.ts';
+import { summarizeError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
-import { VenueError } from '../venue/errors.ts';
 import type { VenueOrder } from '../venue/types.ts';
-import { judgeFailedAttempt, type AttemptVerdict } from './retry-policy.ts';
+import { judgeFailedAttempt, pauseAllSendersMs, type AttemptVerdict } from './retry-policy.ts';
 
 /** The exact bytes of a signed order: sent, and resent, as they are. */
 export interface SignedOrderRequest {
@@ -21,7 +20,8 @@ export interface OrderSubmitter {
 }
 
 /**
- * How a dispatch ended. `unsent`: expired before any attempt of this dispatch; `interrupted`:
+ * How a dispatch ended. `unsent`: expired before any attempt of this dispatch, or its last
+ * attempt never left the process (the registry's `not-sent`); `interrupted`:
  * shutdown aborted it (the journal keeps it SENT, the next start resends the same bytes).
  */
 export type DispatchResult =
@@ -150,9 +150,8 @@ export class Dispatcher {
               { orderId, attempt: attempts, err: summarizeError(error) },
               'order send attempt failed',
             );
-            if (error instanceof VenueError && error.code === ErrorCodes.VENUE_RATE_LIMITED) {
-              await this.#pauseFor(error.retryAfterMs ?? 1000, signal);
-            }
+            const pauseMs = pauseAllSendersMs(error);
+            if (pauseMs !== undefined) await this.#pauseFor(pauseMs, signal);
           },
         },
       );

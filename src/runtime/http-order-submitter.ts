@@ -19,12 +19,13 @@ export function httpOrderSubmitter(
       const active = credentials.forSigner(request.signer);
       if (active === undefined) {
         return Promise.reject(
+          // Its own code, not the venue's 401: nothing left, and the registry must know that.
           new QuantaError(
-            ErrorCodes.VENUE_CREDENTIALS_REFUSED,
-            `no valid credential for signer ${request.signer}: it expired`,
+            ErrorCodes.SIGNING_KEY_EXPIRED,
+            `signing key expired: no valid credential for signer ${request.signer}`,
             {
               details: [
-                'The order was signed by a key whose credentials expired; it cannot be resent.',
+                'The order was signed by a key whose credentials expired; it was not sent and cannot be resent.',
               ],
             },
           ),

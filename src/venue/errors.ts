@@ -7,7 +7,7 @@ import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import type { ErrorCode } from '../errors/index.ts';
 
 /** Longest venue message excerpt kept on an error, in characters. */
-export const VENUE_MESSAGE_MAX_CHARS = 200;
+const VENUE_MESSAGE_MAX_CHARS = 200;
 
 /** Fields of a `VenueError`. */
 export interface VenueErrorInit {
@@ -31,7 +31,8 @@ export interface VenueErrorInit {
 
 /**
  * A venue call that did not give a usable answer. `code` says what kind of failure it is (see
- * the table in `venueErrorFromStatus`), `status` the HTTP status (undefined when no answer came),
+ * the table in `venueErrorFromStatus`; what a code means for an order, a retry and the exit code
+ * is in the error registry, `ErrorMeanings`), `status` the HTTP status (undefined when no answer came),
  * `endpoint` the method and path, `venueMessage` a short excerpt of what the venue said.
  *
  * @example
@@ -72,7 +73,7 @@ export class VenueError extends QuantaError {
  * @param text - the raw message, possibly multi-line or huge.
  * @returns the excerpt, or undefined when nothing printable is left.
  */
-export function venueExcerpt(text: string | undefined): string | undefined {
+function venueExcerpt(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
   const flat = text.replace(/[\u0000-\u001f\u007f\s]+/g, ' ').trim();
   if (flat === '') return undefined;
@@ -261,30 +262,4 @@ export function venueResponseTooLargeError(
     endpoint,
     status,
   });
-}
-
-/**
- * The retry allow-list: true only for failures that a later, identical request may not meet.
- * Timeouts, unreachable venue, 5xx, 429 (after `retryAfterMs`) and unusable answers that came with
- * a 5xx. Everything else, including 400/401/403/404/409 and aborts, is final.
- *
- * @param error - anything caught.
- * @example
- * ```ts
- * await pRetry(send, { shouldRetry: ({ error }) => isRetryableVenueError(error) })
- * ```
- */
-export function isRetryableVenueError(error: unknown): boolean {
-  if (!(error instanceof VenueError)) return false;
-  switch (error.code) {
-    case ErrorCodes.VENUE_TIMEOUT:
-    case ErrorCodes.VENUE_UNREACHABLE:
-    case ErrorCodes.VENUE_SERVER_ERROR:
-    case ErrorCodes.VENUE_RATE_LIMITED:
-      return true;
-    case ErrorCodes.VENUE_BAD_RESPONSE:
-      return error.status !== undefined && error.status >= 500 && error.status <= 599;
-    default:
-      return false;
-  }
 }

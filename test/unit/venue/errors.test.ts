@@ -2,11 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCodes, QuantaError } from '../../../src/errors/index.ts';
 import {
   VenueError,
-  isRetryableVenueError,
   venueAbortedError,
   venueBadResponseError,
   venueErrorFromStatus,
-  venueExcerpt,
   venueResponseTooLargeError,
   venueTimeoutError,
   venueUnreachableError,
@@ -94,21 +92,29 @@ describe('venueErrorFromStatus', () => {
   });
 });
 
-describe('venueExcerpt', () => {
+describe('venue messages on errors', () => {
+  const said = (venueMessage: string | undefined): string | undefined =>
+    new VenueError({
+      code: ErrorCodes.VENUE_REJECTED,
+      shortMessage: 'x',
+      endpoint: ORDER,
+      venueMessage,
+    }).venueMessage;
+
   it('flattens whitespace and control characters to one line', () => {
-    expect(venueExcerpt('  market 9\n\tnot\u0000found \r\n')).toBe('market 9 not found');
+    expect(said('  market 9\n\tnot\u0000found \r\n')).toBe('market 9 not found');
   });
 
   it('cuts to 200 characters with an ellipsis', () => {
-    const cut = venueExcerpt('x'.repeat(500));
+    const cut = said('x'.repeat(500));
     expect(cut).toHaveLength(200);
     expect(cut?.endsWith('…')).toBe(true);
-    expect(venueExcerpt('y'.repeat(200))).toBe('y'.repeat(200));
+    expect(said('y'.repeat(200))).toBe('y'.repeat(200));
   });
 
   it('gives undefined for nothing printable', () => {
-    expect(venueExcerpt(undefined)).toBeUndefined();
-    expect(venueExcerpt(' \n\t ')).toBeUndefined();
+    expect(said(undefined)).toBeUndefined();
+    expect(said(' \n\t ')).toBeUndefined();
   });
 
   it('is applied to every VenueError', () => {
@@ -162,37 +168,5 @@ describe('the other error builders', () => {
         ],
       ]
     `);
-  });
-});
-
-describe('isRetryableVenueError', () => {
-  const ep = 'GET /api/v1/market';
-  it.each([
-    ['timeout', venueTimeoutError(ep, 100), true],
-    ['unreachable', venueUnreachableError(ep, 'http://x', 'connection refused'), true],
-    ['500', venueErrorFromStatus({ status: 500, endpoint: ep }), true],
-    ['502', venueErrorFromStatus({ status: 502, endpoint: ep }), true],
-    ['429', venueErrorFromStatus({ status: 429, endpoint: ep, retryAfterMs: 1000 }), true],
-    ['bad response on 503', venueBadResponseError(ep, 503, 'HTML instead of JSON'), true],
-    ['bad response on 200', venueBadResponseError(ep, 200, 'empty answer'), false],
-    ['302', venueErrorFromStatus({ status: 302, endpoint: ep }), false],
-    ['400', venueErrorFromStatus({ status: 400, endpoint: ep }), false],
-    ['401', venueErrorFromStatus({ status: 401, endpoint: ep }), false],
-    ['403', venueErrorFromStatus({ status: 403, endpoint: ep }), false],
-    ['404', venueErrorFromStatus({ status: 404, endpoint: ep }), false],
-    ['409', venueErrorFromStatus({ status: 409, endpoint: ep }), false],
-    ['413', venueErrorFromStatus({ status: 413, endpoint: ep }), false],
-    ['aborted', venueAbortedError(ep), false],
-    ['too large', venueResponseTooLargeError(ep, 200, 10), false],
-    [
-      'request not buildable',
-      new VenueError({ code: ErrorCodes.VENUE_HTTP, shortMessage: 'bad header', endpoint: ep }),
-      false,
-    ],
-    ['a QuantaError that is no VenueError', new QuantaError(ErrorCodes.VENUE_TIMEOUT, 'x'), false],
-    ['a plain Error', new Error('fetch failed'), false],
-    ['a non-error', 'timeout', false],
-  ])('%s → %s', (_name, error, expected) => {
-    expect(isRetryableVenueError(error)).toBe(expected);
   });
 });
