@@ -1,0 +1,172 @@
+/**
+ * Issue 11 defects around a restart, reproduced with the real executor, the on-disk journal and
+ * the simulation engine the paper venue serves (in-process, as backtests use it):
+ * - the daily loss limit must survive a restart (its baseline used to be re-taken at the
+ *   first submit after `recover()`, forgiving the day's loss);
+ * - recovered fills must carry the fees charged when they happened (a maker fill used to be
+ *   re-charged as taker after a restart, and as free when the first listing failed).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { keccak256, toHex } from 'viem';
+import { afterEach, expect, it } from 'vitest';
+import { simOrderLookup, simOrderSubmitter } from '../../../src/backtest/sim-venue.ts';
+import { Dispatcher } from '../../../src/execution/dispatcher.ts';
+import { Executor } from '../../../src/execution/executor.ts';
+import { OrderJournal } from '../../../src/execution/journal.ts';
+import { riskLimitsOf } from '../../../src/execution/risk-limits.ts';
+import { silentLogger } from '../../../src/log/logger.ts';
+import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
+import { SimEngine, DEFAULT_SIM_MARKETS } from '../../../src/sim/index.ts';
+
+const ACCOUNT = 'acct-1';
+const ETH = DEFAULT_SIM_MARKETS.find((m) => m.symbol === 'ETH-USD');
+// SOL-USD charges makers 2 bp and takers 5 bp: a maker fill re-priced as taker shows.
+const SOL = DEFAULT_SIM_MARKETS.find((m) => m.symbol === 'SOL-USD');
+if (ETH === undefined || SOL === undefined)
+  throw new Error('ETH-USD and SOL-USD are paper markets');
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const step of cleanups.splice(0).reverse()) await step();
+});
+
+/** One "process": a journal opened at `path` and an executor over the shared engine. */
+function start(
+  path: string,
+  engine: SimEngine,
+  clock: { now: number },
+  dailyLossLimit?: string,
+  listed = engine.listMarkets(),
+) {
+  const journal = OrderJournal.open(path);
+  const now = () => clock.now;
+  const dispatcher = new Dispatcher({
+    submitter: simOrderSubmitter(engine, ACCOUNT),
+    requests: Infinity,
+    perMs: 1,
+    concurrency: 1,
+    maxAttempts: 1,
+    now,
+    sleep: () => Promise.resolve(),
+    log: silentLogger,
+    onAttempt: (id) => journal.markAttempt(id, now()),
+  });
+  const executor = new Executor({
+    journal,
+    dispatcher,
+    // Unique, deterministic stand-in signatures: the engine does not verify them.
+    signer: {
+      sign: (body) =>
+        Promise.resolve({ signature: keccak256(toHex(JSON.stringify(body))), signer: '0x01' }),
+    },
+    limits: riskLimitsOf({
+      maxOrderNotional: '100000',
+      maxPositionNotional: '100000',
+      ...(dailyLossLimit === undefined ? {} : { dailyLossLimit }),
+    }),
+    killSwitchOn: () => false,
+    now,
+    log: silentLogger,
+    orderTtlMs: 60_000,
+    lookupOrder: simOrderLookup(engine, ACCOUNT),
+  });
+  executor.recover(listed);
+  return { journal, executor };
+}
+
+async function setup() {
+  const dir = await mkdtemp(join(tmpdir(), 'quanta-restart-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  const clock = { now: Date.UTC(2026, 10, 23, 12) };
+  const engine = new SimEngine({ clock: () => clock.now, markets: DEFAULT_SIM_MARKETS, seed: 7 });
+  const snapshot = (seq: number): Snapshot =>
+    createSnapshot({
+      seq,
+      takenAt: clock.now,
+      markets: engine.listMarkets(),
+      quotes: engine.quotes(),
+    });
+  return { path: join(dir, 'journal.sqlite'), engine, clock, snapshot };
+}
+
+const market = (side: 'BUY' | 'SELL', extra: object = {}, marketId = ETH.id) => ({
+  marketId,
+  side,
+  type: 'MARKET' as const,
+  amount: '0.1',
+  ...extra,
+});
+
+it('the daily loss limit still holds after a restart the same day', async () => {
+  const { path, engine, clock, snapshot } = await setup();
+  const first = start(path, engine, clock, '0.01');
+  // A round trip at the spread plus two taker fees: a loss above 0.01 USD.
+  expect((await first.executor.submit('s', market('BUY'), snapshot(1))).kind).toBe('sent');
+  await first.executor.settle();
+  expect(
+    (await first.executor.submit('s', market('SELL', { reduceOnly: true }), snapshot(2))).kind,
+  ).toBe('sent');
+  await first.executor.settle();
+  expect(first.executor.positions.realizedNetX18()).toBeLessThan(-(10n ** 16n));
+  const refusedBefore = await first.executor.submit('s', market('BUY'), snapshot(3));
+  expect(refusedBefore.kind === 'refused' && refusedBefore.refusal.reason).toBe('DAILY_LOSS_LIMIT');
+  first.journal.close();
+
+  clock.now += 60_000; // a minute later, the same UTC day
+  const second = start(path, engine, clock, '0.01');
+  const after = await second.executor.submit('s', market('BUY'), snapshot(4));
+  expect(after.kind === 'refused' && after.refusal.reason).toBe('DAILY_LOSS_LIMIT');
+  await second.executor.settle();
+  second.journal.close();
+
+  // The next UTC day starts from a new baseline: trading resumes.
+  clock.now = Date.UTC(2026, 10, 24, 0, 1);
+  const third = start(path, engine, clock, '0.01');
+  expect((await third.executor.submit('s', market('BUY'), snapshot(5))).kind).toBe('sent');
+  await third.executor.settle();
+  third.journal.close();
+});
+
+it('a restart books recovered fills at the fees charged when they happened (maker stays maker)', async () => {
+  const { path, engine, clock, snapshot } = await setup();
+  const first = start(path, engine, clock);
+  // A LIMIT buy at the bid rests; then the book moves through it and it fills as maker.
+  const bid = engine.quotes(SOL.id)[0]?.bids[0]?.price;
+  if (bid === undefined) throw new Error('no bid');
+  const limit = await first.executor.submit(
+    's',
+    market('BUY', { type: 'LIMIT', price: bid, amount: '1' }, SOL.id),
+    snapshot(1),
+  );
+  expect(limit.kind).toBe('sent');
+  await first.executor.settle();
+  expect(first.journal.all()[0]?.state).toBe('OPEN');
+  engine.setExternalQuotes([
+    {
+      marketId: SOL.id,
+      timestamp: clock.now,
+      bids: [{ price: '1', quantity: '1000' }],
+      asks: [{ price: '2', quantity: '1000' }],
+    },
+  ]);
+  clock.now += 1000;
+  await first.executor.refreshOpenOrders();
+  const booked = first.executor.positions.get(SOL.id);
+  expect(booked.amountX18).toBe(10n ** 18n);
+  // 2 bp of the notional, rounded up: the maker rate.
+  const notionalX18 = (booked.avgEntryPriceX18 * 10n ** 18n) / 10n ** 18n;
+  expect(booked.feesX18).toBe((notionalX18 * 2n * 10n ** 14n + 10n ** 18n - 1n) / 10n ** 18n);
+  first.journal.close();
+
+  const second = start(path, engine, clock);
+  expect(second.executor.positions.get(SOL.id).feesX18).toBe(booked.feesX18);
+  expect(second.executor.positions.realizedNetX18()).toBe(-booked.feesX18);
+  second.journal.close();
+
+  // Without a market listing at hand the recorded fee still holds (it used to be booked as 0).
+  const third = start(path, engine, clock, undefined, []);
+  expect(third.executor.positions.get(SOL.id).feesX18).toBe(booked.feesX18);
+  third.journal.close();
+});
