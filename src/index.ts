@@ -21,7 +21,7 @@ export type {
   OrderSide,
   OrderType,
   OrderStatus,
-} from './venue/types.ts';
+} from './domain/index.ts';
 export {
   parseDecimalToX18,
   formatX18,

@@ -1,5 +1,6 @@
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
-import type { OrderRecord, OrderState } from '../execution/order-record.ts';
+import type { OrderState } from '../domain/index.ts';
+import type { OrderRecord } from '../execution/order-record.ts';
 import { formatX18, parseDecimalToX18 } from '../money/index.ts';
 import { computeDrawdown } from './drawdown.ts';
 import { computeEquityCurve, type MarketCurve } from './equity-curve.ts';

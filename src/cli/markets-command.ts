@@ -4,7 +4,7 @@ import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { formatX18, quantumX18 } from '../money/index.ts';
 import { resolveVenue } from '../runtime/embedded-venue.ts';
 import { listMarkets } from '../venue/endpoints/index.ts';
-import type { Market } from '../venue/types.ts';
+import type { Market } from '../domain/index.ts';
 import { loadConfigFlag, parseFlags } from './common.ts';
 
 const SYNOPSIS = 'quanta markets [--config FILE] [--type PERPETUAL|SPOT] [--json]';

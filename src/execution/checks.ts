@@ -1,5 +1,5 @@
 import { formatX18, notionalExceeds, parseDecimalToX18 } from '../money/index.ts';
-import type { Market, Quote } from '../venue/types.ts';
+import type { Market, Quote } from '../domain/index.ts';
 import { refuse, type Refusal } from './refusal.ts';
 import type { SizedOrder } from './sizing.ts';
 

@@ -1,5 +1,5 @@
 import { X18_SCALE } from '../money/index.ts';
-import type { OrderSide } from '../venue/types.ts';
+import type { OrderSide } from '../domain/index.ts';
 
 /** One market's position, derived from fills. All x18. */
 export interface PositionState {

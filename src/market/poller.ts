@@ -1,5 +1,5 @@
 import type { Logger } from '../log/logger.ts';
-import type { Market, Quote } from '../venue/types.ts';
+import type { Market, Quote } from '../domain/index.ts';
 import { summarizeError } from '../errors/index.ts';
 import { sameMarket } from './same-market.ts';
 import { createSnapshot, type Snapshot } from './snapshot.ts';

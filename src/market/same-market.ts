@@ -1,4 +1,4 @@
-import type { Market } from '../venue/types.ts';
+import type { Market } from '../domain/index.ts';
 
 /** True when two market values have the same fields (bigint-aware, shallow). */
 export function sameMarket(a: Market, b: Market): boolean {

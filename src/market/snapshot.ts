@@ -1,4 +1,4 @@
-import type { Market, Quote } from '../venue/types.ts';
+import type { Market, Quote } from '../domain/index.ts';
 
 /**
  * One immutable view of the venue at a moment: every listed market and, where the venue has

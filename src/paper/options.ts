@@ -1,6 +1,7 @@
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import type { SimEngine, SimListing } from '../sim/index.ts';
-import { DEFAULT_SIGNING_DOMAIN, type Market, type SigningDomainConfig } from '../venue/types.ts';
+import type { Market } from '../domain/index.ts';
+import { DEFAULT_SIGNING_DOMAIN, type SigningDomainConfig } from '../venue/types.ts';
 
 /** Options of `startPaperVenue`. All are optional. */
 export interface PaperVenueOptions {

@@ -2,7 +2,7 @@ import pRetry from 'p-retry';
 import { summarizeError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
 import { listMarkets, type VenueConnection } from '../venue/endpoints/index.ts';
-import type { Market } from '../venue/types.ts';
+import type { Market } from '../domain/index.ts';
 
 const ATTEMPTS = 3;
 

@@ -1,4 +1,4 @@
-import type { OrderSide } from '../venue/types.ts';
+import type { OrderSide } from '../domain/index.ts';
 
 /**
  * One price level of the simulated book. `remainingX18` shrinks as fills consume it and is

@@ -1,4 +1,4 @@
-import type { Market } from '../venue/types.ts';
+import type { Market } from '../domain/index.ts';
 
 const LISTED_AT = '2026-01-05T00:00:00Z';
 const X18 = 10n ** 18n;

@@ -1,13 +1,14 @@
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { formatX18, quantumX18 } from '../money/index.ts';
 import type {
+  FillLiquidity,
   Market,
   OrderSide,
   OrderStatus,
   OrderType,
   Quote,
   QuoteLevel,
-} from '../venue/types.ts';
+} from '../domain/index.ts';
 import { type Book, type BookLevel, takeLiquidity } from './book-level.ts';
 import { bookFromQuote } from './external-book.ts';
 import { fillFeeX18 } from '../money/index.ts';
@@ -21,14 +22,7 @@ import {
 import { drawShockPpb, nextMidX18, snapPriceToGrid } from './price-walk.ts';
 import { SeededRandom, deriveSeed } from './random.ts';
 import { buildSyntheticBook } from './synthetic-book.ts';
-import type {
-  FillLiquidity,
-  SimAccount,
-  SimFill,
-  SimOrder,
-  SimOrderRequest,
-  SimPosition,
-} from './types.ts';
+import type { SimAccount, SimFill, SimOrder, SimOrderRequest, SimPosition } from './types.ts';
 import { SimRejection } from './sim-rejection.ts';
 import { validateOrderRequest } from './validate-order.ts';
 

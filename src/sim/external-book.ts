@@ -1,5 +1,5 @@
 import { parseDecimalToX18 } from '../money/index.ts';
-import type { Quote, QuoteLevel } from '../venue/types.ts';
+import type { Quote, QuoteLevel } from '../domain/index.ts';
 import type { Book, BookLevel } from './book-level.ts';
 
 function parseLevels(levels: readonly QuoteLevel[], what: string): BookLevel[] {

@@ -5,11 +5,4 @@ export { SimRejection } from './sim-rejection.ts';
 export { validateOrderRequest, MAX_ORDER_EXPIRY_AHEAD_MS } from './validate-order.ts';
 
 export { SeededRandom, deriveSeed } from './random.ts';
-export type {
-  SimOrderRequest,
-  SimOrder,
-  SimFill,
-  FillLiquidity,
-  SimPosition,
-  SimAccount,
-} from './types.ts';
+export type { SimOrderRequest, SimOrder, SimFill, SimPosition, SimAccount } from './types.ts';

@@ -1,5 +1,5 @@
 import { X18_SCALE } from '../money/index.ts';
-import type { OrderSide } from '../venue/types.ts';
+import type { OrderSide } from '../domain/index.ts';
 import type { SimAccount, SimPosition } from './types.ts';
 
 interface PositionState {

@@ -6,7 +6,7 @@ import {
   parseDecimalToX18,
   quantumX18,
 } from '../money/index.ts';
-import type { Market } from '../venue/types.ts';
+import type { Market } from '../domain/index.ts';
 import { DEFAULT_INITIAL_PRICES, DEFAULT_SIM_MARKETS } from './default-markets.ts';
 import { snapPriceToGrid } from './price-walk.ts';
 import type { BookShape } from './synthetic-book.ts';

@@ -1,4 +1,10 @@
-import type { MarketType, OrderSide, OrderStatus, OrderType } from '../venue/types.ts';
+import type {
+  FillLiquidity,
+  MarketType,
+  OrderSide,
+  OrderStatus,
+  OrderType,
+} from '../domain/index.ts';
 
 /**
  * An order as the engine takes it: the HTTP body of spec §2.4 already parsed (amounts and
@@ -17,9 +23,6 @@ export interface SimOrderRequest {
   /** Reduce-only: may only shrink the current position; the excess is never filled. */
   readonly isReduce: boolean;
 }
-
-/** Whether a fill took liquidity from the book (immediately) or was a resting order's fill. */
-export type FillLiquidity = 'TAKER' | 'MAKER';
 
 /** One fill of an order at one price. */
 export interface SimFill {

@@ -1,5 +1,5 @@
 import { formatX18, isOnGrid, notionalExceeds, notionalX18, quantumX18 } from '../money/index.ts';
-import type { Market } from '../venue/types.ts';
+import type { Market } from '../domain/index.ts';
 import { SimRejection } from './sim-rejection.ts';
 import type { SimOrderRequest } from './types.ts';
 

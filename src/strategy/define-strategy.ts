@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Logger } from '../log/logger.ts';
 import type { Snapshot } from '../market/snapshot.ts';
-import type { OrderSide, OrderStatus } from '../venue/types.ts';
+import type { OrderSide, OrderStatus } from '../domain/index.ts';
 import type { OrderIntent } from './intent.ts';
 
 /** A strategy's small persisted key-value store (kept in the journal; survives restarts). */

@@ -1,4 +1,4 @@
-import type { OrderSide, OrderType } from '../venue/types.ts';
+import type { OrderSide, OrderType } from '../domain/index.ts';
 
 /**
  * What a strategy asks for. The executor sizes it to the market's quantum, checks it against

@@ -1,56 +1,9 @@
 /**
- * Parsed venue values: what the wire schemas turn JSON into. Amounts and prices are bigint x18;
- * nothing past this boundary re-parses strings.
+ * Wire shapes: the request bodies the bot signs and sends, and the venue's answers once parsed
+ * (amounts and prices bigint x18, statuses mapped to domain terms). Domain types live in
+ * `src/domain`; the schemas in `./schemas` map between the two at this edge.
  */
-
-/** Market kinds the venue lists. */
-export type MarketType = 'PERPETUAL' | 'SPOT';
-/** Order sides of conventions §4.5. */
-export type OrderSide = 'BUY' | 'SELL';
-/** Order types of conventions §4.5. */
-export type OrderType = 'MARKET' | 'LIMIT';
-/** Order states of conventions §4.5. */
-export type OrderStatus = 'OPEN' | 'PARTIAL' | 'FILLED' | 'CANCELLED';
-
-/**
- * A market's trading parameters, parsed from a wire market row (spec §2.6).
- *
- * `amountExpo`/`priceExpo` are the conversion exponents: one amount quantum is
- * `10^(-amountExpo)` base units. All x18 fields are bigint.
- */
-export interface Market {
-  readonly id: number;
-  readonly symbol: string;
-  readonly type: MarketType;
-  readonly baseAsset: string;
-  readonly quoteAsset: string;
-  readonly amountExpo: number;
-  readonly priceExpo: number;
-  readonly minAmountX18: bigint;
-  readonly maxPositionValueX18: bigint;
-  readonly makerFeeX18: bigint;
-  readonly takerFeeX18: bigint;
-  readonly initialMarginX18: bigint;
-  readonly maintenanceMarginX18: bigint;
-  readonly isActive: boolean;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly deletedAt: string | null;
-}
-
-/** One price level of a quote: decimal strings, as the venue sends them. */
-export interface QuoteLevel {
-  readonly price: string;
-  readonly quantity: string;
-}
-
-/** Top of book for one market (conventions §6 extension): best level first. */
-export interface Quote {
-  readonly marketId: number;
-  readonly timestamp: number;
-  readonly bids: readonly QuoteLevel[];
-  readonly asks: readonly QuoteLevel[];
-}
+import type { MarketType, OrderSide, OrderStatus, OrderType } from '../domain/index.ts';
 
 /** The order creation request body of spec §2.4, exactly as sent. */
 export interface OrderRequestBody {

@@ -16,7 +16,7 @@ import { RecordingWriter, readRecording } from '../../src/market/recording/index
 import { readLineBatches } from '../../src/market/recording/read-lines.ts';
 import { createSnapshot, type Snapshot } from '../../src/market/snapshot.ts';
 import { marketToWireRow, quotesToWire } from '../../src/venue/schemas/index.ts';
-import type { Market, Quote, QuoteLevel } from '../../src/venue/types.ts';
+import type { Market, Quote, QuoteLevel } from '../../src/domain/index.ts';
 import { testMarket } from '../helpers/markets.ts';
 
 function envInt(name: string, fallback: number): number {

@@ -1,4 +1,4 @@
-import type { Market } from '../../src/venue/types.ts';
+import type { Market } from '../../src/domain/index.ts';
 
 /** A market value for pure tests; override what the test is about. */
 export function testMarket(overrides: Partial<Market> = {}): Market {

@@ -3,7 +3,7 @@ import { silentLogger } from '../../src/log/logger.ts';
 import { createSnapshot, type Snapshot } from '../../src/market/snapshot.ts';
 import { loadStrategy, parseStrategyParams } from '../../src/strategy/load-strategy.ts';
 import { StrategyHost } from '../../src/strategy/strategy-host.ts';
-import type { Market, Quote } from '../../src/venue/types.ts';
+import type { Market, Quote } from '../../src/domain/index.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 

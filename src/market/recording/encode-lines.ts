@@ -1,5 +1,5 @@
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
-import type { Market, Quote, QuoteLevel } from '../../venue/types.ts';
+import type { Market, Quote, QuoteLevel } from '../../domain/index.ts';
 import type { Snapshot } from '../snapshot.ts';
 import { LineTag, type RecordingHeader } from './recording-format.ts';
 

@@ -41,7 +41,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
-import type { Market } from '../../venue/types.ts';
+import type { Market } from '../../domain/index.ts';
 import { sameMarket } from '../same-market.ts';
 import type { Snapshot } from '../snapshot.ts';
 import {

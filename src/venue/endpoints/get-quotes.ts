@@ -1,7 +1,7 @@
 import { ErrorCodes, isQuantaError } from '../../errors/index.ts';
 import { venueRequest } from '../http/index.ts';
 import { parseQuotes } from '../schemas/index.ts';
-import type { Quote } from '../types.ts';
+import type { Quote } from '../../domain/index.ts';
 import type { VenueConnection } from './connection.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { venueRequest } from '../http/index.ts';
 import { parseMarketList } from '../schemas/index.ts';
-import type { Market, MarketType } from '../types.ts';
+import type { Market, MarketType } from '../../domain/index.ts';
 import type { VenueConnection } from './connection.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import { parseX18String } from '../../money/index.ts';
-import type { Market } from '../types.ts';
+import type { Market } from '../../domain/index.ts';
 import {
   isoTimestamp,
   marketType,

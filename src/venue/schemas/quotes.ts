@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ErrorCodes } from '../../errors/index.ts';
-import type { Quote } from '../types.ts';
+import type { Quote } from '../../domain/index.ts';
 import { decimalString, nonNegativeInteger, timestampMs } from './primitives.ts';
 import { parseWire } from './wire-error.ts';
 

@@ -11,9 +11,9 @@ import {
 } from '../../../src/paper/index.ts';
 import { parseMarketList } from '../../../src/venue/schemas/index.ts';
 import { signOrder, signRegistration } from '../../../src/venue/signing/index.ts';
+import type { Market } from '../../../src/domain/index.ts';
 import {
   DEFAULT_SIGNING_DOMAIN,
-  type Market,
   type OrderRequestBody,
   type SigningDomainConfig,
 } from '../../../src/venue/types.ts';

@@ -25,7 +25,7 @@ import type { PaperVenue } from '../../../src/paper/index.ts';
 import { startBot, type Bot, type RunSummary } from '../../../src/runtime/bot.ts';
 import type { SimOrder } from '../../../src/sim/index.ts';
 import { parseMarketList } from '../../../src/venue/schemas/index.ts';
-import type { Market } from '../../../src/venue/types.ts';
+import type { Market } from '../../../src/domain/index.ts';
 
 /** The repository root (package.json, strategies/, bin/). */
 export const ROOT = resolve(import.meta.dirname, '../../..');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/log/logger.ts';
 import { Poller, type PollerOptions } from '../../../src/market/poller.ts';
 import { VenueError, venueErrorFromStatus } from '../../../src/venue/errors.ts';
-import type { Market, Quote } from '../../../src/venue/types.ts';
+import type { Market, Quote } from '../../../src/domain/index.ts';
 import { testMarket } from '../../helpers/markets.ts';
 import { quoteAt } from '../../helpers/strategy-harness.ts';
 

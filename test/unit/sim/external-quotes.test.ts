@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCodes } from '../../../src/errors/index.ts';
-import type { Quote } from '../../../src/venue/types.ts';
+import type { Quote } from '../../../src/domain/index.ts';
 import { T0, engineAt, request, x18 } from './helpers.ts';
 
 const recorded: Quote = {

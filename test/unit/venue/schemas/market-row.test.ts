@@ -8,7 +8,7 @@ import {
   parseMarketList,
   parseMarketRow,
 } from '../../../../src/venue/schemas/index.ts';
-import type { Market } from '../../../../src/venue/types.ts';
+import type { Market } from '../../../../src/domain/index.ts';
 
 interface Envelope {
   body: { markets: Record<string, unknown>[] };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCodes, QuantaError } from '../../../../src/errors/index.ts';
 import { formatX18 } from '../../../../src/money/index.ts';
 import { parseQuotes, quotesToWire } from '../../../../src/venue/schemas/index.ts';
-import type { Quote } from '../../../../src/venue/types.ts';
+import type { Quote } from '../../../../src/domain/index.ts';
 
 const body = {
   quotes: [

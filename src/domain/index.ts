@@ -1,0 +1,10 @@
+/**
+ * The domain layer: what every other layer shares (markets, order terms, quotes, fills, order
+ * states). It depends on nothing but `money/`; the wire code maps to it at the venue edge and
+ * the simulation speaks it directly.
+ */
+export type { Market, MarketType } from './market.ts';
+export type { OrderSide, OrderType } from './order-terms.ts';
+export type { Quote, QuoteLevel } from './quote.ts';
+export type { FillLiquidity } from './fill.ts';
+export type { OrderState, OrderStatus } from './order-state.ts';
