@@ -9,6 +9,7 @@ export {
   resolveRecordingFiles,
   type ReadRecordingOptions,
   type OpenedRecording,
+  type RecordingSnapshots,
 } from './recording-reader.ts';
 export { RecordingDecoder, type RecordingWarning } from './recording-decoder.ts';
 export {
@@ -17,4 +18,9 @@ export {
   LineTag,
   type RecordingHeader,
 } from './recording-format.ts';
-export { listRecordingFiles, partPath, isRecordingFileName } from './recording-files.ts';
+export {
+  listRecordingFiles,
+  checkOneFilePerPart,
+  partPath,
+  isRecordingFileName,
+} from './recording-files.ts';

@@ -1,4 +1,6 @@
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
 import { pipeline, type Readable } from 'node:stream';
 import { constants as zlibConstants, createGunzip } from 'node:zlib';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
@@ -46,21 +48,51 @@ function readFailure(path: string, error: unknown, gzip: boolean): QuantaError {
   );
 }
 
+/** Options of {@link readLineBatches}. */
+export interface ReadLinesOptions {
+  readonly signal?: AbortSignal | undefined;
+  /**
+   * Called once, after the last batch, when a gzip file ends without its trailer: it was cut
+   * short (the writer was killed before closing it), so its lines are what could be decompressed.
+   */
+  readonly onMissingTrailer?: (() => void) | undefined;
+}
+
+/**
+ * True when the gzip trailer's ISIZE (the last 4 bytes of what was read: the uncompressed size
+ * modulo 2^32) matches the bytes decompressed. A stream cut short ends in deflate data instead
+ * (the writer's per-snapshot flushes end in `00 00 ff ff`), which matches by chance with odds of
+ * 2^-32. zlib has already checked the trailer's CRC when the stream did end properly.
+ */
+async function hasTrailer(path: string, compressedBytes: number, bytes: number): Promise<boolean> {
+  // 10 bytes of gzip header, at least 2 of deflate data, 8 of trailer.
+  if (compressedBytes < 20) return false;
+  const file = await open(path, 'r');
+  try {
+    const isize = Buffer.alloc(4);
+    const { bytesRead } = await file.read(isize, 0, 4, compressedBytes - 4);
+    return bytesRead === 4 && isize.readUInt32LE(0) === bytes % 2 ** 32;
+  } finally {
+    await file.close();
+  }
+}
+
 /**
  * Streams the lines of a file, gunzipping it when its name ends in `.gz`, in batches (one per
  * chunk read) so the per-line cost stays a string slice. Memory stays at one chunk plus one line.
  *
  * A truncated gzip file (the writer crashed) yields what could be decompressed instead of
- * failing; the last line is then usually torn, which the decoder deals with. The final line is
- * yielded even without its `\n`.
+ * failing, and `onMissingTrailer` is told; the last line is then often torn, which the decoder
+ * deals with. The final line is yielded even without its `\n`.
  *
  * @throws QuantaError `QUANTA_RECORDING_NOT_FOUND` for a missing file, `QUANTA_ABORTED` when
  *   `signal` aborts, `QUANTA_RECORDING_INVALID` for a corrupt gzip stream or a read failure.
  */
 export async function* readLineBatches(
   path: string,
-  signal?: AbortSignal,
+  options: ReadLinesOptions = {},
 ): AsyncGenerator<string[], void, undefined> {
+  const { signal } = options;
   const gzip = isGzipPath(path);
   const file = createReadStream(path, {
     highWaterMark: CHUNK_BYTES,
@@ -68,7 +100,8 @@ export async function* readLineBatches(
   });
   let stream: Readable = file;
   if (gzip) {
-    // SYNC_FLUSH at the end: a truncated stream ends quietly instead of "unexpected end of file".
+    // SYNC_FLUSH at the end: a truncated stream ends quietly instead of "unexpected end of file"
+    // (which would also lose the output of the last chunk); hasTrailer tells the two apart.
     const gunzip = createGunzip({
       finishFlush: zlibConstants.Z_SYNC_FLUSH,
       chunkSize: CHUNK_BYTES,
@@ -76,10 +109,15 @@ export async function* readLineBatches(
     // Errors surface through the iteration of `gunzip`, which pipeline destroys with them.
     stream = pipeline(file, gunzip, () => undefined);
   }
-  stream.setEncoding('utf8');
+  // Decoded here rather than by setEncoding, to count the bytes for the gzip trailer check.
+  const utf8 = new StringDecoder('utf8');
+  let bytes = 0;
   let carry = '';
+  let complete = true;
   try {
-    for await (const chunk of stream as AsyncIterable<string>) {
+    for await (const data of stream as AsyncIterable<Buffer>) {
+      bytes += data.length;
+      const chunk = utf8.write(data);
       let newline = chunk.indexOf('\n');
       if (newline === -1) {
         carry += chunk;
@@ -94,6 +132,9 @@ export async function* readLineBatches(
       carry = chunk.slice(start);
       yield lines;
     }
+    carry += utf8.end();
+    if (gzip && options.onMissingTrailer !== undefined)
+      complete = await hasTrailer(path, file.bytesRead, bytes);
   } catch (error) {
     throw readFailure(path, error, gzip);
   } finally {
@@ -101,4 +142,5 @@ export async function* readLineBatches(
     file.destroy();
   }
   if (carry !== '') yield [carry];
+  if (!complete) options.onMissingTrailer?.();
 }

@@ -1,6 +1,6 @@
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import { parseMarketRow, type MarketRow } from '../../venue/schemas/index.ts';
-import type { Market, Quote, QuoteLevel } from '../../domain/index.ts';
+import type { Market, Quote, QuoteLevel } from '../../venue/types.ts';
 import { sameMarket } from '../same-market.ts';
 import { createSnapshot, type Snapshot } from '../snapshot.ts';
 import {
@@ -10,10 +10,13 @@ import {
   type RecordingHeader,
 } from './recording-format.ts';
 
-/** A line the reader could not use but skipped (a torn last line). */
+/**
+ * Something the reader skipped or repaired but did not fail on: a torn last line, an empty file,
+ * a gzip file without its trailer, snapshots dropped by `repair`.
+ */
 export interface RecordingWarning {
   readonly file: string;
-  /** 1-based line number. */
+  /** 1-based line number; 0 when the warning is about a whole file. */
   readonly line: number;
   /** `rec.jsonl:120: torn last line skipped (…)`. */
   readonly message: string;
@@ -68,6 +71,11 @@ export class RecordingDecoder {
     this.#file = file;
     this.#warn = warn;
     this.#reuse = reuse;
+  }
+
+  /** The 1-based number of the last line decoded (0 before the first). */
+  get line(): number {
+    return this.#line;
   }
 
   /** The listing as of the last decoded line (insertion order is the listing's order). */

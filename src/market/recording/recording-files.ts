@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 
 // `<stem>.jsonl`, `<stem>.<part>.jsonl`, each optionally `.gz`. The stem is the shortest that
 // fits, so `rec.3.jsonl` is part 3 of `rec`.
@@ -35,24 +36,79 @@ export function defaultRecordingName(nowMs: number, gzip: boolean): string {
   return `recording-${stamp}.jsonl${gzip ? '.gz' : ''}`;
 }
 
+/** Where a file sits in a recording: its stem (with the directory) and rotation part. */
+interface FilePlace {
+  readonly path: string;
+  readonly stem: string;
+  readonly part: number;
+}
+
+function placeOf(path: string): FilePlace | undefined {
+  const match = RECORDING_NAME.exec(basename(path));
+  if (match === null) return undefined;
+  const [, stem = '', part] = match;
+  return { path, stem: join(dirname(path), stem), part: part === undefined ? 0 : Number(part) };
+}
+
 /**
  * The recording files of a directory in reading order: recordings by name (time order for the
  * writer's default names), each one's parts by rotation index. Other files are ignored.
+ * `rec.jsonl` and `rec.jsonl.gz` are the same recording (see {@link checkOneFilePerPart}).
  */
 export async function listRecordingFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const found: { group: string; part: number; name: string }[] = [];
+  const found: FilePlace[] = [];
   for (const entry of entries) {
     if (!entry.isFile()) continue;
-    const match = RECORDING_NAME.exec(entry.name);
-    if (match === null) continue;
-    const [, stem = '', part, gz = ''] = match;
-    found.push({
-      group: `${stem}${gz}`,
-      part: part === undefined ? 0 : Number(part),
-      name: entry.name,
-    });
+    const place = placeOf(join(dir, entry.name));
+    if (place !== undefined) found.push(place);
   }
-  found.sort((a, b) => (a.group !== b.group ? (a.group < b.group ? -1 : 1) : a.part - b.part));
-  return found.map((file) => join(dir, file.name));
+  found.sort((a, b) =>
+    a.stem !== b.stem
+      ? a.stem < b.stem
+        ? -1
+        : 1
+      : a.part !== b.part
+        ? a.part - b.part
+        : a.path < b.path
+          ? -1
+          : 1,
+  );
+  return found.map((file) => file.path);
+}
+
+/**
+ * Refuses a list of files in which one file appears twice or two files hold the same part of
+ * one recording (`rec.jsonl` beside `rec.jsonl.gz`, or `rec.jsonl` beside `rec.0.jsonl`): read
+ * in turn, they would replay the same stretch of time twice.
+ *
+ * @throws QuantaError `QUANTA_RECORDING_INVALID` listing the files.
+ */
+export function checkOneFilePerPart(files: readonly string[]): void {
+  const seen = new Map<string, string[]>();
+  for (const path of files) {
+    const place = placeOf(path);
+    // A file whose name is not a recording name is still only allowed once.
+    const key = place === undefined ? resolve(path) : `${resolve(place.stem)}\0${place.part}`;
+    const same = seen.get(key);
+    if (same === undefined) seen.set(key, [path]);
+    else same.push(path);
+  }
+  for (const [key, paths] of seen) {
+    if (paths.length < 2) continue;
+    const [first = ''] = paths;
+    if (paths.every((path) => resolve(path) === resolve(first))) {
+      throw new QuantaError(
+        ErrorCodes.RECORDING_INVALID,
+        `recording: ${first} is named ${paths.length} times`,
+      );
+    }
+    const place = placeOf(first);
+    const what = place === undefined ? key : `part ${place.part} of recording ${place.stem}`;
+    throw new QuantaError(
+      ErrorCodes.RECORDING_INVALID,
+      `recording: two files hold ${what}: ${paths.join(', ')}`,
+      { details: ['Keep one of them: the other is most likely a copy (compressed or renamed).'] },
+    );
+  }
 }

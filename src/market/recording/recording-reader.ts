@@ -1,11 +1,12 @@
 import { stat } from 'node:fs/promises';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
-import type { Market } from '../../domain/index.ts';
+import type { Market } from '../../venue/types.ts';
 import type { Snapshot } from '../snapshot.ts';
 import { RecordingDecoder, type RecordingWarning } from './recording-decoder.ts';
-import { listRecordingFiles } from './recording-files.ts';
+import { checkOneFilePerPart, listRecordingFiles } from './recording-files.ts';
 import type { RecordingHeader } from './recording-format.ts';
 import { readLineBatches } from './read-lines.ts';
+import { SnapshotOrder } from './snapshot-order.ts';
 
 /** Options of {@link readRecording} and {@link openRecording}. */
 export interface ReadRecordingOptions {
@@ -16,6 +17,18 @@ export interface ReadRecordingOptions {
   readonly onWarning?: (warning: RecordingWarning) => void;
   /** Aborts the reading; the iteration then throws `QUANTA_ABORTED`. */
   readonly signal?: AbortSignal;
+  /**
+   * Drop snapshots whose `seq` does not increase or whose `takenAt` goes back (duplicated,
+   * swapped or back-dated lines) instead of failing on the first; a read that dropped some ends
+   * with one warning counting them. Files that overlap in time are an error even so.
+   */
+  readonly repair?: boolean;
+}
+
+/** The snapshots of an opened recording, one read of its files per iteration. */
+export interface RecordingSnapshots extends AsyncIterable<Snapshot> {
+  /** Snapshots dropped by `repair` in the latest iteration so far (0 without `repair`). */
+  readonly dropped: number;
 }
 
 /** A recording opened by {@link openRecording}. */
@@ -24,8 +37,14 @@ export interface OpenedRecording {
   readonly header: RecordingHeader;
   /** The files that make up the recording, in reading order. */
   readonly files: readonly string[];
-  /** Streams the snapshots of every file in order; each call starts from the beginning. */
-  snapshots(): AsyncIterable<Snapshot>;
+  /**
+   * Streams the snapshots of every file in order; each call starts from the beginning and gives
+   * the same snapshots and the same verdict.
+   *
+   * @param overrides - replaces `onWarning` for this read, e.g. to stay quiet on a second pass
+   *   over a recording whose warnings the first pass reported.
+   */
+  snapshots(overrides?: Pick<ReadRecordingOptions, 'onWarning'>): RecordingSnapshots;
 }
 
 function defaultWarn(warning: RecordingWarning): void {
@@ -51,7 +70,8 @@ async function isDirectory(path: string): Promise<boolean> {
  * files (`*.jsonl`, `*.jsonl.gz`) in rotation order; a list is each entry expanded in turn.
  *
  * @throws QuantaError `QUANTA_RECORDING_NOT_FOUND` when a path does not exist or a directory
- *   holds no recording file.
+ *   holds no recording file; `QUANTA_RECORDING_INVALID` when one file is named twice or two
+ *   files hold the same part of one recording (`rec.jsonl` beside `rec.jsonl.gz`).
  */
 export async function resolveRecordingFiles(path: string | readonly string[]): Promise<string[]> {
   const paths = typeof path === 'string' ? [path] : path;
@@ -73,25 +93,43 @@ export async function resolveRecordingFiles(path: string | readonly string[]): P
   if (files.length === 0) {
     throw new QuantaError(ErrorCodes.RECORDING_NOT_FOUND, 'recording: no path given');
   }
+  checkOneFilePerPart(files);
   return files;
+}
+
+/** The order check of the read in progress, kept so a caller can ask what it dropped. */
+interface ReadState {
+  order?: SnapshotOrder;
 }
 
 async function* readFiles(
   files: readonly string[],
   options: ReadRecordingOptions,
+  state: ReadState = {},
 ): AsyncGenerator<Snapshot, void, undefined> {
   const warn = options.onWarning ?? defaultWarn;
+  const order = new SnapshotOrder(options.repair === true);
+  state.order = order;
   let previous: ReadonlyMap<number, Market> = new Map();
   for (const file of files) {
     // Each file is self-contained; the previous one's markets only lend their objects.
     const decoder = new RecordingDecoder(file, warn, previous);
+    order.startFile(file);
+    let noTrailer = false;
+    const onMissingTrailer = (): void => {
+      noTrailer = true;
+    };
+    let count = 0;
     // One line behind: a line is known to be the last one (allowed to be torn) only at the end.
     let pending: string | undefined;
-    for await (const batch of readLineBatches(file, options.signal)) {
+    for await (const batch of readLineBatches(file, { signal: options.signal, onMissingTrailer })) {
       for (const text of batch) {
         if (pending !== undefined) {
           const snapshot = decoder.decodeLine(pending, false);
-          if (snapshot !== undefined) yield snapshot;
+          if (snapshot !== undefined && order.admit(snapshot, decoder)) {
+            count += 1;
+            yield snapshot;
+          }
         }
         pending = text;
       }
@@ -105,9 +143,21 @@ async function* readFiles(
       continue;
     }
     const snapshot = decoder.decodeLine(pending, true);
-    if (snapshot !== undefined) yield snapshot;
+    if (snapshot !== undefined && order.admit(snapshot, decoder)) {
+      count += 1;
+      yield snapshot;
+    }
+    if (noTrailer) {
+      warn({
+        file,
+        line: 0,
+        message: `${file}: the gzip stream ends without its trailer (the file was cut short, e.g. the recorder was killed): read ${count} snapshots from it`,
+      });
+    }
     previous = decoder.markets;
   }
+  const repaired = order.repairSummary();
+  if (repaired !== undefined) warn({ file: files[0] ?? '', line: 0, message: repaired });
 }
 
 /**
@@ -157,7 +207,7 @@ export async function openRecording(
   const first = files[0] as string;
   // Only line 1 is read; a torn header is reported below as an error, not as a warning.
   const decoder = new RecordingDecoder(first, () => undefined);
-  for await (const batch of readLineBatches(first, options.signal)) {
+  for await (const batch of readLineBatches(first, { signal: options.signal })) {
     const headerLine = batch[0];
     if (headerLine !== undefined) decoder.decodeLine(headerLine, true);
     break;
@@ -166,5 +216,18 @@ export async function openRecording(
   if (header === undefined) {
     throw new QuantaError(ErrorCodes.RECORDING_INVALID, `${first}:1: no complete recording header`);
   }
-  return { header, files, snapshots: () => readFiles(files, options) };
+  return {
+    header,
+    files,
+    snapshots: (overrides = {}) => {
+      const state: ReadState = {};
+      const read = { ...options, ...overrides };
+      return {
+        [Symbol.asyncIterator]: () => readFiles(files, read, state),
+        get dropped() {
+          return state.order?.dropped ?? 0;
+        },
+      };
+    },
+  };
 }
