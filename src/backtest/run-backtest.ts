@@ -3,7 +3,7 @@ import type { Config } from '../config/index.ts';
 import { OrderJournal } from '../execution/journal.ts';
 import type { Executor } from '../execution/executor.ts';
 import type { ProducedIntent } from '../execution/trading-session.ts';
-import { buildTradingStack } from '../execution/trading-stack.ts';
+import { buildTradingStack } from '../runtime/trading-stack.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { openRecording } from '../market/recording/index.ts';
 import { markPriceX18 } from '../market/mark-price.ts';

@@ -6,7 +6,7 @@ import type { Config } from '../config/index.ts';
 import type { Executor, ExecutorStats } from '../execution/executor.ts';
 import { OrderJournal } from '../execution/journal.ts';
 import type { ProducedIntent } from '../execution/trading-session.ts';
-import { buildTradingStack } from '../execution/trading-stack.ts';
+import { buildTradingStack } from './trading-stack.ts';
 import type { Logger } from '../log/logger.ts';
 import { Poller } from '../market/poller.ts';
 import type { Snapshot } from '../market/snapshot.ts';

@@ -3,12 +3,12 @@ import type { Logger } from '../log/logger.ts';
 import { loadStrategyHosts } from '../strategy/load-hosts.ts';
 import type { PreparedStrategy } from '../strategy/prepare-strategies.ts';
 import type { VenueOrder } from '../venue/types.ts';
-import { Dispatcher, type OrderSubmitter } from './dispatcher.ts';
-import { Executor, type OrderSigner } from './executor.ts';
-import type { OrderJournal } from './journal.ts';
-import { openOrderView } from './open-order-view.ts';
-import { riskLimitsOf } from './risk-limits.ts';
-import { TradingSession, type ProducedIntent } from './trading-session.ts';
+import { Dispatcher, type OrderSubmitter } from '../execution/dispatcher.ts';
+import { Executor, type OrderSigner } from '../execution/executor.ts';
+import type { OrderJournal } from '../execution/journal.ts';
+import { openOrderView } from '../execution/open-order-view.ts';
+import { riskLimitsOf } from '../execution/risk-limits.ts';
+import { TradingSession, type ProducedIntent } from '../execution/trading-session.ts';
 
 /** What differs between live/paper and backtest; everything else is built the same way. */
 export interface TradingStackOptions {
