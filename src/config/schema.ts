@@ -158,7 +158,20 @@ const strategySchema = mapping({
     .record(z.string(), z.unknown(), { error: 'expected a mapping of strategy parameters' })
     .default(() => ({})),
   name: text('expected a non-empty name').optional(),
+  /** Real-time budget of one `onSnapshot`; default {@link defaultStrategyTimeoutMs}. */
+  timeoutMs: durationMs().optional(),
 });
+
+/**
+ * Default of `strategies[].timeoutMs`: half of `poll.intervalMs`. A strategy that hangs then
+ * holds back the strategies listed after it by half an interval at most, once (it is not asked
+ * again while its call is pending, and is paused after three timeouts in a row), so the others
+ * still trade within the poll they were asked in. Longer is allowed: polls then wait up to that
+ * long for a slow strategy, they never overlap.
+ */
+export function defaultStrategyTimeoutMs(pollIntervalMs: number): number {
+  return Math.max(1, Math.floor(pollIntervalMs / 2));
+}
 
 /**
  * The whole config file. Defaults are filled in here; paths are still as written (see
@@ -180,7 +193,14 @@ export const configSchema = mapping({
       error: 'expected a list of strategies (each with module and markets)',
     })
     .default(() => []),
-});
+}).transform(({ strategies, ...config }) => ({
+  ...config,
+  // The default depends on another section, so it is filled in once both are known.
+  strategies: strategies.map(({ timeoutMs, ...strategy }) => ({
+    ...strategy,
+    timeoutMs: timeoutMs ?? defaultStrategyTimeoutMs(config.poll.intervalMs),
+  })),
+}));
 
 /**
  * A validated bot configuration with every default applied. Decimal amounts (`risk.*`) are kept
@@ -193,8 +213,10 @@ export type Config = Omit<z.output<typeof configSchema>, 'strategies'> & {
   readonly source?: ConfigSource;
 };
 
-/** One `strategies[]` entry, its module resolved. */
-export type StrategyConfig = z.output<typeof strategySchema> & {
+/** One `strategies[]` entry, its module resolved and its timeout defaulted. */
+export type StrategyConfig = Omit<z.output<typeof strategySchema>, 'timeoutMs'> & {
+  /** Milliseconds one `onSnapshot` may take (see {@link defaultStrategyTimeoutMs}). */
+  readonly timeoutMs: number;
   /** Every absolute path the module was looked for at, in order (for a "not found" error). */
   readonly searched?: readonly string[];
 };

@@ -12,10 +12,13 @@ export interface ProducedIntent {
   readonly intent: OrderIntent;
 }
 
+/** The part of the executor a session drives. */
+export type SessionExecutor = Pick<Executor, 'submit' | 'refreshOpenOrders'>;
+
 /** Options of {@link TradingSession}. */
 export interface TradingSessionOptions {
   readonly hosts: readonly StrategyHost[];
-  readonly executor: Executor;
+  readonly executor: SessionExecutor;
   readonly log: Logger;
   /** Told about every intent a strategy produced, before checks. */
   readonly onIntent?: (produced: ProducedIntent) => void;
@@ -35,11 +38,24 @@ export class TradingSession {
     this.#hosts = new Map(options.hosts.map((host) => [host.name, host]));
   }
 
-  /** Runs one snapshot through every strategy and the executor. */
+  /**
+   * Runs one snapshot through every strategy and the executor.
+   *
+   * Every strategy is asked first, in config order, and their answers are then taken in that
+   * same order: a strategy waiting on something (or hanging) holds back the strategies after it
+   * by at most its own timeout, not by theirs added up, because all their deadlines run at once.
+   * Intents still reach the executor (its checks, the journal, the venue) in config order, so
+   * that order is the same in every mode and every run; strategies see only their own
+   * positions and orders, so asking all of them before submitting changes nothing they see.
+   */
   async onSnapshot(snapshot: Snapshot): Promise<void> {
     const { executor, onIntent } = this.#options;
-    for (const host of this.#hosts.values()) {
-      const intents = await host.onSnapshot(snapshot);
+    const answers = [...this.#hosts.values()].map(
+      (host) => [host, host.onSnapshot(snapshot)] as const,
+    );
+    for (const [host, answer] of answers) {
+      // host.onSnapshot never rejects, so the answers not awaited yet cannot fail unhandled.
+      const intents = await answer;
       for (const intent of intents) {
         onIntent?.({ seq: snapshot.seq, strategy: host.name, intent });
         await executor.submit(host.name, intent, snapshot);
@@ -63,7 +79,15 @@ export class TradingSession {
     return [...this.#hosts.keys()];
   }
 
-  /** Strategy names that were paused after repeated failures. */
+  /** Snapshots each strategy let time out since start, for those with any. */
+  strategyTimeouts(): Record<string, number> {
+    const timeouts: Record<string, number> = {};
+    for (const host of this.#hosts.values())
+      if (host.timeouts > 0) timeouts[host.name] = host.timeouts;
+    return timeouts;
+  }
+
+  /** Strategy names that were paused after repeated failures or timeouts. */
   pausedStrategies(): string[] {
     return [...this.#hosts.values()].filter((host) => host.paused).map((host) => host.name);
   }

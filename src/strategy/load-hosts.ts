@@ -2,6 +2,7 @@ import type { Logger } from '../log/logger.ts';
 import type { OpenOrder, StrategyStore } from './define-strategy.ts';
 import type { PreparedStrategy } from './prepare-strategies.ts';
 import { StrategyHost } from './strategy-host.ts';
+import type { StartTimer } from './strategy-timer.ts';
 
 /** What every host gets from the bot (live) or the backtest. */
 export interface HostEnvironment {
@@ -12,6 +13,8 @@ export interface HostEnvironment {
   readonly openOrdersOf: (instance: string) => readonly OpenOrder[];
   /** Told about every value a strategy returned that is not a valid intent. */
   readonly onInvalidIntent: (instance: string, detail: string) => void;
+  /** Starts the `onSnapshot` deadline timers; default `setTimeout`. */
+  readonly startTimer?: StartTimer | undefined;
 }
 
 /**
@@ -22,7 +25,7 @@ export async function loadStrategyHosts(
   env: HostEnvironment,
 ): Promise<StrategyHost[]> {
   const hosts = prepared.map(
-    ({ name, strategy, params, symbols }) =>
+    ({ name, strategy, params, symbols, timeoutMs }) =>
       new StrategyHost({
         strategy,
         name,
@@ -34,6 +37,8 @@ export async function loadStrategyHosts(
         positionOf: (marketId) => env.positionOf(name, marketId),
         openOrders: () => env.openOrdersOf(name),
         onInvalidIntent: (detail) => env.onInvalidIntent(name, detail),
+        timeoutMs,
+        startTimer: env.startTimer,
       }),
   );
   for (const host of hosts) await host.start();

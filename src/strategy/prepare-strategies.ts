@@ -9,6 +9,8 @@ export interface StrategyEntry {
   readonly markets: readonly string[];
   readonly params: unknown;
   readonly name?: string | undefined;
+  /** Milliseconds one `onSnapshot` may take; none = no deadline. */
+  readonly timeoutMs?: number | undefined;
   /** Every place the config loader looked for the module (listed when it is missing). */
   readonly searched?: readonly string[] | undefined;
 }
@@ -23,6 +25,8 @@ export interface PreparedStrategy {
   /** Params parsed by the strategy's schema. */
   readonly params: unknown;
   readonly symbols: readonly string[];
+  /** Milliseconds one `onSnapshot` may take (`strategies[].timeoutMs`); none = no deadline. */
+  readonly timeoutMs: number | undefined;
 }
 
 /**
@@ -66,7 +70,14 @@ export async function prepareStrategies(
         ? {}
         : { locate: (path) => source.locate(['strategies', index, 'params', ...path]) }),
     });
-    prepared.push({ index, name, strategy, params, symbols: entry.markets });
+    prepared.push({
+      index,
+      name,
+      strategy,
+      params,
+      symbols: entry.markets,
+      timeoutMs: entry.timeoutMs,
+    });
   }
   return prepared;
 }

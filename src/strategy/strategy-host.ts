@@ -10,6 +10,7 @@ import type {
 } from './define-strategy.ts';
 import type { OrderIntent } from './intent.ts';
 import { orderIntentSchema } from './intent-schema.ts';
+import { raceDeadline, realTimer, TIMED_OUT, type StartTimer } from './strategy-timer.ts';
 
 /** What a host needs to run one strategy instance; everything outside comes in as functions. */
 export interface StrategyHostOptions {
@@ -30,17 +31,43 @@ export interface StrategyHostOptions {
   readonly onInvalidIntent?: (detail: string, candidate: unknown) => void;
   /** Failures in a row after which the strategy is paused (default 5). */
   readonly maxConsecutiveFailures?: number;
+  /**
+   * How long one `onSnapshot` may keep its promise pending before that snapshot is abandoned
+   * (`strategies[].timeoutMs`); without it the host waits as long as the strategy takes.
+   */
+  readonly timeoutMs?: number | undefined;
+  /** Starts the deadline timer; default `setTimeout`. */
+  readonly startTimer?: StartTimer | undefined;
+  /** Timeouts in a row after which the strategy is paused (default 3). */
+  readonly maxConsecutiveTimeouts?: number | undefined;
 }
 
 /**
  * Runs one strategy instance in isolation: a strategy that throws (or returns garbage) is
  * logged and, after repeated failures, paused, while the others keep running.
+ *
+ * An `onSnapshot` whose promise is still pending `timeoutMs` after the call is abandoned for
+ * that snapshot (no intents), counted and logged; while it stays pending the strategy is not
+ * called again (it may not be reentrant), and each snapshot it misses counts as another timeout,
+ * so a strategy that hangs for good is paused after `maxConsecutiveTimeouts` snapshots and costs
+ * the others at most one timeout. The deadline is a real-time timer in every mode, backtests
+ * included: virtual time does not move while a strategy is thinking, so only a real timer can
+ * end a promise that never settles. It fires on a timer turn of the event loop, after every
+ * pending promise job, so a strategy that settles without waiting for I/O or timers (every
+ * strategy that only computes, sync or async) can never time out, however slow the machine:
+ * backtests stay deterministic. Synchronous work cannot be interrupted at all; the deadline
+ * only bounds waiting.
  */
 export class StrategyHost {
   readonly name: string;
   readonly #options: StrategyHostOptions;
   readonly #maxFailures: number;
+  readonly #maxTimeouts: number;
   #failures = 0;
+  #timeouts = 0;
+  #timeoutsInRow = 0;
+  /** The abandoned `onSnapshot` call, until it settles. */
+  #late: Promise<void> | undefined;
   #paused = false;
   #state: unknown = undefined;
   #marketIds: number[] = [];
@@ -51,11 +78,17 @@ export class StrategyHost {
     this.name = options.name;
     this.#options = options;
     this.#maxFailures = options.maxConsecutiveFailures ?? 5;
+    this.#maxTimeouts = options.maxConsecutiveTimeouts ?? 3;
   }
 
-  /** True once the strategy failed too often in a row; it gets no more snapshots. */
+  /** True once the strategy failed or timed out too often in a row; it gets no more snapshots. */
   get paused(): boolean {
     return this.#paused;
+  }
+
+  /** Snapshots abandoned because `onSnapshot` did not answer within `timeoutMs`, since start. */
+  get timeouts(): number {
+    return this.#timeouts;
   }
 
   #context(): StrategyContext<unknown, unknown> {
@@ -115,18 +148,93 @@ export class StrategyHost {
     this.#symbolsSeen = found;
   }
 
-  /** Asks the strategy for intents. Never throws: failures are counted and logged. */
+  /**
+   * Asks the strategy for intents. Never throws: failures and timeouts are counted and logged,
+   * and resolve to no intents.
+   */
   async onSnapshot(snapshot: Snapshot): Promise<readonly OrderIntent[]> {
     if (this.#paused) return [];
+    if (this.#late !== undefined) {
+      this.#timedOut(snapshot, 'skipped');
+      return [];
+    }
     this.#resolveMarkets(snapshot);
     try {
-      const returned: unknown = await this.#options.strategy.onSnapshot(snapshot, this.#context());
+      let returned: unknown = this.#options.strategy.onSnapshot(snapshot, this.#context());
+      // Only a pending promise needs a deadline; an array returned at once arms no timer.
+      if (isPromiseLike(returned)) {
+        const answer = await this.#withinDeadline(returned, snapshot);
+        if (answer === TIMED_OUT) return [];
+        returned = answer;
+      }
       const intents = this.#validate(returned);
       this.#failures = 0;
+      this.#timeoutsInRow = 0;
       return intents;
     } catch (error) {
       this.#fail(error, 'onSnapshot');
       return [];
+    }
+  }
+
+  /** The strategy's answer, or TIMED_OUT after `timeoutMs` (the call is then remembered as late). */
+  async #withinDeadline(pending: PromiseLike<unknown>, snapshot: Snapshot): Promise<unknown> {
+    const { timeoutMs, startTimer = realTimer } = this.#options;
+    if (timeoutMs === undefined) return await pending;
+    // Settled into a value so that a late rejection is never an unhandled one.
+    const settled = Promise.resolve(pending).then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    const answer = await raceDeadline(settled, timeoutMs, startTimer);
+    if (answer === TIMED_OUT) {
+      this.#late = settled.then((late) => {
+        this.#late = undefined;
+        this.#options.log.info(
+          {
+            strategy: this.name,
+            seq: snapshot.seq,
+            failed: !late.ok,
+          },
+          `strategy ${this.name} answered snapshot ${snapshot.seq} after its deadline; answer discarded`,
+        );
+      });
+      this.#timedOut(snapshot, 'abandoned');
+      return TIMED_OUT;
+    }
+    if (!answer.ok) throw answer.error;
+    return answer.value;
+  }
+
+  /** Counts a snapshot the strategy did not answer in time; pauses it after too many in a row. */
+  #timedOut(snapshot: Snapshot, how: 'abandoned' | 'skipped'): void {
+    const { log, timeoutMs } = this.#options;
+    this.#timeouts += 1;
+    this.#timeoutsInRow += 1;
+    const fields = {
+      strategy: this.name,
+      seq: snapshot.seq,
+      timeoutMs,
+      timeoutsInRow: this.#timeoutsInRow,
+    };
+    // One warning per hang; the snapshots it goes on missing are counted, not shouted.
+    if (how === 'abandoned') {
+      log.warn(
+        fields,
+        `strategy ${this.name} did not answer snapshot ${snapshot.seq} within ${timeoutMs} ms; snapshot abandoned`,
+      );
+    } else {
+      log.debug(
+        fields,
+        `strategy ${this.name} is still busy with an abandoned snapshot; snapshot ${snapshot.seq} skipped`,
+      );
+    }
+    if (this.#timeoutsInRow >= this.#maxTimeouts) {
+      this.#paused = true;
+      log.error(
+        fields,
+        `strategy ${this.name} paused after ${this.#timeoutsInRow} timeouts in a row`,
+      );
     }
   }
 
@@ -192,4 +300,12 @@ export class StrategyHost {
       );
     }
   }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }

@@ -72,6 +72,7 @@ describe('parseConfig: valid files', () => {
           module: '/srv/bot/strategies/dca.ts',
           markets: ['ETH-USD'],
           params: {},
+          timeoutMs: 500,
           searched: ['/srv/bot/strategies/dca.ts'],
         },
       ],
@@ -91,6 +92,15 @@ describe('parseConfig: valid files', () => {
     expect(
       parse(`${MINIMAL}poll: { intervalMs: 250, staleAfterMs: 400 }\n`).poll.staleAfterMs,
     ).toBe(400);
+  });
+
+  it('strategies[].timeoutMs: half of poll.intervalMs unless given, a positive integer', () => {
+    expect(parse(`${MINIMAL}poll: { intervalMs: 250 }\n`).strategies[0]?.timeoutMs).toBe(125);
+    expect(parse(`${MINIMAL}    timeoutMs: 3000\n`).strategies[0]?.timeoutMs).toBe(3000);
+    expect(configError(`${MINIMAL}    timeoutMs: 0\n`).message).toMatchInlineSnapshot(`
+      "invalid config bot.yaml (1 problem):
+      bot.yaml:7:16 strategies[0].timeoutMs: expected a positive integer (milliseconds), got 0"
+    `);
   });
 
   it('refuses plain http for the write API except on loopback', () => {
