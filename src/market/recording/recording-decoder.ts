@@ -1,6 +1,6 @@
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import { parseMarketRow, type MarketRow } from '../../venue/schemas/index.ts';
-import type { Market, Quote, QuoteLevel } from '../../venue/types.ts';
+import type { Market, Quote, QuoteLevel } from '../../domain/index.ts';
 import { sameMarket } from '../same-market.ts';
 import { createSnapshot, type Snapshot } from '../snapshot.ts';
 import {

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
-import type { Market } from '../../venue/types.ts';
+import type { Market } from '../../domain/index.ts';
 import type { Snapshot } from '../snapshot.ts';
 import { RecordingDecoder, type RecordingWarning } from './recording-decoder.ts';
 import { checkOneFilePerPart, listRecordingFiles } from './recording-files.ts';

@@ -21,7 +21,7 @@ import {
   type RecordingWriterOptions,
 } from '../../../src/market/recording/index.ts';
 import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
-import type { Market, Quote } from '../../../src/venue/types.ts';
+import type { Market, Quote } from '../../../src/domain/index.ts';
 import { testMarket } from '../../helpers/markets.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 30);
