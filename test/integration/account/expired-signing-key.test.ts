@@ -1,16 +1,18 @@
 /**
  * Issue 11, defect 3: an order signed by a key whose credential has expired never leaves the
  * process (the submitter finds no credential for its signer), so it is journaled as refused and
- * never sent, not UNKNOWN ("check the venue"). The whole order path is real: a paper venue on
- * port 0, the CredentialManager, the HTTP submitter and signer the bot uses, the dispatcher, the
- * executor and an in-memory journal; only the clock is the test's.
+ * never sent, not UNKNOWN ("check the venue"); but when an earlier run may have sent it before
+ * a crash, it stays UNKNOWN. The whole order path is real: a paper venue on port 0, the
+ * CredentialManager, the HTTP submitter and signer the bot uses, the dispatcher, the executor and
+ * an in-memory journal; only the clock is the test's.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { Dispatcher } from '../../../src/execution/dispatcher.ts';
+import type { CredentialManager } from '../../../src/account/credential-manager.ts';
+import { Dispatcher, type OrderSubmitter } from '../../../src/execution/dispatcher.ts';
 import { Executor } from '../../../src/execution/executor.ts';
 import { OrderJournal } from '../../../src/execution/journal.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
-import { createSnapshot } from '../../../src/market/snapshot.ts';
+import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
 import {
   credentialOrderSigner,
   httpOrderSubmitter,
@@ -21,10 +23,20 @@ import { MINUTE_MS, TTL_MS, startAccountHarness, type AccountHarness } from './h
 
 let h: AccountHarness;
 let journal: OrderJournal;
+let credentials: CredentialManager;
+let snapshot: Snapshot;
 
 beforeEach(async () => {
   h = await startAccountHarness();
   journal = OrderJournal.open(':memory:');
+  credentials = h.manager();
+  await credentials.ensure();
+  snapshot = createSnapshot({
+    seq: 1,
+    takenAt: h.clock.now,
+    markets: await listMarkets(h.connection),
+    quotes: (await getQuotes(h.connection)) ?? [],
+  });
 });
 
 afterEach(async () => {
@@ -32,12 +44,11 @@ afterEach(async () => {
   await h.close();
 });
 
-it('an order whose signing key expired is REJECTED as never sent, not UNKNOWN, and never reaches the venue', async () => {
-  const credentials = h.manager();
-  await credentials.ensure();
+/** The bot's order path over `journal`, sending through `submitter`. */
+function orderPath(submitter: OrderSubmitter): Executor {
   const now = (): number => h.clock.now;
   const dispatcher = new Dispatcher({
-    submitter: httpOrderSubmitter(h.connection, credentials),
+    submitter,
     requests: 10,
     perMs: 1000,
     concurrency: 1,
@@ -47,7 +58,7 @@ it('an order whose signing key expired is REJECTED as never sent, not UNKNOWN, a
     log: silentLogger,
     onAttempt: (orderId) => journal.markAttempt(orderId, now()),
   });
-  const executor = new Executor({
+  return new Executor({
     journal,
     dispatcher,
     signer: credentialOrderSigner(credentials, DEFAULT_SIGNING_DOMAIN),
@@ -57,15 +68,17 @@ it('an order whose signing key expired is REJECTED as never sent, not UNKNOWN, a
     log: silentLogger,
     orderTtlMs: MINUTE_MS,
   });
-  const snapshot = createSnapshot({
-    seq: 1,
-    takenAt: now(),
-    markets: await listMarkets(h.connection),
-    quotes: (await getQuotes(h.connection)) ?? [],
-  });
-  // The credential lapses and no renewal has happened (the venue refused it, say): the signer
-  // still signs with the newest key, whose credential the submitter no longer holds.
+}
+
+/** Past the credential's expiry, with no renewal (the venue refused it, say). */
+function letTheKeyExpire(): void {
   h.clock.now += TTL_MS + MINUTE_MS;
+}
+
+it('an order whose signing key expired is REJECTED as never sent, not UNKNOWN, and never reaches the venue', async () => {
+  const executor = orderPath(httpOrderSubmitter(h.connection, credentials));
+  // The signer still signs with the newest key, whose credential the submitter no longer holds.
+  letTheKeyExpire();
   const ordersBefore = h.venue.requestCount('/api/v1/order');
 
   const outcome = await executor.submit(
@@ -78,7 +91,37 @@ it('an order whose signing key expired is REJECTED as never sent, not UNKNOWN, a
 
   expect(h.venue.requestCount('/api/v1/order')).toBe(ordersBefore);
   const [row] = journal.all();
-  expect(row?.state).toBe('REJECTED');
-  expect(row?.error).toMatch(/^never sent: signing key expired/);
+  expect(row).toMatchObject({ state: 'REJECTED', attempts: 1 });
+  expect(row?.error).toMatch(/^never sent: signing key expired: no valid credential for signer/);
   expect(row?.error).not.toMatch(/check the venue/);
+});
+
+it('an order a crashed run may have sent stays UNKNOWN when its key has expired by the restart', async () => {
+  // Run 1 sends once and never hears back: the venue may hold the order.
+  let sent: () => void = () => undefined;
+  const reachedTheWire = new Promise<void>((resolve) => (sent = resolve));
+  const crashed = orderPath({
+    submit: () => {
+      sent();
+      return new Promise(() => undefined);
+    },
+  });
+  await crashed.submit(
+    'dca',
+    { marketId: 1, side: 'BUY', type: 'MARKET', amount: '0.01', expiresInMs: 2 * TTL_MS },
+    snapshot,
+  );
+  await reachedTheWire;
+  expect(journal.all()[0]).toMatchObject({ state: 'SENT', attempts: 1 });
+
+  letTheKeyExpire();
+  const restarted = orderPath(httpOrderSubmitter(h.connection, credentials));
+  restarted.recover(snapshot.markets.values());
+  await restarted.settle();
+
+  const [row] = journal.all();
+  expect(row).toMatchObject({ state: 'UNKNOWN', attempts: 2 });
+  expect(row?.error).toMatch(
+    /^the last attempt was never sent, but an earlier attempt may have landed; check the venue: signing key expired/,
+  );
 });
