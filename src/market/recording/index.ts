@@ -18,9 +18,4 @@ export {
   LineTag,
   type RecordingHeader,
 } from './recording-format.ts';
-export {
-  listRecordingFiles,
-  checkOneFilePerPart,
-  partPath,
-  isRecordingFileName,
-} from './recording-files.ts';
+export { listRecordingFiles, checkOneFilePerPart, partPath } from './recording-files.ts';

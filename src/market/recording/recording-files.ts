@@ -11,11 +11,6 @@ export function isGzipPath(path: string): boolean {
   return path.endsWith('.gz');
 }
 
-/** True when `name` is a recording file name (`.jsonl` or `.jsonl.gz`). */
-export function isRecordingFileName(name: string): boolean {
-  return RECORDING_NAME.test(name);
-}
-
 /**
  * The path of rotation part `part` of the recording whose first file is `firstPath`:
  * `rec.jsonl.gz` → `rec.2.jsonl.gz` for part 2; part 0 is `firstPath` itself.
