@@ -6,20 +6,43 @@
 //   strategy resolves to src/index.ts, the same module instances the CLI uses.
 // - Installed from the package (no src/): runs the compiled dist/ under plain node. tsx is
 //   registered only when the config names a TypeScript strategy (`*.ts`, `*.mts`, `*.cts`).
+// - Either way, a strategy outside any project with quanta installed still imports this quanta.
 import { existsSync, readFileSync } from 'node:fs';
 import { register as registerHooks } from 'node:module';
 
 const source = new URL('../src/cli/main.ts', import.meta.url);
+const inRepository = existsSync(source);
 
-if (existsSync(source)) {
-  registerHooks(
-    'data:text/javascript,' +
-      encodeURIComponent(
-        'export function resolve(specifier, context, next) {' +
-          " return next(specifier, { ...context, conditions: [...context.conditions, 'quanta-source'] });" +
-          ' }',
-      ),
-  );
+// One resolve hook. In the repository it adds the `quanta-source` condition; in both modes a
+// strategy that imports 'quanta' from a folder where no quanta is installed (a `quanta init DIR`
+// anywhere on disk) gets this very quanta instead of ERR_MODULE_NOT_FOUND.
+const HOOK = `
+let entry;
+let sourceCondition = false;
+export function initialize(data) {
+  entry = data.entry;
+  sourceCondition = data.sourceCondition;
+}
+export async function resolve(specifier, context, next) {
+  const withCondition = sourceCondition
+    ? { ...context, conditions: [...context.conditions, 'quanta-source'] }
+    : context;
+  try {
+    return await next(specifier, withCondition);
+  } catch (error) {
+    if (specifier === 'quanta' && error?.code === 'ERR_MODULE_NOT_FOUND')
+      return { url: entry, shortCircuit: true };
+    throw error;
+  }
+}`;
+registerHooks('data:text/javascript,' + encodeURIComponent(HOOK), {
+  data: {
+    entry: new URL(inRepository ? '../src/index.ts' : '../dist/index.js', import.meta.url).href,
+    sourceCondition: inRepository,
+  },
+});
+
+if (inRepository) {
   const { register } = await import('tsx/esm/api');
   register();
   await import(source.href);

@@ -4,6 +4,7 @@
  * A subcommand returns its exit code (DESIGN: 0 ok, 1 runtime failure, 2 usage or config error,
  * 3 venue refused credentials, 130 interrupted).
  */
+import { readFileSync } from 'node:fs';
 import { argv, stderr, stdout } from 'node:process';
 import { describeError, exitCodeFor } from './exit-codes.ts';
 
@@ -40,9 +41,15 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: async () => (await import('./record-command.ts')).runRecordCommand,
   },
   backtest: {
-    synopsis: 'quanta backtest --config FILE --data PATH [--report DIR] [--json]',
+    synopsis: 'quanta backtest --config FILE --data PATH [--report DIR] [--json] [--repair]',
     summary: "backtest the config's strategies on a recording; summary, JSON and an HTML report",
     load: async () => (await import('./backtest-command.ts')).runBacktestCommand,
+  },
+  init: {
+    synopsis: 'quanta init [DIR]',
+    summary:
+      'scaffold a strategy and a config in DIR (default .) that run at once on the embedded paper venue',
+    load: async () => (await import('./init-command.ts')).runInitCommand,
   },
   paper: {
     synopsis: 'quanta paper [--host 127.0.0.1] [--port N] [--seed N] [--rate-limit N]',
@@ -56,12 +63,20 @@ const HELP = `quanta — trading bot framework
 Usage:
 ${Object.values(COMMANDS)
   .map((entry) => `  ${entry.synopsis}\n      ${entry.summary}\n`)
-  .join('')}  quanta help
-      show this help
+  .join('')}  quanta <command> --help
+      show one command's usage
+  quanta --version
+      print the version
 
 Exit codes: 0 ok, 1 runtime failure, 2 usage or config error, 3 venue refused credentials,
 130 interrupted.
 `;
+
+/** The package's version, from its package.json (two levels up from src/cli or dist/cli). */
+function readVersion(): string {
+  const path = new URL('../../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
+}
 
 async function main(args: readonly string[]): Promise<number> {
   const [command, ...rest] = args;
@@ -69,10 +84,19 @@ async function main(args: readonly string[]): Promise<number> {
     stdout.write(HELP);
     return 0;
   }
+  if (command === '--version' || command === '-v' || command === 'version') {
+    stdout.write(`quanta ${readVersion()}\n`);
+    return 0;
+  }
   const entry = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (entry === undefined) {
     stderr.write(`quanta: unknown command ${JSON.stringify(command)}\n\n${HELP}`);
     return 2;
+  }
+  // `paper` prints its own, longer help (every flag with its default).
+  if (command !== 'paper' && (rest.includes('--help') || rest.includes('-h'))) {
+    stdout.write(`usage: ${entry.synopsis}\n\n${entry.summary}\n`);
+    return 0;
   }
   const run = await entry.load();
   return run(rest);
