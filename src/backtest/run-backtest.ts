@@ -27,6 +27,13 @@ export interface BacktestOptions {
   readonly log?: Logger;
   /** Called once the recording has been scanned, with its number of snapshots. */
   readonly onStart?: (snapshots: number) => void;
+  /**
+   * Drop snapshots whose seq or takenAt does not increase (counted) instead of failing on the
+   * first; files that overlap in time are an error even so.
+   */
+  readonly repair?: boolean;
+  /** With `repair`: called once the recording has been scanned, with the snapshots dropped. */
+  readonly onRepaired?: (dropped: number) => void;
   /** Called after every snapshot with the count so far. */
   readonly onProgress?: (done: number) => void;
 }
@@ -58,6 +65,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   );
   const recording = await openRecording(options.data, {
     onWarning: (warning) => log.warn({ warning: warning.message }, 'recording warning'),
+    repair: options.repair === true,
   });
 
   // First pass: every market the recording ever lists, so the engine knows them all up front.
@@ -66,7 +74,9 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   let previousAt: number | undefined;
   let firstAt: number | undefined;
   let total = 0;
-  for await (const snapshot of recording.snapshots()) {
+  // This pass meets every check of the recording first; the second gives the same verdict.
+  const scan = recording.snapshots();
+  for await (const snapshot of scan) {
     total += 1;
     for (const market of snapshot.markets.values())
       if (!markets.has(market.id)) markets.set(market.id, market);
@@ -81,6 +91,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     'the recording',
     config.source,
   );
+  if (options.repair === true) options.onRepaired?.(scan.dropped);
   options.onStart?.(total);
   // The engine starts at the recording's first moment: it steps its clock forward from there.
   let now = firstAt ?? 0;
@@ -119,7 +130,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   const marks = new Map<number, bigint>();
   let count = 0;
   let startedAt = 0;
-  for await (const snapshot of recording.snapshots()) {
+  // Its warnings were logged by the first pass.
+  for await (const snapshot of recording.snapshots({ onWarning: () => undefined })) {
     now = snapshot.takenAt;
     if (count === 0) startedAt = now;
     syncEngine(engine, snapshot, active);

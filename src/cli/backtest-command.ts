@@ -9,12 +9,14 @@ import { createLogger } from '../log/logger.ts';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { loadConfigFlag, parseFlags, PROJECT_ROOT } from './common.ts';
 
-const SYNOPSIS = 'quanta backtest --config FILE --data PATH [--report DIR] [--json]';
+const SYNOPSIS = 'quanta backtest --config FILE --data PATH [--report DIR] [--json] [--repair]';
 
 /**
  * `quanta backtest`: replays a recording through the config's strategies, sizing and checks
  * against the simulation, prints a summary (or the JSON report with `--json`) and writes
- * report.json + report.html with `--report DIR`. A progress bar goes to stderr.
+ * report.json + report.html with `--report DIR`. A progress bar goes to stderr. `--repair`
+ * replays a recording with duplicated, swapped or back-dated snapshot lines without them, and
+ * prints how many it dropped; without it such a recording is an error naming file:line.
  */
 export async function runBacktestCommand(args: readonly string[]): Promise<number> {
   const flags = parseFlags(
@@ -24,6 +26,7 @@ export async function runBacktestCommand(args: readonly string[]): Promise<numbe
       data: { type: 'string' },
       report: { type: 'string' },
       json: { type: 'boolean' },
+      repair: { type: 'boolean' },
     },
     SYNOPSIS,
   );
@@ -41,6 +44,11 @@ export async function runBacktestCommand(args: readonly string[]): Promise<numbe
     data: resolve(flags.data),
     projectRoot: PROJECT_ROOT,
     log: createLogger({ level: 'warn', destination: process.stderr }),
+    repair: flags.repair === true,
+    onRepaired: (dropped) => {
+      const noun = dropped === 1 ? 'snapshot' : 'snapshots';
+      stderr.write(`repair: dropped ${dropped} ${noun} whose seq or takenAt did not increase\n`);
+    },
     onStart: (total) => {
       progress = createProgress({
         total,
