@@ -31,9 +31,10 @@ export interface VenueErrorInit {
 
 /**
  * A venue call that did not give a usable answer. `code` says what kind of failure it is (see
- * the table in `venueErrorFromStatus`; what a code means for an order, a retry and the exit code
- * is in the error registry, `ErrorMeanings`), `status` the HTTP status (undefined when no answer came),
- * `endpoint` the method and path, `venueMessage` a short excerpt of what the venue said.
+ * the table in `venueErrorFromStatus`; what a code means for an order, a retry and the exit
+ * code is in the error registry, `ErrorMeanings`), `status` the HTTP status (undefined when no
+ * answer came), `endpoint` the method and path, `venueMessage` a short excerpt of what the
+ * venue said.
  *
  * @example
  * ```ts
