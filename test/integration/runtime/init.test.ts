@@ -20,7 +20,7 @@ const RECORDING = join(ROOT, 'test/fixtures/recording');
 it('quanta init scaffolds a bot that fills a paper order within 10 s and backtests unchanged', async () => {
   const { dir, remove } = await tempDir();
   cleanups.push(remove);
-  const env = { ...process.env, QUANTA_LOG_FORMAT: 'json' };
+  const env: NodeJS.ProcessEnv = { ...process.env, QUANTA_LOG_FORMAT: 'json' };
   delete env.QUANTA_WALLET_KEY;
 
   const init = spawnQuanta(['init', join(dir, 'bot')], env);
