@@ -1,11 +1,13 @@
 import { isAlias, isMap, isScalar, isSeq, type Document } from 'yaml';
 import { formatKeyPath, type ConfigProblem } from './config-problems.ts';
-import { looksLikePrivateKey } from './describe-value.ts';
+import { looksSecret } from './describe-value.ts';
 
 /**
- * Finds private keys pasted anywhere under `wallet:`. It reads each scalar's source text, not its
- * value: YAML turns an unquoted `0x…` into a (rounded) number, and the key must still be caught.
- * Each problem says where the key must go instead and never shows it.
+ * Finds private keys pasted anywhere under `wallet:`: values holding a secret-shaped hex run (32+
+ * digits, any case, prefix or blanks). It reads each scalar's source text, not its value: YAML
+ * turns an unquoted `0x…` into a (rounded) number, and the key must still be caught. Each
+ * problem says where the key must go instead and never shows it. Give it the document from
+ * `hideSecrets`, so that a key path holding a secret-shaped key is not shown either.
  *
  * @returns one problem per pasted key, with its key path (for dropping other reports about it).
  */
@@ -15,7 +17,7 @@ export function findPastedKeys(doc: Document): { path: PropertyKey[]; problem: C
     if (isAlias(node)) return;
     if (isScalar(node)) {
       const source = node.source ?? (typeof node.value === 'string' ? node.value : '');
-      if (looksLikePrivateKey(source.trim())) {
+      if (looksSecret(source)) {
         found.push({
           path,
           problem: {

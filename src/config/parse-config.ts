@@ -9,9 +9,13 @@ import {
 } from './config-problems.ts';
 import { describeValue } from './describe-value.ts';
 import { findPastedKeys } from './find-pasted-keys.ts';
+import { hideSecrets, scrubSecretRuns } from './hide-secrets.ts';
 import { locateNode } from './locate-node.ts';
 import { resolveConfigPaths } from './resolve-paths.ts';
 import { configSchema, type Config } from './schema.ts';
+import { MIXED_VENUE_MESSAGE, venueMode } from './venue-mode.ts';
+
+const MAX_ALIAS_COUNT = 100;
 
 /** Options of `parseConfig` and `loadConfig`. */
 export interface ParseConfigOptions {
@@ -30,7 +34,9 @@ export interface ParseConfigOptions {
  * @param baseDir - the config file's directory.
  * @throws QuantaError `QUANTA_CONFIG_INVALID` listing every problem found, one per line, as
  *   `<file>:<line>:<col> <key.path>: <what was expected>, got <value>`. Values under `wallet`
- *   and anything shaped like a private key are never shown.
+ *   and anything shaped like a secret (a run of 32+ hex digits, however written, and numbers
+ *   YAML made of such text) are never shown, not even in part. A venue that is `embedded` for
+ *   one API and real for the other is refused.
  * @example
  * const config = parseConfig(
  *   'venue: { writeUrl: embedded, readUrl: embedded }\nstrategies: [{ module: strategies/dca.ts, markets: [ETH-USD] }]',
@@ -48,7 +54,9 @@ export function parseConfig(
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const fail = (problems: readonly ConfigProblem[]): never => {
-    const lines = renderProblems(problems, fileName, lineCounter);
+    const lines = renderProblems(problems, fileName, lineCounter).map((line) =>
+      scrubSecretRuns(line, text),
+    );
     const count = lines.length === 1 ? '1 problem' : `${lines.length} problems`;
     throw new QuantaError(ErrorCodes.CONFIG_INVALID, `invalid config ${fileName} (${count}):`, {
       details: lines,
@@ -74,23 +82,44 @@ export function parseConfig(
 
   let data: unknown;
   try {
-    data = doc.toJS({ maxAliasCount: 100 });
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     fail([{ offset: 0, text: `YAML: ${message}` }]);
   }
 
-  const pasted = findPastedKeys(doc);
+  // Validation runs on the real data; errors are described from a copy where every
+  // secret-shaped scalar (values and keys) has been replaced.
+  const shown = hideSecrets(doc, MAX_ALIAS_COUNT);
+  const pasted = findPastedKeys(shown.doc);
   const pastedPaths = new Set(pasted.map(({ path }) => formatKeyPath(path)));
   const result = configSchema.safeParse(data);
   const problems = pasted.map(({ problem }) => problem);
   if (!result.success) {
-    const issues = result.error.issues.filter(
-      (issue) => !pastedPaths.has(formatKeyPath(issue.path)),
-    );
-    problems.push(...problemsFromIssues(issues, doc, data));
+    const issues = result.error.issues
+      .map((issue) => {
+        const path = issue.path.map(shown.hideStep);
+        const message = shown.hideNumbers(issue.message);
+        return issue.code === 'unrecognized_keys'
+          ? { ...issue, path, message, keys: issue.keys.map((key) => String(shown.hideStep(key))) }
+          : { ...issue, path, message };
+      })
+      .filter((issue) => !pastedPaths.has(formatKeyPath(issue.path)));
+    problems.push(...problemsFromIssues(issues, shown.doc, shown.data));
   }
   if (!result.success || problems.length > 0) return fail(problems);
+
+  const mode = venueMode(result.data.venue);
+  if (mode === 'mixed') {
+    const path = ['venue', result.data.venue.writeUrl === 'embedded' ? 'writeUrl' : 'readUrl'];
+    const where = locateNode(doc, path);
+    fail([
+      {
+        offset: where.value ?? where.parent,
+        text: `${formatKeyPath(path)}: ${MIXED_VENUE_MESSAGE}`,
+      },
+    ]);
+  }
 
   const resolved = resolveConfigPaths(
     result.data,
@@ -104,7 +133,7 @@ export function parseConfig(
         const where = locateNode(doc, path);
         return {
           offset: where.value ?? where.parent,
-          text: `${formatKeyPath(path)}: ${message}, got ${describeValue(valueAt(data, path))}`,
+          text: `${formatKeyPath(path)}: ${message}, got ${describeValue(valueAt(shown.data, path))}`,
         };
       }),
     );

@@ -104,7 +104,11 @@ describe('parseConfig: valid files', () => {
   });
 
   it('refuses plain http for the write API except on loopback', () => {
-    const withWrite = (url: string) => MINIMAL.replace('writeUrl: embedded', `writeUrl: ${url}`);
+    const withWrite = (url: string) =>
+      MINIMAL.replace('writeUrl: embedded', `writeUrl: ${url}`).replace(
+        'readUrl: embedded',
+        'readUrl: https://read.example.com',
+      );
     expect(parse(withWrite('http://127.0.0.1:8080')).venue.writeUrl).toBe('http://127.0.0.1:8080');
     expect(parse(withWrite('http://localhost:8080/')).venue.writeUrl).toBe('http://localhost:8080');
     expect(() => parse(withWrite('http://venue.example.com'))).toThrowErrorMatchingInlineSnapshot(`
@@ -112,14 +116,21 @@ describe('parseConfig: valid files', () => {
       bot.yaml:2:13 venue.writeUrl: expected https (plain http only to localhost: credentials travel on it), got "http://venue.example.com"]
     `);
     expect(
-      parse(MINIMAL.replace('readUrl: embedded', 'readUrl: http://venue.example.com')).venue
-        .readUrl,
+      parse(
+        withWrite('https://venue.example.com').replace(
+          'readUrl: https://read.example.com',
+          'readUrl: http://venue.example.com',
+        ),
+      ).venue.readUrl,
     ).toBe('http://venue.example.com');
   });
 
   it('drops trailing slashes from venue URLs', () => {
     const config = parse(
-      MINIMAL.replace('readUrl: embedded', 'readUrl: https://read.example.com/prefix/'),
+      MINIMAL.replace('readUrl: embedded', 'readUrl: https://read.example.com/prefix/').replace(
+        'writeUrl: embedded',
+        'writeUrl: https://write.example.com',
+      ),
     );
     expect(config.venue.readUrl).toBe('https://read.example.com/prefix');
   });
@@ -324,7 +335,7 @@ describe('parseConfig: secrets are never echoed', () => {
     expect(message).not.toContain('hunter2');
     expect(message).toMatchInlineSnapshot(`
       "invalid config bot.yaml (2 problems):
-      bot.yaml:2:13 venue.writeUrl: expected "embedded" or an http(s) URL, got a 64-hex-digit value (not shown)
+      bot.yaml:2:13 venue.writeUrl: expected "embedded" or an http(s) URL, got a value shaped like a private key (not shown)
       bot.yaml:3:12 venue.readUrl: expected an http(s) URL without user:password (credentials never go here), got a URL with credentials (not shown)"
     `);
   });
