@@ -10,9 +10,10 @@ const PRIVATE_KEY = /^(0x)?[0-9a-fA-F]{64}$/;
  * Reads the wallet private key from the environment variable the config names
  * (`wallet.privateKeyEnv`). The key only ever comes from there.
  *
- * @param paperKeyFile - for the embedded paper venue only: when the variable is unset, a
- *   throwaway key is generated once and kept in this file (0600) so restarts reuse the same
- *   subaccount. Never used for a real venue.
+ * @param paperKeyFile - for a fully embedded paper venue only (`statePaths` gives it only then):
+ *   when the variable is unset, a throwaway key is generated once and kept in this file (0600)
+ *   so restarts reuse the same subaccount. Without it an unset variable is an error: a real
+ *   venue, or one embedded for a single API, never gets a generated key.
  * @throws QuantaError `QUANTA_WALLET_KEY_MISSING` naming the variable (never its value).
  */
 export function readWalletKey(envName: string, env: NodeJS.ProcessEnv, paperKeyFile?: string): Hex {

@@ -19,7 +19,7 @@ export async function runRegisterCommand(args: readonly string[]): Promise<numbe
   const config = await loadConfigFlag(flags.config, process.env);
   const venue = await resolveVenue(config);
   try {
-    const paths = statePaths(config.state.dir, venue.embedded !== undefined);
+    const paths = statePaths(config.state.dir, config.venue);
     const manager = new CredentialManager({
       store: new CredentialStore(paths.credentials),
       connection: { baseUrl: venue.writeUrl, timeoutMs: config.venue.timeoutMs },
@@ -31,7 +31,7 @@ export async function runRegisterCommand(args: readonly string[]): Promise<numbe
       walletPrivateKey: readWalletKey(
         config.wallet.privateKeyEnv,
         process.env,
-        venue.embedded === undefined ? undefined : paths.paperWalletKey,
+        paths.paperWalletKey,
       ),
       renewMarginMs: config.venue.renewMarginMs,
       credentialTtlMs: config.venue.credentialTtlMs,

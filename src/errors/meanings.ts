@@ -99,6 +99,9 @@ export const ErrorMeanings = {
   [ErrorCodes.CONFIG_INVALID]: unexpected(USAGE),
   [ErrorCodes.CONFIG_NOT_FOUND]: unexpected(USAGE),
   [ErrorCodes.USAGE]: unexpected(USAGE),
+  // One bot per state.dir; a state.dir that cannot be written: both found before any request.
+  [ErrorCodes.STATE_DIR_LOCKED]: unexpected(USAGE),
+  [ErrorCodes.STATE_DIR_UNWRITABLE]: unexpected(USAGE),
   [ErrorCodes.STRATEGY_LOAD]: unexpected(USAGE),
   [ErrorCodes.STRATEGY_PARAMS]: unexpected(USAGE),
 

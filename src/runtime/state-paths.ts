@@ -1,26 +1,44 @@
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { MIXED_VENUE_MESSAGE, venueMode } from '../config/venue-mode.ts';
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
 
 /** Where a bot keeps its files under `state.dir`. */
 export interface StatePaths {
   readonly journal: string;
   readonly credentials: string;
-  /** Throwaway wallet key of paper runs (only used when the key variable is unset). */
-  readonly paperWalletKey: string;
+  /**
+   * Throwaway wallet key of fully embedded paper runs (used only when the key variable is
+   * unset); `undefined` for a real venue, which must never get a generated key.
+   */
+  readonly paperWalletKey: string | undefined;
 }
 
 /**
  * The state files of a bot. An embedded paper venue is new in every process and knows neither
- * earlier credentials nor earlier orders, so embedded runs keep theirs in `paper/`, emptied at
- * start; a real venue's files live in `state.dir` itself and survive restarts.
+ * earlier credentials nor earlier orders, so fully embedded runs keep theirs in `paper/`, emptied
+ * at start; a real venue's files live in `state.dir` itself and survive restarts.
+ *
+ * @param venue - `venue.writeUrl` and `venue.readUrl` as written in the config (`embedded` or a
+ *   URL). Only when both are `embedded` is the paper directory used (and emptied).
+ * @throws QuantaError `QUANTA_CONFIG_INVALID` for a venue embedded for one API only: emptying
+ *   state at start, or a throwaway key, would lose a real venue's orders or funds.
  */
-export function statePaths(stateDir: string, embedded: boolean): StatePaths {
+export function statePaths(
+  stateDir: string,
+  venue: { readonly writeUrl: string; readonly readUrl: string },
+): StatePaths {
+  const mode = venueMode(venue);
+  if (mode === 'mixed') {
+    throw new QuantaError(ErrorCodes.CONFIG_INVALID, `venue: ${MIXED_VENUE_MESSAGE}`);
+  }
   const root = resolve(stateDir);
+  const embedded = mode === 'embedded';
   const dir = embedded ? join(root, 'paper') : root;
   if (embedded) rmSync(dir, { recursive: true, force: true });
   return {
     journal: join(dir, 'journal.sqlite'),
     credentials: join(dir, 'credentials.json'),
-    paperWalletKey: join(root, 'paper-wallet.key'),
+    paperWalletKey: embedded ? join(root, 'paper-wallet.key') : undefined,
   };
 }
