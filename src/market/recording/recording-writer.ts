@@ -36,7 +36,13 @@
  *
  * Crash safety: each line is one write (plain files), and gzip files are flushed after every
  * snapshot, so a crash tears at most the last line. The reader skips a torn last line with a
- * warning; a torn line anywhere else is an error naming file and line.
+ * warning; a torn line anywhere else is an error naming file and line. A gzip file without its
+ * trailer (the writer was killed) is read up to its last flush, with a warning.
+ *
+ * Order: `seq` increases within a recording (rotation parts continue it; part 0 starts afresh)
+ * and `takenAt` never goes back, across all the files read. The reader refuses anything else
+ * (`snapshot-order.ts`), or drops and counts it with its `repair` option; it also refuses two
+ * files holding one part (`rec.jsonl` beside `rec.jsonl.gz`) and files that overlap in time.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
