@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import type { OrderSide, OrderState, OrderType } from '../domain/index.ts';
+import { makeJournalFilesPrivate } from './journal-file-mode.ts';
 import type { OrderRecord } from './order-record.ts';
 
 /** What is known about an order before its first send. */
@@ -169,7 +170,10 @@ export class OrderJournal {
    */
   static open(path: string): OrderJournal {
     try {
-      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+      if (path !== ':memory:') {
+        mkdirSync(dirname(path), { recursive: true });
+        makeJournalFilesPrivate(path);
+      }
       const db = new Database(path, { timeout: 5000 });
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
