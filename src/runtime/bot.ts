@@ -24,6 +24,7 @@ import {
 import { signingDomainOf } from './signing-domain.ts';
 import { firstListing } from './first-listing.ts';
 import { logStartBanner } from './start-banner.ts';
+import { lockStateDir } from './state-lock.ts';
 import { statePaths } from './state-paths.ts';
 import { sleep as realSleep } from './sleep.ts';
 
@@ -90,7 +91,11 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   }
 
   async function assemble(): Promise<Bot> {
-    const paths = statePaths(config.state.dir, venue.embedded !== undefined);
+    // One bot per state.dir, and a state.dir that can be written, before anything is emptied,
+    // registered or sent (issue 12).
+    const stateLock = lockStateDir(config.state.dir);
+    cleanup.push(() => stateLock.release());
+    const paths = statePaths(config.state.dir, config.venue);
     const domain = signingDomainOf(config);
     const timeoutMs = config.venue.timeoutMs;
     const write: VenueConnection = { baseUrl: venue.writeUrl, timeoutMs };
