@@ -7,4 +7,16 @@ export type { Market, MarketType } from './market.ts';
 export type { OrderSide, OrderType } from './order-terms.ts';
 export type { Quote, QuoteLevel } from './quote.ts';
 export type { FillLiquidity } from './fill.ts';
-export type { OrderState, OrderStatus } from './order-state.ts';
+export {
+  IllegalOrderTransition,
+  INITIAL_ORDER_STATE,
+  ORDER_EVENTS,
+  ORDER_STATES,
+  ORDER_TRANSITIONS,
+  isFinalState,
+  isOrderStatus,
+  transition,
+  type OrderEvent,
+  type OrderState,
+  type OrderStatus,
+} from './order-state.ts';

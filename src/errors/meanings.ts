@@ -106,6 +106,8 @@ export const ErrorMeanings = {
   [ErrorCodes.STRATEGY_PARAMS]: unexpected(USAGE),
 
   [ErrorCodes.JOURNAL]: unexpected(FAILURE),
+  // A bug: some code proposed a change the order state machine forbids; nothing was written.
+  [ErrorCodes.ILLEGAL_ORDER_TRANSITION]: unexpected(FAILURE),
   [ErrorCodes.RECORDING_INVALID]: unexpected(FAILURE),
   // The in-process engine refused the order (backtests): the same as a venue 400.
   [ErrorCodes.SIM_REJECTED]: final(FAILURE),

@@ -1,9 +1,19 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import {
+  INITIAL_ORDER_STATE,
+  IllegalOrderTransition,
+  ORDER_STATES,
+  transition,
+  type OrderEvent,
+  type OrderSide,
+  type OrderState,
+  type OrderType,
+} from '../domain/index.ts';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
-import type { OrderSide, OrderState, OrderType } from '../domain/index.ts';
 import { makeJournalFilesPrivate } from './journal-file-mode.ts';
+import { migrateJournal } from './journal-schema.ts';
 import type { OrderRecord } from './order-record.ts';
 
 /** What is known about an order before its first send. */
@@ -25,9 +35,8 @@ export type NewOrder = Pick<
   | 'referencePriceX18'
 >;
 
-/** An update after a venue answer. */
-export interface OrderOutcome {
-  readonly state: OrderState;
+/** What an outcome may change besides the state; omitted fields keep their journaled value. */
+export interface OrderOutcomeDetails {
   readonly venueOrderId?: number | null;
   readonly filledX18?: bigint;
   readonly avgFillPriceX18?: bigint | null;
@@ -36,6 +45,52 @@ export interface OrderOutcome {
   readonly feesX18?: bigint;
   readonly error?: string | null;
 }
+
+/**
+ * An update after a venue answer (or a decision of recovery): what happened to the order, as an
+ * event the state machine applies to the journaled state, or as the state the caller expects;
+ * the journal then checks that the state machine leads there. Either way an illegal change is
+ * refused and nothing is written.
+ */
+export type OrderOutcome = OrderOutcomeDetails &
+  (
+    | { readonly event: OrderEvent; readonly state?: never }
+    | { readonly state: Exclude<OrderState, typeof INITIAL_ORDER_STATE>; readonly event?: never }
+  );
+
+// For outcomes that propose a state: the event that leads there. Every state but the initial one
+// is the target of exactly one event, except UNKNOWN (also reached by `expired` from SENT, which
+// a caller proposing UNKNOWN has already judged as "outcome unknown").
+const EVENT_LEADING_TO: Readonly<Record<Exclude<OrderState, 'PENDING'>, OrderEvent>> = {
+  SENT: 'sent',
+  ACCEPTED: 'landed',
+  OPEN: 'opened',
+  PARTIALLY_FILLED: 'partiallyFilled',
+  FILLED: 'filled',
+  CANCELLED: 'cancelled',
+  REJECTED: 'rejected',
+  EXPIRED: 'expired',
+  UNKNOWN: 'outcomeUnknown',
+};
+
+/** The state `outcome` moves an order in `current` to. @throws IllegalOrderTransition */
+function nextState(current: OrderState, outcome: OrderOutcome): OrderState {
+  if (outcome.event !== undefined) return transition(current, outcome.event);
+  const event = EVENT_LEADING_TO[outcome.state];
+  const next = transition(current, event);
+  if (next !== outcome.state) throw new IllegalOrderTransition(current, event, outcome.state);
+  return next;
+}
+
+// The name PARTIALLY_FILLED had in journals before schema version 3 (the wire's word). Callers
+// not yet updated may still ask for it; it reads as its new name.
+type FormerStateName = 'PARTIAL';
+
+function currentName(state: OrderState | FormerStateName): OrderState {
+  return state === 'PARTIAL' ? 'PARTIALLY_FILLED' : state;
+}
+
+const KNOWN_STATES: ReadonlySet<string> = new Set(ORDER_STATES);
 
 interface Row {
   id: number;
@@ -65,44 +120,12 @@ interface Row {
   error: string | null;
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS orders (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  strategy TEXT NOT NULL,
-  tag TEXT,
-  market_id INTEGER NOT NULL,
-  symbol TEXT NOT NULL,
-  side TEXT NOT NULL,
-  type TEXT NOT NULL,
-  amount_x18 TEXT NOT NULL,
-  price_x18 TEXT NOT NULL,
-  reduce_only INTEGER NOT NULL,
-  body TEXT NOT NULL,
-  signature TEXT NOT NULL UNIQUE,
-  signer TEXT NOT NULL,
-  expiry_ts INTEGER NOT NULL,
-  reference_price_x18 TEXT,
-  state TEXT NOT NULL,
-  venue_order_id INTEGER,
-  filled_x18 TEXT NOT NULL DEFAULT '0',
-  avg_fill_price_x18 TEXT,
-  fill_price_estimated INTEGER NOT NULL DEFAULT 0,
-  fees_x18 TEXT,
-  attempts INTEGER NOT NULL DEFAULT 0,
-  created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL,
-  error TEXT
-);
-CREATE INDEX IF NOT EXISTS orders_state ON orders(state);
-CREATE TABLE IF NOT EXISTS kv (
-  scope TEXT NOT NULL,
-  key TEXT NOT NULL,
-  value TEXT NOT NULL,
-  PRIMARY KEY (scope, key)
-);
-`;
-
 function toRecord(row: Row): OrderRecord {
+  if (!KNOWN_STATES.has(row.state))
+    throw new QuantaError(
+      ErrorCodes.JOURNAL,
+      `order ${row.id} has an unknown state "${row.state}"`,
+    );
   return {
     id: row.id,
     strategy: row.strategy,
@@ -144,6 +167,9 @@ export class OrderJournal {
   readonly #attempt: Database.Statement;
   readonly #outcome: Database.Statement;
   readonly #byId: Database.Statement;
+  // Read the state, ask the state machine, write: one transaction, so no write slips between.
+  readonly #applyAttempt: (id: number, now: number) => void;
+  readonly #applyOutcome: (id: number, outcome: OrderOutcome, now: number) => void;
 
   private constructor(db: Database.Database) {
     this.#db = db;
@@ -151,40 +177,66 @@ export class OrderJournal {
       `INSERT INTO orders (strategy, tag, market_id, symbol, side, type, amount_x18, price_x18,
          reduce_only, body, signature, signer, expiry_ts, reference_price_x18, state, fees_x18,
          created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', '0', ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '0', ?, ?)`,
     );
+    // Every state the journal writes is one `transition` computed, bound as a parameter.
     this.#attempt = db.prepare(
-      `UPDATE orders SET attempts = attempts + 1, updated_at = ?,
-         state = CASE WHEN state = 'PENDING' THEN 'SENT' ELSE state END WHERE id = ?`,
+      'UPDATE orders SET attempts = attempts + 1, state = ?, updated_at = ? WHERE id = ?',
     );
     this.#outcome = db.prepare(
       `UPDATE orders SET state = ?, venue_order_id = ?, filled_x18 = ?, avg_fill_price_x18 = ?,
          fill_price_estimated = ?, fees_x18 = ?, error = ?, updated_at = ? WHERE id = ?`,
     );
     this.#byId = db.prepare('SELECT * FROM orders WHERE id = ?');
+    this.#applyAttempt = db.transaction((id: number, now: number) => {
+      this.#attempt.run(transition(this.get(id).state, 'sent'), now, id);
+    });
+    this.#applyOutcome = db.transaction((id: number, outcome: OrderOutcome, now: number) => {
+      const current = this.get(id);
+      this.#outcome.run(
+        nextState(current.state, outcome),
+        outcome.venueOrderId === undefined ? current.venueOrderId : outcome.venueOrderId,
+        (outcome.filledX18 ?? current.filledX18).toString(),
+        outcome.avgFillPriceX18 === undefined
+          ? (current.avgFillPriceX18?.toString() ?? null)
+          : (outcome.avgFillPriceX18?.toString() ?? null),
+        (outcome.fillPriceEstimated ?? current.fillPriceEstimated) ? 1 : 0,
+        (outcome.feesX18 ?? current.feesX18)?.toString() ?? null,
+        outcome.error === undefined ? current.error : outcome.error,
+        now,
+        id,
+      );
+    });
   }
 
   /**
-   * Opens (creating if needed) the journal at `path`.
-   * @throws QuantaError `QUANTA_JOURNAL` when the file cannot be opened (locked, unwritable).
+   * Opens (creating if needed) the journal at `path` and migrates its schema to the current
+   * version (see `migrateJournal`): a journal of an earlier version opens.
+   * @throws QuantaError `QUANTA_JOURNAL` when the file cannot be opened (locked, unwritable), was
+   *   written by a newer quanta, or cannot be migrated.
    */
   static open(path: string): OrderJournal {
+    let db: Database.Database;
     try {
       if (path !== ':memory:') {
         mkdirSync(dirname(path), { recursive: true });
         makeJournalFilesPrivate(path);
       }
-      const db = new Database(path, { timeout: 5000 });
+      db = new Database(path, { timeout: 5000 });
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
-      db.exec(SCHEMA);
-      addFeesColumn(db);
-      return new OrderJournal(db);
     } catch (cause) {
       throw new QuantaError(ErrorCodes.JOURNAL, `cannot open the order journal at ${path}`, {
         cause,
         details: ['Check that state.dir is writable and no other bot uses the same state dir.'],
       });
+    }
+    try {
+      migrateJournal(db);
+      return new OrderJournal(db);
+    } catch (error) {
+      db.close();
+      throw error;
     }
   }
 
@@ -205,33 +257,30 @@ export class OrderJournal {
       order.signer,
       order.expiryTs,
       order.referencePriceX18?.toString() ?? null,
+      INITIAL_ORDER_STATE,
       now,
       now,
     );
     return this.get(Number(result.lastInsertRowid));
   }
 
-  /** Counts one send attempt and moves PENDING to SENT. */
+  /**
+   * Counts one send attempt: the `sent` event (PENDING or SENT becomes SENT), committed before
+   * the attempt leaves.
+   * @throws IllegalOrderTransition for an order in any other state; nothing is written.
+   */
   markAttempt(id: number, now: number): void {
-    this.#attempt.run(now, id);
+    this.#applyAttempt(id, now);
   }
 
-  /** Records what the venue (or recovery) decided. */
+  /**
+   * Records what the venue (or recovery) decided, as the state machine allows it.
+   * @throws IllegalOrderTransition (`QUANTA_ILLEGAL_ORDER_TRANSITION`) naming the journaled
+   *   state, the event and the proposed state when the table forbids the change; nothing is
+   *   written then.
+   */
   recordOutcome(id: number, outcome: OrderOutcome, now: number): OrderRecord {
-    const current = this.get(id);
-    this.#outcome.run(
-      outcome.state,
-      outcome.venueOrderId === undefined ? current.venueOrderId : outcome.venueOrderId,
-      (outcome.filledX18 ?? current.filledX18).toString(),
-      outcome.avgFillPriceX18 === undefined
-        ? (current.avgFillPriceX18?.toString() ?? null)
-        : (outcome.avgFillPriceX18?.toString() ?? null),
-      (outcome.fillPriceEstimated ?? current.fillPriceEstimated) ? 1 : 0,
-      (outcome.feesX18 ?? current.feesX18)?.toString() ?? null,
-      outcome.error === undefined ? current.error : outcome.error,
-      now,
-      id,
-    );
+    this.#applyOutcome(id, outcome, now);
     return this.get(id);
   }
 
@@ -244,11 +293,11 @@ export class OrderJournal {
   }
 
   /** Orders in the given states, oldest first. */
-  inStates(states: readonly OrderState[]): OrderRecord[] {
+  inStates(states: readonly (OrderState | FormerStateName)[]): OrderRecord[] {
     const marks = states.map(() => '?').join(', ');
     const rows = this.#db
       .prepare(`SELECT * FROM orders WHERE state IN (${marks}) ORDER BY id`)
-      .all(...states) as Row[];
+      .all(...states.map(currentName)) as Row[];
     return rows.map(toRecord);
   }
 
@@ -277,12 +326,4 @@ export class OrderJournal {
   close(): void {
     if (this.#db.open) this.#db.close();
   }
-}
-
-// Journals written before fees were recorded per order lack the column; their rows read NULL
-// ("not recorded"), which recovery prices at the taker rate rather than as free.
-function addFeesColumn(db: Database.Database): void {
-  const columns = db.prepare('PRAGMA table_info(orders)').all() as { name: string }[];
-  if (!columns.some((column) => column.name === 'fees_x18'))
-    db.exec('ALTER TABLE orders ADD COLUMN fees_x18 TEXT');
 }

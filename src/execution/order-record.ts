@@ -1,11 +1,19 @@
-import type { OrderSide, OrderState, OrderType } from '../domain/index.ts';
+import {
+  ORDER_STATES,
+  isFinalState,
+  type OrderSide,
+  type OrderState,
+  type OrderType,
+} from '../domain/index.ts';
 
-/** States after which nothing more will happen to an order. */
+/**
+ * States in which the bot does nothing more about an order: the state machine's final states,
+ * plus ACCEPTED and UNKNOWN, which only a lookup could resolve and which the bot does not look
+ * up (a person checks the venue). Not an open order for `ctx.openOrders()`.
+ */
 export const FINAL_STATES: ReadonlySet<OrderState> = new Set([
-  'FILLED',
-  'CANCELLED',
+  ...ORDER_STATES.filter(isFinalState),
   'ACCEPTED',
-  'REJECTED',
   'UNKNOWN',
 ]);
 

@@ -1,13 +1,18 @@
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { formatX18, quantumX18 } from '../money/index.ts';
-import type {
-  FillLiquidity,
-  Market,
-  OrderSide,
-  OrderStatus,
-  OrderType,
-  Quote,
-  QuoteLevel,
+import {
+  INITIAL_ORDER_STATE,
+  isOrderStatus,
+  transition,
+  type FillLiquidity,
+  type Market,
+  type OrderEvent,
+  type OrderSide,
+  type OrderState,
+  type OrderStatus,
+  type OrderType,
+  type Quote,
+  type QuoteLevel,
 } from '../domain/index.ts';
 import { type Book, type BookLevel, takeLiquidity } from './book-level.ts';
 import { bookFromQuote } from './external-book.ts';
@@ -41,7 +46,8 @@ interface MarketSim {
   external: { readonly book: Book; readonly midX18: bigint | undefined } | null;
 }
 
-interface OrderState {
+/** An order the engine holds: the request, its fills so far and its state. */
+interface BookedOrder {
   readonly id: number;
   readonly accountId: string;
   readonly market: Market;
@@ -54,7 +60,8 @@ interface OrderState {
   readonly createdAt: string;
   /** What may fill at all: the amount, or for reduce-only the part that reduced at placement. */
   readonly capacityX18: bigint;
-  status: OrderStatus;
+  /** Changed only through the domain's `transition`, like every order state. */
+  status: OrderState;
   totalFilledX18: bigint;
   filledNotionalX36: bigint;
   feesPaidX18: bigint;
@@ -95,13 +102,28 @@ function quoteLevels(levels: readonly BookLevel[]): QuoteLevel[] {
 }
 
 // Resting orders meet the book best price first, then oldest first.
-function restingPriority(a: OrderState, b: OrderState): number {
+function restingPriority(a: BookedOrder, b: BookedOrder): number {
   if (a.side !== b.side) return a.side === 'BUY' ? -1 : 1;
   if (a.priceX18 !== b.priceX18) {
     const better = a.side === 'BUY' ? a.priceX18 > b.priceX18 : a.priceX18 < b.priceX18;
     return better ? -1 : 1;
   }
   return a.id - b.id;
+}
+
+/** What the venue reports about an order after its fills so far. */
+function settledEvent(order: BookedOrder): OrderEvent {
+  const filled = order.totalFilledX18;
+  if (filled === order.amountX18) return 'filled';
+  // A MARKET order is immediate-or-cancel; a reduce-only one stops once it reduced all it could.
+  if (order.type === 'MARKET' || filled === order.capacityX18) return 'cancelled';
+  return filled > 0n ? 'partiallyFilled' : 'opened';
+}
+
+/** The order's state as a venue status; every order is settled before anyone sees it. */
+function reportedStatus(order: BookedOrder): OrderStatus {
+  if (isOrderStatus(order.status)) return order.status;
+  throw new Error(`unreachable: order ${order.id} is ${order.status}, not yet settled`);
 }
 
 /**
@@ -131,9 +153,9 @@ export class SimEngine {
   readonly #options: ResolvedSimOptions;
   readonly #markets = new Map<number, MarketSim>();
   readonly #accounts = new Map<string, AccountLedger>();
-  readonly #orders = new Map<number, OrderState>();
-  /** OPEN and PARTIAL orders, in id order (Map keeps insertion order). */
-  readonly #resting = new Map<number, OrderState>();
+  readonly #orders = new Map<number, BookedOrder>();
+  /** OPEN and PARTIALLY_FILLED orders, in id order (Map keeps insertion order). */
+  readonly #resting = new Map<number, BookedOrder>();
   #schedule: ActivityChange[] = [];
   #nextOrderId = 1;
   #now: number;
@@ -287,7 +309,7 @@ export class SimEngine {
    * Validates and executes an order for `accountId` (created on first use with the initial
    * balance). MARKET orders walk the book immediate-or-cancel: `FILLED`, or `CANCELLED` with
    * whatever filled. LIMIT orders take what crosses (taker fee), then rest until `expiryTs`
-   * (`OPEN`/`PARTIAL`), filling later when a price step crosses them (maker fee), and are
+   * (`OPEN`/`PARTIALLY_FILLED`), filling later when a price step crosses them (maker fee), and are
    * `CANCELLED` at expiry. Reduce-only orders fill at most the size of the opposite position;
    * once that part is filled the rest is `CANCELLED`.
    *
@@ -302,7 +324,7 @@ export class SimEngine {
     if (sim === undefined) throw new SimRejection(`market ${request.marketId} not found`);
 
     const account = this.#account(accountId);
-    const order: OrderState = {
+    const order: BookedOrder = {
       id: this.#nextOrderId,
       accountId,
       market: sim.market,
@@ -316,7 +338,8 @@ export class SimEngine {
       capacityX18: request.isReduce
         ? min(request.amountX18, account.reducibleX18(sim.market.id, request.side))
         : request.amountX18,
-      status: 'OPEN',
+      // The order has reached the venue; its first fills decide what it becomes.
+      status: transition(INITIAL_ORDER_STATE, 'sent'),
       totalFilledX18: 0n,
       filledNotionalX36: 0n,
       feesPaidX18: 0n,
@@ -341,7 +364,7 @@ export class SimEngine {
     return order === undefined || order.accountId !== accountId ? undefined : this.#view(order);
   }
 
-  /** The account's `OPEN` and `PARTIAL` orders, oldest first. */
+  /** The account's `OPEN` and `PARTIALLY_FILLED` orders, oldest first. */
   listOpenOrders(accountId: string): SimOrder[] {
     this.#sync();
     return [...this.#resting.values()]
@@ -446,7 +469,9 @@ export class SimEngine {
   #expireUntil(atMs: number): void {
     for (const order of this.#resting.values()) {
       if (order.expiryTs > atMs) continue;
-      order.status = 'CANCELLED';
+      // The venue reports an order that reached its expiry as CANCELLED (conventions §4.5), and
+      // the engine is the venue: EXPIRED is the bot's word for an order that never got there.
+      order.status = transition(order.status, 'cancelled');
       order.updatedAt = iso(order.expiryTs);
       this.#resting.delete(order.id);
     }
@@ -465,7 +490,7 @@ export class SimEngine {
         const reducible = this.#account(order.accountId).reducibleX18(marketId, order.side);
         if (reducible === 0n) {
           // Nothing left to reduce: the rest of a reduce-only order can never fill.
-          order.status = 'CANCELLED';
+          order.status = transition(order.status, 'cancelled');
           order.updatedAt = iso(at);
           this.#resting.delete(order.id);
           continue;
@@ -482,7 +507,7 @@ export class SimEngine {
   }
 
   #fill(
-    order: OrderState,
+    order: BookedOrder,
     amountX18: bigint,
     priceX18: bigint,
     liquidity: FillLiquidity,
@@ -504,19 +529,18 @@ export class SimEngine {
     order.fills.push({ priceX18, amountX18, feeX18, liquidity, at });
   }
 
-  /** Sets the status after fills; puts a LIMIT order that can still fill on (or keeps it on) the book. */
-  #settle(order: OrderState): void {
-    const filled = order.totalFilledX18;
-    let status: OrderStatus;
-    if (filled === order.amountX18) status = 'FILLED';
-    else if (order.type === 'MARKET' || filled === order.capacityX18) status = 'CANCELLED';
-    else status = filled > 0n ? 'PARTIAL' : 'OPEN';
-    order.status = status;
-    if (status === 'OPEN' || status === 'PARTIAL') this.#resting.set(order.id, order);
+  /**
+   * Moves the order on after placement or fills (what the venue would report now); puts a LIMIT
+   * order that can still fill on (or keeps it on) the book.
+   */
+  #settle(order: BookedOrder): void {
+    order.status = transition(order.status, settledEvent(order));
+    if (order.status === 'OPEN' || order.status === 'PARTIALLY_FILLED')
+      this.#resting.set(order.id, order);
     else this.#resting.delete(order.id);
   }
 
-  #view(order: OrderState): SimOrder {
+  #view(order: BookedOrder): SimOrder {
     const filled = order.totalFilledX18;
     return {
       id: order.id,
@@ -526,7 +550,7 @@ export class SimEngine {
       marketType: order.market.type,
       side: order.side,
       type: order.type,
-      status: order.status,
+      status: reportedStatus(order),
       amountX18: order.amountX18,
       priceX18: order.priceX18,
       totalFilledX18: filled,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorCodes } from '../../errors/index.ts';
+import type { OrderStatus } from '../../domain/index.ts';
 import { parseX18String } from '../../money/index.ts';
 import type { OrderRequestBody, VenueOrder } from '../types.ts';
 import {
@@ -57,6 +58,24 @@ export const wireOrderSchema = z.object({
 /** An order in wire form. */
 export type WireOrder = z.infer<typeof wireOrderSchema>;
 
+/** An order status in wire form (conventions §4.5). */
+export type WireOrderStatus = WireOrder['status'];
+
+// The wire's one word for "part filled, rest resting" differs from the domain's; everything else
+// is spelled the same. Both directions are total, so a status never gets lost at the edge.
+const STATUS_FROM_WIRE: Readonly<Record<WireOrderStatus, OrderStatus>> = {
+  OPEN: 'OPEN',
+  PARTIAL: 'PARTIALLY_FILLED',
+  FILLED: 'FILLED',
+  CANCELLED: 'CANCELLED',
+};
+const STATUS_TO_WIRE: Readonly<Record<OrderStatus, WireOrderStatus>> = {
+  OPEN: 'OPEN',
+  PARTIALLY_FILLED: 'PARTIAL',
+  FILLED: 'FILLED',
+  CANCELLED: 'CANCELLED',
+};
+
 /**
  * Validates an order request body (the paper venue's input, and the signer's).
  *
@@ -79,7 +98,8 @@ function orderLabel(raw: unknown): string {
 }
 
 /**
- * Parses an order from a venue answer into a `VenueOrder` with bigint x18 fields.
+ * Parses an order from a venue answer into a `VenueOrder` with bigint x18 fields and the domain's
+ * status (`PARTIAL` becomes `PARTIALLY_FILLED`).
  *
  * @throws QuantaError `QUANTA_INVALID_WIRE_DATA` naming the order id and field.
  */
@@ -96,7 +116,7 @@ export function parseVenueOrder(raw: unknown): VenueOrder {
     marketType: wire.marketType,
     side: wire.side,
     type: wire.type,
-    status: wire.status,
+    status: STATUS_FROM_WIRE[wire.status],
     amountX18: parseX18String(wire.amountx18),
     priceX18: parseX18String(wire.pricex18),
     totalFilledX18: parseX18String(wire.totalFilledx18),
@@ -119,7 +139,7 @@ export function venueOrderToWire(order: VenueOrder): WireOrder {
     marketType: order.marketType,
     side: order.side,
     type: order.type,
-    status: order.status,
+    status: STATUS_TO_WIRE[order.status],
     amountx18: order.amountX18.toString(),
     pricex18: order.priceX18.toString(),
     totalFilledx18: order.totalFilledX18.toString(),

@@ -57,6 +57,7 @@ describe('ErrorMeanings', () => {
         "QUANTA_STRATEGY_LOAD               unexpected UNKNOWN  2",
         "QUANTA_STRATEGY_PARAMS             unexpected UNKNOWN  2",
         "QUANTA_JOURNAL                     unexpected UNKNOWN  1",
+        "QUANTA_ILLEGAL_ORDER_TRANSITION    unexpected UNKNOWN  1",
         "QUANTA_RECORDING_INVALID           unexpected UNKNOWN  1",
         "QUANTA_SIM_REJECTED                final      REJECTED 1",
         "QUANTA_INVALID_PRIVATE_KEY         unexpected UNKNOWN  1",

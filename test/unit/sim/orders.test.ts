@@ -100,13 +100,13 @@ describe('fees', () => {
 });
 
 describe('LIMIT orders', () => {
-  it('fills what crosses at once and rests the rest as PARTIAL', () => {
+  it('fills what crosses at once and rests the rest as PARTIALLY_FILLED', () => {
     const { engine } = engineAt(still);
     const order = engine.placeOrder(
       'a',
       request({ type: 'LIMIT', priceX18: x18('3003'), amountX18: x18('3') }),
     );
-    expect(order.status).toBe('PARTIAL');
+    expect(order.status).toBe('PARTIALLY_FILLED');
     expect(order.totalFilledX18).toBe(x18('2'));
     expect(order.priceX18).toBe(x18('3003'));
     expect(order.avgFillPriceX18).toBe(x18('3002.25'));

@@ -105,6 +105,13 @@ describe('wire order', () => {
     expect(venueOrderToWire(order)).toStrictEqual(withFill);
   });
 
+  it("maps the wire's PARTIAL to the domain's PARTIALLY_FILLED and back", () => {
+    const partial = { ...wireOrder, status: 'PARTIAL' };
+    const order = parseVenueOrder(partial);
+    expect(order.status).toBe('PARTIALLY_FILLED');
+    expect(venueOrderToWire(order)).toStrictEqual(partial);
+  });
+
   it('names the order and the field', () => {
     expect(
       failure(() => parseVenueOrder({ ...wireOrder, status: 'NEW' })).shortMessage,
@@ -139,7 +146,7 @@ describe('wire order', () => {
         type: fc.constantFrom('MARKET' as const, 'LIMIT' as const),
         status: fc.constantFrom(
           'OPEN' as const,
-          'PARTIAL' as const,
+          'PARTIALLY_FILLED' as const,
           'FILLED' as const,
           'CANCELLED' as const,
         ),

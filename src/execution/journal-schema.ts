@@ -1,0 +1,109 @@
+import type Database from 'better-sqlite3';
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
+
+/** One step of the journal's schema history: brings a journal from version `n - 1` to `n`. */
+interface Migration {
+  /** What the step changes, for the error message when it fails. */
+  readonly what: string;
+  readonly apply: (db: Database.Database) => void;
+}
+
+// Version 1 is the schema journals had before they carried a version (user_version 0). Its
+// statements are IF NOT EXISTS, so an unversioned journal passes through it unchanged and a new
+// file gets its tables; later steps then apply to both alike.
+const BASELINE = `
+CREATE TABLE IF NOT EXISTS orders (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  strategy TEXT NOT NULL,
+  tag TEXT,
+  market_id INTEGER NOT NULL,
+  symbol TEXT NOT NULL,
+  side TEXT NOT NULL,
+  type TEXT NOT NULL,
+  amount_x18 TEXT NOT NULL,
+  price_x18 TEXT NOT NULL,
+  reduce_only INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  signature TEXT NOT NULL UNIQUE,
+  signer TEXT NOT NULL,
+  expiry_ts INTEGER NOT NULL,
+  reference_price_x18 TEXT,
+  state TEXT NOT NULL,
+  venue_order_id INTEGER,
+  filled_x18 TEXT NOT NULL DEFAULT '0',
+  avg_fill_price_x18 TEXT,
+  fill_price_estimated INTEGER NOT NULL DEFAULT 0,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  error TEXT
+);
+CREATE INDEX IF NOT EXISTS orders_state ON orders(state);
+CREATE TABLE IF NOT EXISTS kv (
+  scope TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (scope, key)
+);
+`;
+
+/** The schema history, oldest first: `MIGRATIONS[n - 1]` makes version `n`. Append only. */
+const MIGRATIONS: readonly Migration[] = [
+  { what: 'create the orders and kv tables', apply: (db) => db.exec(BASELINE) },
+  {
+    what: 'record each order’s fees (fees_x18)',
+    apply: (db) => {
+      // Unversioned journals of the release that introduced the column already have it. Rows
+      // written before read NULL ("not recorded"): recovery prices them at the taker rate.
+      const columns = db.prepare('PRAGMA table_info(orders)').all() as { name: string }[];
+      if (!columns.some((column) => column.name === 'fees_x18'))
+        db.exec('ALTER TABLE orders ADD COLUMN fees_x18 TEXT');
+    },
+  },
+  {
+    what: 'name order states as the state machine does (PARTIAL becomes PARTIALLY_FILLED)',
+    // A rename of the stored word, not a transition: every order keeps the state it had.
+    apply: (db) => db.exec(`UPDATE orders SET state = 'PARTIALLY_FILLED' WHERE state = 'PARTIAL'`),
+  },
+];
+
+/** The schema version this code writes (SQLite `PRAGMA user_version`). */
+export const JOURNAL_SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Brings the journal's schema up to {@link JOURNAL_SCHEMA_VERSION}, one step per version, each
+ * step and its new version number committed together (a crash mid-way leaves a journal that
+ * the next start migrates from where it stopped). A new file is created at the latest version;
+ * a journal written before versions existed (user_version 0) is migrated like any other.
+ *
+ * @throws QuantaError `QUANTA_JOURNAL` when the journal was written by a newer quanta (its
+ *   version is unknown here: opening it could lose what that version records), or a step fails.
+ */
+export function migrateJournal(db: Database.Database): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > JOURNAL_SCHEMA_VERSION) {
+    throw new QuantaError(
+      ErrorCodes.JOURNAL,
+      `the order journal has schema version ${version}; this quanta reads up to ${JOURNAL_SCHEMA_VERSION}`,
+      {
+        details: ['It was written by a newer quanta: run that version, or use another state.dir.'],
+      },
+    );
+  }
+  for (let next = version + 1; next <= JOURNAL_SCHEMA_VERSION; next += 1) {
+    const migration = MIGRATIONS[next - 1];
+    if (migration === undefined) break;
+    try {
+      db.transaction(() => {
+        migration.apply(db);
+        db.pragma(`user_version = ${next}`);
+      })();
+    } catch (cause) {
+      throw new QuantaError(
+        ErrorCodes.JOURNAL,
+        `cannot migrate the order journal to version ${next} (${migration.what})`,
+        { cause },
+      );
+    }
+  }
+}
