@@ -47,6 +47,8 @@ export const ErrorCodes = {
   STRATEGY_PARAMS: 'QUANTA_STRATEGY_PARAMS',
   // execution
   JOURNAL: 'QUANTA_JOURNAL',
+  /** An order's expiry came before it could leave (queue, rate slot, pause): never sent. */
+  ORDER_EXPIRED: 'QUANTA_ORDER_EXPIRED',
   // orders: an event the order state machine does not allow in the order's current state
   ILLEGAL_ORDER_TRANSITION: 'QUANTA_ILLEGAL_ORDER_TRANSITION',
   // recordings

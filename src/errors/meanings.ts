@@ -106,9 +106,12 @@ export const ErrorMeanings = {
   [ErrorCodes.STRATEGY_PARAMS]: unexpected(USAGE),
 
   [ErrorCodes.JOURNAL]: unexpected(FAILURE),
+  // Checked at the moment of sending: the bytes never left.
+  [ErrorCodes.ORDER_EXPIRED]: notSent(FAILURE),
   // A bug: some code proposed a change the order state machine forbids; nothing was written.
   [ErrorCodes.ILLEGAL_ORDER_TRANSITION]: unexpected(FAILURE),
-  [ErrorCodes.RECORDING_INVALID]: unexpected(FAILURE),
+  // A recording that is not one (bad lines, files that disagree) or is missing: the user's input.
+  [ErrorCodes.RECORDING_INVALID]: unexpected(USAGE),
   // The in-process engine refused the order (backtests): the same as a venue 400.
   [ErrorCodes.SIM_REJECTED]: final(FAILURE),
   [ErrorCodes.INVALID_PRIVATE_KEY]: unexpected(FAILURE),
@@ -118,7 +121,7 @@ export const ErrorMeanings = {
   [ErrorCodes.PAPER_LISTEN_FAILED]: unexpected(FAILURE),
   [ErrorCodes.BACKTEST_INVALID_OPTION]: unexpected(FAILURE),
   [ErrorCodes.REPORT_WRITE_FAILED]: unexpected(FAILURE),
-  [ErrorCodes.RECORDING_NOT_FOUND]: unexpected(FAILURE),
+  [ErrorCodes.RECORDING_NOT_FOUND]: unexpected(USAGE),
   [ErrorCodes.RECORDING_WRITE]: unexpected(FAILURE),
 } as const satisfies Record<ErrorCode, ErrorMeaning>;
 

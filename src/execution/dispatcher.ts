@@ -1,10 +1,12 @@
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
-import pRetry, { AbortError } from 'p-retry';
-import { summarizeError } from '../errors/index.ts';
+import pRetry from 'p-retry';
+import { ErrorCodes, isQuantaError, QuantaError, summarizeError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
 import type { VenueOrder } from '../venue/types.ts';
 import { judgeFailedAttempt, pauseAllSendersMs, type AttemptVerdict } from './retry-policy.ts';
+
+const DEFAULT_EXPIRY_MARGIN_MS = 100;
 
 /** The exact bytes of a signed order: sent, and resent, as they are. */
 export interface SignedOrderRequest {
@@ -52,6 +54,11 @@ export interface DispatcherOptions {
   readonly log: Logger;
   /** Called before every attempt (the journal counts it). */
   readonly onAttempt?: (orderId: number, attempt: number) => void;
+  /**
+   * An attempt is not started unless it can reach the venue this long before the order's
+   * `expiryTs` (the request still has to cross the network). Default 100.
+   */
+  readonly expiryMarginMs?: number;
 }
 
 /**
@@ -120,14 +127,16 @@ export class Dispatcher {
     try {
       const order = await pRetry(
         async () => {
-          if (now() >= expiryTs)
-            throw new AbortError(`order ${orderId} expired before it could be sent`);
+          this.#checkExpiry(orderId, expiryTs);
           await this.#waitOutPause(signal);
           const result = await this.#queue.add(
             () =>
               this.#windowed(async () => {
                 // A 429 may have paused sending while this waited for its slot.
                 await this.#waitOutPause(signal);
+                // Checked again at the moment of sending, after the queue, the rate slot and
+                // any pause: nothing leaves after its expiry, and a dead order frees its slot.
+                this.#checkExpiry(orderId, expiryTs);
                 attempts += 1;
                 this.#options.onAttempt?.(orderId, attempts);
                 return this.#options.submitter.submit(request, signal);
@@ -181,11 +190,42 @@ export class Dispatcher {
       void window.add(async () => {
         const sending = (async () => send())();
         started({ sending });
-        await sending.catch(() => undefined);
-        await this.#options.sleep(holdMs, this.#holds.signal).catch(() => undefined);
+        const left = await sending.then(
+          () => true,
+          (error: unknown) => !isQuantaError(error, ErrorCodes.ORDER_EXPIRED),
+        );
+        // A send that never left (expired in the queue) gives its slot back at once.
+        if (left) await this.#options.sleep(holdMs, this.#holds.signal).catch(() => undefined);
       });
     });
     return sending;
+  }
+
+  #checkExpiry(orderId: number, expiryTs: number): void {
+    const marginMs = this.#options.expiryMarginMs ?? DEFAULT_EXPIRY_MARGIN_MS;
+    const now = this.#options.now();
+    if (now + marginMs < expiryTs) return;
+    throw new QuantaError(
+      ErrorCodes.ORDER_EXPIRED,
+      `order ${orderId} expired before it could be sent (expiry ${new Date(expiryTs).toISOString()}, ${expiryTs - now} ms left, margin ${marginMs} ms)`,
+    );
+  }
+
+  /**
+   * How long a dispatch started now would wait for its first rate slot, estimated from the
+   * dispatches ahead of it: each round of `requests` sends takes `perMs` plus the guard. The
+   * executor refuses an order this backlog would carry past its expiry instead of queueing it.
+   */
+  estimatedWaitMs(): number {
+    if (this.#window === undefined) return 0;
+    const rounds = Math.floor(this.#inFlight.size / this.#options.requests);
+    const paused = Math.max(0, this.#pausedUntil - this.#options.now());
+    return paused + rounds * (this.#options.perMs + (this.#options.windowGuardMs ?? 25));
+  }
+
+  /** {@link DispatcherOptions.expiryMarginMs} in effect. */
+  get expiryMarginMs(): number {
+    return this.#options.expiryMarginMs ?? DEFAULT_EXPIRY_MARGIN_MS;
   }
 
   async #pauseFor(ms: number, signal: AbortSignal): Promise<void> {

@@ -9,15 +9,19 @@ import type { OrderRequestBody, VenueOrder } from '../venue/types.ts';
 import { referencePriceX18, type RiskLimits } from './checks.ts';
 import { type Dispatcher, type DispatchResult, type SignedOrderRequest } from './dispatcher.ts';
 import type { OrderJournal } from './journal.ts';
+import type { OrderState } from '../domain/index.ts';
 import { FINAL_STATES, type OrderRecord } from './order-record.ts';
 import { Portfolio, type Liquidity } from './portfolio.ts';
 import type { PositionBook } from './positions.ts';
 import { recoverJournal } from './recovery.ts';
 import { RiskEngine } from './risk.ts';
-import type { Refusal, RefusalReason } from './refusal.ts';
+import { refuse, type Refusal, type RefusalReason } from './refusal.ts';
 import { RefusalLog } from './refusal-log.ts';
 import { unplacedOrderOutcome } from './retry-policy.ts';
 import type { SizedOrder } from './sizing.ts';
+
+/** States whose fill is unknown: they count at full size against the limits until resolved. */
+const UNRESOLVED_STATES: readonly OrderState[] = ['UNKNOWN', 'ACCEPTED'];
 
 /** The journal key-value scope where risk keeps its day baseline (not a strategy name). */
 const RISK_SCOPE = 'quanta:risk';
@@ -56,6 +60,8 @@ export interface ExecutorStats {
   /** The same refusals by strategy instance, then reason. */
   readonly refusalsByStrategy: Readonly<Record<string, Partial<Record<RefusalReason, number>>>>;
   readonly ordersByState: Readonly<Record<string, number>>;
+  /** Orders of unknown outcome, counted at full size against the limits until resolved. */
+  readonly unresolvedOrders: number;
 }
 
 /**
@@ -68,6 +74,11 @@ export class Executor {
   readonly #risk: RiskEngine;
   /** Signed amounts of orders sent but not yet answered, per market: counted by risk checks. */
   readonly #inFlightExposure = new Map<number, bigint>();
+  /**
+   * Orders whose outcome is unknown (UNKNOWN, or ACCEPTED with its fill unknown), by id: risk
+   * counts each at its full size until a lookup resolves it (DESIGN order-safety rule 6).
+   */
+  readonly #unresolved = new Map<number, OrderRecord>();
   readonly #running = new Set<Promise<unknown>>();
   readonly #refusals: RefusalLog;
   #lastExpiryTs = 0;
@@ -106,6 +117,7 @@ export class Executor {
       refusals: this.#refusals.totals(),
       refusalsByStrategy: this.#refusals.byStrategy(),
       ordersByState,
+      unresolvedOrders: this.#unresolved.size,
     };
   }
 
@@ -136,6 +148,8 @@ export class Executor {
       },
       log,
     );
+    for (const record of journal.inStates(UNRESOLVED_STATES))
+      this.#unresolved.set(record.id, record);
   }
 
   // A recovered order's fills are booked at the average fill price and the fee charged when
@@ -180,11 +194,8 @@ export class Executor {
    */
   async submit(strategy: string, intent: OrderIntent, snapshot: Snapshot): Promise<SubmitOutcome> {
     const { log, now } = this.#options;
-    const evaluated = this.#risk.evaluate(
-      intent,
-      snapshot,
-      this.#portfolio,
-      (marketId) => this.#inFlightExposure.get(marketId) ?? 0n,
+    const evaluated = this.#risk.evaluate(intent, snapshot, this.#portfolio, (marketId) =>
+      this.#pendingExposureX18(marketId),
     );
     if ('refused' in evaluated) {
       this.#refusals.record(strategy, evaluated.reason, evaluated.detail, { intent });
@@ -192,6 +203,19 @@ export class Executor {
     }
     const market = snapshot.markets.get(evaluated.marketId);
     if (market === undefined) throw new Error('unreachable: evaluated order without market');
+    // Shed load knowingly: an order the send backlog would carry past its expiry is refused
+    // now, counted, instead of being signed, queued and left to die in the queue.
+    const ttlMs = intent.expiresInMs ?? this.#options.orderTtlMs;
+    const { dispatcher } = this.#options;
+    const waitMs = dispatcher.estimatedWaitMs();
+    if (waitMs + dispatcher.expiryMarginMs >= ttlMs) {
+      const refusal = refuse(
+        'SEND_BACKLOG',
+        `${dispatcher.pending} orders are waiting to be sent (about ${waitMs} ms at the rate limit), longer than this order's ${ttlMs} ms validity: not queued`,
+      );
+      this.#refusals.record(strategy, refusal.reason, refusal.detail, { intent });
+      return { kind: 'refused', refusal };
+    }
     // Kept for the fees of this order's fills (lookups may answer after the market changed).
     this.#portfolio.rememberMarket(market);
     const record = await this.#journalNew(
@@ -312,7 +336,8 @@ export class Executor {
     record: OrderRecord,
     outcome: { state: 'CANCELLED' | 'ACCEPTED' | 'REJECTED' | 'UNKNOWN'; error: string },
   ): void {
-    this.#options.journal.recordOutcome(record.id, outcome, this.#options.now());
+    const updated = this.#options.journal.recordOutcome(record.id, outcome, this.#options.now());
+    if (UNRESOLVED_STATES.includes(updated.state)) this.#unresolved.set(updated.id, updated);
     const level = outcome.state === 'CANCELLED' ? 'info' : 'warn';
     this.#options.log[level](
       { orderId: record.id, state: outcome.state, error: outcome.error },
@@ -363,6 +388,8 @@ export class Executor {
       },
       `order ${record.id} ${order.status}: filled ${formatX18(order.totalFilledX18)} ${record.symbol}`,
     );
+    // The venue told us what became of it: no longer counted at full size.
+    this.#unresolved.delete(record.id);
     if (newlyFilled <= 0n) return;
     // A later partial fill is valued at the order's average price, the best the venue tells us.
     this.#portfolio.book({
@@ -391,7 +418,13 @@ export class Executor {
   async refreshOpenOrders(): Promise<void> {
     const lookup = this.#options.lookupOrder;
     if (lookup === undefined) return;
-    for (const record of this.#options.journal.inStates(['OPEN', 'PARTIAL'])) {
+    // Resting orders, and orders of unknown outcome whose venue id is known (a lookup resolves
+    // them and releases the full size risk counted for them).
+    const unresolvedWithId = [...this.#unresolved.values()].filter((r) => r.venueOrderId !== null);
+    for (const record of [
+      ...this.#options.journal.inStates(['OPEN', 'PARTIAL']),
+      ...unresolvedWithId,
+    ]) {
       if (record.venueOrderId === null) continue;
       try {
         const order = await lookup(record.venueOrderId);
@@ -414,6 +447,22 @@ export class Executor {
     return this.#options.journal
       .inStates(['PENDING', 'SENT', 'OPEN', 'PARTIAL'])
       .filter((r) => r.strategy === strategy && !FINAL_STATES.has(r.state));
+  }
+
+  /** Orders whose outcome is not known (counted at full size by risk until resolved). */
+  get unresolvedCount(): number {
+    return this.#unresolved.size;
+  }
+
+  // Signed amounts that may trade without the portfolio knowing yet: orders in flight, and
+  // orders of unknown outcome at their full size.
+  #pendingExposureX18(marketId: number): bigint {
+    let total = this.#inFlightExposure.get(marketId) ?? 0n;
+    for (const record of this.#unresolved.values()) {
+      if (record.marketId !== marketId) continue;
+      total += record.side === 'BUY' ? record.amountX18 : -record.amountX18;
+    }
+    return total;
   }
 
   /** Resolves once every send started so far has finished. */

@@ -14,6 +14,7 @@ export type RefusalReason =
   | 'ABOVE_MAX_POSITION'
   | 'REDUCE_ONLY_WITHOUT_POSITION'
   | 'KILL_SWITCH'
+  | 'SEND_BACKLOG'
   | 'DAILY_LOSS_LIMIT';
 
 /** A refused intent: the stable reason and a sentence a person can act on. */

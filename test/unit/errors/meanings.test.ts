@@ -54,11 +54,14 @@ describe('ErrorMeanings', () => {
         "QUANTA_CONFIG_INVALID              unexpected UNKNOWN  2",
         "QUANTA_CONFIG_NOT_FOUND            unexpected UNKNOWN  2",
         "QUANTA_USAGE                       unexpected UNKNOWN  2",
+        "QUANTA_STATE_DIR_LOCKED            unexpected UNKNOWN  2",
+        "QUANTA_STATE_DIR_UNWRITABLE        unexpected UNKNOWN  2",
         "QUANTA_STRATEGY_LOAD               unexpected UNKNOWN  2",
         "QUANTA_STRATEGY_PARAMS             unexpected UNKNOWN  2",
         "QUANTA_JOURNAL                     unexpected UNKNOWN  1",
+        "QUANTA_ORDER_EXPIRED               not-sent   NOT_SENT 1",
         "QUANTA_ILLEGAL_ORDER_TRANSITION    unexpected UNKNOWN  1",
-        "QUANTA_RECORDING_INVALID           unexpected UNKNOWN  1",
+        "QUANTA_RECORDING_INVALID           unexpected UNKNOWN  2",
         "QUANTA_SIM_REJECTED                final      REJECTED 1",
         "QUANTA_INVALID_PRIVATE_KEY         unexpected UNKNOWN  1",
         "QUANTA_SIGNING_FAILED              unexpected UNKNOWN  1",
@@ -67,7 +70,7 @@ describe('ErrorMeanings', () => {
         "QUANTA_PAPER_LISTEN_FAILED         unexpected UNKNOWN  1",
         "QUANTA_BACKTEST_INVALID_OPTION     unexpected UNKNOWN  1",
         "QUANTA_REPORT_WRITE_FAILED         unexpected UNKNOWN  1",
-        "QUANTA_RECORDING_NOT_FOUND         unexpected UNKNOWN  1",
+        "QUANTA_RECORDING_NOT_FOUND         unexpected UNKNOWN  2",
         "QUANTA_RECORDING_WRITE             unexpected UNKNOWN  1",
       ]
     `);
@@ -88,6 +91,10 @@ describe('ErrorMeanings', () => {
         ErrorCodes.STRATEGY_PARAMS,
         ErrorCodes.WALLET_KEY_MISSING,
         ErrorCodes.INSECURE_TRANSPORT,
+        ErrorCodes.STATE_DIR_LOCKED,
+        ErrorCodes.STATE_DIR_UNWRITABLE,
+        ErrorCodes.RECORDING_INVALID,
+        ErrorCodes.RECORDING_NOT_FOUND,
       ].sort(),
     );
     expect(byExit(ExitCode.CREDENTIALS)).toEqual(

@@ -205,3 +205,47 @@ describe('Dispatcher rate window', () => {
     expect(time.pendingSleeps()).toBe(0);
   });
 });
+
+describe('Dispatcher expiry at the moment of sending', () => {
+  it('an order whose slot comes after its expiry is never sent, and gives its slot back at once', async () => {
+    const time = fakeTime();
+    const venue = controlledVenue(time.now);
+    const dispatcher = dispatcherWith(1, time, venue.submitter);
+    // One slot: the first holds it until 1025 after its answer; the second would leave then,
+    // after its 900 ms expiry (margin 100 ms); the third, valid for long, takes the slot next.
+    const first = dispatcher.dispatch(1, order(1), 10_000_000);
+    const second = dispatcher.dispatch(2, order(2), 900);
+    const third = dispatcher.dispatch(3, order(3), 10_000_000);
+    await settle();
+    expect(dispatcher.estimatedWaitMs()).toBe(3 * 1025);
+    venue.sends[0]?.answer();
+    await settle();
+    await time.advanceTo(1025);
+    // The second expired in the queue: not sent; the third got the slot without waiting for
+    // a hold the second never needed.
+    expect(venue.sends.map((s) => [s.body, s.at])).toEqual([
+      ['order-1', 0],
+      ['order-3', 1025],
+    ]);
+    const expired = await second;
+    expect(expired.kind).toBe('unsent');
+    expect(expired.attempts).toBe(0);
+    expect(String((expired as { error: Error }).error.message)).toMatch(
+      /order 2 expired before it could be sent/,
+    );
+    venue.sends[1]?.answer();
+    expect((await first).kind).toBe('placed');
+    expect((await third).kind).toBe('placed');
+    await dispatcher.drain(1000);
+  });
+
+  it('an order inside the margin before its expiry is not sent either', async () => {
+    const time = fakeTime();
+    const venue = controlledVenue(time.now);
+    const dispatcher = dispatcherWith(2, time, venue.submitter);
+    const result = await dispatcher.dispatch(1, order(1), 100);
+    expect(result.kind).toBe('unsent');
+    expect(venue.sends).toHaveLength(0);
+    await dispatcher.drain(1000);
+  });
+});
