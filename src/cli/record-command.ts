@@ -1,9 +1,8 @@
 import { stderr, stdout } from 'node:process';
-import { Poller } from '../market/poller.ts';
 import { RecordingWriter } from '../market/recording/index.ts';
 import { resolveVenue } from '../runtime/embedded-venue.ts';
 import { sleep } from '../runtime/sleep.ts';
-import { getQuotes, listMarkets } from '../venue/endpoints/index.ts';
+import { createVenuePoller, httpReadTransport } from '../runtime/venue-poller.ts';
 import { loadConfigFlag, loggerFor, parseFlags } from './common.ts';
 import { ExitCode } from './exit-codes.ts';
 import { parseDuration } from './parse-duration.ts';
@@ -53,25 +52,13 @@ export async function runRecordCommand(args: readonly string[]): Promise<number>
     durationMs === undefined ? undefined : setTimeout(() => controller.abort(), durationMs);
   let count = 0;
   try {
-    const poller = new Poller({
-      fetchMarkets: (signal) =>
-        listMarkets(read, {
-          signal: AbortSignal.any([signal, AbortSignal.timeout(read.timeoutMs)]),
-        }),
-      ...(config.poll.quotes
-        ? {
-            fetchQuotes: (signal: AbortSignal) =>
-              getQuotes(read, {
-                signal: AbortSignal.any([signal, AbortSignal.timeout(read.timeoutMs)]),
-              }),
-          }
-        : {}),
-      intervalMs: config.poll.intervalMs,
-      staleAfterMs: config.poll.staleAfterMs,
-      maxBackoffMs: config.poll.maxBackoffMs,
+    // The bot's poller wiring: no per-poll signal retained by the long-lived one.
+    const poller = createVenuePoller({
+      transport: httpReadTransport(read),
+      poll: config.poll,
       now: Date.now,
       sleep,
-      log: log.child({ part: 'poller' }),
+      log,
     });
     log.info({ out: flags.out, durationMs }, 'recording snapshots');
     await poller.run(async (snapshot) => {

@@ -1,34 +1,37 @@
 import { existsSync } from 'node:fs';
-import { CredentialManager } from '../account/credential-manager.ts';
-import { CredentialStore } from '../account/credential-store.ts';
-import { readWalletKey } from '../account/wallet-key.ts';
+import type { CredentialManager } from '../account/credential-manager.ts';
 import type { Config } from '../config/index.ts';
-import type { Executor, ExecutorStats } from '../execution/executor.ts';
+import type { Market } from '../domain/index.ts';
+import type { Executor } from '../execution/executor.ts';
 import { OrderJournal } from '../execution/journal.ts';
 import type { ProducedIntent } from '../execution/trading-session.ts';
-import { buildTradingStack } from './trading-stack.ts';
 import type { Logger } from '../log/logger.ts';
-import { Poller } from '../market/poller.ts';
 import type { Snapshot } from '../market/snapshot.ts';
-import { formatX18 } from '../money/index.ts';
-import { summarizeError } from '../errors/index.ts';
 import { checkStrategySymbols } from '../strategy/check-symbols.ts';
-import { prepareStrategies } from '../strategy/prepare-strategies.ts';
-import { getQuotes, listMarkets, type VenueConnection } from '../venue/endpoints/index.ts';
+import { prepareStrategies, type PreparedStrategy } from '../strategy/prepare-strategies.ts';
+import type { StartTimer } from '../strategy/strategy-timer.ts';
+import type { VenueConnection } from '../venue/endpoints/index.ts';
+import { credentialRenewal, openCredentials } from './bot-credentials.ts';
+import { CleanupStack } from './cleanup-stack.ts';
 import { resolveVenue, type VenueEndpoints } from './embedded-venue.ts';
+import { firstListing } from './first-listing.ts';
 import {
   credentialOrderSigner,
   httpOrderLookup,
   httpOrderSubmitter,
 } from './http-order-submitter.ts';
+import { stopTrading, type RunSummary } from './shutdown.ts';
 import { signingDomainOf } from './signing-domain.ts';
-import { firstListing } from './first-listing.ts';
+import { sleep as realSleep } from './sleep.ts';
 import { logStartBanner } from './start-banner.ts';
 import { lockStateDir } from './state-lock.ts';
 import { statePaths } from './state-paths.ts';
-import { sleep as realSleep } from './sleep.ts';
+import { StatusLine } from './status-line.ts';
+import { TradingLoop } from './trading-loop.ts';
+import { buildTradingStack, type TradingStack } from './trading-stack.ts';
+import { createVenuePoller, httpReadTransport } from './venue-poller.ts';
 
-const STATUS_EVERY_MS = 60_000;
+export type { RunSummary } from './shutdown.ts';
 
 /** Options of {@link startBot}. */
 export interface BotOptions {
@@ -39,19 +42,12 @@ export interface BotOptions {
   readonly projectRoot: string;
   readonly now?: () => number;
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Starts the strategies' `onSnapshot` deadline timers; default `setTimeout`. */
+  readonly strategyTimer?: StartTimer;
   /** Told about every snapshot (the recorder). */
   readonly onSnapshot?: (snapshot: Snapshot) => void;
   /** Told about every intent a strategy produced. */
   readonly onIntent?: (produced: ProducedIntent) => void;
-}
-
-/** What a finished run reports. */
-export interface RunSummary {
-  readonly snapshots: number;
-  readonly stats: ExecutorStats;
-  readonly positions: { symbol: string; amount: string; realizedPnl: string; fees: string }[];
-  readonly pausedStrategies: string[];
-  readonly drained: boolean;
 }
 
 /** A started bot: venue reachable, credentials valid, journal open, strategies initialized. */
@@ -68,13 +64,12 @@ export interface Bot {
 /**
  * Starts a bot: resolves the venue (starting the embedded paper venue if asked), registers or
  * reuses credentials, opens the journal, loads strategies and recovers orders left in flight.
+ * Each step is a named part of `runtime/` that tests and benchmarks can build on its own.
  *
  * @throws QuantaError with the code that decides the exit status (config, credentials, venue).
  */
 export async function startBot(options: BotOptions): Promise<Bot> {
-  const { config, log } = options;
-  const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? realSleep;
+  const { config } = options;
   // Strategy modules and params first: a typo is reported before any venue is contacted.
   const strategies = await prepareStrategies(
     config.strategies,
@@ -82,181 +77,148 @@ export async function startBot(options: BotOptions): Promise<Bot> {
     config.source,
   );
   const venue = await resolveVenue(config);
-  const cleanup: (() => Promise<void> | void)[] = [async () => venue.embedded?.close()];
+  const cleanup = new CleanupStack();
+  cleanup.push(async () => venue.embedded?.close());
   try {
-    return await assemble();
+    return await assembleBot(options, strategies, venue, cleanup);
   } catch (error) {
-    for (const step of cleanup.reverse()) await step();
+    await cleanup.close();
     throw error;
   }
+}
 
-  async function assemble(): Promise<Bot> {
-    // One bot per state.dir, and a state.dir that can be written, before anything is emptied,
-    // registered or sent (issue 12).
-    const stateLock = lockStateDir(config.state.dir);
-    cleanup.push(() => stateLock.release());
-    const paths = statePaths(config.state.dir, config.venue);
-    const domain = signingDomainOf(config);
-    const timeoutMs = config.venue.timeoutMs;
-    const write: VenueConnection = { baseUrl: venue.writeUrl, timeoutMs };
-    const read: VenueConnection = { baseUrl: venue.readUrl, timeoutMs };
-    if (venue.embedded !== undefined)
-      log.info({ url: venue.embedded.url }, 'embedded paper venue listening');
+/** The read and write sides of the venue, each with the configured request timeout. */
+function venueConnections(venue: VenueEndpoints, config: Config) {
+  const timeoutMs = config.venue.timeoutMs;
+  return {
+    read: { baseUrl: venue.readUrl, timeoutMs } satisfies VenueConnection,
+    write: { baseUrl: venue.writeUrl, timeoutMs } satisfies VenueConnection,
+  };
+}
 
-    // Market parameters are needed to check the configured symbols and to book recovered fills
-    // with the right fees: without them the bot does not start (fail closed).
-    const initialMarkets = await firstListing(read, log);
-    checkStrategySymbols(
-      strategies,
-      new Set(initialMarkets.map((market) => market.symbol)),
-      'the venue',
-      config.source,
-    );
-    logStartBanner(log, { config, venue, strategies });
+async function assembleBot(
+  options: BotOptions,
+  strategies: readonly PreparedStrategy[],
+  venue: VenueEndpoints,
+  cleanup: CleanupStack,
+): Promise<Bot> {
+  const { config, log } = options;
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? realSleep;
+  // One bot per state.dir, and a state.dir that can be written, before anything is emptied,
+  // registered or sent (issue 12).
+  const stateLock = lockStateDir(config.state.dir);
+  cleanup.push(() => stateLock.release());
+  const paths = statePaths(config.state.dir, config.venue);
+  const { read, write } = venueConnections(venue, config);
+  if (venue.embedded !== undefined)
+    log.info({ url: venue.embedded.url }, 'embedded paper venue listening');
 
-    const walletKey = readWalletKey(
-      config.wallet.privateKeyEnv,
-      options.env,
-      venue.embedded === undefined ? undefined : paths.paperWalletKey,
-    );
-    const credentials = new CredentialManager({
-      store: new CredentialStore(paths.credentials),
-      connection: write,
-      brokerId: config.venue.brokerId,
-      subaccountIndex: config.venue.subaccount,
-      chainId: config.venue.chainId,
-      domain,
-      headerPrefix: config.venue.headerPrefix,
-      walletPrivateKey: walletKey,
-      renewMarginMs: config.venue.renewMarginMs,
-      credentialTtlMs: config.venue.credentialTtlMs,
-      now,
-      log: log.child({ part: 'account' }),
-    });
-    await credentials.ensure(AbortSignal.timeout(timeoutMs * 3));
+  // Market parameters are needed to check the configured symbols and to book recovered fills
+  // with the right fees: without them the bot does not start (fail closed).
+  const initialMarkets = await firstListing(read, log);
+  checkStrategySymbols(
+    strategies,
+    new Set(initialMarkets.map((market) => market.symbol)),
+    'the venue',
+    config.source,
+  );
+  logStartBanner(log, { config, venue, strategies });
 
-    const journal = OrderJournal.open(paths.journal);
-    cleanup.push(() => journal.close());
-    const killSwitchFile = config.risk.killSwitchFile;
-    const {
-      dispatcher,
-      executor,
-      session: activeSession,
-    } = await buildTradingStack({
-      config,
-      strategies,
-      journal,
-      submitter: httpOrderSubmitter(write, credentials),
-      signer: credentialOrderSigner(credentials, domain),
-      lookupOrder: httpOrderLookup(write, credentials, () => AbortSignal.timeout(timeoutMs)),
-      rate: {
-        requests: config.execution.rateLimit.requests,
-        perMs: config.execution.rateLimit.perMs,
-        concurrency: config.execution.concurrency,
-        maxAttempts: config.execution.maxAttempts,
-      },
-      killSwitchOn: () => killSwitchFile !== undefined && existsSync(killSwitchFile),
-      now,
-      sleep,
-      log,
-      ...(options.onIntent === undefined ? {} : { onIntent: options.onIntent }),
-    });
+  const credentials = await openCredentials({
+    config,
+    env: options.env,
+    paths,
+    write,
+    now,
+    log,
+  });
+  const journal = OrderJournal.open(paths.journal);
+  cleanup.push(() => journal.close());
+  const stack = await httpTradingStack({ options, strategies, journal, credentials, write, now });
+  const { dispatcher, executor, session } = stack;
+  const poller = createVenuePoller({
+    transport: httpReadTransport(read),
+    poll: config.poll,
+    now,
+    sleep,
+    log,
+  });
 
-    const poller = new Poller({
-      fetchMarkets: (signal) =>
-        listMarkets(read, { signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) }),
-      ...(config.poll.quotes
-        ? {
-            fetchQuotes: (signal: AbortSignal) =>
-              getQuotes(read, {
-                signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
-              }),
-          }
-        : {}),
-      intervalMs: config.poll.intervalMs,
-      staleAfterMs: config.poll.staleAfterMs,
-      maxBackoffMs: config.poll.maxBackoffMs,
-      now,
-      sleep,
-      log: log.child({ part: 'poller' }),
-    });
+  executor.recover(initialMarkets);
+  const status = new StatusLine({
+    now,
+    log,
+    executor,
+    poller,
+    dispatcher,
+    session,
+    credentialsExpireAt: () => credentials.current().expiryTs,
+  });
+  const loop = new TradingLoop({
+    poller,
+    session,
+    onSnapshot: options.onSnapshot,
+    beforeTrading: credentialRenewal(credentials, config, log),
+    afterTrading: (snapshot, snapshots) => status.maybeLog(snapshot, snapshots),
+  });
 
-    executor.recover(initialMarkets);
-    let snapshots = 0;
-    let lastStatusAt = now();
-    // A line a person watching a days-long run can read: is it polling, is the data fresh,
-    // what does it hold. Counted from memory, not the journal, to stay cheap.
-    const logStatus = (snapshot: Snapshot): void => {
-      const positions = executor.positions
-        .entries()
-        .filter(([, p]) => p.amountX18 !== 0n)
-        .map(
-          ([marketId, p]) =>
-            `${snapshot.markets.get(marketId)?.symbol ?? marketId} ${formatX18(p.amountX18)}`,
-        );
-      log.info(
-        {
-          snapshots,
-          stale: snapshot.stale,
-          pollFailures: poller.failures,
-          inFlight: dispatcher.pending,
-          refused: executor.stats().refusals,
-          realizedNet: formatX18(executor.positions.realizedNetX18()),
-          positions,
-          paused: activeSession.pausedStrategies(),
-          credentialsExpireAt: new Date(credentials.current().expiryTs).toISOString(),
-        },
-        'status',
-      );
-    };
+  return {
+    venue,
+    journal,
+    executor,
+    run: (signal) => loop.run(signal),
+    async shutdown() {
+      const summary = await stopTrading({
+        dispatcher,
+        executor,
+        session,
+        drainTimeoutMs: config.execution.drainTimeoutMs,
+        symbolOf: symbolLookup(initialMarkets),
+        snapshots: loop.snapshots,
+      });
+      await cleanup.close();
+      return summary;
+    },
+  };
+}
 
-    return {
-      venue,
-      journal,
-      executor,
-      async run(signal) {
-        await poller.run(async (snapshot) => {
-          snapshots += 1;
-          options.onSnapshot?.(snapshot);
-          if (credentials.renewalDue()) {
-            try {
-              await credentials.ensure(
-                AbortSignal.any([signal, AbortSignal.timeout(timeoutMs * 3)]),
-              );
-            } catch (error) {
-              log.error(
-                { err: summarizeError(error) },
-                'credential renewal failed; retrying next poll',
-              );
-            }
-          }
-          await activeSession.onSnapshot(snapshot);
-          if (now() - lastStatusAt >= STATUS_EVERY_MS) {
-            lastStatusAt = now();
-            logStatus(snapshot);
-          }
-        }, signal);
-      },
-      async shutdown() {
-        const drained = await dispatcher.drain(config.execution.drainTimeoutMs);
-        await executor.settle();
-        await activeSession.stop();
-        const positions = executor.positions.entries().map(([marketId, p]) => ({
-          symbol: initialMarkets.find((m) => m.id === marketId)?.symbol ?? String(marketId),
-          amount: formatX18(p.amountX18),
-          realizedPnl: formatX18(p.realizedPnlX18),
-          fees: formatX18(p.feesX18),
-        }));
-        const summary: RunSummary = {
-          snapshots,
-          stats: executor.stats(),
-          positions,
-          pausedStrategies: activeSession.pausedStrategies(),
-          drained,
-        };
-        for (const step of cleanup.reverse()) await step();
-        return summary;
-      },
-    };
-  }
+/** The trading stack of a bot: orders signed with its credentials and sent over HTTP. */
+async function httpTradingStack(parts: {
+  options: BotOptions;
+  strategies: readonly PreparedStrategy[];
+  journal: OrderJournal;
+  credentials: CredentialManager;
+  write: VenueConnection;
+  now: () => number;
+}): Promise<TradingStack> {
+  const { options, credentials, write } = parts;
+  const { config } = options;
+  const killSwitchFile = config.risk.killSwitchFile;
+  return buildTradingStack({
+    config,
+    strategies: parts.strategies,
+    journal: parts.journal,
+    submitter: httpOrderSubmitter(write, credentials),
+    signer: credentialOrderSigner(credentials, signingDomainOf(config)),
+    lookupOrder: httpOrderLookup(write, credentials, () => AbortSignal.timeout(write.timeoutMs)),
+    rate: {
+      requests: config.execution.rateLimit.requests,
+      perMs: config.execution.rateLimit.perMs,
+      concurrency: config.execution.concurrency,
+      maxAttempts: config.execution.maxAttempts,
+    },
+    killSwitchOn: () => killSwitchFile !== undefined && existsSync(killSwitchFile),
+    now: parts.now,
+    sleep: options.sleep ?? realSleep,
+    log: options.log,
+    ...(options.onIntent === undefined ? {} : { onIntent: options.onIntent }),
+    ...(options.strategyTimer === undefined ? {} : { strategyTimer: options.strategyTimer }),
+  });
+}
+
+/** A market's symbol as listed at start (its id when it was not listed). */
+function symbolLookup(markets: readonly Market[]): (marketId: number) => string {
+  const symbols = new Map(markets.map((market) => [market.id, market.symbol]));
+  return (marketId) => symbols.get(marketId) ?? String(marketId);
 }

@@ -2,6 +2,7 @@ import type { Config } from '../config/index.ts';
 import type { Logger } from '../log/logger.ts';
 import { loadStrategyHosts } from '../strategy/load-hosts.ts';
 import type { PreparedStrategy } from '../strategy/prepare-strategies.ts';
+import type { StartTimer } from '../strategy/strategy-timer.ts';
 import type { VenueOrder } from '../venue/types.ts';
 import { Dispatcher, type OrderSubmitter } from '../execution/dispatcher.ts';
 import { Executor, type OrderSigner } from '../execution/executor.ts';
@@ -31,6 +32,8 @@ export interface TradingStackOptions {
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly log: Logger;
   readonly onIntent?: (produced: ProducedIntent) => void;
+  /** Starts the strategies' `onSnapshot` deadline timers; default `setTimeout`. */
+  readonly strategyTimer?: StartTimer;
 }
 
 /** The dispatcher, executor and trading session of one bot or backtest. */
@@ -83,6 +86,7 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
     positionOf: (instance, marketId) => executor.strategyPositions(instance).amountX18(marketId),
     openOrdersOf: (instance) => executor.openOrders(instance).map(openOrderView),
     onInvalidIntent: (instance, detail) => executor.refuse(instance, 'INVALID_INTENT', detail),
+    startTimer: options.strategyTimer,
   });
   const session = new TradingSession({
     hosts,

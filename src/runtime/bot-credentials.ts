@@ -1,0 +1,78 @@
+import { CredentialManager } from '../account/credential-manager.ts';
+import { CredentialStore } from '../account/credential-store.ts';
+import { readWalletKey } from '../account/wallet-key.ts';
+import type { Config } from '../config/index.ts';
+import { summarizeError } from '../errors/index.ts';
+import type { Logger } from '../log/logger.ts';
+import type { VenueConnection } from '../venue/endpoints/index.ts';
+import { signingDomainOf } from './signing-domain.ts';
+import type { StatePaths } from './state-paths.ts';
+import { withDeadline } from './with-deadline.ts';
+
+/** What {@link openCredentials} needs. */
+export interface OpenCredentialsOptions {
+  readonly config: Config;
+  readonly env: NodeJS.ProcessEnv;
+  readonly paths: StatePaths;
+  /** The write side of the venue, where keys are registered. */
+  readonly write: VenueConnection;
+  readonly now: () => number;
+  readonly log: Logger;
+}
+
+/**
+ * The bot's order credentials, registered or reused and valid when this resolves.
+ *
+ * @throws QuantaError when the wallet key is missing or the venue refuses the registration.
+ */
+export async function openCredentials(options: OpenCredentialsOptions): Promise<CredentialManager> {
+  const { config, paths } = options;
+  const walletKey = readWalletKey(
+    config.wallet.privateKeyEnv,
+    options.env,
+    // Set only for a fully embedded paper venue: a throwaway key may be generated there.
+    paths.paperWalletKey,
+  );
+  const credentials = new CredentialManager({
+    store: new CredentialStore(paths.credentials),
+    connection: options.write,
+    brokerId: config.venue.brokerId,
+    subaccountIndex: config.venue.subaccount,
+    chainId: config.venue.chainId,
+    domain: signingDomainOf(config),
+    headerPrefix: config.venue.headerPrefix,
+    walletPrivateKey: walletKey,
+    renewMarginMs: config.venue.renewMarginMs,
+    credentialTtlMs: config.venue.credentialTtlMs,
+    now: options.now,
+    log: options.log.child({ part: 'account' }),
+  });
+  await credentials.ensure(AbortSignal.timeout(credentialTimeoutMs(config)));
+  return credentials;
+}
+
+/** A registration gets three request timeouts: it may retry. */
+function credentialTimeoutMs(config: Config): number {
+  return config.venue.timeoutMs * 3;
+}
+
+/**
+ * Before a poll trades: renews the credentials when their renewal is due. A failed renewal is
+ * logged and tried again next poll (the current key stays valid until its expiry).
+ */
+export function credentialRenewal(
+  credentials: CredentialManager,
+  config: Config,
+  log: Logger,
+): (signal: AbortSignal) => Promise<void> {
+  return async (signal) => {
+    if (!credentials.renewalDue()) return;
+    try {
+      await withDeadline(signal, credentialTimeoutMs(config), (bounded) =>
+        credentials.ensure(bounded),
+      );
+    } catch (error) {
+      log.error({ err: summarizeError(error) }, 'credential renewal failed; retrying next poll');
+    }
+  };
+}

@@ -1,0 +1,75 @@
+import type { Dispatcher } from '../execution/dispatcher.ts';
+import type { Executor } from '../execution/executor.ts';
+import type { TradingSession } from '../execution/trading-session.ts';
+import type { Logger } from '../log/logger.ts';
+import type { Poller } from '../market/poller.ts';
+import type { Snapshot } from '../market/snapshot.ts';
+import { formatX18 } from '../money/index.ts';
+
+/** Default spacing of status lines, in bot time. */
+export const STATUS_EVERY_MS = 60_000;
+
+/** What a status line reads. */
+export interface StatusLineOptions {
+  readonly now: () => number;
+  readonly log: Logger;
+  readonly everyMs?: number;
+  readonly executor: Pick<Executor, 'positions' | 'stats'>;
+  readonly poller: Pick<Poller, 'failures'>;
+  readonly dispatcher: Pick<Dispatcher, 'pending'>;
+  readonly session: Pick<TradingSession, 'pausedStrategies' | 'strategyTimeouts'>;
+  /** When the order credentials expire (ms since the epoch), for a bot that has them. */
+  readonly credentialsExpireAt?: () => number;
+}
+
+/**
+ * A line a person watching a days-long run can read, every `everyMs` of bot time: is it
+ * polling, is the data fresh, what does it hold. Counted from memory, not the journal, to stay
+ * cheap.
+ */
+export class StatusLine {
+  readonly #options: StatusLineOptions;
+  #lastAt: number;
+
+  constructor(options: StatusLineOptions) {
+    this.#options = options;
+    this.#lastAt = options.now();
+  }
+
+  /** Logs the line when `everyMs` passed since the last one (or the start). */
+  maybeLog(snapshot: Snapshot, snapshots: number): void {
+    const { now, everyMs = STATUS_EVERY_MS } = this.#options;
+    if (now() - this.#lastAt < everyMs) return;
+    this.#lastAt = now();
+    this.log(snapshot, snapshots);
+  }
+
+  /** Logs the line now. */
+  log(snapshot: Snapshot, snapshots: number): void {
+    const { executor, poller, dispatcher, session, credentialsExpireAt } = this.#options;
+    const positions = executor.positions
+      .entries()
+      .filter(([, p]) => p.amountX18 !== 0n)
+      .map(
+        ([marketId, p]) =>
+          `${snapshot.markets.get(marketId)?.symbol ?? marketId} ${formatX18(p.amountX18)}`,
+      );
+    this.#options.log.info(
+      {
+        snapshots,
+        stale: snapshot.stale,
+        pollFailures: poller.failures,
+        inFlight: dispatcher.pending,
+        refused: executor.stats().refusals,
+        realizedNet: formatX18(executor.positions.realizedNetX18()),
+        positions,
+        paused: session.pausedStrategies(),
+        strategyTimeouts: session.strategyTimeouts(),
+        ...(credentialsExpireAt === undefined
+          ? {}
+          : { credentialsExpireAt: new Date(credentialsExpireAt()).toISOString() }),
+      },
+      'status',
+    );
+  }
+}
