@@ -1,5 +1,6 @@
 export { startPaperVenue, type PaperVenue } from './server.ts';
 export type { PaperVenueOptions } from './options.ts';
 export { MAX_BODY_BYTES } from './read-body.ts';
+export { DEFAULT_SERVER_LIMITS, type PaperServerLimits } from './server-limits.ts';
 export { MAX_REGISTRATION_AHEAD_MS } from './routes/register.ts';
 export { simOrderToVenueOrder } from './order-to-wire.ts';

@@ -1,6 +1,7 @@
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import type { SimEngine, SimListing } from '../sim/index.ts';
 import type { Market } from '../domain/index.ts';
+import type { PaperServerLimits } from './server-limits.ts';
 import { DEFAULT_SIGNING_DOMAIN, type SigningDomainConfig } from '../venue/types.ts';
 
 /** Options of `startPaperVenue`. All are optional. */
@@ -40,6 +41,8 @@ export interface PaperVenueOptions {
   readonly spreadBps?: number;
   /** Markets of the built engine that turn active later (inactive until then). Not with `engine`. */
   readonly listings?: readonly SimListing[];
+  /** Connection cap and timeouts for slow clients. Default `DEFAULT_SERVER_LIMITS`. */
+  readonly limits?: PaperServerLimits;
 }
 
 /** Checked options with defaults applied. */

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { SimEngine, type SimEngineOptions } from '../sim/index.ts';
@@ -13,6 +13,7 @@ import {
 } from './options.ts';
 import { SlidingWindowRateLimiter } from './rate-limiter.ts';
 import { ReplayGuard } from './replay-guard.ts';
+import { createPaperHttpServer } from './http-server.ts';
 import { createRequestListener } from './request-listener.ts';
 import { createRouter } from './router.ts';
 import { createOrderRoute } from './routes/create-order.ts';
@@ -20,6 +21,7 @@ import { getOrderRoute } from './routes/get-order.ts';
 import { listMarketsRoute } from './routes/list-markets.ts';
 import { quotesRoute } from './routes/quotes.ts';
 import { registerRoute } from './routes/register.ts';
+import { resolveServerLimits } from './server-limits.ts';
 import { SubaccountRegistry } from './subaccount-registry.ts';
 
 /** A running paper venue. */
@@ -74,7 +76,9 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
  * Starts the paper venue: the simulation served over HTTP exactly per conventions §2-§6, write
  * and read API on one port. Routes: `POST /api/v1/auth`, `POST /api/v1/order`,
  * `GET /api/v1/order/{id}`, `GET /api/v1/market`, `GET /api/v1/quotes`. Every answer is the
- * `{body, message, status}` envelope. Nothing is logged.
+ * `{body, message, status}` envelope, Node's own included (malformed requests 400, headers too
+ * large 431, timeouts 408, one connection beyond `limits.maxConnections` 503). Slow clients are
+ * cut after `limits` (seconds by default, see `DEFAULT_SERVER_LIMITS`). Nothing is logged.
  *
  * @throws QuantaError `QUANTA_PAPER_INVALID_OPTION` for a bad option,
  *   `QUANTA_PAPER_LISTEN_FAILED` when the port cannot be bound, the engine's errors for bad
@@ -86,6 +90,7 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
  */
 export async function startPaperVenue(options: PaperVenueOptions = {}): Promise<PaperVenue> {
   const resolved = resolvePaperOptions(options);
+  const limits = resolveServerLimits(options.limits);
   const engine = buildEngine(resolved);
   const context: PaperContext = {
     engine,
@@ -105,7 +110,8 @@ export async function startPaperVenue(options: PaperVenueOptions = {}): Promise<
   ]);
   const counts = new Map<string, number>();
   let total = 0;
-  const server = createServer(
+  const server = createPaperHttpServer(
+    limits,
     createRequestListener({
       router,
       limiter:
