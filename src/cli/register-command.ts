@@ -4,6 +4,7 @@ import { CredentialStore } from '../account/credential-store.ts';
 import { readWalletKey } from '../account/wallet-key.ts';
 import { resolveVenue } from '../runtime/embedded-venue.ts';
 import { signingDomainOf } from '../runtime/signing-domain.ts';
+import { lockStateDir, type StateLock } from '../runtime/state-lock.ts';
 import { statePaths } from '../runtime/state-paths.ts';
 import { createLogger } from '../log/logger.ts';
 import { loadConfigFlag, parseFlags } from './common.ts';
@@ -18,7 +19,10 @@ export async function runRegisterCommand(args: readonly string[]): Promise<numbe
   const flags = parseFlags(args, { config: { type: 'string' } }, SYNOPSIS);
   const config = await loadConfigFlag(flags.config, process.env);
   const venue = await resolveVenue(config);
+  // A running bot's state dir is its own: registering here would empty or overwrite its files.
+  let stateLock: StateLock | undefined;
   try {
+    stateLock = lockStateDir(config.state.dir);
     const paths = statePaths(config.state.dir, config.venue);
     const manager = new CredentialManager({
       store: new CredentialStore(paths.credentials),
@@ -58,6 +62,7 @@ export async function runRegisterCommand(args: readonly string[]): Promise<numbe
     }
     return 0;
   } finally {
+    stateLock?.release();
     await venue.embedded?.close();
   }
 }

@@ -112,3 +112,19 @@ it('a state.dir that cannot be written stops the bot before it registers, keepin
   expect(venue.requestCount('/api/v1/auth')).toBe(0);
   expect(venue.requestCount('/api/v1/order')).toBe(0);
 }, 30_000);
+
+it('quanta register on a state.dir a bot holds: exit 2, nothing emptied or registered', async () => {
+  const { dir, venue, config } = await setup();
+  const lock = lockStateDir(join(dir, 'state'));
+  cleanups.push(() => lock.release());
+  const cli = spawnQuanta(['register', '--config', config], {
+    ...process.env,
+    [WALLET_ENV]: `0x${'11'.repeat(32)}`,
+  });
+  cleanups.push(() => cli.child.kill('SIGKILL'));
+  expect(await cli.exited, cli.tail()).toEqual({ code: 2, signal: null });
+  expect(cli.stderr.map((l) => l.line).join('\n')).toContain(
+    `is in use by another bot (pid ${process.pid})`,
+  );
+  expect(venue.requestCount('/api/v1/auth')).toBe(0);
+}, 60_000);
