@@ -47,9 +47,17 @@ export function hideSecrets(doc: Document, maxAliasCount: number): ShownDocument
       }
     },
   });
+  let data: unknown;
+  try {
+    data = copy.toJS({ maxAliasCount });
+  } catch {
+    // A replaced scalar used where only a string works (an aliased key): describe nothing
+    // rather than fall back to the real values.
+    data = undefined;
+  }
   return {
     doc: copy,
-    data: copy.toJS({ maxAliasCount }),
+    data,
     hideStep: (step) => (typeof step === 'string' && hiddenKeys.has(step) ? HIDDEN_KEY : step),
     hideNumbers: (text) => {
       let out = text;
