@@ -25,7 +25,14 @@ it('the start banner names venue, subaccount, strategies with markets and params
       embedded: undefined,
     },
     strategies: [
-      { index: 0, name: 'fast', strategy, params: { window: 20 }, symbols: ['ETH-USD', 'BTC-USD'] },
+      {
+        index: 0,
+        name: 'fast',
+        strategy,
+        params: { window: 20 },
+        symbols: ['ETH-USD', 'BTC-USD'],
+        timeoutMs: 500,
+      },
     ],
   });
   expect(fields).toMatchObject({
