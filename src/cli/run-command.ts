@@ -14,6 +14,10 @@ export function formatRunSummary(summary: RunSummary): string {
   lines.push(
     `  orders: ${states.length === 0 ? 'none' : states.map(([state, n]) => `${state} ${n}`).join(', ')}`,
   );
+  if (summary.stats.unresolvedOrders > 0)
+    lines.push(
+      `  unresolved: ${summary.stats.unresolvedOrders} orders of unknown outcome (check the venue; they count at full size against the limits)`,
+    );
   const refusals = Object.entries(summary.stats.refusals);
   if (refusals.length > 0)
     lines.push(`  refused: ${refusals.map(([reason, n]) => `${reason} ${n}`).join(', ')}`);

@@ -54,13 +54,16 @@ export class StatusLine {
         ([marketId, p]) =>
           `${snapshot.markets.get(marketId)?.symbol ?? marketId} ${formatX18(p.amountX18)}`,
       );
+    const stats = executor.stats();
     this.#options.log.info(
       {
         snapshots,
         stale: snapshot.stale,
         pollFailures: poller.failures,
         inFlight: dispatcher.pending,
-        refused: executor.stats().refusals,
+        // Orders of unknown outcome: counted at full size against the limits until resolved.
+        unresolved: stats.unresolvedOrders,
+        refused: stats.refusals,
         realizedNet: formatX18(executor.positions.realizedNetX18()),
         positions,
         paused: session.pausedStrategies(),

@@ -44,6 +44,7 @@ it('logs a status line every minute of bot time', async () => {
   expect(status.length).toBeGreaterThanOrEqual(2);
   expect(status[0]).toMatchObject({ stale: false, pollFailures: 0, paused: [] });
   expect(typeof status[0]?.inFlight).toBe('number');
+  expect(status[0]?.unresolved).toBe(0);
   expect(status[0]?.positions).toEqual([expect.stringMatching(/^ETH-USD \d+\.\d+$/)]);
   expect(Number(status[1]?.snapshots)).toBeGreaterThan(Number(status[0]?.snapshots));
 }, 60_000);
