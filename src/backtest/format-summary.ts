@@ -1,4 +1,5 @@
 import { displayDecimal, displayShare } from './display-decimal.ts';
+import { describeFillModel } from './fill-model.ts';
 import type { BacktestMetrics, PnlMetrics } from './metrics.ts';
 
 const MONEY_PLACES = 4;
@@ -54,6 +55,7 @@ export function formatSummary(metrics: BacktestMetrics): string {
   const interval = metrics.snapshotIntervalMs > 0 ? `, every ${metrics.snapshotIntervalMs} ms` : '';
   const lines = [
     `Backtest: ${plural(metrics.snapshots, 'snapshot')}${interval}, ${plural(metrics.markets.length, 'market')}, starting capital ${displayDecimal(metrics.startingCapital, MONEY_PLACES, true)}`,
+    `Fill model: ${describeFillModel(metrics.fillModel)}`,
     `Net PnL ${money(t.netPnl)} (${percent(t.returnPct)}), final equity ${money(t.finalEquity)}, max drawdown ${money(t.maxDrawdown)} (${percent(t.maxDrawdownPct)})`,
     '',
     ...textTable(

@@ -4,13 +4,17 @@ import type { OrderRecord } from '../execution/order-record.ts';
 import { formatX18, parseDecimalToX18 } from '../money/index.ts';
 import { computeDrawdown } from './drawdown.ts';
 import { computeEquityCurve, type MarketCurve } from './equity-curve.ts';
+import type { FillModel } from './fill-model.ts';
 import { bigintRatio, formatRatio } from './ratio-decimal.ts';
 import { computeRiskRatios, periodsPerYear } from './risk-ratios.ts';
 import type { BacktestTrace } from './trace.ts';
 
 /** Options of `computeMetrics`. */
 export interface MetricsOptions {
-  /** Equity before the first snapshot, quote units, a positive decimal string. Default "100000". */
+  /**
+   * Equity before the first snapshot, quote units, a positive decimal string. Default: the
+   * trace's fill model's (`backtest.startingCapital`, "100000" unless set).
+   */
   readonly startingCapital?: string;
 }
 
@@ -74,6 +78,8 @@ export interface MarketMetrics extends PnlMetrics {
 /** Everything `computeMetrics` measures about a backtest. Plain data, stable key order. */
 export interface BacktestMetrics {
   readonly startingCapital: string;
+  /** The fill model the run used (its starting capital may differ from the one measured on). */
+  readonly fillModel: FillModel;
   readonly snapshots: number;
   readonly samples: number;
   readonly snapshotIntervalMs: number;
@@ -88,8 +94,6 @@ export interface BacktestMetrics {
     readonly byReason: Readonly<Record<string, number>>;
   };
 }
-
-const DEFAULT_STARTING_CAPITAL = '100000';
 
 type Series = Pick<
   MarketCurve,
@@ -117,7 +121,7 @@ type Series = Pick<
  * the total exactly.
  *
  * @param trace - what the replay produced.
- * @param options - `startingCapital` (default "100000").
+ * @param options - `startingCapital` (default: the fill model's).
  * @throws QuantaError `QUANTA_BACKTEST_INVALID_OPTION` when `startingCapital` is not a positive
  *   plain decimal.
  * @example
@@ -128,7 +132,7 @@ export function computeMetrics(
   trace: BacktestTrace,
   options: MetricsOptions = {},
 ): BacktestMetrics {
-  const startingCapital = options.startingCapital ?? DEFAULT_STARTING_CAPITAL;
+  const startingCapital = options.startingCapital ?? trace.fillModel.startingCapital;
   const startX18 = parseStartingCapital(startingCapital);
   const curve = computeEquityCurve(trace);
   const perYear = periodsPerYear(trace.snapshotIntervalMs);
@@ -174,6 +178,7 @@ export function computeMetrics(
 
   return {
     startingCapital: formatX18(startX18),
+    fillModel: trace.fillModel,
     snapshots: trace.snapshots,
     samples: sampleCount,
     snapshotIntervalMs: trace.snapshotIntervalMs,

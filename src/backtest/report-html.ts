@@ -270,6 +270,7 @@ export function renderReportHtml(report: BacktestReport): string {
 <h1>Backtest report</h1>
 <p class="meta">${esc(run.data)} · strategies ${esc(run.strategies.join(', ') || 'none')}</p>
 <p class="meta">${esc(run.startedAt)} → ${esc(run.endedAt)} · ${esc(run.snapshots)} snapshots every ${esc(run.snapshotIntervalMs)} ms · starting capital ${esc(run.startingCapital)}</p>
+<p class="meta" id="fill-model">Fill model: ${esc(run.fillModel.description)}</p>
 </header>
 <section class="cards">
 ${summaryCards(summary, report)}

@@ -6,6 +6,7 @@ import { formatX18, parseDecimalToX18 } from '../money/index.ts';
 import { downsampleIndices } from './downsample.ts';
 import { computeDrawdown } from './drawdown.ts';
 import { computeEquityCurve } from './equity-curve.ts';
+import { describeFillModel, type FillModel } from './fill-model.ts';
 import type { BacktestMetrics, MarketMetrics, PnlMetrics } from './metrics.ts';
 import { renderReportHtml } from './report-html.ts';
 import type { BacktestTrace } from './trace.ts';
@@ -79,6 +80,8 @@ export interface BacktestReport {
     readonly snapshotIntervalMs: number;
     readonly periodsPerYear: string | null;
     readonly startingCapital: string;
+    /** How orders were filled, and the same in words. */
+    readonly fillModel: FillModel & { readonly description: string };
   };
   readonly summary: PnlMetrics;
   readonly markets: readonly MarketMetrics[];
@@ -120,6 +123,7 @@ export function buildReport(trace: BacktestTrace, metrics: BacktestMetrics): Bac
       snapshotIntervalMs: trace.snapshotIntervalMs,
       periodsPerYear: metrics.periodsPerYear,
       startingCapital: metrics.startingCapital,
+      fillModel: { ...metrics.fillModel, description: describeFillModel(metrics.fillModel) },
     },
     summary: metrics.total,
     markets: metrics.markets,

@@ -7,15 +7,23 @@ import { buildTradingStack } from '../runtime/trading-stack.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { openRecording } from '../market/recording/index.ts';
 import { markPriceX18 } from '../market/mark-price.ts';
-import type { Snapshot } from '../market/snapshot.ts';
+import { createSnapshot, type Snapshot } from '../market/snapshot.ts';
 import { SimEngine } from '../sim/index.ts';
 import { checkStrategySymbols } from '../strategy/check-symbols.ts';
 import { prepareStrategies } from '../strategy/prepare-strategies.ts';
 import { signOrder } from '../venue/signing/index.ts';
 import type { Market } from '../domain/index.ts';
 import { DEFAULT_SIGNING_DOMAIN } from '../venue/types.ts';
+import {
+  type FillModel,
+  overridesFees,
+  resolveFillModel,
+  slippedQuote,
+  withModelFees,
+} from './fill-model.ts';
+import { LatentVenue, type ReplayPosition } from './latent-venue.ts';
 import type { BacktestTrace, MarketSample, Sample } from './trace.ts';
-import { simOrderLookup, simOrderSubmitter } from './sim-venue.ts';
+import { simOrderLookup } from './sim-venue.ts';
 
 /** Options of {@link runBacktest}. */
 export interface BacktestOptions {
@@ -36,6 +44,8 @@ export interface BacktestOptions {
   readonly onRepaired?: (dropped: number) => void;
   /** Called after every snapshot with the count so far. */
   readonly onProgress?: (done: number) => void;
+  /** The fill model; default: the config's `backtest:` section. */
+  readonly fillModel?: FillModel;
 }
 
 // Backtests sign like live trading (same code path) with a fixed, public, worthless key, so
@@ -58,6 +68,7 @@ function median(values: number[]): number {
 export async function runBacktest(options: BacktestOptions): Promise<BacktestTrace> {
   const { config } = options;
   const log = options.log ?? silentLogger;
+  const fillModel = options.fillModel ?? resolveFillModel(config.backtest);
   const strategies = await prepareStrategies(
     config.strategies,
     [options.projectRoot],
@@ -79,7 +90,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   for await (const snapshot of scan) {
     total += 1;
     for (const market of snapshot.markets.values())
-      if (!markets.has(market.id)) markets.set(market.id, market);
+      if (!markets.has(market.id)) markets.set(market.id, withModelFees(market, fillModel));
     if (previousAt !== undefined) gaps.push(snapshot.takenAt - previousAt);
     firstAt ??= snapshot.takenAt;
     previousAt = snapshot.takenAt;
@@ -100,11 +111,18 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   const active = new Map<number, boolean>([...markets.values()].map((m) => [m.id, m.isActive]));
   const journal = OrderJournal.open(':memory:');
   const intents: ProducedIntent[] = [];
+  let position: ReplayPosition = { index: -1, takenAt: now };
+  const venue = new LatentVenue({
+    engine,
+    accountId: ACCOUNT_ID,
+    latencyMs: fillModel.latencyMs,
+    position: () => position,
+  });
   const { executor, session } = await buildTradingStack({
     config,
     strategies,
     journal,
-    submitter: simOrderSubmitter(engine, ACCOUNT_ID),
+    submitter: venue.submitter(),
     signer: {
       async sign(body) {
         const signed = await signOrder({
@@ -118,7 +136,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     },
     lookupOrder: simOrderLookup(engine, ACCOUNT_ID),
     // Virtual time: no rate window to wait for, and the simulation never fails transiently.
-    rate: { requests: Infinity, perMs: 1, concurrency: 1, maxAttempts: 1 },
+    // Every order is on its way at once (latency is the fill model's, not a queue's).
+    rate: { requests: Infinity, perMs: 1, concurrency: Infinity, maxAttempts: 1 },
     killSwitchOn: () => false,
     now: clock,
     sleep: () => Promise.resolve(),
@@ -130,17 +149,39 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   const marks = new Map<number, bigint>();
   let count = 0;
   let startedAt = 0;
+  // Sends finished and answers booked; orders still on their way to the venue wait. With none
+  // on its way the executor's own settle() says so; otherwise its bookkeeping of the orders that
+  // arrived is waited out (it is promise work only: the journal and the engine are in-process).
+  const settle = async (): Promise<void> => {
+    if (venue.inFlight === 0) return executor.settle();
+    for (let turn = 0; ; turn += 1) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const unanswered = journal.inStates(['PENDING', 'SENT']).length;
+      if (unanswered <= venue.inFlight) break;
+      if (turn > 10_000) throw new Error('backtest: order bookkeeping did not finish');
+    }
+    // The fills' onFill hooks run after the journal row is written.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  };
+  const feesChanged = overridesFees(fillModel);
   // Its warnings were logged by the first pass.
-  for await (const snapshot of recording.snapshots({ onWarning: () => undefined })) {
+  for await (const recorded of recording.snapshots({ onWarning: () => undefined })) {
+    const snapshot = feesChanged ? withFillModelFees(recorded, fillModel) : recorded;
     now = snapshot.takenAt;
     if (count === 0) startedAt = now;
-    syncEngine(engine, snapshot, active);
+    position = { index: count, takenAt: now };
+    syncEngine(engine, snapshot, active, fillModel);
+    // Orders sent earlier that reach the venue by now meet this snapshot's book, before the
+    // strategies see it (a live answer arrives before the next poll too).
+    if (venue.arrive() > 0) await settle();
     await session.onSnapshot(snapshot);
-    await executor.settle();
+    await settle();
     samples.push(sampleOf(snapshot, executor, marks));
     count += 1;
     options.onProgress?.(count);
   }
+  venue.end();
+  await executor.settle();
   await session.stop();
   const trace: BacktestTrace = {
     data: typeof options.data === 'string' ? options.data : options.data.join(','),
@@ -150,6 +191,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     startedAt,
     endedAt: now,
     snapshots: count,
+    fillModel,
     samples,
     orders: journal.all(),
     refusals: executor.stats().refusals,
@@ -159,8 +201,27 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   return trace;
 }
 
-/** Makes the engine's markets and books what the recording says at this snapshot. */
-function syncEngine(engine: SimEngine, snapshot: Snapshot, active: Map<number, boolean>): void {
+/** The snapshot with the fill model's fees in every market (what the portfolio charges). */
+function withFillModelFees(snapshot: Snapshot, model: FillModel): Snapshot {
+  return createSnapshot({
+    seq: snapshot.seq,
+    takenAt: snapshot.takenAt,
+    markets: [...snapshot.markets.values()].map((market) => withModelFees(market, model)),
+    quotes: snapshot.quotes?.values(),
+    stale: snapshot.stale,
+  });
+}
+
+/**
+ * Makes the engine's markets and books what the recording says at this snapshot, the book
+ * worsened by the model's slippage.
+ */
+function syncEngine(
+  engine: SimEngine,
+  snapshot: Snapshot,
+  active: Map<number, boolean>,
+  model: FillModel,
+): void {
   for (const [marketId, wasActive] of active) {
     const isActive = snapshot.markets.get(marketId)?.isActive ?? false;
     if (isActive !== wasActive) {
@@ -168,7 +229,8 @@ function syncEngine(engine: SimEngine, snapshot: Snapshot, active: Map<number, b
       active.set(marketId, isActive);
     }
   }
-  if (snapshot.quotes !== undefined) engine.setExternalQuotes([...snapshot.quotes.values()]);
+  if (snapshot.quotes !== undefined)
+    engine.setExternalQuotes([...snapshot.quotes.values()].map((q) => slippedQuote(q, model)));
 }
 
 function sampleOf(snapshot: Snapshot, executor: Executor, marks: Map<number, bigint>): Sample {

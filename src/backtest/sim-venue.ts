@@ -9,37 +9,50 @@ import type { VenueOrder } from '../venue/types.ts';
 const ENDPOINT = 'SIM /api/v1/order';
 
 /**
- * The backtest's venue: the same simulation engine the paper venue serves, called in-process.
- * The signed bytes are parsed exactly as the paper venue parses them, and the engine's
- * refusals come back as the same 400 `VenueError`s, so the executor takes the same paths.
+ * Places signed order bytes on the engine now: parsed exactly as the paper venue parses them,
+ * the engine's refusals turned into the same 400 `VenueError`s, so the executor takes the same
+ * paths.
+ *
+ * @throws VenueError (400) for an order the engine refuses.
+ */
+export function placeSignedOrder(
+  engine: SimEngine,
+  accountId: string,
+  request: SignedOrderRequest,
+): VenueOrder {
+  try {
+    const body = parseOrderRequestBody(JSON.parse(request.body));
+    const order = engine.placeOrder(accountId, {
+      marketId: body.marketId,
+      side: body.isBuy ? 'BUY' : 'SELL',
+      type: body.orderType,
+      amountX18: parseDecimalToX18(body.amount),
+      priceX18: parseDecimalToX18(body.price),
+      expiryTs: body.expiryTs,
+      isReduce: body.isReduce,
+    });
+    return simOrderToVenueOrder(order, { brokerId: 0, subaccountId: accountId });
+  } catch (error) {
+    if (error instanceof SimRejection) throw simVenueError(error.shortMessage);
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** The 400 answer of the in-process venue, as the HTTP venue would give it. */
+export function simVenueError(message: string): Error {
+  return venueErrorFromStatus({ status: 400, endpoint: ENDPOINT, venueMessage: message });
+}
+
+/**
+ * The backtest's venue without latency: the same simulation engine the paper venue serves,
+ * called in-process; each order is placed the moment it is sent.
  */
 export function simOrderSubmitter(engine: SimEngine, accountId: string): OrderSubmitter {
   return {
     submit(request: SignedOrderRequest): Promise<VenueOrder> {
       try {
-        const body = parseOrderRequestBody(JSON.parse(request.body));
-        const order = engine.placeOrder(accountId, {
-          marketId: body.marketId,
-          side: body.isBuy ? 'BUY' : 'SELL',
-          type: body.orderType,
-          amountX18: parseDecimalToX18(body.amount),
-          priceX18: parseDecimalToX18(body.price),
-          expiryTs: body.expiryTs,
-          isReduce: body.isReduce,
-        });
-        return Promise.resolve(
-          simOrderToVenueOrder(order, { brokerId: 0, subaccountId: accountId }),
-        );
+        return Promise.resolve(placeSignedOrder(engine, accountId, request));
       } catch (error) {
-        if (error instanceof SimRejection) {
-          return Promise.reject(
-            venueErrorFromStatus({
-              status: 400,
-              endpoint: ENDPOINT,
-              venueMessage: error.shortMessage,
-            }),
-          );
-        }
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       }
     },

@@ -1,5 +1,6 @@
 import type { RefusalReason } from '../execution/refusal.ts';
 import type { OrderRecord } from '../execution/order-record.ts';
+import type { FillModel } from './fill-model.ts';
 
 /** One market's state right after a snapshot was processed. All x18, quote units for money. */
 export interface MarketSample {
@@ -43,6 +44,8 @@ export interface BacktestTrace {
   readonly startedAt: number;
   readonly endedAt: number;
   readonly snapshots: number;
+  /** How orders were filled (latency, depth, slippage, fees) and the starting capital. */
+  readonly fillModel: FillModel;
   readonly samples: readonly Sample[];
   readonly orders: readonly OrderRecord[];
   readonly refusals: Readonly<Partial<Record<RefusalReason, number>>>;

@@ -1,22 +1,26 @@
 import { resolve } from 'node:path';
 import { stderr, stdout } from 'node:process';
+import { resolveFillModel, type FillModel } from '../backtest/fill-model.ts';
 import { formatSummary } from '../backtest/format-summary.ts';
 import { computeMetrics } from '../backtest/metrics.ts';
 import { createProgress, type Progress } from '../backtest/progress.ts';
 import { buildReport, serializeReport, writeReport } from '../backtest/report-json.ts';
 import { runBacktest } from '../backtest/run-backtest.ts';
 import { createLogger } from '../log/logger.ts';
-import { ErrorCodes, QuantaError } from '../errors/index.ts';
+import type { Config } from '../config/index.ts';
+import { ErrorCodes, isQuantaError, QuantaError } from '../errors/index.ts';
 import { loadConfigFlag, parseFlags, PROJECT_ROOT } from './common.ts';
 
-const SYNOPSIS = 'quanta backtest --config FILE --data PATH [--report DIR] [--json] [--repair]';
+const SYNOPSIS =
+  'quanta backtest --config FILE --data PATH [--report DIR] [--json] [--repair] [--latency-ms N] [--slippage-bps N] [--maker-fee-bps N] [--taker-fee-bps N] [--starting-capital X]';
 
 /**
  * `quanta backtest`: replays a recording through the config's strategies, sizing and checks
  * against the simulation, prints a summary (or the JSON report with `--json`) and writes
  * report.json + report.html with `--report DIR`. A progress bar goes to stderr. `--repair`
  * replays a recording with duplicated, swapped or back-dated snapshot lines without them, and
- * prints how many it dropped; without it such a recording is an error naming file:line.
+ * prints how many it dropped; without it such a recording is an error naming file:line. The fill
+ * model flags replace the config's `backtest:` values for this run.
  */
 export async function runBacktestCommand(args: readonly string[]): Promise<number> {
   const flags = parseFlags(
@@ -27,6 +31,11 @@ export async function runBacktestCommand(args: readonly string[]): Promise<numbe
       report: { type: 'string' },
       json: { type: 'boolean' },
       repair: { type: 'boolean' },
+      'latency-ms': { type: 'string' },
+      'slippage-bps': { type: 'string' },
+      'maker-fee-bps': { type: 'string' },
+      'taker-fee-bps': { type: 'string' },
+      'starting-capital': { type: 'string' },
     },
     SYNOPSIS,
   );
@@ -38,6 +47,7 @@ export async function runBacktestCommand(args: readonly string[]): Promise<numbe
     );
   }
   const config = await loadConfigFlag(flags.config, process.env);
+  const fillModel = fillModelOf(config, flags);
   let progress: Progress | undefined;
   const trace = await runBacktest({
     config,
@@ -45,6 +55,7 @@ export async function runBacktestCommand(args: readonly string[]): Promise<numbe
     projectRoot: PROJECT_ROOT,
     log: createLogger({ level: 'warn', destination: process.stderr }),
     repair: flags.repair === true,
+    fillModel,
     onRepaired: (dropped) => {
       const noun = dropped === 1 ? 'snapshot' : 'snapshots';
       stderr.write(`repair: dropped ${dropped} ${noun} whose seq or takenAt did not increase\n`);
@@ -69,4 +80,30 @@ export async function runBacktestCommand(args: readonly string[]): Promise<numbe
   }
   stdout.write(flags.json === true ? serializeReport(report) : formatSummary(metrics));
   return 0;
+}
+
+/** The fill model of the run; a malformed flag value is a usage error (exit 2). */
+export function fillModelOf(
+  config: Config,
+  flags: Readonly<Record<string, string | boolean | undefined>>,
+): FillModel {
+  const text = (name: string): string | undefined => {
+    const value = flags[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  try {
+    return resolveFillModel(config.backtest, {
+      latencyMs: text('latency-ms'),
+      slippageBps: text('slippage-bps'),
+      makerFeeBps: text('maker-fee-bps'),
+      takerFeeBps: text('taker-fee-bps'),
+      startingCapital: text('starting-capital'),
+    });
+  } catch (error) {
+    if (!isQuantaError(error, ErrorCodes.BACKTEST_INVALID_OPTION)) throw error;
+    throw new QuantaError(ErrorCodes.USAGE, error.message, {
+      cause: error,
+      details: [`usage: ${SYNOPSIS}`],
+    });
+  }
 }

@@ -136,6 +136,21 @@ const paperSchema = mapping({
     .default([]),
 });
 
+/**
+ * How `quanta backtest` fills orders (the fill model, printed in every report). `latencyMs`: an
+ * order meets the book of the first snapshot at or after send time + latency; absent, one
+ * snapshot later (never the snapshot that produced it unless `latencyMs: 0` is written).
+ * `slippageBps` worsens every price the orders meet; `makerFeeBps`/`takerFeeBps` replace the
+ * markets' fees; `startingCapital` is the equity before the first snapshot.
+ */
+const backtestSchema = mapping({
+  latencyMs: durationMs(0).optional(),
+  slippageBps: nonNegativeNumber().default(0),
+  makerFeeBps: nonNegativeNumber().optional(),
+  takerFeeBps: nonNegativeNumber().optional(),
+  startingCapital: positiveDecimal().default('100000'),
+});
+
 /** How log lines look: `auto` is readable lines on a terminal and JSON lines otherwise. */
 export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
 
@@ -186,6 +201,7 @@ export const configSchema = mapping({
   risk: riskSchema.prefault({}),
   paper: paperSchema.prefault({}),
   log: logSchema.prefault({}),
+  backtest: backtestSchema.prefault({}),
   // Optional here: `quanta register` and `quanta markets` need no strategies. Commands that
   // trade require at least one (`requireStrategies`).
   strategies: z

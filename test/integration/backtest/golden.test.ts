@@ -25,7 +25,7 @@ async function backtest(
 
 describe('backtests of the example strategies on the fixture recording', () => {
   it.each(['dca', 'new-listing', 'mean-reversion'])(
-    '%s: byte-identical across two runs, trades, and matches the golden summary',
+    '%s: byte-identical across two runs, trades, and matches the golden summary and report.json',
     async (strategy) => {
       const first = await backtest(strategy);
       const second = await backtest(strategy);
@@ -34,6 +34,10 @@ describe('backtests of the example strategies on the fixture recording', () => {
       expect(first.orders).toBeGreaterThan(0);
       await expect(first.summary).toMatchFileSnapshot(
         `../../fixtures/golden/${strategy}.summary.txt`,
+      );
+      // Paths on this machine (the recording, strategy modules) read as <root>.
+      await expect(first.report.replaceAll(ROOT, '<root>')).toMatchFileSnapshot(
+        `../../fixtures/golden/${strategy}.report.json`,
       );
     },
     60_000,

@@ -7,6 +7,7 @@ describe('formatSummary', () => {
   it('prints the run, aligned PnL and risk tables with totals, orders and refusals', () => {
     expect(formatSummary(computeMetrics(demoTrace()))).toMatchInlineSnapshot(`
       "Backtest: 60 snapshots, every 1000 ms, 2 markets, starting capital 100000
+      Fill model: latency: one snapshot later; depth walked level by level (MARKET rest cancelled); slippage 0 bps; fees: the markets' own; starting capital 100000
       Net PnL 19.2236 (0.02%), final equity 100019.2236, max drawdown 69.2995 (0.07%)
 
       market   realized  unrealized    fees      net   turnover  position
@@ -28,6 +29,7 @@ describe('formatSummary', () => {
   it('prints an empty run with only the total rows and n/a for undefined ratios', () => {
     expect(formatSummary(computeMetrics(trace({ snapshotIntervalMs: 0 })))).toMatchInlineSnapshot(`
       "Backtest: 0 snapshots, 0 markets, starting capital 100000
+      Fill model: latency: one snapshot later; depth walked level by level (MARKET rest cancelled); slippage 0 bps; fees: the markets' own; starting capital 100000
       Net PnL 0.0000 (0.00%), final equity 100000.0000, max drawdown 0.0000 (0.00%)
 
       market  realized  unrealized    fees     net  turnover  position

@@ -58,6 +58,15 @@ describe('buildReport', () => {
       snapshotIntervalMs: 1000,
       periodsPerYear: '31536000.000000',
       startingCapital: '100000',
+      fillModel: {
+        latencyMs: null,
+        slippageBps: '0',
+        makerFeeBps: null,
+        takerFeeBps: null,
+        startingCapital: '100000',
+        description:
+          "latency: one snapshot later; depth walked level by level (MARKET rest cancelled); slippage 0 bps; fees: the markets' own; starting capital 100000",
+      },
     });
     expect(report.finalPositions).toEqual([
       {

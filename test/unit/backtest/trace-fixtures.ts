@@ -1,6 +1,7 @@
 // Hand-built backtest traces for metrics, report and browser tests.
 import type { OrderRecord } from '../../../src/execution/order-record.ts';
 import { parseDecimalToX18 } from '../../../src/money/index.ts';
+import { DEFAULT_FILL_MODEL } from '../../../src/backtest/fill-model.ts';
 import type { BacktestTrace, MarketSample, Sample } from '../../../src/backtest/trace.ts';
 
 /** x18 of a signed decimal string (test convenience). */
@@ -88,6 +89,7 @@ export function trace(overrides: Partial<BacktestTrace> = {}): BacktestTrace {
     startedAt: sampleList[0]?.t ?? 0,
     endedAt: sampleList[sampleList.length - 1]?.t ?? 0,
     snapshots: sampleList.length,
+    fillModel: DEFAULT_FILL_MODEL,
     samples: sampleList,
     orders: [],
     refusals: {},

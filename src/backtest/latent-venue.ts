@@ -1,0 +1,119 @@
+import type { OrderSubmitter, SignedOrderRequest } from '../execution/dispatcher.ts';
+import type { SimEngine } from '../sim/index.ts';
+import type { VenueOrder } from '../venue/types.ts';
+import { placeSignedOrder, simVenueError } from './sim-venue.ts';
+
+/** An order on its way to the venue: sent, not yet arrived. */
+interface InFlight {
+  readonly request: SignedOrderRequest;
+  /** Index (0-based, in replay order) of the snapshot being processed when it was sent. */
+  readonly sentAtIndex: number;
+  /** Virtual time it was sent. */
+  readonly sentAt: number;
+  readonly resolve: (order: VenueOrder) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** Where the replay stands: the snapshot being processed and its time. */
+export interface ReplayPosition {
+  readonly index: number;
+  readonly takenAt: number;
+}
+
+/**
+ * The backtest venue with the fill model's latency. An order sent while snapshot `i` is being
+ * processed reaches the engine when the replay reaches the first snapshot taken at or after send
+ * time + `latencyMs` (with `latencyMs` null: snapshot `i + 1`), and meets that snapshot's book.
+ * Only `latencyMs: 0` places it at once, against the book that produced it. Until it arrives the
+ * executor waits for the answer exactly as it waits on a live venue (the order stays SENT).
+ */
+export class LatentVenue {
+  readonly #engine: SimEngine;
+  readonly #accountId: string;
+  readonly #latencyMs: number | null;
+  readonly #position: () => ReplayPosition;
+  readonly #inFlight: InFlight[] = [];
+  #ended = false;
+
+  /**
+   * @param position - the replay's current snapshot (read when an order is sent).
+   */
+  constructor(options: {
+    readonly engine: SimEngine;
+    readonly accountId: string;
+    readonly latencyMs: number | null;
+    readonly position: () => ReplayPosition;
+  }) {
+    this.#engine = options.engine;
+    this.#accountId = options.accountId;
+    this.#latencyMs = options.latencyMs;
+    this.#position = options.position;
+  }
+
+  /** Orders sent and not yet arrived. */
+  get inFlight(): number {
+    return this.#inFlight.length;
+  }
+
+  /** The submitter the dispatcher sends through. */
+  submitter(): OrderSubmitter {
+    return {
+      submit: (request) => {
+        if (this.#ended) return Promise.reject(this.#endedError());
+        if (this.#latencyMs === 0) {
+          try {
+            return Promise.resolve(placeSignedOrder(this.#engine, this.#accountId, request));
+          } catch (error) {
+            return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+          }
+        }
+        const { index, takenAt } = this.#position();
+        return new Promise<VenueOrder>((resolve, reject) => {
+          this.#inFlight.push({ request, sentAtIndex: index, sentAt: takenAt, resolve, reject });
+        });
+      },
+    };
+  }
+
+  #due(order: InFlight, at: ReplayPosition): boolean {
+    if (this.#latencyMs === null) return at.index > order.sentAtIndex;
+    return at.takenAt >= order.sentAt + this.#latencyMs && at.index > order.sentAtIndex;
+  }
+
+  /**
+   * Places, in the order they were sent, every order due at the replay's current snapshot (the
+   * engine already holds that snapshot's book), and answers their senders.
+   *
+   * @returns how many arrived.
+   */
+  arrive(): number {
+    const at = this.#position();
+    let arrived = 0;
+    // Sent in order and due in order (one latency for all): the due ones are a prefix.
+    while (this.#inFlight.length > 0) {
+      const order = this.#inFlight[0] as InFlight;
+      if (!this.#due(order, at)) break;
+      this.#inFlight.shift();
+      arrived += 1;
+      try {
+        order.resolve(placeSignedOrder(this.#engine, this.#accountId, order.request));
+      } catch (error) {
+        order.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+    return arrived;
+  }
+
+  /**
+   * The recording ended: orders still on their way never reach a book, and are refused (the
+   * journal shows them REJECTED with the reason); later sends too.
+   */
+  end(): void {
+    this.#ended = true;
+    for (const order of this.#inFlight.splice(0)) order.reject(this.#endedError());
+  }
+
+  #endedError(): Error {
+    return simVenueError('the recording ended before this order reached the venue');
+  }
+}
