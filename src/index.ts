@@ -12,6 +12,17 @@ export {
   type Fill,
 } from './strategy/define-strategy.ts';
 export type { OrderIntent } from './strategy/intent.ts';
+export {
+  positionX18,
+  isLong,
+  isShort,
+  isFlat,
+  absAmount,
+  mid,
+  spread,
+} from './strategy/helpers.ts';
+/** zod, re-exported so a strategy project needs only `quanta` to declare its params. */
+export { z } from 'zod';
 export { findMarketBySymbol, type Snapshot } from './market/snapshot.ts';
 export type {
   Market,

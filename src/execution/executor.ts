@@ -334,11 +334,11 @@ export class Executor {
 
   #finish(
     record: OrderRecord,
-    outcome: { state: 'CANCELLED' | 'ACCEPTED' | 'REJECTED' | 'UNKNOWN'; error: string },
+    outcome: { state: 'EXPIRED' | 'ACCEPTED' | 'REJECTED' | 'UNKNOWN'; error: string },
   ): void {
     const updated = this.#options.journal.recordOutcome(record.id, outcome, this.#options.now());
     if (UNRESOLVED_STATES.includes(updated.state)) this.#unresolved.set(updated.id, updated);
-    const level = outcome.state === 'CANCELLED' ? 'info' : 'warn';
+    const level = outcome.state === 'EXPIRED' ? 'info' : 'warn';
     this.#options.log[level](
       { orderId: record.id, state: outcome.state, error: outcome.error },
       `order ${record.id} ${outcome.state}: ${outcome.error}`,
@@ -422,7 +422,7 @@ export class Executor {
     // them and releases the full size risk counted for them).
     const unresolvedWithId = [...this.#unresolved.values()].filter((r) => r.venueOrderId !== null);
     for (const record of [
-      ...this.#options.journal.inStates(['OPEN', 'PARTIAL']),
+      ...this.#options.journal.inStates(['OPEN', 'PARTIALLY_FILLED']),
       ...unresolvedWithId,
     ]) {
       if (record.venueOrderId === null) continue;
@@ -445,7 +445,7 @@ export class Executor {
   /** Orders of a strategy that are not final, for `ctx.openOrders()`. */
   openOrders(strategy: string): OrderRecord[] {
     return this.#options.journal
-      .inStates(['PENDING', 'SENT', 'OPEN', 'PARTIAL'])
+      .inStates(['PENDING', 'SENT', 'OPEN', 'PARTIALLY_FILLED'])
       .filter((r) => r.strategy === strategy && !FINAL_STATES.has(r.state));
   }
 

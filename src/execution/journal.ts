@@ -82,14 +82,6 @@ function nextState(current: OrderState, outcome: OrderOutcome): OrderState {
   return next;
 }
 
-// The name PARTIALLY_FILLED had in journals before schema version 3 (the wire's word). Callers
-// not yet updated may still ask for it; it reads as its new name.
-type FormerStateName = 'PARTIAL';
-
-function currentName(state: OrderState | FormerStateName): OrderState {
-  return state === 'PARTIAL' ? 'PARTIALLY_FILLED' : state;
-}
-
 const KNOWN_STATES: ReadonlySet<string> = new Set(ORDER_STATES);
 
 interface Row {
@@ -293,11 +285,11 @@ export class OrderJournal {
   }
 
   /** Orders in the given states, oldest first. */
-  inStates(states: readonly (OrderState | FormerStateName)[]): OrderRecord[] {
+  inStates(states: readonly OrderState[]): OrderRecord[] {
     const marks = states.map(() => '?').join(', ');
     const rows = this.#db
       .prepare(`SELECT * FROM orders WHERE state IN (${marks}) ORDER BY id`)
-      .all(...states.map(currentName)) as Row[];
+      .all(...states) as Row[];
     return rows.map(toRecord);
   }
 

@@ -10,7 +10,7 @@ export interface RecoverySteps {
   /** Marks a record final without sending it. */
   readonly finish: (
     record: OrderRecord,
-    outcome: { state: 'CANCELLED' | 'UNKNOWN'; error: string },
+    outcome: { state: 'EXPIRED' | 'UNKNOWN'; error: string },
   ) => void;
 }
 
@@ -41,7 +41,7 @@ export function recoverJournal(
       );
       steps.resend(record);
     } else if (record.attempts === 0) {
-      steps.finish(record, { state: 'CANCELLED', error: 'expired before it was sent' });
+      steps.finish(record, { state: 'EXPIRED', error: 'expired before it was sent' });
     } else {
       steps.finish(record, {
         state: 'UNKNOWN',

@@ -60,7 +60,7 @@ export function pauseAllSendersMs(error: unknown): number | undefined {
 
 /** The journal's final record of an order whose sending ended without a venue order. */
 export interface UnplacedOutcome {
-  readonly state: 'CANCELLED' | 'ACCEPTED' | 'REJECTED' | 'UNKNOWN';
+  readonly state: 'EXPIRED' | 'ACCEPTED' | 'REJECTED' | 'UNKNOWN';
   readonly error: string;
 }
 
@@ -82,7 +82,7 @@ export function unplacedOrderOutcome(
   if (dispatch.attempts === 0) {
     // It expired before this dispatch could try.
     return attemptsEver === 0
-      ? { state: 'CANCELLED', error: 'expired before it was sent' }
+      ? { state: 'EXPIRED', error: 'expired before it was sent' }
       : { state: 'UNKNOWN', error: `expired before a resend could confirm it: ${message}` };
   }
   const earlierAttempts = Math.max(attemptsEver, dispatch.attempts) - 1;

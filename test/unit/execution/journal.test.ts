@@ -113,8 +113,6 @@ describe('OrderJournal', () => {
     journal.recordOutcome(id, { event: 'partiallyFilled', filledX18: 1n }, 4);
     journal.recordOutcome(id, { state: 'PARTIALLY_FILLED', filledX18: 2n }, 5);
     expect(journal.inStates(['OPEN', 'PARTIALLY_FILLED']).map((r) => r.filledX18)).toEqual([2n]);
-    // The former name, still asked for by callers not yet updated, reads the same rows.
-    expect(journal.inStates(['PARTIAL']).map((r) => r.id)).toEqual([id]);
     expect(() => journal.recordOutcome(id, { event: 'opened' }, 6)).toThrow(
       'illegal order transition: PARTIALLY_FILLED → OPEN on "opened"',
     );

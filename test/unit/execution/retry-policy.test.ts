@@ -152,7 +152,7 @@ describe('unplacedOrderOutcome', () => {
   it('tells an order that expired before it was ever sent from one that expired before a resend', () => {
     const expired = new Error('order 4 expired before it could be sent');
     expect(unplacedOrderOutcome({ error: expired, attempts: 0 }, 0)).toEqual({
-      state: 'CANCELLED',
+      state: 'EXPIRED',
       error: 'expired before it was sent',
     });
     expect(unplacedOrderOutcome({ error: expired, attempts: 0 }, 1)).toEqual({
