@@ -53,9 +53,5 @@ export { runBacktest, type BacktestOptions } from './backtest/run-backtest.ts';
 export type { BacktestTrace } from './backtest/trace.ts';
 export { computeMetrics, type BacktestMetrics, type MetricsOptions } from './backtest/metrics.ts';
 export { formatSummary } from './backtest/format-summary.ts';
-export {
-  buildReport,
-  writeReport,
-  type BacktestReport,
-  type WrittenReport,
-} from './backtest/report-json.ts';
+export { buildReport, type BacktestReport } from './backtest/report-json.ts';
+export { writeReport, type WrittenReport } from './backtest/write-report.ts';

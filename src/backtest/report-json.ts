@@ -8,7 +8,6 @@ import { computeDrawdown } from './drawdown.ts';
 import { computeEquityCurve } from './equity-curve.ts';
 import { describeFillModel, type FillModel } from './fill-model.ts';
 import type { BacktestMetrics, MarketMetrics, PnlMetrics } from './metrics.ts';
-import { renderReportHtml } from './report-html.ts';
 import type { BacktestTrace } from './trace.ts';
 
 /** Format marker and version of `report.json`; bump the version when a field changes meaning. */
@@ -89,12 +88,6 @@ export interface BacktestReport {
   readonly finalPositions: readonly ReportFinalPosition[];
   readonly series: ReportSeries;
   readonly orders: readonly ReportOrderRow[];
-}
-
-/** Where `writeReport` put the files. */
-export interface WrittenReport {
-  readonly jsonPath: string;
-  readonly htmlPath: string;
 }
 
 /**
@@ -193,37 +186,4 @@ function isoTime(ms: number): string {
  */
 export function serializeReport(report: BacktestReport): string {
   return `${JSON.stringify(report, null, 2)}\n`;
-}
-
-/**
- * Writes `report.json` and the self-contained `report.html` into `dir` (created if missing;
- * existing files are replaced).
- *
- * @param dir - the report folder.
- * @param report - from `buildReport`.
- * @returns the two file paths.
- * @throws QuantaError `QUANTA_REPORT_WRITE_FAILED` naming the path when a folder or file cannot
- *   be written (cause kept).
- */
-export async function writeReport(dir: string, report: BacktestReport): Promise<WrittenReport> {
-  const jsonPath = join(dir, 'report.json');
-  const htmlPath = join(dir, 'report.html');
-  const html = renderReportHtml(report);
-  await attempt(dir, () => mkdir(dir, { recursive: true }));
-  await attempt(jsonPath, () => writeFile(jsonPath, serializeReport(report), 'utf8'));
-  await attempt(htmlPath, () => writeFile(htmlPath, html, 'utf8'));
-  return { jsonPath, htmlPath };
-}
-
-async function attempt(path: string, write: () => Promise<unknown>): Promise<void> {
-  try {
-    await write();
-  } catch (error) {
-    const reason = error instanceof Error && 'code' in error ? String(error.code) : 'error';
-    throw new QuantaError(
-      ErrorCodes.REPORT_WRITE_FAILED,
-      `backtest report ${path}: cannot write (${reason})`,
-      { cause: error, details: ['Check that the --report folder is writable.'] },
-    );
-  }
 }

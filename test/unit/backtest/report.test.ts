@@ -8,9 +8,9 @@ import { renderReportHtml } from '../../../src/backtest/report-html.ts';
 import {
   buildReport,
   serializeReport,
-  writeReport,
   type BacktestReport,
 } from '../../../src/backtest/report-json.ts';
+import { writeReport } from '../../../src/backtest/write-report.ts';
 import type { Sample } from '../../../src/backtest/trace.ts';
 import { ErrorCodes, QuantaError } from '../../../src/errors/index.ts';
 import { demoTrace, marketSample, trace } from './trace-fixtures.ts';
@@ -138,7 +138,8 @@ describe('buildReport', () => {
     for (let i = 0; i < 10_007; i += 1) {
       // A saw-tooth with one deep dip at sample 7_777.
       const realized = i === 7_777 ? '-5000' : String((i % 50) * 3);
-      list.push({ seq: i, t: i * 1000, markets: [marketSample(1, { realizedPnlX18: realized })] });
+      const markets = [marketSample(1, { realizedPnlX18: realized })];
+      list.push({ seq: i, t: i * 1000, markets, byStrategy: [{ strategy: 'dca', markets }] });
     }
     const t = trace({ samples: list });
     const report = buildReport(t, computeMetrics(t));

@@ -1,0 +1,129 @@
+/**
+ * The house rules of DESIGN.md's "Parts" table, read from the sources: arrows point one way
+ * (each folder imports only the folders listed for it), no file takes part in an import circle
+ * (type-only imports included: a circle of types is still a circle of knowledge), domain types
+ * live below venue and sim, and runtime/ is the only folder that wires the trading stack.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { expect, it } from 'vitest';
+
+const SRC = resolve(import.meta.dirname, '../../../src');
+
+// Cross-cutting helpers every layer may use: the error registry and the logger.
+const SHARED = ['errors', 'log'];
+
+/**
+ * Which folders each folder may import (DESIGN "Parts", arrows pointing down). Recorded
+ * deviations: `execution` imports `strategy` (the trading session hosts the strategies, one
+ * loop for live and backtest); `strategy` and `backtest` import `config` (entries, file
+ * locations for errors); `backtest` imports `runtime` for the one stack builder.
+ */
+const ALLOWED: Record<string, readonly string[]> = {
+  money: [],
+  domain: ['money'],
+  config: ['money'],
+  venue: ['domain', 'money'],
+  sim: ['domain', 'money'],
+  account: ['venue', 'domain', 'money'],
+  market: ['domain', 'venue', 'money'],
+  strategy: ['market', 'config', 'domain', 'money'],
+  execution: ['strategy', 'market', 'venue', 'domain', 'money'],
+  paper: ['sim', 'venue', 'domain', 'money'],
+  runtime: [
+    'execution',
+    'strategy',
+    'market',
+    'account',
+    'paper',
+    'sim',
+    'venue',
+    'config',
+    'domain',
+    'money',
+  ],
+  backtest: [
+    'runtime',
+    'execution',
+    'strategy',
+    'market',
+    'paper',
+    'sim',
+    'venue',
+    'config',
+    'domain',
+    'money',
+  ],
+  cli: ['runtime', 'backtest', 'paper', 'account', 'market', 'venue', 'config', 'domain', 'money'],
+  errors: [],
+  log: [],
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const FILES = sourceFiles(SRC);
+const IMPORTS = new Map(
+  FILES.map((file) => {
+    const text = readFileSync(file, 'utf8');
+    const targets = [...text.matchAll(/(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/g)].map((m) =>
+      resolve(dirname(file), m[1] ?? ''),
+    );
+    return [file, targets];
+  }),
+);
+const folderOf = (file: string): string =>
+  relative(SRC, file).split('/')[0]?.replace(/\.ts$/, '') ?? '';
+
+it('every folder imports only the folders below it', () => {
+  const violations: string[] = [];
+  for (const [file, targets] of IMPORTS) {
+    const from = folderOf(file);
+    if (from === 'index') continue; // the package entry re-exports the public surface
+    const allowed = ALLOWED[from];
+    expect(allowed, `folder ${from} is missing from the table`).toBeDefined();
+    for (const target of targets) {
+      const to = folderOf(target);
+      if (to === from || SHARED.includes(to) || allowed?.includes(to) === true) continue;
+      violations.push(`${relative(SRC, file)} -> ${relative(SRC, target)}`);
+    }
+  }
+  expect(violations).toEqual([]);
+});
+
+it('no file takes part in an import circle', () => {
+  const circles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const target of IMPORTS.get(file) ?? []) {
+      if (!IMPORTS.has(target)) continue;
+      if (state.get(target) === 'open')
+        circles.push(
+          path
+            .slice(path.indexOf(target))
+            .map((f) => relative(SRC, f))
+            .join(' > '),
+        );
+      else if (state.get(target) === undefined) visit(target);
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of FILES) if (state.get(file) === undefined) visit(file);
+  expect(circles).toEqual([]);
+});
+
+it('only runtime/ builds the trading stack', () => {
+  const builders = FILES.filter((file) => folderOf(file) !== 'runtime').filter((file) =>
+    /new (Dispatcher|Executor|TradingSession)\(/.test(readFileSync(file, 'utf8')),
+  );
+  expect(builders.map((f) => relative(SRC, f))).toEqual([]);
+});
