@@ -36,11 +36,34 @@ function counts(entries: Readonly<Record<string, number | undefined>>): string {
   return parts.length === 0 ? 'none' : parts.join(', ');
 }
 
+/** One row per strategy instance (two of one module with other params are two rows). */
+function strategyLines(metrics: BacktestMetrics): string[] {
+  if (metrics.strategies.length === 0) return [];
+  return [
+    '',
+    ...textTable(
+      ['strategy', 'net', 'return', 'fees', 'max DD %', 'Sharpe', 'win rate', 'orders', 'refused'],
+      metrics.strategies.map((s) => [
+        s.strategy,
+        money(s.netPnl),
+        percent(s.returnPct),
+        money(s.fees),
+        percent(s.maxDrawdownPct),
+        ratio(s.sharpe),
+        displayShare(s.winRate),
+        String(s.orders.total),
+        String(s.refusals.total),
+      ]),
+    ),
+  ];
+}
+
 /**
  * A terminal summary of backtest metrics that a person can read: the run, a PnL table and a
- * risk table (one row per market and a total row, aligned columns), orders by outcome and
- * refusals by reason. Money is rounded to 4 places for reading (the JSON report keeps it
- * exact); undefined ratios show as `n/a`. Deterministic; ends with a newline.
+ * risk table (one row per market and a total row, aligned columns), one row per strategy
+ * instance, orders by outcome and refusals by reason. Money is rounded to 4 places for reading
+ * (the JSON report keeps it exact); undefined ratios show as `n/a`. Deterministic; ends with a
+ * newline.
  *
  * @param metrics - from `computeMetrics`.
  * @example
@@ -84,6 +107,7 @@ export function formatSummary(metrics: BacktestMetrics): string {
         String(m.orders.total),
       ]),
     ),
+    ...strategyLines(metrics),
     '',
     `Orders (${t.orders.total}): ${counts(t.orders.byState)}`,
     `Refusals (${metrics.refusals.total}): ${counts(metrics.refusals.byReason)}`,

@@ -7,7 +7,7 @@ import { computeEquityCurve, type MarketCurve } from './equity-curve.ts';
 import type { FillModel } from './fill-model.ts';
 import { bigintRatio, formatRatio } from './ratio-decimal.ts';
 import { computeRiskRatios, periodsPerYear } from './risk-ratios.ts';
-import type { BacktestTrace } from './trace.ts';
+import type { BacktestTrace, StrategyInstance } from './trace.ts';
 
 /** Options of `computeMetrics`. */
 export interface MetricsOptions {
@@ -75,6 +75,15 @@ export interface MarketMetrics extends PnlMetrics {
   readonly lastMarkPrice: string;
 }
 
+/** One strategy instance's figures: its own PnL, per market, and its refusals. */
+export interface StrategyMetrics extends PnlMetrics {
+  readonly strategy: string;
+  readonly module: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly markets: readonly MarketMetrics[];
+  readonly refusals: BacktestMetrics['refusals'];
+}
+
 /** Everything `computeMetrics` measures about a backtest. Plain data, stable key order. */
 export interface BacktestMetrics {
   readonly startingCapital: string;
@@ -88,6 +97,11 @@ export interface BacktestMetrics {
   readonly total: PnlMetrics;
   /** Markets that appear in samples or orders, by id ascending. */
   readonly markets: readonly MarketMetrics[];
+  /**
+   * Each strategy instance on its own (its positions, orders and refusals), in config order.
+   * Instances trading one market net out in the account, so these need not add up to `total`.
+   */
+  readonly strategies: readonly StrategyMetrics[];
   readonly refusals: {
     readonly total: number;
     /** Count per reason, keys in alphabetical order. */
@@ -134,9 +148,73 @@ export function computeMetrics(
 ): BacktestMetrics {
   const startingCapital = options.startingCapital ?? trace.fillModel.startingCapital;
   const startX18 = parseStartingCapital(startingCapital);
-  const curve = computeEquityCurve(trace);
   const perYear = periodsPerYear(trace.snapshotIntervalMs);
+  const account = measureTrace(trace, startX18, perYear);
+  const strategies: StrategyMetrics[] = instancesOf(trace).map((instance) => {
+    const own = measureTrace(instanceTrace(trace, instance.name), startX18, perYear);
+    return {
+      strategy: instance.name,
+      module: instance.module,
+      params: instance.params,
+      ...own.total,
+      markets: own.markets,
+      refusals: own.refusals,
+    };
+  });
+  return {
+    startingCapital: formatX18(startX18),
+    fillModel: trace.fillModel,
+    snapshots: trace.snapshots,
+    samples: trace.samples.length,
+    snapshotIntervalMs: trace.snapshotIntervalMs,
+    periodsPerYear: perYear === null ? null : formatRatio(perYear),
+    total: account.total,
+    markets: account.markets,
+    strategies,
+    refusals: account.refusals,
+  };
+}
 
+/** The configured instances, plus any that only appear in orders (hand-built traces). */
+function instancesOf(trace: BacktestTrace): StrategyInstance[] {
+  const list = [...trace.instances];
+  const known = new Set(list.map((i) => i.name));
+  for (const name of [...trace.strategies, ...trace.orders.map((o) => o.strategy)]) {
+    if (known.has(name)) continue;
+    known.add(name);
+    list.push({ name, module: '', markets: [], params: {} });
+  }
+  return list;
+}
+
+/**
+ * One instance's own run: its positions at every sample (what its `ctx.position` saw), its
+ * orders and its refusals, as if it had traded alone.
+ */
+export function instanceTrace(trace: BacktestTrace, name: string): BacktestTrace {
+  return {
+    ...trace,
+    strategies: [name],
+    samples: trace.samples.map((sample) => ({
+      seq: sample.seq,
+      t: sample.t,
+      markets: sample.byStrategy.find((s) => s.strategy === name)?.markets ?? [],
+      byStrategy: [],
+    })),
+    orders: trace.orders.filter((o) => o.strategy === name),
+    refusals: trace.refusalsByStrategy[name] ?? {},
+    instances: trace.instances.filter((i) => i.name === name),
+    refusalsByStrategy: {},
+    intents: trace.intents.filter((i) => i.strategy === name),
+  };
+}
+
+function measureTrace(
+  trace: BacktestTrace,
+  startX18: bigint,
+  perYear: ReturnType<typeof periodsPerYear>,
+): Pick<BacktestMetrics, 'total' | 'markets' | 'refusals'> {
+  const curve = computeEquityCurve(trace);
   const marketIds = new Set<number>(curve.marketIds);
   for (const order of trace.orders) marketIds.add(order.marketId);
   const sortedIds = [...marketIds].sort((a, b) => a - b);
@@ -175,14 +253,7 @@ export function computeMetrics(
     byReason[reason] = count;
     refusalTotal += count;
   }
-
   return {
-    startingCapital: formatX18(startX18),
-    fillModel: trace.fillModel,
-    snapshots: trace.snapshots,
-    samples: sampleCount,
-    snapshotIntervalMs: trace.snapshotIntervalMs,
-    periodsPerYear: perYear === null ? null : formatRatio(perYear),
     total: measure(totalSeries, trace.orders),
     markets,
     refusals: { total: refusalTotal, byReason },

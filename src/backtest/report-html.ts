@@ -142,6 +142,77 @@ function marketsTable(report: BacktestReport): string {
   );
 }
 
+/** Params as one short line of JSON (the full object is in report.json). */
+function paramsText(params: Readonly<Record<string, unknown>>): string {
+  const text = JSON.stringify(params);
+  return text === '{}' ? '' : text;
+}
+
+function strategiesSection(report: BacktestReport): string {
+  if (report.strategies.length === 0) return '<p class="muted">No strategy instance.</p>';
+  const instances = table(
+    [
+      'strategy',
+      'module',
+      'params',
+      'net',
+      'return',
+      'fees',
+      'max drawdown',
+      'Sharpe',
+      'win rate',
+      'in market',
+      'orders',
+      'refused',
+    ],
+    report.strategies.map((s) => [
+      `<strong>${esc(s.strategy)}</strong>`,
+      esc(s.module),
+      `<code class="params">${esc(paramsText(s.params))}</code>`,
+      money(s.netPnl),
+      `${esc(displayDecimal(s.returnPct, 2))}%`,
+      money(s.fees),
+      `${esc(displayDecimal(s.maxDrawdownPct, 2))}%`,
+      esc(ratio(s.sharpe)),
+      esc(displayShare(s.winRate)),
+      esc(displayShare(s.exposure.timeInMarket)),
+      esc(s.orders.total),
+      esc(s.refusals.total),
+    ]),
+    'num strategies',
+  );
+  const perMarket = table(
+    [
+      'strategy',
+      'market',
+      'realized',
+      'unrealized',
+      'fees',
+      'net',
+      'turnover',
+      'position',
+      'orders',
+    ],
+    report.strategies.flatMap((s) =>
+      s.markets.map((m) => [
+        esc(s.strategy),
+        esc(m.symbol),
+        money(m.realizedPnl),
+        money(m.unrealizedPnl),
+        money(m.fees),
+        money(m.netPnl),
+        money(m.turnover),
+        esc(m.finalPosition),
+        esc(m.orders.total),
+      ]),
+    ),
+    'num',
+  );
+  return `<div class="scroll">${instances}</div>
+<p class="muted">Each instance on its own: its positions, orders and refusals on the starting capital. Instances trading one market net out in the account, so these need not add up to the total.</p>
+<div class="scroll">${perMarket}</div>`;
+}
+
 function countsTable(title: string, counts: Readonly<Record<string, number | undefined>>): string {
   const rows = Object.entries(counts).map(([k, v]) => [esc(k), esc(v ?? 0)]);
   if (rows.length === 0) return `<p class="muted">${esc(title)}: none</p>`;
@@ -225,6 +296,8 @@ th{background:#f1f5f9;font-weight:600;position:sticky;top:0}
 table.num td:not(:first-child){text-align:right}
 table.narrow{width:auto;min-width:320px}
 table.orders td{font-size:13px}
+table.strategies td:nth-child(2),table.strategies td:nth-child(3){text-align:left}
+code.params{font-size:12px;white-space:normal;word-break:break-all;display:inline-block;max-width:320px}
 table.orders td:last-child{white-space:normal;color:#b91c1c}
 .scroll{overflow:auto;max-height:600px;border-radius:8px}
 .state{padding:1px 6px;border-radius:4px;background:#e5e7eb}
@@ -284,6 +357,8 @@ ${noSamples}<div class="chart" id="chart-equity"></div>
 ${positionsSection(report)}
 <h2>Markets</h2>
 <div class="scroll">${marketsTable(report)}</div>
+<h2>Strategies</h2>
+${strategiesSection(report)}
 <h2>Orders by outcome</h2>
 ${countsTable('state', summary.orders.byState)}
 <h2>Refusals</h2>

@@ -1,13 +1,16 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import type { OrderRecord } from '../execution/order-record.ts';
 import { formatX18, parseDecimalToX18 } from '../money/index.ts';
 import { downsampleIndices } from './downsample.ts';
 import { computeDrawdown } from './drawdown.ts';
 import { computeEquityCurve } from './equity-curve.ts';
 import { describeFillModel, type FillModel } from './fill-model.ts';
-import type { BacktestMetrics, MarketMetrics, PnlMetrics } from './metrics.ts';
+import {
+  instanceTrace,
+  type BacktestMetrics,
+  type MarketMetrics,
+  type PnlMetrics,
+  type StrategyMetrics,
+} from './metrics.ts';
 import type { BacktestTrace } from './trace.ts';
 
 /** Format marker and version of `report.json`; bump the version when a field changes meaning. */
@@ -62,6 +65,11 @@ export interface ReportSeries {
     readonly symbol: string;
     readonly position: readonly string[];
   }[];
+  /** Each strategy instance's own equity (starting capital + its PnL), at the same points. */
+  readonly strategyEquity: readonly {
+    readonly strategy: string;
+    readonly equity: readonly string[];
+  }[];
 }
 
 /** What `report.json` holds and `report.html` draws. Plain JSON-able data, stable key order. */
@@ -84,6 +92,8 @@ export interface BacktestReport {
   };
   readonly summary: PnlMetrics;
   readonly markets: readonly MarketMetrics[];
+  /** Each strategy instance on its own, with its module and params, per market too. */
+  readonly strategies: readonly StrategyMetrics[];
   readonly refusals: BacktestMetrics['refusals'];
   readonly finalPositions: readonly ReportFinalPosition[];
   readonly series: ReportSeries;
@@ -120,6 +130,7 @@ export function buildReport(trace: BacktestTrace, metrics: BacktestMetrics): Bac
     },
     summary: metrics.total,
     markets: metrics.markets,
+    strategies: metrics.strategies,
     refusals: metrics.refusals,
     finalPositions: metrics.markets.map((m) => ({
       marketId: m.marketId,
@@ -152,6 +163,13 @@ function buildSeries(trace: BacktestTrace, metrics: BacktestMetrics): ReportSeri
       symbol: metrics.markets.find((m) => m.marketId === id)?.symbol ?? `market ${id}`,
       position: pick(curve.markets.get(id)?.positionX18 ?? []).map((p) => formatX18(p ?? 0n)),
     })),
+    strategyEquity: metrics.strategies.map((instance) => {
+      const own = computeEquityCurve(instanceTrace(trace, instance.strategy));
+      return {
+        strategy: instance.strategy,
+        equity: pick(own.totalNetPnlX18).map((net) => formatX18(startX18 + net)),
+      };
+    }),
   };
 }
 

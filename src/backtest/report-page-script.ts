@@ -34,9 +34,13 @@ export const REPORT_PAGE_SCRIPT = `(function () {
   }
 
   if (xs.length > 0) {
-    draw(document.getElementById('chart-equity'), 300, [
-      { label: 'equity', stroke: '#2563eb', width: 1.5, value: money }
-    ], [s.equity.map(num)]);
+    var equitySeries = [{ label: 'equity', stroke: '#111827', width: 2, value: money }];
+    var equityYs = [s.equity.map(num)];
+    s.strategyEquity.forEach(function (e, i) {
+      equitySeries.push({ label: e.strategy, stroke: palette[i % palette.length], width: 1.25, value: money });
+      equityYs.push(e.equity.map(num));
+    });
+    draw(document.getElementById('chart-equity'), 300, equitySeries, equityYs);
     draw(document.getElementById('chart-drawdown'), 200, [
       { label: 'drawdown', stroke: '#dc2626', fill: 'rgba(220, 38, 38, 0.15)', width: 1, value: money }
     ], [s.drawdown.map(function (v) { return -num(v); })]);

@@ -1,4 +1,6 @@
+import { isAbsolute, relative, sep } from 'node:path';
 import { keccak256, toHex } from 'viem';
+import type { PositionBook } from '../execution/positions.ts';
 import type { Config } from '../config/index.ts';
 import { OrderJournal } from '../execution/journal.ts';
 import type { Executor } from '../execution/executor.ts';
@@ -164,6 +166,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     await new Promise<void>((resolve) => setImmediate(resolve));
   };
   const feesChanged = overridesFees(fillModel);
+  const instanceNames = session.strategyNames();
   // Its warnings were logged by the first pass.
   for await (const recorded of recording.snapshots({ onWarning: () => undefined })) {
     const snapshot = feesChanged ? withFillModelFees(recorded, fillModel) : recorded;
@@ -176,7 +179,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     if (venue.arrive() > 0) await settle();
     await session.onSnapshot(snapshot);
     await settle();
-    samples.push(sampleOf(snapshot, executor, marks));
+    samples.push(sampleOf(snapshot, executor, marks, instanceNames));
     count += 1;
     options.onProgress?.(count);
   }
@@ -195,6 +198,16 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     samples,
     orders: journal.all(),
     refusals: executor.stats().refusals,
+    instances: strategies.map((prepared) => {
+      const entry = config.strategies[prepared.index];
+      return {
+        name: prepared.name,
+        module: displayPath(entry?.module ?? '', options.projectRoot),
+        markets: [...(entry?.markets ?? [])],
+        params: entry?.params ?? {},
+      };
+    }),
+    refusalsByStrategy: executor.stats().refusalsByStrategy,
     intents,
   };
   journal.close();
@@ -233,20 +246,40 @@ function syncEngine(
     engine.setExternalQuotes([...snapshot.quotes.values()].map((q) => slippedQuote(q, model)));
 }
 
-function sampleOf(snapshot: Snapshot, executor: Executor, marks: Map<number, bigint>): Sample {
-  const markets: MarketSample[] = [];
-  for (const [marketId, position] of executor.positions.entries()) {
-    const mark = markPriceX18(snapshot.quotes?.get(marketId));
-    if (mark !== undefined) marks.set(marketId, mark);
-    markets.push({
-      marketId,
-      positionX18: position.amountX18,
-      markPriceX18: marks.get(marketId) ?? 0n,
-      avgEntryPriceX18: position.avgEntryPriceX18,
-      realizedPnlX18: position.realizedPnlX18,
-      feesX18: position.feesX18,
-      turnoverX18: position.turnoverX18,
+/** A path as a report shows it: relative to the project root when inside it. */
+function displayPath(path: string, root: string): string {
+  const inside = relative(root, path);
+  return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside)
+    ? inside.split(sep).join('/')
+    : path;
+}
+
+function sampleOf(
+  snapshot: Snapshot,
+  executor: Executor,
+  marks: Map<number, bigint>,
+  instances: readonly string[],
+): Sample {
+  const marketSamples = (book: PositionBook): MarketSample[] =>
+    book.entries().map(([marketId, position]) => {
+      const mark = markPriceX18(snapshot.quotes?.get(marketId));
+      if (mark !== undefined) marks.set(marketId, mark);
+      return {
+        marketId,
+        positionX18: position.amountX18,
+        markPriceX18: marks.get(marketId) ?? 0n,
+        avgEntryPriceX18: position.avgEntryPriceX18,
+        realizedPnlX18: position.realizedPnlX18,
+        feesX18: position.feesX18,
+        turnoverX18: position.turnoverX18,
+      };
     });
-  }
-  return { seq: snapshot.seq, t: snapshot.takenAt, markets };
+  const markets = marketSamples(executor.positions);
+  const byStrategy = instances
+    .map((strategy) => ({
+      strategy,
+      markets: marketSamples(executor.strategyPositions(strategy)),
+    }))
+    .filter((instance) => instance.markets.length > 0);
+  return { seq: snapshot.seq, t: snapshot.takenAt, markets, byStrategy };
 }

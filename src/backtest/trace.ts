@@ -19,6 +19,14 @@ export interface MarketSample {
   readonly turnoverX18: bigint;
 }
 
+/** One strategy instance's own positions after a snapshot (what its `ctx.position` sees). */
+export interface StrategySample {
+  /** Instance name (`strategies[].name`, else the strategy's, made unique with `#2`…). */
+  readonly strategy: string;
+  /** Every market this instance traded so far, by id ascending. */
+  readonly markets: readonly MarketSample[];
+}
+
 /** The account after one snapshot. */
 export interface Sample {
   readonly seq: number;
@@ -26,6 +34,18 @@ export interface Sample {
   readonly t: number;
   /** Every market traded so far, by id ascending. */
   readonly markets: readonly MarketSample[];
+  /** The same per strategy instance, in config order (instances that traded so far). */
+  readonly byStrategy: readonly StrategySample[];
+}
+
+/** One configured strategy instance: what the report embeds next to its figures. */
+export interface StrategyInstance {
+  readonly name: string;
+  /** The module as configured, relative to the project root when inside it. */
+  readonly module: string;
+  readonly markets: readonly string[];
+  /** The params as written in the config (before the strategy's schema applied defaults). */
+  readonly params: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -49,6 +69,12 @@ export interface BacktestTrace {
   readonly samples: readonly Sample[];
   readonly orders: readonly OrderRecord[];
   readonly refusals: Readonly<Partial<Record<RefusalReason, number>>>;
+  /** Strategy instances in config order; two of one module with other params are two. */
+  readonly instances: readonly StrategyInstance[];
+  /** Refusals per instance, then reason. */
+  readonly refusalsByStrategy: Readonly<
+    Record<string, Readonly<Partial<Record<RefusalReason, number>>>>
+  >;
   /** Intents in the order strategies produced them (the agreement test compares these). */
   readonly intents: readonly {
     readonly seq: number;

@@ -20,6 +20,10 @@ describe('formatSummary', () => {
       BTC-USD   5.0878     0.01%  -549.13  -569.34     0.00%     50.00%       2
       TOTAL    69.2995     0.07%   298.70   594.84    50.00%     91.67%       5
 
+      strategy            net  return    fees  max DD %   Sharpe  win rate  orders  refused
+      dca             23.3709   0.02%  2.2541     0.06%   373.44   100.00%       3        3
+      mean-reversion  -4.1473   0.00%  0.6473     0.01%  -549.13     0.00%       2        1
+
       Orders (5): CANCELLED 1, FILLED 3, REJECTED 1
       Refusals (4): ABOVE_MAX_ORDER_NOTIONAL 1, BELOW_MIN_AMOUNT 3
       "
@@ -37,6 +41,9 @@ describe('formatSummary', () => {
 
       market  max DD  max DD %  Sharpe  Sortino  win rate  in market  orders
       TOTAL   0.0000     0.00%     n/a      n/a       n/a        n/a       0
+
+      strategy     net  return    fees  max DD %  Sharpe  win rate  orders  refused
+      dca       0.0000   0.00%  0.0000     0.00%     n/a       n/a       0        0
 
       Orders (0): none
       Refusals (0): none

@@ -43,6 +43,7 @@ describe('buildReport', () => {
       'run',
       'summary',
       'markets',
+      'strategies',
       'refusals',
       'finalPositions',
       'series',
@@ -168,6 +169,7 @@ describe('buildReport', () => {
       equity: [],
       drawdown: [],
       positions: [],
+      strategyEquity: [{ strategy: 'dca', equity: [] }],
     });
     expect(renderReportHtml(report)).toContain('No samples: nothing to draw.');
   });

@@ -25,12 +25,20 @@ export function marketSample(
   };
 }
 
-/** Samples 1 s apart from t = 1_700_000_000_000, one per entry. */
-export function samples(perSample: readonly (readonly MarketSample[])[], stepMs = 1000): Sample[] {
+/**
+ * Samples 1 s apart from t = 1_700_000_000_000, one per entry, all traded by the one instance
+ * `strategy` (default dca).
+ */
+export function samples(
+  perSample: readonly (readonly MarketSample[])[],
+  stepMs = 1000,
+  strategy = 'dca',
+): Sample[] {
   return perSample.map((markets, i) => ({
     seq: i + 1,
     t: 1_700_000_000_000 + i * stepMs,
     markets,
+    byStrategy: markets.length === 0 ? [] : [{ strategy, markets }],
   }));
 }
 
@@ -93,6 +101,8 @@ export function trace(overrides: Partial<BacktestTrace> = {}): BacktestTrace {
     samples: sampleList,
     orders: [],
     refusals: {},
+    instances: [],
+    refusalsByStrategy: {},
     intents: [],
     ...overrides,
   };
@@ -109,26 +119,29 @@ export function demoTrace(sampleCount = 60): BacktestTrace {
     const btcMark = 65000 - Math.round(300 * Math.cos(i / 7));
     const ethOpen = i >= 5;
     const btcOpen = i >= 10 && i < 40;
+    const eth = marketSample(1, {
+      positionX18: ethOpen ? (i >= 30 ? '0.5' : '1') : '0',
+      markPriceX18: i === 20 ? '0' : `${ethMark}.25`,
+      avgEntryPriceX18: ethOpen ? '3005.5' : '0',
+      realizedPnlX18: i >= 30 ? '12.75' : '0',
+      feesX18: ethOpen ? (i >= 30 ? '2.2541' : '1.502750') : '0',
+      turnoverX18: ethOpen ? (i >= 30 ? '4515' : '3005.5') : '0',
+    });
+    const btc = marketSample(3, {
+      positionX18: btcOpen ? '-0.01' : '0',
+      markPriceX18: `${btcMark}.5`,
+      avgEntryPriceX18: btcOpen ? '64900' : '0',
+      realizedPnlX18: i >= 40 ? '-3.5' : '0',
+      feesX18: i >= 10 ? (i >= 40 ? '0.6473' : '0.3245') : '0',
+      turnoverX18: i >= 10 ? (i >= 40 ? '1294.5' : '649') : '0',
+    });
     list.push({
       seq: i + 1,
       t: 1_700_000_000_000 + i * 1000,
-      markets: [
-        marketSample(1, {
-          positionX18: ethOpen ? (i >= 30 ? '0.5' : '1') : '0',
-          markPriceX18: i === 20 ? '0' : `${ethMark}.25`,
-          avgEntryPriceX18: ethOpen ? '3005.5' : '0',
-          realizedPnlX18: i >= 30 ? '12.75' : '0',
-          feesX18: ethOpen ? (i >= 30 ? '2.2541' : '1.502750') : '0',
-          turnoverX18: ethOpen ? (i >= 30 ? '4515' : '3005.5') : '0',
-        }),
-        marketSample(3, {
-          positionX18: btcOpen ? '-0.01' : '0',
-          markPriceX18: `${btcMark}.5`,
-          avgEntryPriceX18: btcOpen ? '64900' : '0',
-          realizedPnlX18: i >= 40 ? '-3.5' : '0',
-          feesX18: i >= 10 ? (i >= 40 ? '0.6473' : '0.3245') : '0',
-          turnoverX18: i >= 10 ? (i >= 40 ? '1294.5' : '649') : '0',
-        }),
+      markets: [eth, btc],
+      byStrategy: [
+        { strategy: 'dca', markets: [eth] },
+        { strategy: 'mean-reversion', markets: [btc] },
       ],
     });
   }
@@ -184,5 +197,23 @@ export function demoTrace(sampleCount = 60): BacktestTrace {
       }),
     ],
     refusals: { BELOW_MIN_AMOUNT: 3, ABOVE_MAX_ORDER_NOTIONAL: 1 },
+    instances: [
+      {
+        name: 'dca',
+        module: 'strategies/dca.ts',
+        markets: ['ETH-USD'],
+        params: { quoteAmount: '100' },
+      },
+      {
+        name: 'mean-reversion',
+        module: 'strategies/mean-reversion.ts',
+        markets: ['BTC-USD'],
+        params: { window: 4 },
+      },
+    ],
+    refusalsByStrategy: {
+      dca: { BELOW_MIN_AMOUNT: 3 },
+      'mean-reversion': { ABOVE_MAX_ORDER_NOTIONAL: 1 },
+    },
   });
 }
