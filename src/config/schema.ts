@@ -151,6 +151,66 @@ const backtestSchema = mapping({
   startingCapital: positiveDecimal().default('100000'),
 });
 
+/**
+ * The control server (health, readiness, metrics, status, trading modes): off unless this
+ * section is written. Bound to loopback by default; any other address needs a bearer token read
+ * from the environment variable named by `tokenEnv` (the bot refuses to start without it).
+ */
+const controlSchema = mapping({
+  host: text('expected a host name or IP address to listen on, like 127.0.0.1').default(
+    '127.0.0.1',
+  ),
+  port: integer('expected a port from 0 to 65535 (0: any free port)', 0, 65535).default(9464),
+  tokenEnv: z
+    .string({ error: 'expected the NAME of an environment variable, like QUANTA_CONTROL_TOKEN' })
+    .regex(ENV_VAR_NAME, {
+      error:
+        'expected the NAME of an environment variable, like QUANTA_CONTROL_TOKEN (A-Z, 0-9, _)',
+    })
+    .optional(),
+  /** How many of the latest orders `GET /status` lists. */
+  lastOrders: integer('expected an integer from 1 to 1000', 1, 1000).default(20),
+});
+
+/** Body formats of alert webhooks: generic JSON, Telegram's sendMessage, Slack's incoming webhook. */
+export const NOTIFY_FORMATS = ['json', 'telegram', 'slack'] as const;
+
+/**
+ * One alert webhook. The URL is written (`url`) or, when it carries a secret (Slack and
+ * Telegram URLs do), read from the environment variable named by `urlEnv`.
+ */
+const notifyTargetSchema = mapping({
+  url: z
+    .string({ error: 'expected an http(s) URL' })
+    .refine(
+      (value) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol),
+      { error: 'expected an http(s) URL' },
+    )
+    .optional(),
+  urlEnv: z
+    .string({ error: 'expected the NAME of an environment variable holding the webhook URL' })
+    .regex(ENV_VAR_NAME, {
+      error: 'expected the NAME of an environment variable holding the webhook URL (A-Z, 0-9, _)',
+    })
+    .optional(),
+  format: oneOf(NOTIFY_FORMATS).default('json'),
+  /** Telegram's chat id (format telegram only). */
+  chatId: z.union([text(), z.number().int()], { error: 'expected a chat id' }).optional(),
+  /** Also alert on every fill (off: fills are frequent). */
+  fills: bool().default(false),
+}).superRefine((target, ctx) => {
+  if ((target.url === undefined) === (target.urlEnv === undefined)) {
+    ctx.addIssue({ code: 'custom', path: ['url'], message: 'expected exactly one of url, urlEnv' });
+  }
+  if (target.format === 'telegram' && target.chatId === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['chatId'],
+      message: 'expected a chatId for format telegram',
+    });
+  }
+});
+
 /** How log lines look: `auto` is readable lines on a terminal and JSON lines otherwise. */
 export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
 
@@ -202,6 +262,10 @@ export const configSchema = mapping({
   paper: paperSchema.prefault({}),
   log: logSchema.prefault({}),
   backtest: backtestSchema.prefault({}),
+  control: controlSchema.optional(),
+  notify: z
+    .array(notifyTargetSchema, { error: 'expected a list of webhooks like [{ url, format }]' })
+    .default(() => []),
   // Optional here: `quanta register` and `quanta markets` need no strategies. Commands that
   // trade require at least one (`requireStrategies`).
   strategies: z

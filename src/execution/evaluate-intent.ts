@@ -3,6 +3,7 @@ import type { Snapshot } from '../market/snapshot.ts';
 import { checkOrder, type RiskLimits } from './checks.ts';
 import { refuse, type Refusal } from './refusal.ts';
 import { sizeIntent, type SizedOrder } from './sizing.ts';
+import type { TradingMode } from './trading-mode.ts';
 
 /** Everything the pre-send pipeline needs to decide, as plain values. */
 export interface EvaluationContext {
@@ -11,6 +12,8 @@ export interface EvaluationContext {
   readonly limits: RiskLimits;
   readonly dailyPnlX18: bigint;
   readonly killSwitchOn: boolean;
+  /** The trading mode (default `trading`): `halt` refuses all, the others all but reduce-only. */
+  readonly mode?: TradingMode;
 }
 
 /**
@@ -23,6 +26,10 @@ export function evaluateIntent(
   context: EvaluationContext,
 ): SizedOrder | Refusal {
   if (context.killSwitchOn) return refuse('KILL_SWITCH', 'kill switch is on: no order is sent');
+  const mode = context.mode ?? 'trading';
+  if (mode === 'halt') return refuse('HALTED', 'trading is halted: no order is sent');
+  if (mode !== 'trading' && intent.reduceOnly !== true)
+    return refuse('ENTRIES_HALTED', `trading mode ${mode}: only reduce-only orders are sent`);
   const market = context.snapshot.markets.get(intent.marketId);
   if (market === undefined) {
     return refuse('MARKET_NOT_FOUND', `market ${intent.marketId} is not listed by the venue`);

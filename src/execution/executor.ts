@@ -19,6 +19,7 @@ import { refuse, type Refusal, type RefusalReason } from './refusal.ts';
 import { RefusalLog } from './refusal-log.ts';
 import { unplacedOrderOutcome } from './retry-policy.ts';
 import type { SizedOrder } from './sizing.ts';
+import type { TradingMode } from './trading-mode.ts';
 
 /** States whose fill is unknown: they count at full size against the limits until resolved. */
 const UNRESOLVED_STATES: readonly OrderState[] = ['UNKNOWN', 'ACCEPTED'];
@@ -39,6 +40,10 @@ export interface ExecutorOptions {
   readonly limits: RiskLimits;
   /** Checked before every intent; true stops all sending. */
   readonly killSwitchOn: () => boolean;
+  /** The trading mode, asked before every intent (see `TradingModes`); default `trading`. */
+  readonly tradingMode?: () => TradingMode;
+  /** Told about orders as they progress (metrics, alerts); must not throw. */
+  readonly observer?: ExecutorObserver;
   readonly now: () => number;
   readonly log: Logger;
   /** Default validity of an order (`execution.orderTtlMs`). */
@@ -47,6 +52,14 @@ export interface ExecutorOptions {
   readonly lookupOrder?: (venueOrderId: number) => Promise<VenueOrder | undefined>;
   /** Told about every fill, with the strategy that owns the order. */
   readonly onFill?: (strategy: string, fill: Fill) => void | Promise<void>;
+}
+
+/** What the executor tells metrics and alerts about orders. */
+export interface ExecutorObserver {
+  /** A dispatch ended (placed, refused, unknown…) after `roundTripMs` from its start. */
+  readonly dispatched?: (record: OrderRecord, roundTripMs: number) => void;
+  /** An order's journal row changed after an answer or a final outcome. */
+  readonly updated?: (record: OrderRecord) => void;
 }
 
 /** What became of one intent. */
@@ -90,6 +103,7 @@ export class Executor {
     this.#risk = new RiskEngine({
       limits: options.limits,
       killSwitchOn: options.killSwitchOn,
+      tradingMode: options.tradingMode,
       now: options.now,
       store: {
         get: (key) => journal.kvGet(RISK_SCOPE, key),
@@ -298,6 +312,7 @@ export class Executor {
       (this.#inFlightExposure.get(record.marketId) ?? 0n) + signed,
     );
     let result: DispatchResult;
+    const startedAt = this.#options.now();
     try {
       const request: SignedOrderRequest = {
         body: record.body,
@@ -312,6 +327,8 @@ export class Executor {
       );
     }
     const current = this.#options.journal.get(record.id);
+    if (result.kind !== 'interrupted')
+      this.#options.observer?.dispatched?.(current, this.#options.now() - startedAt);
     switch (result.kind) {
       case 'placed':
         await this.#applyVenueOrder(current, result.order);
@@ -338,6 +355,7 @@ export class Executor {
   ): void {
     const updated = this.#options.journal.recordOutcome(record.id, outcome, this.#options.now());
     if (UNRESOLVED_STATES.includes(updated.state)) this.#unresolved.set(updated.id, updated);
+    this.#options.observer?.updated?.(updated);
     const level = outcome.state === 'EXPIRED' ? 'info' : 'warn';
     this.#options.log[level](
       { orderId: record.id, state: outcome.state, error: outcome.error },
@@ -390,6 +408,7 @@ export class Executor {
     );
     // The venue told us what became of it: no longer counted at full size.
     this.#unresolved.delete(record.id);
+    this.#options.observer?.updated?.(updated);
     if (newlyFilled <= 0n) return;
     // A later partial fill is valued at the order's average price, the best the venue tells us.
     this.#portfolio.book({

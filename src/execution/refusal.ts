@@ -14,6 +14,8 @@ export type RefusalReason =
   | 'ABOVE_MAX_POSITION'
   | 'REDUCE_ONLY_WITHOUT_POSITION'
   | 'KILL_SWITCH'
+  | 'HALTED'
+  | 'ENTRIES_HALTED'
   | 'SEND_BACKLOG'
   | 'DAILY_LOSS_LIMIT';
 
@@ -27,3 +29,13 @@ export interface Refusal {
 export function refuse(reason: RefusalReason, detail: string): Refusal {
   return { refused: true, reason, detail };
 }
+
+/**
+ * Refusals that follow from the trading mode: counted, never logged one by one (the mode change
+ * was logged once, and every intent is refused while it lasts).
+ */
+export const MODE_REFUSALS: ReadonlySet<RefusalReason> = new Set([
+  'KILL_SWITCH',
+  'HALTED',
+  'ENTRIES_HALTED',
+]);

@@ -5,6 +5,7 @@ import { evaluateIntent } from './evaluate-intent.ts';
 import type { Portfolio } from './portfolio.ts';
 import type { Refusal } from './refusal.ts';
 import type { SizedOrder } from './sizing.ts';
+import type { TradingMode } from './trading-mode.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -19,6 +20,8 @@ export interface RiskEngineOptions {
   readonly limits: RiskLimits;
   /** Checked before every intent; true stops all sending. */
   readonly killSwitchOn: () => boolean;
+  /** The trading mode, asked before every intent; default always `trading`. */
+  readonly tradingMode?: (() => TradingMode) | undefined;
   readonly now: () => number;
   readonly store: RiskStore;
 }
@@ -54,6 +57,7 @@ export class RiskEngine {
       limits: this.#options.limits,
       dailyPnlX18: this.dailyPnlX18(snapshot, portfolio),
       killSwitchOn: this.#options.killSwitchOn(),
+      mode: this.#options.tradingMode?.() ?? 'trading',
     });
   }
 

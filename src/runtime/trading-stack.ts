@@ -5,11 +5,13 @@ import type { PreparedStrategy } from '../strategy/prepare-strategies.ts';
 import type { StartTimer } from '../strategy/strategy-timer.ts';
 import type { VenueOrder } from '../venue/types.ts';
 import { Dispatcher, type OrderSubmitter } from '../execution/dispatcher.ts';
-import { Executor, type OrderSigner } from '../execution/executor.ts';
+import { Executor, type ExecutorObserver, type OrderSigner } from '../execution/executor.ts';
 import type { OrderJournal } from '../execution/journal.ts';
 import { openOrderView } from '../execution/open-order-view.ts';
 import { riskLimitsOf } from '../execution/risk-limits.ts';
 import { TradingSession, type ProducedIntent } from '../execution/trading-session.ts';
+import type { TradingMode } from '../execution/trading-mode.ts';
+import type { Fill } from '../strategy/define-strategy.ts';
 
 /** What differs between live/paper and backtest; everything else is built the same way. */
 export interface TradingStackOptions {
@@ -28,6 +30,14 @@ export interface TradingStackOptions {
     readonly maxAttempts: number;
   };
   readonly killSwitchOn: () => boolean;
+  /** The trading mode asked before every intent (the bot's `TradingModes`); default `trading`. */
+  readonly tradingMode?: () => TradingMode;
+  /** Told about orders as they progress (metrics, alerts). */
+  readonly observer?: ExecutorObserver;
+  /** Told about every fill after the strategy that owns it (alerts). */
+  readonly onFill?: (strategy: string, fill: Fill) => void;
+  /** Told about every send attempt (the first is 1; metrics count the retries). */
+  readonly onAttempt?: (orderId: number, attempt: number) => void;
   readonly now: () => number;
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly log: Logger;
@@ -60,7 +70,10 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
     now,
     sleep: options.sleep,
     log: log.child({ part: 'dispatcher' }),
-    onAttempt: (orderId) => journal.markAttempt(orderId, now()),
+    onAttempt: (orderId, attempt) => {
+      journal.markAttempt(orderId, now());
+      options.onAttempt?.(orderId, attempt);
+    },
   });
   // The session needs the executor and the executor reports fills to the session.
   const fillRoute: { session?: TradingSession } = {};
@@ -70,11 +83,16 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
     signer: options.signer,
     limits: riskLimitsOf(config.risk),
     killSwitchOn: options.killSwitchOn,
+    ...(options.tradingMode === undefined ? {} : { tradingMode: options.tradingMode }),
+    ...(options.observer === undefined ? {} : { observer: options.observer }),
     now,
     log: log.child({ part: 'executor' }),
     orderTtlMs: config.execution.orderTtlMs,
     ...(options.lookupOrder === undefined ? {} : { lookupOrder: options.lookupOrder }),
-    onFill: (strategy, fill) => fillRoute.session?.onFill(strategy, fill),
+    onFill: async (strategy, fill) => {
+      await fillRoute.session?.onFill(strategy, fill);
+      options.onFill?.(strategy, fill);
+    },
   });
   const hosts = await loadStrategyHosts(options.strategies, {
     now,
