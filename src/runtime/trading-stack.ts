@@ -44,6 +44,8 @@ export interface TradingStackOptions {
   readonly onIntent?: (produced: ProducedIntent) => void;
   /** Starts the strategies' `onSnapshot` deadline timers; default `setTimeout`. */
   readonly strategyTimer?: StartTimer;
+  /** Told about every `ctx.plot` point (the backtest draws them; live logs them at debug). */
+  readonly onPlot?: (instance: string, name: string, value: string, at: number) => void;
 }
 
 /** The dispatcher, executor and trading session of one bot or backtest. */
@@ -105,6 +107,7 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
     openOrdersOf: (instance) => executor.openOrders(instance).map(openOrderView),
     onInvalidIntent: (instance, detail) => executor.refuse(instance, 'INVALID_INTENT', detail),
     startTimer: options.strategyTimer,
+    onPlot: options.onPlot,
   });
   const session = new TradingSession({
     hosts,

@@ -15,6 +15,9 @@ export interface HostEnvironment {
   readonly onInvalidIntent: (instance: string, detail: string) => void;
   /** Starts the `onSnapshot` deadline timers; default `setTimeout`. */
   readonly startTimer?: StartTimer | undefined;
+  /** Told about every `ctx.plot` point of every instance. */
+  readonly onPlot?:
+    ((instance: string, name: string, value: string, at: number) => void) | undefined;
 }
 
 /**
@@ -39,6 +42,10 @@ export async function loadStrategyHosts(
         onInvalidIntent: (detail) => env.onInvalidIntent(name, detail),
         timeoutMs,
         startTimer: env.startTimer,
+        onPlot:
+          env.onPlot === undefined
+            ? undefined
+            : (plot, value, at) => env.onPlot?.(name, plot, value, at),
       }),
   );
   for (const host of hosts) await host.start();

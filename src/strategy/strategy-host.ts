@@ -40,6 +40,20 @@ export interface StrategyHostOptions {
   readonly startTimer?: StartTimer | undefined;
   /** Timeouts in a row after which the strategy is paused (default 3). */
   readonly maxConsecutiveTimeouts?: number | undefined;
+  /** Told about every `ctx.plot` point (value as a decimal string), with the time it was drawn. */
+  readonly onPlot?: ((name: string, value: string, at: number) => void) | undefined;
+}
+
+const PLOT_VALUE = /^-?\d+(\.\d+)?$/;
+
+/** A plotted value as a decimal string, or undefined when it is not a finite number. */
+function plotValue(value: unknown): string | undefined {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return undefined;
+    const text = String(value);
+    return PLOT_VALUE.test(text) ? text : value.toFixed(20).replace(/\.?0+$/, '');
+  }
+  return typeof value === 'string' && PLOT_VALUE.test(value) ? value : undefined;
 }
 
 /**
@@ -86,6 +100,19 @@ export class StrategyHost {
     return this.#paused;
   }
 
+  /**
+   * Gives a paused strategy snapshots again (`POST /strategies/{name}/resume`), its failure and
+   * timeout streaks forgotten. Returns false when it was not paused.
+   */
+  resume(): boolean {
+    if (!this.#paused) return false;
+    this.#paused = false;
+    this.#failures = 0;
+    this.#timeoutsInRow = 0;
+    this.#options.log.info({ strategy: this.name }, `strategy ${this.name} resumed`);
+    return true;
+  }
+
   /** Snapshots abandoned because `onSnapshot` did not answer within `timeoutMs`, since start. */
   get timeouts(): number {
     return this.#timeouts;
@@ -104,6 +131,18 @@ export class StrategyHost {
       log: options.log,
       store: options.store,
       state: this.#state,
+      plot: (name, value) => {
+        const text = plotValue(value);
+        if (typeof name !== 'string' || name === '' || name.length > 64 || text === undefined) {
+          options.log.warn(
+            { plot: String(name).slice(0, 64) },
+            'ctx.plot ignored: expected a name of 1 to 64 characters and a finite number or decimal string',
+          );
+          return;
+        }
+        options.log.debug({ plot: name, value: text }, 'plot');
+        options.onPlot?.(name, text, options.now());
+      },
     };
   }
 
