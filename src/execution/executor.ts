@@ -4,7 +4,7 @@ import type { Snapshot } from '../market/snapshot.ts';
 import { formatX18 } from '../money/index.ts';
 import type { Fill } from '../strategy/define-strategy.ts';
 import type { OrderIntent } from '../strategy/intent.ts';
-import type { Market } from '../domain/index.ts';
+import type { Market, OrderSide } from '../domain/index.ts';
 import type { OrderRequestBody, VenueOrder } from '../venue/types.ts';
 import { referencePriceX18, type RiskLimits } from './checks.ts';
 import { type Dispatcher, type DispatchResult, type SignedOrderRequest } from './dispatcher.ts';
@@ -23,6 +23,8 @@ import type { TradingMode } from './trading-mode.ts';
 
 /** States whose fill is unknown: they count at full size against the limits until resolved. */
 const UNRESOLVED_STATES: readonly OrderState[] = ['UNKNOWN', 'ACCEPTED'];
+
+const exposureKey = (marketId: number, side: OrderSide): string => `${marketId}:${side}`;
 
 /** The journal key-value scope where risk keeps its day baseline (not a strategy name). */
 const RISK_SCOPE = 'quanta:risk';
@@ -86,7 +88,7 @@ export class Executor {
   readonly #portfolio = new Portfolio();
   readonly #risk: RiskEngine;
   /** Signed amounts of orders sent but not yet answered, per market: counted by risk checks. */
-  readonly #inFlightExposure = new Map<number, bigint>();
+  readonly #inFlightExposure = new Map<string, bigint>();
   /**
    * Orders whose outcome is unknown (UNKNOWN, or ACCEPTED with its fill unknown), by id: risk
    * counts each at its full size until a lookup resolves it (DESIGN order-safety rule 6).
@@ -209,7 +211,7 @@ export class Executor {
   async submit(strategy: string, intent: OrderIntent, snapshot: Snapshot): Promise<SubmitOutcome> {
     const { log, now } = this.#options;
     const evaluated = this.#risk.evaluate(intent, snapshot, this.#portfolio, (marketId) =>
-      this.#pendingExposureX18(marketId),
+      this.#pendingExposureX18(marketId, intent.side),
     );
     if ('refused' in evaluated) {
       this.#refusals.record(strategy, evaluated.reason, evaluated.detail, { intent });
@@ -306,11 +308,8 @@ export class Executor {
   }
 
   async #send(record: OrderRecord): Promise<void> {
-    const signed = record.side === 'BUY' ? record.amountX18 : -record.amountX18;
-    this.#inFlightExposure.set(
-      record.marketId,
-      (this.#inFlightExposure.get(record.marketId) ?? 0n) + signed,
-    );
+    const key = exposureKey(record.marketId, record.side);
+    this.#inFlightExposure.set(key, (this.#inFlightExposure.get(key) ?? 0n) + record.amountX18);
     let result: DispatchResult;
     const startedAt = this.#options.now();
     try {
@@ -321,10 +320,7 @@ export class Executor {
       };
       result = await this.#options.dispatcher.dispatch(record.id, request, record.expiryTs);
     } finally {
-      this.#inFlightExposure.set(
-        record.marketId,
-        (this.#inFlightExposure.get(record.marketId) ?? 0n) - signed,
-      );
+      this.#inFlightExposure.set(key, (this.#inFlightExposure.get(key) ?? 0n) - record.amountX18);
     }
     const current = this.#options.journal.get(record.id);
     if (result.kind !== 'interrupted')
@@ -473,15 +469,14 @@ export class Executor {
     return this.#unresolved.size;
   }
 
-  // Signed amounts that may trade without the portfolio knowing yet: orders in flight, and
-  // orders of unknown outcome at their full size.
-  #pendingExposureX18(marketId: number): bigint {
-    let total = this.#inFlightExposure.get(marketId) ?? 0n;
-    for (const record of this.#unresolved.values()) {
-      if (record.marketId !== marketId) continue;
-      total += record.side === 'BUY' ? record.amountX18 : -record.amountX18;
-    }
-    return total;
+  // What may trade without the portfolio knowing yet, on the side of a new order: orders in
+  // flight, and orders of unknown outcome at their full size. Only the same side counts: a
+  // pending order on the other side may never fill, so it must not make room (fail closed).
+  #pendingExposureX18(marketId: number, side: OrderSide): bigint {
+    let total = this.#inFlightExposure.get(exposureKey(marketId, side)) ?? 0n;
+    for (const record of this.#unresolved.values())
+      if (record.marketId === marketId && record.side === side) total += record.amountX18;
+    return side === 'BUY' ? total : -total;
   }
 
   /** Resolves once every send started so far has finished. */

@@ -1,4 +1,4 @@
-import { meaningOf, summarizeError } from '../errors/index.ts';
+import { ErrorCodes, isQuantaError, meaningOf, summarizeError } from '../errors/index.ts';
 import { VenueError } from '../venue/errors.ts';
 
 /** What to do after a failed send attempt. */
@@ -79,9 +79,10 @@ export function unplacedOrderOutcome(
   attemptsEver: number,
 ): UnplacedOutcome {
   const message = summarizeError(dispatch.error).message;
-  if (dispatch.attempts === 0) {
-    // It expired before this dispatch could try.
-    return attemptsEver === 0
+  // It expired before this dispatch's first try, or before a resend (the expiry check comes
+  // before the attempt is counted, so every counted attempt came before it and may have landed).
+  if (dispatch.attempts === 0 || isQuantaError(dispatch.error, ErrorCodes.ORDER_EXPIRED)) {
+    return Math.max(attemptsEver, dispatch.attempts) === 0
       ? { state: 'EXPIRED', error: 'expired before it was sent' }
       : { state: 'UNKNOWN', error: `expired before a resend could confirm it: ${message}` };
   }

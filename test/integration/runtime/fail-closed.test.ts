@@ -119,3 +119,46 @@ it('orders whose answer was lost count at full size: the venue position stays wi
   expect(summary.stats.refusals.ABOVE_MAX_POSITION ?? 0).toBeGreaterThan(5);
   expect(summary.stats.unresolvedOrders).toBe(proxy.orders.length);
 }, 60_000);
+
+it('a pending order on the other side makes no room under the cap (it may never fill)', async () => {
+  if (ETH === undefined) throw new Error('ETH-USD fixture market');
+  const venue = await startPaperVenue({ port: 0, seed: 6, markets: FIXTURE_MARKETS });
+  cleanups.push(() => venue.close());
+  // Every SELL fails without reaching the venue; BUYs go through.
+  const proxy: Awaited<ReturnType<typeof startOrderProxy>> = await startOrderProxy(
+    venue.url,
+    (n) => (proxy.orders[n - 1]?.body.includes('"isBuy":false') === true ? 'fail' : 'forward'),
+  );
+  cleanups.push(() => proxy.close());
+  const { dir, remove } = await tempDir();
+  cleanups.push(remove);
+  const path = await writeBotConfig(dir, {
+    writeUrl: proxy.url,
+    readUrl: venue.url,
+    execution: { maxAttempts: 2 },
+    risk: { maxPositionNotional: '100' },
+    strategies: [
+      {
+        module: strategyModule('fixtures/scripted'),
+        markets: ['ETH-USD'],
+        params: {
+          intents: [
+            { symbol: 'ETH-USD', side: 'BUY', amount: '0.03' },
+            { symbol: 'ETH-USD', side: 'SELL', amount: '0.031' },
+            { symbol: 'ETH-USD', side: 'BUY', amount: '0.032' },
+          ],
+        },
+      },
+    ],
+  });
+  const { log } = captureLogs();
+  const running = await runBot(path, log);
+  cleanups.push(() => running.stop());
+  await waitFor('three intents', () => running.intents.length >= 3);
+  await running.bot.executor.settle();
+  const summary = await running.stop();
+  // About 90 USD bought; the second BUY would reach about 186 USD if the failing SELL counted.
+  const position = venue.engine.position(running.accountId, ETH.id);
+  expect(position.amountX18).toBe(3n * 10n ** 16n);
+  expect(summary.stats.refusals.ABOVE_MAX_POSITION).toBe(1);
+}, 60_000);

@@ -149,6 +149,16 @@ describe('unplacedOrderOutcome', () => {
     expect(unplacedOrderOutcome({ error: status(401), attempts: 1 }, 2).state).toBe('UNKNOWN');
   });
 
+  it('an order whose first attempt went unanswered and whose resend expired stays UNKNOWN', () => {
+    // The expiry check runs before an attempt is counted: the one counted attempt may have landed.
+    const expired = new QuantaError(
+      ErrorCodes.ORDER_EXPIRED,
+      'order 5 expired before it could be sent',
+    );
+    expect(unplacedOrderOutcome({ error: expired, attempts: 1 }, 1).state).toBe('UNKNOWN');
+    expect(unplacedOrderOutcome({ error: expired, attempts: 0 }, 0).state).toBe('EXPIRED');
+  });
+
   it('tells an order that expired before it was ever sent from one that expired before a resend', () => {
     const expired = new Error('order 4 expired before it could be sent');
     expect(unplacedOrderOutcome({ error: expired, attempts: 0 }, 0)).toEqual({
