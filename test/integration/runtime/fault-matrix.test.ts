@@ -8,8 +8,10 @@
  *   client's timeout, an HTML page, a well-formed envelope of the wrong shape and JSON cut in
  *   half, between plain forwards.
  * The strategy (test/fixtures/strategies/waves.ts) wants more than the position cap: waves of
- * six 0.008+ ETH market orders (about 145 USD a wave against a 100 USD cap), buying and selling
- * in turns, each amount unique. Orders are valid 3 s and are retried up to 4 times, so retries
+ * ten 0.002+ ETH market orders (about 60 USD a wave against a 100 USD cap), buying and selling
+ * in turns, each amount unique. Orders small against the cap: an order of unknown outcome holds
+ * its full size on its side of the cap until resolved, so big orders would soon leave no room
+ * for the faults to be hit often. Orders are valid 3 s and are retried up to 4 times, so retries
  * of held orders run into their expiry.
  *
  * Asserted from the venue's side, over every order request the proxy saw: no duplicates, no lost
@@ -144,7 +146,7 @@ it('under every order and read fault: 0 duplicates, 0 lost orders, 0 sends after
         // No waves in the first run, which only registers the subaccount.
         params: {
           waveSize: 10,
-          firstAmount: '0.008',
+          firstAmount: '0.002',
           step: '0.000001',
           everySnapshots: 3,
           maxWaves: 0,
