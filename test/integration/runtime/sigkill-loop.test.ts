@@ -4,8 +4,9 @@
  * a seeded point of its trading, then started again on the same state dir, ten times; a last
  * clean run drains what the kills left and is stopped with SIGINT.
  *
- * The strategy (test/fixtures/strategies/waves.ts) trades in waves of eight 0.009+ ETH market
- * orders (about 215 USD a wave against a 100 USD position cap), buying and selling in turns,
+ * The strategy (test/fixtures/strategies/waves.ts) trades in waves of eight 0.002+ ETH market
+ * orders (about 48 USD a wave against a 100 USD position cap; small, because an order of
+ * unknown outcome holds its full size on its side of the cap), buying and selling in turns,
  * every amount unique; the wave number survives restarts in the strategy's store. Sending is
  * rate-limited (10 a second) and orders are valid 6 s, so kills leave orders journaled and
  * unsent, or in flight, and a restart (3-9 s under load) resends some and finds others expired. A light mix of
@@ -146,7 +147,7 @@ it(`${KILLS} SIGKILLs mid-trading, then a clean run: 0 duplicates, 0 lost orders
       {
         module: strategyModule('fixtures/waves'),
         markets: ['ETH-USD'],
-        params: { waveSize: 8, firstAmount: '0.009', step: '0.000001', everySnapshots: 2 },
+        params: { waveSize: 8, firstAmount: '0.002', step: '0.000001', everySnapshots: 2 },
       },
     ],
   });
