@@ -55,8 +55,12 @@ export async function runRunCommand(args: readonly string[]): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // SIGUSR2: stop opening positions (halt-entries), keep closing them; POST /resume undoes it.
+  let onHaltEntries: (() => void) | undefined;
   try {
     const bot = await startBot({ config, env: process.env, log, projectRoot: PROJECT_ROOT });
+    onHaltEntries = () => bot.modes.set('halt-entries', 'signal');
+    process.on('SIGUSR2', onHaltEntries);
     try {
       await bot.run(controller.signal);
     } catch (error) {
@@ -72,5 +76,6 @@ export async function runRunCommand(args: readonly string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    if (onHaltEntries !== undefined) process.off('SIGUSR2', onHaltEntries);
   }
 }

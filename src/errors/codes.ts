@@ -69,6 +69,9 @@ export const ErrorCodes = {
   // recordings (files): a path that holds no recording; a recording that cannot be written
   RECORDING_NOT_FOUND: 'QUANTA_RECORDING_NOT_FOUND',
   RECORDING_WRITE: 'QUANTA_RECORDING_WRITE',
+  // control server: a non-loopback bind without its bearer token; the address cannot be bound
+  CONTROL_TOKEN_MISSING: 'QUANTA_CONTROL_TOKEN_MISSING',
+  CONTROL_LISTEN_FAILED: 'QUANTA_CONTROL_LISTEN_FAILED',
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -119,6 +119,9 @@ export const ErrorMeanings = {
   [ErrorCodes.SIM_INVALID_INPUT]: unexpected(FAILURE),
   [ErrorCodes.PAPER_INVALID_OPTION]: unexpected(FAILURE),
   [ErrorCodes.PAPER_LISTEN_FAILED]: unexpected(FAILURE),
+  // Both found at start, before the venue is contacted: fix the config (or the environment).
+  [ErrorCodes.CONTROL_TOKEN_MISSING]: unexpected(USAGE),
+  [ErrorCodes.CONTROL_LISTEN_FAILED]: unexpected(USAGE),
   [ErrorCodes.BACKTEST_INVALID_OPTION]: unexpected(FAILURE),
   [ErrorCodes.REPORT_WRITE_FAILED]: unexpected(FAILURE),
   [ErrorCodes.RECORDING_NOT_FOUND]: unexpected(USAGE),

@@ -298,6 +298,21 @@ export class OrderJournal {
     return (this.#db.prepare('SELECT * FROM orders ORDER BY id').all() as Row[]).map(toRecord);
   }
 
+  /** The `limit` latest orders, newest first (`GET /status`). */
+  latest(limit: number): OrderRecord[] {
+    return (
+      this.#db.prepare('SELECT * FROM orders ORDER BY id DESC LIMIT ?').all(limit) as Row[]
+    ).map(toRecord);
+  }
+
+  /** How many orders are in each state (one query: metrics read it on every scrape). */
+  countByState(): Partial<Record<OrderState, number>> {
+    const rows = this.#db
+      .prepare('SELECT state, COUNT(*) AS n FROM orders GROUP BY state')
+      .all() as { state: OrderState; n: number }[];
+    return Object.fromEntries(rows.map((row) => [row.state, row.n]));
+  }
+
   /** Reads a value of a strategy's persisted key-value store. */
   kvGet(scope: string, key: string): string | undefined {
     const row = this.#db

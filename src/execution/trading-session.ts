@@ -87,6 +87,16 @@ export class TradingSession {
     return timeouts;
   }
 
+  /**
+   * Resumes a paused strategy: `resumed`, `not-paused`, or `unknown` when no strategy has that
+   * name.
+   */
+  resumeStrategy(name: string): 'resumed' | 'not-paused' | 'unknown' {
+    const host = this.#hosts.get(name);
+    if (host === undefined) return 'unknown';
+    return host.resume() ? 'resumed' : 'not-paused';
+  }
+
   /** Strategy names that were paused after repeated failures or timeouts. */
   pausedStrategies(): string[] {
     return [...this.#hosts.values()].filter((host) => host.paused).map((host) => host.name);

@@ -39,6 +39,11 @@ export class Poller {
     this.#options = options;
   }
 
+  /** When the last good poll was taken (ms), or undefined before the first one. */
+  get lastGoodAt(): number | undefined {
+    return this.#lastGood === undefined ? undefined : this.#lastGoodAt;
+  }
+
   /** Consecutive failed polls. */
   get failures(): number {
     return this.#failures;

@@ -64,6 +64,8 @@ export function credentialRenewal(
   credentials: CredentialManager,
   config: Config,
   log: Logger,
+  /** Told how each renewal attempt ended: undefined when it succeeded (readiness, alerts). */
+  onAttempt?: (error: unknown) => void,
 ): (signal: AbortSignal) => Promise<void> {
   return async (signal) => {
     if (!credentials.renewalDue()) return;
@@ -71,8 +73,10 @@ export function credentialRenewal(
       await withDeadline(signal, credentialTimeoutMs(config), (bounded) =>
         credentials.ensure(bounded),
       );
+      onAttempt?.(undefined);
     } catch (error) {
       log.error({ err: summarizeError(error) }, 'credential renewal failed; retrying next poll');
+      onAttempt?.(error);
     }
   };
 }

@@ -1,9 +1,11 @@
-import { existsSync } from 'node:fs';
 import type { CredentialManager } from '../account/credential-manager.ts';
 import type { Config } from '../config/index.ts';
 import type { Market } from '../domain/index.ts';
 import type { Executor } from '../execution/executor.ts';
+import { Flattener } from '../execution/flatten.ts';
 import { OrderJournal } from '../execution/journal.ts';
+import { riskLimitsOf } from '../execution/risk-limits.ts';
+import { TradingModes } from '../execution/trading-mode.ts';
 import type { ProducedIntent } from '../execution/trading-session.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Snapshot } from '../market/snapshot.ts';
@@ -13,6 +15,9 @@ import type { StartTimer } from '../strategy/strategy-timer.ts';
 import type { VenueConnection } from '../venue/endpoints/index.ts';
 import { credentialRenewal, openCredentials } from './bot-credentials.ts';
 import { CleanupStack } from './cleanup-stack.ts';
+import { BotOperations } from './control/bot-operations.ts';
+import { controlToken } from './control/control-auth.ts';
+import { startControlServer } from './control/control-server.ts';
 import { resolveVenue, type VenueEndpoints } from './embedded-venue.ts';
 import { firstListing } from './first-listing.ts';
 import {
@@ -55,6 +60,12 @@ export interface Bot {
   readonly venue: VenueEndpoints;
   readonly journal: OrderJournal;
   readonly executor: Executor;
+  /** The trading mode (control server, kill-switch file, SIGUSR2). */
+  readonly modes: TradingModes;
+  /** What the status line and the control server read. */
+  readonly operations: BotOperations;
+  /** The control server's URL, when `control:` is configured. */
+  readonly controlUrl: string | undefined;
   /** Polls and trades until `signal` aborts. */
   run(signal: AbortSignal): Promise<void>;
   /** Drains in-flight orders (bounded by `execution.drainTimeoutMs`), stops strategies, closes everything. */
@@ -70,6 +81,8 @@ export interface Bot {
  */
 export async function startBot(options: BotOptions): Promise<Bot> {
   const { config } = options;
+  // A control server that anyone on the network could command is refused before anything else.
+  if (config.control !== undefined) controlToken(config.control, options.env);
   // Strategy modules and params first: a typo is reported before any venue is contacted.
   const strategies = await prepareStrategies(
     config.strategies,
@@ -135,7 +148,16 @@ async function assembleBot(
   });
   const journal = OrderJournal.open(paths.journal);
   cleanup.push(() => journal.close());
-  const stack = await httpTradingStack({ options, strategies, journal, credentials, write, now });
+  const modes = new TradingModes({ now, log, killSwitchFile: config.risk.killSwitchFile });
+  const stack = await httpTradingStack({
+    options,
+    strategies,
+    journal,
+    credentials,
+    write,
+    now,
+    modes,
+  });
   const { dispatcher, executor, session } = stack;
   const poller = createVenuePoller({
     transport: httpReadTransport(read),
@@ -146,6 +168,27 @@ async function assembleBot(
   });
 
   executor.recover(initialMarkets);
+  const symbolOf = symbolLookup(initialMarkets);
+  const operations = new BotOperations({
+    config,
+    now,
+    executor,
+    dispatcher,
+    session,
+    poller,
+    journal,
+    credentials,
+    modes,
+    symbolOf,
+  });
+  const flattener = new Flattener({
+    executor,
+    modes,
+    strategies: session.strategyNames(),
+    limits: riskLimitsOf(config.risk),
+    inFlight: () => dispatcher.pending,
+    log: log.child({ part: 'flatten' }),
+  });
   const status = new StatusLine({
     now,
     log,
@@ -154,27 +197,60 @@ async function assembleBot(
     dispatcher,
     session,
     credentialsExpireAt: () => credentials.current().expiryTs,
+    mode: () => modes.mode,
   });
   const loop = new TradingLoop({
     poller,
-    session,
+    // The strategies trade, then the flatten mode (when on) closes what is open.
+    session: {
+      onSnapshot: async (snapshot) => {
+        await session.onSnapshot(snapshot);
+        await flattener.onSnapshot(snapshot);
+      },
+    },
     onSnapshot: options.onSnapshot,
-    beforeTrading: credentialRenewal(credentials, config, log),
-    afterTrading: (snapshot, snapshots) => status.maybeLog(snapshot, snapshots),
+    beforeTrading: credentialRenewal(credentials, config, log, (error) =>
+      operations.renewalEnded(error),
+    ),
+    afterTrading: (snapshot, snapshots) => {
+      operations.traded(snapshot, snapshots);
+      status.maybeLog(snapshot, snapshots);
+    },
   });
+  const control =
+    config.control === undefined
+      ? undefined
+      : await startControlServer({
+          host: config.control.host,
+          port: config.control.port,
+          token: controlToken(config.control, options.env),
+          handlers: operations.handlers(),
+          log: log.child({ part: 'control' }),
+        });
+  if (control !== undefined) cleanup.push(() => control.close());
 
   return {
     venue,
     journal,
     executor,
-    run: (signal) => loop.run(signal),
+    modes,
+    operations,
+    controlUrl: control?.url,
+    async run(signal) {
+      operations.setRunning(true);
+      try {
+        await loop.run(signal);
+      } finally {
+        operations.setRunning(false);
+      }
+    },
     async shutdown() {
       const summary = await stopTrading({
         dispatcher,
         executor,
         session,
         drainTimeoutMs: config.execution.drainTimeoutMs,
-        symbolOf: symbolLookup(initialMarkets),
+        symbolOf,
         snapshots: loop.snapshots,
       });
       await cleanup.close();
@@ -191,10 +267,10 @@ async function httpTradingStack(parts: {
   credentials: CredentialManager;
   write: VenueConnection;
   now: () => number;
+  modes: TradingModes;
 }): Promise<TradingStack> {
-  const { options, credentials, write } = parts;
+  const { options, credentials, write, modes } = parts;
   const { config } = options;
-  const killSwitchFile = config.risk.killSwitchFile;
   return buildTradingStack({
     config,
     strategies: parts.strategies,
@@ -208,7 +284,9 @@ async function httpTradingStack(parts: {
       concurrency: config.execution.concurrency,
       maxAttempts: config.execution.maxAttempts,
     },
-    killSwitchOn: () => killSwitchFile !== undefined && existsSync(killSwitchFile),
+    // The kill-switch file is read by the modes: its content names the mode (empty: halt).
+    killSwitchOn: () => false,
+    tradingMode: () => modes.mode,
     now: parts.now,
     sleep: options.sleep ?? realSleep,
     log: options.log,

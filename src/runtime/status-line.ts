@@ -20,6 +20,8 @@ export interface StatusLineOptions {
   readonly session: Pick<TradingSession, 'pausedStrategies' | 'strategyTimeouts'>;
   /** When the order credentials expire (ms since the epoch), for a bot that has them. */
   readonly credentialsExpireAt?: () => number;
+  /** The trading mode in effect. */
+  readonly mode?: () => string;
 }
 
 /**
@@ -46,7 +48,7 @@ export class StatusLine {
 
   /** Logs the line now. */
   log(snapshot: Snapshot, snapshots: number): void {
-    const { executor, poller, dispatcher, session, credentialsExpireAt } = this.#options;
+    const { executor, poller, dispatcher, session, credentialsExpireAt, mode } = this.#options;
     const positions = executor.positions
       .entries()
       .filter(([, p]) => p.amountX18 !== 0n)
@@ -57,6 +59,7 @@ export class StatusLine {
     const stats = executor.stats();
     this.#options.log.info(
       {
+        ...(mode === undefined ? {} : { mode: mode() }),
         snapshots,
         stale: snapshot.stale,
         pollFailures: poller.failures,

@@ -23,6 +23,9 @@ it('npm start places a paper order within 10 s of its first line; Ctrl-C exits 1
   cleanups.push(remove);
   const shipped = parseDocument(await readFile(join(ROOT, 'config/paper.yaml'), 'utf8'));
   shipped.setIn(['state', 'dir'], join(dir, 'state'));
+  // The shipped control server, on a free port: other runs on this machine may hold 9464.
+  expect(shipped.getIn(['control', 'host'])).toBe('127.0.0.1');
+  shipped.setIn(['control', 'port'], 0);
   const strategies = shipped.getIn(['strategies']) as { items: unknown[] };
   for (let i = 0; i < strategies.items.length; i++) {
     const module = String(shipped.getIn(['strategies', i, 'module']));

@@ -68,6 +68,8 @@ describe('ErrorMeanings', () => {
         "QUANTA_SIM_INVALID_INPUT           unexpected UNKNOWN  1",
         "QUANTA_PAPER_INVALID_OPTION        unexpected UNKNOWN  1",
         "QUANTA_PAPER_LISTEN_FAILED         unexpected UNKNOWN  1",
+        "QUANTA_CONTROL_TOKEN_MISSING       unexpected UNKNOWN  2",
+        "QUANTA_CONTROL_LISTEN_FAILED       unexpected UNKNOWN  2",
         "QUANTA_BACKTEST_INVALID_OPTION     unexpected UNKNOWN  1",
         "QUANTA_REPORT_WRITE_FAILED         unexpected UNKNOWN  1",
         "QUANTA_RECORDING_NOT_FOUND         unexpected UNKNOWN  2",
@@ -95,6 +97,8 @@ describe('ErrorMeanings', () => {
         ErrorCodes.STATE_DIR_UNWRITABLE,
         ErrorCodes.RECORDING_INVALID,
         ErrorCodes.RECORDING_NOT_FOUND,
+        ErrorCodes.CONTROL_TOKEN_MISSING,
+        ErrorCodes.CONTROL_LISTEN_FAILED,
       ].sort(),
     );
     expect(byExit(ExitCode.CREDENTIALS)).toEqual(

@@ -1,0 +1,201 @@
+import type { CredentialManager } from '../../account/credential-manager.ts';
+import type { Config } from '../../config/index.ts';
+import { summarizeError } from '../../errors/index.ts';
+import type { Dispatcher } from '../../execution/dispatcher.ts';
+import type { Executor } from '../../execution/executor.ts';
+import type { OrderJournal } from '../../execution/journal.ts';
+import type { OrderRecord } from '../../execution/order-record.ts';
+import type { TradingModes, TradingMode } from '../../execution/trading-mode.ts';
+import type { TradingSession } from '../../execution/trading-session.ts';
+import type { Poller } from '../../market/poller.ts';
+import type { Snapshot } from '../../market/snapshot.ts';
+import { formatX18 } from '../../money/index.ts';
+import type { ControlHandlers } from './control-server.ts';
+import { valueAccount, type AccountValue } from './position-values.ts';
+
+/** The parts of a running bot that operations read. */
+export interface BotOperationsOptions {
+  readonly config: Pick<Config, 'poll'> & { readonly control?: Config['control'] };
+  readonly now: () => number;
+  readonly executor: Pick<Executor, 'positions' | 'stats'>;
+  readonly dispatcher: Pick<Dispatcher, 'pending'>;
+  readonly session: Pick<
+    TradingSession,
+    'pausedStrategies' | 'strategyTimeouts' | 'resumeStrategy' | 'strategyNames'
+  >;
+  readonly poller: Pick<Poller, 'failures' | 'lastGoodAt'>;
+  readonly journal: Pick<OrderJournal, 'inStates' | 'latest' | 'kvSet'>;
+  readonly credentials: Pick<CredentialManager, 'current'>;
+  readonly modes: TradingModes;
+  /** A market's symbol (its id when unknown). */
+  readonly symbolOf: (marketId: number) => string;
+  /** Metrics exposition; absent until metrics are wired. */
+  readonly metrics?: () => Promise<{ contentType: string; body: string }>;
+}
+
+/** The JSON shape of one order in `GET /status`. */
+function orderJson(record: OrderRecord): Record<string, unknown> {
+  return {
+    id: record.id,
+    strategy: record.strategy,
+    tag: record.tag,
+    symbol: record.symbol,
+    side: record.side,
+    type: record.type,
+    amount: formatX18(record.amountX18),
+    price: formatX18(record.priceX18),
+    reduceOnly: record.reduceOnly,
+    state: record.state,
+    venueOrderId: record.venueOrderId,
+    filled: formatX18(record.filledX18),
+    avgFillPrice: record.avgFillPriceX18 === null ? null : formatX18(record.avgFillPriceX18),
+    fees: record.feesX18 === null ? null : formatX18(record.feesX18),
+    attempts: record.attempts,
+    createdAt: new Date(record.createdAt).toISOString(),
+    updatedAt: new Date(record.updatedAt).toISOString(),
+    error: record.error,
+  };
+}
+
+/** Where the status line and the control server read the bot's state from. */
+export class BotOperations {
+  readonly #options: BotOperationsOptions;
+  #running = false;
+  #snapshots = 0;
+  #last: Snapshot | undefined;
+  #renewalError: string | undefined;
+
+  constructor(options: BotOperationsOptions) {
+    this.#options = options;
+  }
+
+  get modes(): TradingModes {
+    return this.#options.modes;
+  }
+
+  /** The run loop started (true) or ended (false). */
+  setRunning(running: boolean): void {
+    this.#running = running;
+  }
+
+  /** A snapshot was traded on. */
+  traded(snapshot: Snapshot, snapshots: number): void {
+    this.#last = snapshot;
+    this.#snapshots = snapshots;
+  }
+
+  /** How the last credential renewal ended (undefined: it succeeded). */
+  renewalEnded(error: unknown): void {
+    this.#renewalError = error === undefined ? undefined : summarizeError(error).message;
+  }
+
+  /** The latest snapshot traded on. */
+  get lastSnapshot(): Snapshot | undefined {
+    return this.#last;
+  }
+
+  /** The account at the latest snapshot's marks. */
+  accountValue(): AccountValue {
+    return valueAccount(
+      this.#options.executor.positions.entries(),
+      this.#last,
+      this.#options.symbolOf,
+    );
+  }
+
+  /** Whether the last credential renewal failed, with why. */
+  get renewalError(): string | undefined {
+    return this.#renewalError;
+  }
+
+  /**
+   * Why the bot is not ready to trade: the run loop not running, data stale, polls failing,
+   * credentials that cannot renew (or expired), a journal that cannot write, trading halted.
+   */
+  notReadyReasons(): string[] {
+    const { poller, config, now, credentials, journal, modes } = this.#options;
+    const reasons: string[] = [];
+    if (!this.#running) reasons.push('run loop not running');
+    const lastGoodAt = poller.lastGoodAt;
+    const staleAfterMs = config.poll.staleAfterMs;
+    if (lastGoodAt === undefined) {
+      if (this.#running) reasons.push('no venue poll has succeeded yet');
+    } else if (now() - lastGoodAt > staleAfterMs) {
+      reasons.push(
+        `data stale: last good poll ${now() - lastGoodAt} ms ago (poll.staleAfterMs ${staleAfterMs})`,
+      );
+    }
+    if (poller.failures > 0) reasons.push(`venue polls failing: ${poller.failures} in a row`);
+    if (this.#renewalError !== undefined)
+      reasons.push(`credentials cannot renew: ${this.#renewalError}`);
+    const expiry = credentials.current().expiryTs;
+    if (expiry <= now()) reasons.push(`credentials expired at ${new Date(expiry).toISOString()}`);
+    try {
+      journal.kvSet('quanta:control', 'readyProbe', String(now()));
+    } catch (error) {
+      reasons.push(`journal cannot write: ${summarizeError(error).message}`);
+    }
+    const mode = modes.mode;
+    if (mode !== 'trading') reasons.push(`trading ${mode}`);
+    return reasons;
+  }
+
+  /** What the status line shows, plus open orders and the latest orders (JSON). */
+  status(): Record<string, unknown> {
+    const { executor, dispatcher, session, poller, journal, credentials, modes } = this.#options;
+    const stats = executor.stats();
+    const value = this.accountValue();
+    const lastOrders = this.#options.config.control?.lastOrders ?? 20;
+    return {
+      mode: modes.mode,
+      ready: this.notReadyReasons().length === 0,
+      snapshots: this.#snapshots,
+      stale: this.#last?.stale ?? null,
+      lastGoodPollAt:
+        poller.lastGoodAt === undefined ? null : new Date(poller.lastGoodAt).toISOString(),
+      pollFailures: poller.failures,
+      inFlight: dispatcher.pending,
+      unresolvedOrders: stats.unresolvedOrders,
+      refused: stats.refusals,
+      ordersByState: stats.ordersByState,
+      realizedNet: formatX18(value.realizedNetX18),
+      unrealized: formatX18(value.unrealizedX18),
+      equity: formatX18(value.equityX18),
+      positions: value.positions
+        .filter((p) => p.amountX18 !== 0n || p.realizedX18 !== 0n || p.feesX18 !== 0n)
+        .map((p) => ({
+          symbol: p.symbol,
+          amount: formatX18(p.amountX18),
+          avgEntryPrice: formatX18(p.avgEntryPriceX18),
+          mark: p.markX18 === undefined ? null : formatX18(p.markX18),
+          notional: formatX18(p.notionalX18),
+          unrealizedPnl: formatX18(p.unrealizedX18),
+          realizedPnl: formatX18(p.realizedX18),
+          fees: formatX18(p.feesX18),
+        })),
+      strategies: session.strategyNames(),
+      paused: session.pausedStrategies(),
+      strategyTimeouts: session.strategyTimeouts(),
+      credentialsExpireAt: new Date(credentials.current().expiryTs).toISOString(),
+      openOrders: journal.inStates(['PENDING', 'SENT', 'OPEN', 'PARTIALLY_FILLED']).map(orderJson),
+      lastOrders: journal.latest(lastOrders).map(orderJson),
+    };
+  }
+
+  /** The control server's view of this bot. */
+  handlers(): ControlHandlers {
+    const { modes, session } = this.#options;
+    return {
+      live: () => this.#running,
+      notReadyReasons: () => this.notReadyReasons(),
+      status: () => this.status(),
+      metrics: async () =>
+        this.#options.metrics === undefined
+          ? { contentType: 'text/plain; version=0.0.4', body: '' }
+          : this.#options.metrics(),
+      halt: (mode) => modes.set(mode, 'control'),
+      resume: (): TradingMode => modes.set('trading', 'control'),
+      resumeStrategy: (name) => session.resumeStrategy(name),
+    };
+  }
+}

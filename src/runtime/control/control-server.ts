@@ -1,0 +1,198 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ErrorCodes, QuantaError } from '../../errors/index.ts';
+import { isHaltMode, type HaltMode, type TradingMode } from '../../execution/trading-mode.ts';
+import type { Logger } from '../../log/logger.ts';
+import { bearerMatches } from './control-auth.ts';
+
+/** What the bot answers through the control server. */
+export interface ControlHandlers {
+  /** True while the bot's run loop runs. */
+  live(): boolean;
+  /** Why the bot is not ready to trade; empty when it is. */
+  notReadyReasons(): string[];
+  /** The status line's content plus open and latest orders (JSON-safe). */
+  status(): unknown;
+  /** The Prometheus exposition. */
+  metrics(): Promise<{ contentType: string; body: string }>;
+  halt(mode: HaltMode): TradingMode;
+  resume(): TradingMode;
+  resumeStrategy(name: string): 'resumed' | 'not-paused' | 'unknown';
+}
+
+/** Options of {@link startControlServer}. */
+export interface ControlServerOptions {
+  readonly host: string;
+  readonly port: number;
+  /** Bearer token every request must carry; undefined = none asked (loopback only). */
+  readonly token: string | undefined;
+  readonly handlers: ControlHandlers;
+  readonly log: Logger;
+}
+
+/** A listening control server. */
+export interface ControlServer {
+  /** `http://host:port` it listens on (the real port when 0 was asked). */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 4096;
+const BODY_TIMEOUT_MS = 5000;
+
+class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = `${JSON.stringify(body, null, 2)}\n`;
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const timer = setTimeout(() => req.destroy(), BODY_TIMEOUT_MS);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES)
+        throw new HttpProblem(413, `body larger than ${MAX_BODY_BYTES} bytes`);
+      chunks.push(chunk);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new HttpProblem(400, 'body is not JSON');
+  }
+}
+
+/**
+ * Routes of the control server. Reads: `GET /healthz` (200 while the run loop runs),
+ * `GET /readyz` (503 with the reasons, 200 otherwise), `GET /status`, `GET /metrics`. Commands:
+ * `POST /halt` with `{"mode": "halt" | "halt-entries" | "flatten"}`, `POST /resume`,
+ * `POST /strategies/{name}/resume`.
+ */
+async function route(
+  req: IncomingMessage,
+  res: ServerResponse,
+  handlers: ControlHandlers,
+): Promise<void> {
+  const path = new URL(req.url ?? '/', 'http://control').pathname;
+  const method = req.method ?? 'GET';
+  const get = method === 'GET' || method === 'HEAD';
+  if (path === '/healthz' && get) {
+    const live = handlers.live();
+    return sendJson(res, live ? 200 : 503, { status: live ? 'ok' : 'stopped' });
+  }
+  if (path === '/readyz' && get) {
+    const reasons = handlers.notReadyReasons();
+    return sendJson(res, reasons.length === 0 ? 200 : 503, {
+      ready: reasons.length === 0,
+      reasons,
+    });
+  }
+  if (path === '/status' && get) return sendJson(res, 200, handlers.status());
+  if (path === '/metrics' && get) {
+    const { contentType, body } = await handlers.metrics();
+    res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' });
+    res.end(body);
+    return;
+  }
+  if (method === 'POST' && path === '/halt') {
+    const body = await readJsonBody(req);
+    const mode = (body as { mode?: unknown } | undefined)?.mode;
+    if (!isHaltMode(mode))
+      throw new HttpProblem(
+        400,
+        'expected a JSON body {"mode": "halt" | "halt-entries" | "flatten"}',
+      );
+    return sendJson(res, 200, { mode: handlers.halt(mode) });
+  }
+  if (method === 'POST' && path === '/resume') {
+    return sendJson(res, 200, { mode: handlers.resume() });
+  }
+  const strategy = /^\/strategies\/([^/]+)\/resume$/.exec(path);
+  if (method === 'POST' && strategy?.[1] !== undefined) {
+    const name = decodeURIComponent(strategy[1]);
+    const outcome = handlers.resumeStrategy(name);
+    if (outcome === 'unknown') throw new HttpProblem(404, `no strategy named ${name}`);
+    return sendJson(res, 200, { strategy: name, resumed: outcome === 'resumed' });
+  }
+  const known = ['/healthz', '/readyz', '/status', '/metrics', '/halt', '/resume'];
+  if (known.includes(path) || strategy !== null)
+    throw new HttpProblem(405, `${method} not allowed on ${path}`);
+  throw new HttpProblem(404, `no route ${path}`);
+}
+
+/**
+ * Starts the bot's control server. Every request needs `Authorization: Bearer <token>` when a
+ * token is set (401 otherwise, before anything else is looked at).
+ *
+ * @throws QuantaError `QUANTA_CONTROL_LISTEN_FAILED` when the address cannot be bound.
+ */
+export async function startControlServer(options: ControlServerOptions): Promise<ControlServer> {
+  const { handlers, token, log } = options;
+  const server = createServer((req, res) => {
+    res.on('error', () => undefined);
+    if (token !== undefined && !bearerMatches(req.headers.authorization, token)) {
+      res.setHeader('www-authenticate', 'Bearer realm="quanta"');
+      sendJson(res, 401, { error: 'missing or wrong bearer token' });
+      req.resume();
+      return;
+    }
+    route(req, res, handlers).catch((error: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (error instanceof HttpProblem)
+        return sendJson(res, error.status, { error: error.message });
+      log.error({ err: error, path: req.url }, 'control request failed');
+      sendJson(res, 500, { error: 'internal error' });
+    });
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  const address = await new Promise<AddressInfo>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new QuantaError(
+          ErrorCodes.CONTROL_LISTEN_FAILED,
+          `control server: cannot listen on ${options.host}:${options.port} (${error.code ?? error.message})`,
+          { cause: error },
+        ),
+      ),
+    );
+    server.listen(options.port, options.host, () => resolve(server.address() as AddressInfo));
+  });
+  const host = address.address.includes(':') ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  log.info({ url, token: token !== undefined }, `control server listening on ${url}`);
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,156 @@
+/**
+ * Helpers of the control-server tests: bot configs with `control:`/`notify:` sections, a proxy
+ * that can make the venue go away and come back on the same port, and small HTTP calls.
+ */
+import { writeFile } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { WALLET_ENV } from '../harness.ts';
+
+/** What a control test config sets beyond the venue and strategies. */
+export interface ControlTestConfig {
+  readonly writeUrl: string;
+  readonly readUrl?: string;
+  readonly strategies: readonly { module: string; markets: string[]; params?: object }[];
+  readonly poll?: { intervalMs?: number; staleAfterMs?: number; maxBackoffMs?: number };
+  readonly control?: { host?: string; port?: number; tokenEnv?: string; lastOrders?: number };
+  readonly notify?: readonly Record<string, unknown>[];
+  readonly risk?: Record<string, unknown>;
+  readonly execution?: Record<string, unknown>;
+}
+
+/** Writes `<dir>/bot.yaml` (state in `<dir>/state`, wallet key from WALLET_ENV). */
+export async function writeControlConfig(dir: string, config: ControlTestConfig): Promise<string> {
+  const document = {
+    venue: { writeUrl: config.writeUrl, readUrl: config.readUrl ?? config.writeUrl },
+    wallet: { privateKeyEnv: WALLET_ENV },
+    state: { dir: join(dir, 'state') },
+    poll: { intervalMs: 100, ...config.poll },
+    execution: config.execution ?? {},
+    risk: config.risk ?? {},
+    log: { level: 'debug' },
+    control: { host: '127.0.0.1', port: 0, ...config.control },
+    ...(config.notify === undefined ? {} : { notify: config.notify }),
+    strategies: config.strategies,
+  };
+  const path = join(dir, 'bot.yaml');
+  await writeFile(path, stringify(document), 'utf8');
+  return path;
+}
+
+/** A JSON answer of the control server. */
+export interface JsonAnswer {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+}
+
+/** GET or POST `path` on `base`, with an optional bearer token and JSON body. */
+export async function call(
+  base: string,
+  path: string,
+  options: { method?: string; token?: string; body?: unknown } = {},
+): Promise<JsonAnswer> {
+  const headers: Record<string, string> = {};
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${base}${path}`, {
+    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+    headers,
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  return { status: res.status, body: JSON.parse(text) as Record<string, unknown> };
+}
+
+const HOP_BY_HOP = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'keep-alive',
+  'transfer-encoding',
+]);
+
+function forwardHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (HOP_BY_HOP.has(name) || value === undefined) continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/** A proxy in front of a venue that can stop listening (the venue went away) and come back. */
+export interface OutageProxy {
+  readonly url: string;
+  /** Stops listening and cuts every connection: requests are refused. */
+  down(): Promise<void>;
+  /** Listens again on the same port. */
+  up(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts an {@link OutageProxy} on 127.0.0.1, port 0, forwarding to `target`. */
+export async function startOutageProxy(target: string): Promise<OutageProxy> {
+  const sockets = new Set<Socket>();
+  const make = (): Server => {
+    const server = createServer((req, res) => {
+      res.on('error', () => undefined);
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        void (async () => {
+          const body = Buffer.concat(chunks);
+          const upstream = await fetch(`${target}${req.url ?? '/'}`, {
+            method: req.method ?? 'GET',
+            headers: forwardHeaders(req.headers),
+            ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body }),
+          });
+          const text = await upstream.text();
+          res.writeHead(upstream.status, {
+            'content-type': upstream.headers.get('content-type') ?? 'application/json',
+          });
+          res.end(text);
+        })().catch(() => res.destroy());
+      });
+    });
+    server.on('connection', (socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
+    return server;
+  };
+  const listen = (server: Server, port: number): Promise<number> =>
+    new Promise((done, fail) => {
+      server.once('error', fail);
+      server.listen(port, '127.0.0.1', () => done((server.address() as AddressInfo).port));
+    });
+  const stop = (server: Server): Promise<void> =>
+    new Promise((done) => {
+      server.close(() => done());
+      server.closeAllConnections();
+      for (const socket of sockets) socket.destroy();
+    });
+  let server: Server | undefined = make();
+  const port = await listen(server, 0);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    down: async () => {
+      if (server === undefined) return;
+      const current = server;
+      server = undefined;
+      await stop(current);
+    },
+    up: async () => {
+      if (server !== undefined) return;
+      server = make();
+      await listen(server, port);
+    },
+    close: async () => {
+      if (server !== undefined) await stop(server);
+      server = undefined;
+    },
+  };
+}
