@@ -13,7 +13,12 @@ import { WALLET_ENV } from '../harness.ts';
 export interface ControlTestConfig {
   readonly writeUrl: string;
   readonly readUrl?: string;
-  readonly strategies: readonly { module: string; markets: string[]; params?: object }[];
+  readonly strategies: readonly {
+    module: string;
+    markets: string[];
+    params?: object;
+    name?: string;
+  }[];
   readonly poll?: { intervalMs?: number; staleAfterMs?: number; maxBackoffMs?: number };
   readonly control?: { host?: string; port?: number; tokenEnv?: string; lastOrders?: number };
   readonly notify?: readonly Record<string, unknown>[];

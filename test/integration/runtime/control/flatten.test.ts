@@ -68,7 +68,8 @@ it('flatten closes positions in two markets with reduce-only MARKET orders only,
   const walletKey = generatePrivateKey();
   const env = { [WALLET_ENV]: walletKey };
   const config = await loadConfig(configPath, { env });
-  const { log, withMessage } = captureLogs();
+  const logs = captureLogs();
+  const { log } = logs;
   let snapshots = 0;
   const bot = await startBot({
     config,
@@ -144,9 +145,9 @@ it('flatten closes positions in two markets with reduce-only MARKET orders only,
   const refusals = bot.executor.stats().refusals;
   expect((refusals.HALTED ?? 0) + (refusals.ENTRIES_HALTED ?? 0)).toBe(1);
   expect(proxy.orders.length).toBe(requestsBefore + after.length);
-  expect(withMessage('intent refused')).toHaveLength(0);
+  expect(logs.withMessage('intent refused')).toHaveLength(0);
   // One line per mode change: trading → flatten → halt.
-  expect(withMessage('trading mode').map((r) => r.msg)).toEqual([
+  expect(logs.withMessage('trading mode').map((r) => r.msg)).toEqual([
     'trading mode trading → flatten (control)',
     'trading mode flatten → halt (flatten-done)',
   ]);
