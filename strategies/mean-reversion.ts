@@ -45,6 +45,9 @@ export default defineStrategy({
       const variance = Decimal.sum(...mids.map((m) => m.minus(mean).pow(2))).div(mids.length);
       if (variance.isZero()) continue;
       const z = mid.minus(mean).div(variance.sqrt());
+      // Drawn on this market's price chart in the backtest report.
+      const symbol = snapshot.markets.get(marketId)?.symbol;
+      if (symbol !== undefined) ctx.plot(`${symbol}:mean`, mean.toFixed(8));
       const position = new Decimal(ctx.position(marketId));
 
       if (z.abs().lte(exitZ) && !position.isZero()) {

@@ -200,12 +200,15 @@ export function instanceTrace(trace: BacktestTrace, name: string): BacktestTrace
       t: sample.t,
       markets: sample.byStrategy.find((s) => s.strategy === name)?.markets ?? [],
       byStrategy: [],
+      tops: sample.tops,
     })),
     orders: trace.orders.filter((o) => o.strategy === name),
     refusals: trace.refusalsByStrategy[name] ?? {},
     instances: trace.instances.filter((i) => i.name === name),
     refusalsByStrategy: {},
     intents: trace.intents.filter((i) => i.strategy === name),
+    fills: trace.fills.filter((f) => f.strategy === name),
+    plots: trace.plots.filter((p) => p.strategy === name),
   };
 }
 

@@ -100,7 +100,138 @@ function summaryCards(s: PnlMetrics, report: BacktestReport): string {
     card('turnover', money(s.turnover)),
     card('orders', esc(s.orders.total)),
     card('refusals', esc(report.refusals.total)),
+    card('CAGR', pct(report.tearsheet.total.cagrPct)),
+    card('Calmar', esc(ratio(report.tearsheet.total.calmar))),
+    card('trades', esc(report.tearsheet.total.trades.closed)),
+    card('profit factor', esc(ratio(report.tearsheet.total.trades.profitFactor))),
+    card('expectancy', nullableMoney(report.tearsheet.total.trades.expectancy)),
+    card('buy and hold', pct(report.tearsheet.total.benchmarkReturnPct)),
   ].join('\n');
+}
+
+function pct(value: string | null): string {
+  return value === null ? 'n/a' : `${esc(displayDecimal(value, 2))}%`;
+}
+
+function nullableMoney(value: string | null): string {
+  return value === null ? 'n/a' : money(value);
+}
+
+/** A duration in ms as the largest two units (`2d 3h`, `4m 10s`, `850ms`). */
+function duration(ms: number | null): string {
+  if (ms === null) return '';
+  if (ms < 1000) return `${ms}ms`;
+  const units: [string, number][] = [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ];
+  const parts: string[] = [];
+  let left = ms;
+  for (const [name, size] of units) {
+    const n = Math.floor(left / size);
+    if (n > 0 || parts.length > 0) parts.push(`${n}${name}`);
+    left -= n * size;
+    if (parts.length === 2) break;
+  }
+  return parts.join(' ');
+}
+
+function warningsSection(report: BacktestReport): string {
+  const list = report.tearsheet.warnings;
+  if (list.length === 0) return '';
+  return `<div class="warn" id="warnings"><strong>Read with care.</strong><ul>${list.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></div>`;
+}
+
+function tradeStatsTable(report: BacktestReport): string {
+  const { tearsheet } = report;
+  const row = (
+    name: string,
+    f: (typeof tearsheet.strategies)[number] | typeof tearsheet.total,
+  ): string[] => [
+    esc(name),
+    esc(f.trades.closed),
+    esc(f.trades.open),
+    esc(displayShare(f.trades.winRate)),
+    esc(ratio(f.trades.profitFactor)),
+    nullableMoney(f.trades.expectancy),
+    nullableMoney(f.trades.avgWin),
+    nullableMoney(f.trades.avgLoss),
+    esc(duration(f.trades.avgDurationMs)),
+    pct(f.cagrPct),
+    esc(ratio(f.calmar)),
+    esc(displayShare(f.exposure)),
+  ];
+  const rows = tearsheet.strategies.map((s) => row(s.strategy, s));
+  rows.push(row('total', tearsheet.total).map((c, i) => (i === 0 ? '<strong>total</strong>' : c)));
+  return table(
+    [
+      'strategy',
+      'trades',
+      'open',
+      'win rate',
+      'profit factor',
+      'expectancy',
+      'avg win',
+      'avg loss',
+      'avg duration',
+      'CAGR',
+      'Calmar',
+      'exposure',
+    ],
+    rows,
+    'num',
+  );
+}
+
+function tradesTable(report: BacktestReport): string {
+  const trades = report.tearsheet.trades;
+  if (trades.length === 0) return '<p class="muted">No round trip.</p>';
+  const time = (iso: string | null): string =>
+    iso === null ? 'open' : iso.replace('T', ' ').replace('Z', '');
+  return table(
+    [
+      'strategy',
+      'market',
+      'side',
+      'entry (UTC)',
+      'exit (UTC)',
+      'held',
+      'amount',
+      'entry price',
+      'exit price',
+      'PnL',
+      'fees',
+      'net',
+    ],
+    trades.map((t) => [
+      esc(t.strategy),
+      esc(t.symbol),
+      esc(t.direction),
+      esc(time(t.entryTime)),
+      esc(time(t.exitTime)),
+      esc(duration(t.durationMs)),
+      esc(displayDecimal(t.amount, 6, true)),
+      esc(displayDecimal(t.entryPrice, 4, true)),
+      esc(t.exitPrice === null ? '' : displayDecimal(t.exitPrice, 4, true)),
+      money(t.pnl),
+      money(t.fees),
+      money(t.netPnl),
+    ]),
+    'num trades',
+  );
+}
+
+function priceChartsSection(report: BacktestReport): string {
+  const charts = report.tearsheet.priceCharts;
+  if (charts.length === 0) return '<p class="muted">No quotes to draw.</p>';
+  return charts
+    .map(
+      (c) =>
+        `<figure><figcaption>${esc(c.symbol)}</figcaption><div class="chart" data-price-chart="${esc(c.marketId)}"></div></figure>`,
+    )
+    .join('\n');
 }
 
 function marketsTable(report: BacktestReport): string {
@@ -291,11 +422,15 @@ h2{font-size:17px;margin:28px 0 10px}
 figure{margin:12px 0}
 figcaption{font-weight:600;margin-bottom:4px}
 table{border-collapse:collapse;width:100%;background:#fff;border:1px solid #e5e7eb;font-variant-numeric:tabular-nums}
-th,td{padding:5px 8px;border-bottom:1px solid #f1f5f9;text-align:left;white-space:nowrap}
+th,td{padding:4px 6px;border-bottom:1px solid #f1f5f9;text-align:left;white-space:nowrap;font-size:13px}
+th{white-space:normal}
 th{background:#f1f5f9;font-weight:600;position:sticky;top:0}
 table.num td:not(:first-child){text-align:right}
 table.narrow{width:auto;min-width:320px}
-table.orders td{font-size:13px}
+table.orders td,table.trades td{font-size:13px}
+.warn{background:#fffbeb;border:1px solid #fcd34d;border-radius:8px;padding:8px 12px;margin-top:14px}
+.warn ul{margin:4px 0 0;padding-left:20px}
+pre.config{background:#fff;border:1px solid #e5e7eb;border-radius:8px;padding:10px;font-size:12px;white-space:pre-wrap;word-break:break-all}
 table.strategies td:nth-child(2),table.strategies td:nth-child(3){text-align:left}
 code.params{font-size:12px;white-space:normal;word-break:break-all;display:inline-block;max-width:320px}
 table.orders td:last-child{white-space:normal;color:#b91c1c}
@@ -321,7 +456,11 @@ footer{margin:32px 0 8px;color:#9ca3af;font-size:12px}
 export function renderReportHtml(report: BacktestReport): string {
   const assets = uplotAssets();
   const { run, summary } = report;
-  const chartData = { series: report.series };
+  const chartData = {
+    series: report.series,
+    priceCharts: report.tearsheet.priceCharts,
+    histogram: report.tearsheet.returnsHistogram,
+  };
   const downsampled =
     report.series.t.length < report.series.sampleCount
       ? ` (drawn from ${report.series.t.length} of ${report.series.sampleCount} samples, keeping each stretch's highs, lows and deepest drawdown)`
@@ -344,7 +483,9 @@ export function renderReportHtml(report: BacktestReport): string {
 <p class="meta">${esc(run.data)} · strategies ${esc(run.strategies.join(', ') || 'none')}</p>
 <p class="meta">${esc(run.startedAt)} → ${esc(run.endedAt)} · ${esc(run.snapshots)} snapshots every ${esc(run.snapshotIntervalMs)} ms · starting capital ${esc(run.startingCapital)}</p>
 <p class="meta" id="fill-model">Fill model: ${esc(run.fillModel.description)}</p>
+<p class="meta">Recording span: ${esc(report.tearsheet.span.from)} → ${esc(report.tearsheet.span.to)} (${esc(duration(report.tearsheet.span.durationMs))}, ${esc(report.tearsheet.span.snapshots)} snapshots)</p>
 </header>
+${warningsSection(report)}
 <section class="cards">
 ${summaryCards(summary, report)}
 </section>
@@ -353,18 +494,30 @@ ${noSamples}<div class="chart" id="chart-equity"></div>
 <p class="muted">Equity = starting capital + realized PnL − fees + unrealized PnL${esc(downsampled)}.</p>
 <h2>Drawdown</h2>
 <div class="chart" id="chart-drawdown"></div>
+<h2>Prices</h2>
+<p class="muted">Mid with the bid/ask band; green dots are buys and red dots sells at their fill prices; strategy plots (ctx.plot) are drawn on the market they name.</p>
+${priceChartsSection(report)}
+<h2>Returns per snapshot</h2>
+<div class="chart" id="chart-returns"></div>
+<p class="muted">Histogram of equity returns between snapshots, in basis points; ${esc(report.tearsheet.returnsHistogram.zero)} snapshots without a change are left out.</p>
+<h2>Trade statistics</h2>
+<div class="scroll">${tradeStatsTable(report)}</div>
 <h2>Positions</h2>
 ${positionsSection(report)}
 <h2>Markets</h2>
 <div class="scroll">${marketsTable(report)}</div>
 <h2>Strategies</h2>
 ${strategiesSection(report)}
+<h2>Trades</h2>
+<div class="scroll">${tradesTable(report)}</div>
 <h2>Orders by outcome</h2>
 ${countsTable('state', summary.orders.byState)}
 <h2>Refusals</h2>
 ${countsTable('reason', report.refusals.byReason)}
 <h2>Orders</h2>
 <div class="scroll">${ordersTable(report)}</div>
+<h2>Config</h2>
+<pre class="config">${esc(JSON.stringify(run.config, null, 2))}</pre>
 <footer>quanta backtest report, format ${esc(report.format)} v${esc(report.version)}. Charts: uPlot (MIT).</footer>
 </main>
 <script type="application/json" id="report-data">${scriptJson(chartData)}</script>

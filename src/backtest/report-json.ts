@@ -11,11 +11,12 @@ import {
   type PnlMetrics,
   type StrategyMetrics,
 } from './metrics.ts';
+import { benchmarkEquity, buildTearsheet, type Tearsheet } from './tearsheet.ts';
 import type { BacktestTrace } from './trace.ts';
 
 /** Format marker and version of `report.json`; bump the version when a field changes meaning. */
 export const REPORT_FORMAT = 'quanta-backtest-report';
-export const REPORT_VERSION = 1;
+export const REPORT_VERSION = 2;
 
 /** One row of the report's orders table. Money as decimal strings. */
 export interface ReportOrderRow {
@@ -65,6 +66,8 @@ export interface ReportSeries {
     readonly symbol: string;
     readonly position: readonly string[];
   }[];
+  /** Buy-and-hold of the traded markets (see `benchmarkEquity`), at the same points. */
+  readonly benchmark: readonly string[];
   /** Each strategy instance's own equity (starting capital + its PnL), at the same points. */
   readonly strategyEquity: readonly {
     readonly strategy: string;
@@ -89,7 +92,11 @@ export interface BacktestReport {
     readonly startingCapital: string;
     /** How orders were filled, and the same in words. */
     readonly fillModel: FillModel & { readonly description: string };
+    /** The settings that shaped the run, as configured (strategies with their params). */
+    readonly config: Readonly<Record<string, unknown>>;
   };
+  /** Trades, their statistics, CAGR/Calmar, benchmark, histogram, price charts, warnings. */
+  readonly tearsheet: Tearsheet;
   readonly summary: PnlMetrics;
   readonly markets: readonly MarketMetrics[];
   /** Each strategy instance on its own, with its module and params, per market too. */
@@ -127,7 +134,17 @@ export function buildReport(trace: BacktestTrace, metrics: BacktestMetrics): Bac
       periodsPerYear: metrics.periodsPerYear,
       startingCapital: metrics.startingCapital,
       fillModel: { ...metrics.fillModel, description: describeFillModel(metrics.fillModel) },
+      config: {
+        ...trace.config,
+        strategies: trace.instances.map((i) => ({
+          name: i.name,
+          module: i.module,
+          markets: i.markets,
+          params: i.params,
+        })),
+      },
     },
+    tearsheet: buildTearsheet(trace, metrics),
     summary: metrics.total,
     markets: metrics.markets,
     strategies: metrics.strategies,
@@ -158,6 +175,7 @@ function buildSeries(trace: BacktestTrace, metrics: BacktestMetrics): ReportSeri
     seq: pick(curve.seq),
     equity: pick(equity).map(formatX18),
     drawdown: pick(drawdown).map(formatX18),
+    benchmark: pick(benchmarkEquity(trace, startX18)).map(formatX18),
     positions: curve.marketIds.map((id) => ({
       marketId: id,
       symbol: metrics.markets.find((m) => m.marketId === id)?.symbol ?? `market ${id}`,

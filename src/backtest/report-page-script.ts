@@ -1,6 +1,8 @@
 /**
- * The browser code of `report.html`: reads the inline `#report-data` JSON and draws the equity,
- * drawdown and per-market position charts with uPlot (inlined before it). When the charts exist
+ * The browser code of `report.html`: reads the inline `#report-data` JSON and draws the equity
+ * (with buy-and-hold and one line per strategy instance), drawdown, per-market position, per-market
+ * price (bid/ask band, fills, strategy plots) and returns-histogram charts with uPlot (inlined
+ * before it). When the charts exist
  * it sets `document.body.dataset.chartsReady` to their count, which the browser test waits for.
  *
  * Plain ES2015 in a string rather than a TypeScript function's `toString()`: what the page runs
@@ -14,28 +16,42 @@ export const REPORT_PAGE_SCRIPT = `(function () {
   var xs = s.t.map(function (t) { return t / 1000; });
   var charts = [];
 
-  function num(v) { return Number(v); }
+  function num(v) { return v == null ? null : Number(v); }
   function utc(ts) { return uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'); }
-  function widthOf(el) { return Math.max(280, Math.floor(el.getBoundingClientRect().width)); }
+  function widthOf(el) { return Math.max(280, Math.floor(el.getBoundingClientRect().width) - 18); }
   function money(u, v) { return v == null ? '' : v.toLocaleString('en-US', { maximumFractionDigits: 4 }); }
+  function noPath() { return null; }
 
-  function draw(el, height, series, ys) {
+  function plotIn(el, height, opts, data) {
     if (!el) return;
-    var opts = {
-      width: widthOf(el),
-      height: height,
+    opts.width = widthOf(el);
+    opts.height = height;
+    var plot = new uPlot(opts, data, el);
+    charts.push({ plot: plot, el: el, height: height });
+  }
+
+  function draw(el, height, series, ys, x) {
+    plotIn(el, height, {
       tzDate: utc,
       scales: { x: { time: true } },
       axes: [{}, { size: 80 }],
       series: [{ label: 'time (UTC)' }].concat(series)
+    }, [x || xs].concat(ys));
+  }
+
+  function marker(label, color, shape) {
+    return {
+      label: label, stroke: color, fill: color, width: 0, paths: noPath, value: money,
+      points: { show: true, size: 10, width: 1, fill: color, stroke: color, space: 0 }
     };
-    var plot = new uPlot(opts, [xs].concat(ys), el);
-    charts.push({ plot: plot, el: el, height: height });
   }
 
   if (xs.length > 0) {
-    var equitySeries = [{ label: 'equity', stroke: '#111827', width: 2, value: money }];
-    var equityYs = [s.equity.map(num)];
+    var equitySeries = [
+      { label: 'equity', stroke: '#111827', width: 2, value: money },
+      { label: 'buy and hold', stroke: '#9ca3af', width: 1.25, dash: [6, 4], value: money }
+    ];
+    var equityYs = [s.equity.map(num), s.benchmark.map(num)];
     s.strategyEquity.forEach(function (e, i) {
       equitySeries.push({ label: e.strategy, stroke: palette[i % palette.length], width: 1.25, value: money });
       equityYs.push(e.equity.map(num));
@@ -53,6 +69,42 @@ export const REPORT_PAGE_SCRIPT = `(function () {
         value: money
       }], [p.position.map(num)]);
     });
+  }
+
+  data.priceCharts.forEach(function (c) {
+    if (c.t.length === 0) return;
+    var series = [
+      { label: 'ask', stroke: 'rgba(220, 38, 38, 0.5)', width: 1, value: money },
+      { label: 'bid', stroke: 'rgba(22, 163, 74, 0.5)', width: 1, value: money },
+      { label: 'mid', stroke: '#111827', width: 1.25, value: money },
+      marker('buy', '#16a34a'),
+      marker('sell', '#dc2626')
+    ];
+    var ys = [c.ask.map(num), c.bid.map(num), c.mid.map(num), c.buys.map(num), c.sells.map(num)];
+    c.plots.forEach(function (p, i) {
+      series.push({ label: p.strategy + ': ' + p.name, stroke: palette[(i + 2) % palette.length], width: 1.25, spanGaps: true, value: money });
+      ys.push(p.values.map(num));
+    });
+    plotIn(document.querySelector('[data-price-chart="' + c.marketId + '"]'), 260, {
+      tzDate: utc,
+      scales: { x: { time: true } },
+      axes: [{}, { size: 80 }],
+      bands: [{ series: [1, 2], fill: 'rgba(37, 99, 235, 0.10)' }],
+      series: [{ label: 'time (UTC)' }].concat(series)
+    }, [c.t.map(function (t) { return t / 1000; })].concat(ys));
+  });
+
+  var h = data.histogram;
+  if (h.counts.length > 0) {
+    var centers = h.counts.map(function (_, i) { return (Number(h.edgesBps[i]) + Number(h.edgesBps[i + 1])) / 2; });
+    plotIn(document.getElementById('chart-returns'), 200, {
+      scales: { x: { time: false, range: [Number(h.edgesBps[0]), Number(h.edgesBps[h.edgesBps.length - 1])] } },
+      axes: [{ label: 'return (bps)' }, { size: 60 }],
+      series: [{ label: 'bps' }, {
+        label: 'snapshots', stroke: '#2563eb', fill: 'rgba(37, 99, 235, 0.35)', width: 1,
+        paths: uPlot.paths.bars({ size: [0.9, 100] }), points: { show: false }
+      }]
+    }, [centers, h.counts]);
   }
 
   window.addEventListener('resize', function () {

@@ -16,6 +16,7 @@ import { prepareStrategies } from '../strategy/prepare-strategies.ts';
 import { signOrder } from '../venue/signing/index.ts';
 import type { Market } from '../domain/index.ts';
 import { DEFAULT_SIGNING_DOMAIN } from '../venue/types.ts';
+import { parseDecimalToX18 } from '../money/index.ts';
 import {
   type FillModel,
   overridesFees,
@@ -24,7 +25,8 @@ import {
   withModelFees,
 } from './fill-model.ts';
 import { LatentVenue, type ReplayPosition } from './latent-venue.ts';
-import type { BacktestTrace, MarketSample, Sample } from './trace.ts';
+import { journalWithFillLog } from './fill-log.ts';
+import type { BacktestTrace, FillEvent, MarketSample, PlotPoint, Sample } from './trace.ts';
 import { simOrderLookup } from './sim-venue.ts';
 
 /** Options of {@link runBacktest}. */
@@ -112,6 +114,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   const engine = new SimEngine({ clock, markets: [...markets.values()], seed: config.paper.seed });
   const active = new Map<number, boolean>([...markets.values()].map((m) => [m.id, m.isActive]));
   const journal = OrderJournal.open(':memory:');
+  const fills: FillEvent[] = [];
+  const plots: PlotPoint[] = [];
   const intents: ProducedIntent[] = [];
   let position: ReplayPosition = { index: -1, takenAt: now };
   const venue = new LatentVenue({
@@ -123,7 +127,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   const { executor, session } = await buildTradingStack({
     config,
     strategies,
-    journal,
+    journal: journalWithFillLog(journal, fills),
     submitter: venue.submitter(),
     signer: {
       async sign(body) {
@@ -145,6 +149,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     sleep: () => Promise.resolve(),
     log,
     onIntent: (produced) => intents.push(produced),
+    onPlot: (strategy, name, value, t) => plots.push({ strategy, name, value, t }),
   });
 
   const samples: Sample[] = [];
@@ -166,7 +171,13 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     await new Promise<void>((resolve) => setImmediate(resolve));
   };
   const feesChanged = overridesFees(fillModel);
+  let fillsCharted = 0;
   const instanceNames = session.strategyNames();
+  // Price charts: every market a strategy names (by symbol) or trades.
+  const named = new Set(config.strategies.flatMap((s) => s.markets));
+  const charted = new Set(
+    [...markets.values()].filter((m) => named.has(m.symbol)).map((m) => m.id),
+  );
   // Its warnings were logged by the first pass.
   for await (const recorded of recording.snapshots({ onWarning: () => undefined })) {
     const snapshot = feesChanged ? withFillModelFees(recorded, fillModel) : recorded;
@@ -179,7 +190,9 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     if (venue.arrive() > 0) await settle();
     await session.onSnapshot(snapshot);
     await settle();
-    samples.push(sampleOf(snapshot, executor, marks, instanceNames));
+    for (const fill of fills.slice(fillsCharted)) charted.add(fill.marketId);
+    fillsCharted = fills.length;
+    samples.push(sampleOf(snapshot, executor, marks, instanceNames, charted));
     count += 1;
     options.onProgress?.(count);
   }
@@ -208,6 +221,19 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
       };
     }),
     refusalsByStrategy: executor.stats().refusalsByStrategy,
+    config: {
+      risk: {
+        ...config.risk,
+        ...(config.risk.killSwitchFile === undefined
+          ? {}
+          : { killSwitchFile: displayPath(config.risk.killSwitchFile, options.projectRoot) }),
+      },
+      execution: { orderTtlMs: config.execution.orderTtlMs },
+      backtest: config.backtest,
+      paper: { seed: config.paper.seed },
+    },
+    fills,
+    plots,
     intents,
   };
   journal.close();
@@ -259,6 +285,7 @@ function sampleOf(
   executor: Executor,
   marks: Map<number, bigint>,
   instances: readonly string[],
+  charted: ReadonlySet<number>,
 ): Sample {
   const marketSamples = (book: PositionBook): MarketSample[] =>
     book.entries().map(([marketId, position]) => {
@@ -281,5 +308,13 @@ function sampleOf(
       markets: marketSamples(executor.strategyPositions(strategy)),
     }))
     .filter((instance) => instance.markets.length > 0);
-  return { seq: snapshot.seq, t: snapshot.takenAt, markets, byStrategy };
+  const tops = [...charted]
+    .sort((a, b) => a - b)
+    .map((marketId) => {
+      const quote = snapshot.quotes?.get(marketId);
+      const best = (levels: readonly { price: string }[] | undefined): bigint | null =>
+        levels?.[0] === undefined ? null : parseDecimalToX18(levels[0].price, 'quote price');
+      return { marketId, bidX18: best(quote?.bids), askX18: best(quote?.asks) };
+    });
+  return { seq: snapshot.seq, t: snapshot.takenAt, markets, byStrategy, tops };
 }

@@ -19,6 +19,36 @@ export interface MarketSample {
   readonly turnoverX18: bigint;
 }
 
+/** The best bid and ask of a market at a sample (null for an empty side). */
+export interface MarketTop {
+  readonly marketId: number;
+  readonly bidX18: bigint | null;
+  readonly askX18: bigint | null;
+}
+
+/** One fill as the portfolio booked it: the amount newly filled, its price and fee, and when. */
+export interface FillEvent {
+  readonly orderId: number;
+  readonly strategy: string;
+  readonly marketId: number;
+  readonly side: 'BUY' | 'SELL';
+  readonly amountX18: bigint;
+  /** The order's average fill price, at which the executor books every new fill. */
+  readonly priceX18: bigint;
+  readonly feeX18: bigint;
+  /** Virtual time (ms) the fill was booked: the snapshot at which the venue answered. */
+  readonly t: number;
+}
+
+/** One `ctx.plot` point. */
+export interface PlotPoint {
+  readonly strategy: string;
+  readonly name: string;
+  /** A decimal string. */
+  readonly value: string;
+  readonly t: number;
+}
+
 /** One strategy instance's own positions after a snapshot (what its `ctx.position` sees). */
 export interface StrategySample {
   /** Instance name (`strategies[].name`, else the strategy's, made unique with `#2`…). */
@@ -36,6 +66,8 @@ export interface Sample {
   readonly markets: readonly MarketSample[];
   /** The same per strategy instance, in config order (instances that traded so far). */
   readonly byStrategy: readonly StrategySample[];
+  /** Best bid and ask of every market a strategy names or trades, by id ascending. */
+  readonly tops: readonly MarketTop[];
 }
 
 /** One configured strategy instance: what the report embeds next to its figures. */
@@ -71,6 +103,15 @@ export interface BacktestTrace {
   readonly refusals: Readonly<Partial<Record<RefusalReason, number>>>;
   /** Strategy instances in config order; two of one module with other params are two. */
   readonly instances: readonly StrategyInstance[];
+  /**
+   * The settings that shaped the run, as configured (JSON data: risk, execution, backtest,
+   * paper seed, strategies with their params), embedded in the report.
+   */
+  readonly config: Readonly<Record<string, unknown>>;
+  /** Every fill, in the order it was booked. */
+  readonly fills: readonly FillEvent[];
+  /** Every `ctx.plot` point, in the order drawn. */
+  readonly plots: readonly PlotPoint[];
   /** Refusals per instance, then reason. */
   readonly refusalsByStrategy: Readonly<
     Record<string, Readonly<Partial<Record<RefusalReason, number>>>>

@@ -63,8 +63,8 @@ export interface StrategyContext<P, S> {
   readonly state: S;
   /**
    * Records one point of a named series at the current time (an indicator, a band, a signal):
-   * drawn on the backtest report's price chart of the strategy's first market, and logged at
-   * debug level live. `value` is a finite number or a decimal string (prices: use strings).
+   * drawn on the backtest report's price chart of the market named before a colon
+   * (`"ETH-USD:mean"`), else of the strategy's first market, and logged at debug level live. `value` is a finite number or a decimal string (prices: use strings).
    * An invalid name or value is ignored with a warning.
    */
   plot(name: string, value: number | string): void;

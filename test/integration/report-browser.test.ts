@@ -1,7 +1,8 @@
 // Opens report.html in headless Chromium (/usr/bin/chromium if present, else the one bundled in
-// the dev dependency @sparticuz/chromium: see test/helpers/chromium.ts) and checks that the charts
-// were drawn, with no console error, no page error and no network request. Never skipped: when no
-// browser starts, beforeAll fails and says why.
+// the dev dependency @sparticuz/chromium: see test/helpers/chromium.ts) at 1280x800 and 1920x1080
+// and checks that every chart was drawn, with no console error, no page error, no network request
+// and nothing wider than the screen (the page or any table). Never skipped: when no browser
+// starts, beforeAll fails and says why.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,19 +13,27 @@ import { computeMetrics } from '../../src/backtest/metrics.ts';
 import { buildReport } from '../../src/backtest/report-json.ts';
 import { writeReport } from '../../src/backtest/write-report.ts';
 import type { BacktestTrace } from '../../src/backtest/trace.ts';
+import { runBacktest } from '../../src/backtest/run-backtest.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { launchChromium } from '../helpers/chromium.ts';
+import { ROOT } from '../helpers/strategy-harness.ts';
 import { demoTrace, marketSample, samples, trace } from '../unit/backtest/trace-fixtures.ts';
 
 // The few DOM shapes the page callbacks use: the project compiles without the DOM lib, and
 // adding it for everyone would let browser globals slip into Node code unnoticed.
 interface PageElement {
   readonly id: string;
+  readonly scrollWidth: number;
+  readonly clientWidth: number;
+  readonly textContent: string | null;
+  readonly parentElement: PageElement | null;
   getAttribute(name: string): string | null;
   querySelector(selector: string): PageElement | null;
   getBoundingClientRect(): { readonly width: number; readonly height: number };
 }
 declare const document: {
   readonly body: { readonly dataset: Record<string, string | undefined> };
+  readonly documentElement: { readonly scrollWidth: number; readonly clientWidth: number };
   querySelectorAll(selector: string): Iterable<PageElement>;
 };
 
@@ -50,12 +59,28 @@ interface PageResult {
     readonly width: number;
     readonly height: number;
   }[];
+  /** Page width beyond the viewport (0 when nothing overflows sideways). */
+  readonly pageOverflow: number;
+  /** Tables wider than their box (each would need sideways scrolling). */
+  readonly wideTables: readonly string[];
   readonly problems: readonly string[];
 }
 
-async function openReport(name: string, t: BacktestTrace): Promise<PageResult> {
+const VIEWPORTS = [
+  { width: 1280, height: 800 },
+  { width: 1920, height: 1080 },
+] as const;
+
+async function writeHtml(name: string, t: BacktestTrace): Promise<string> {
   const { htmlPath } = await writeReport(join(root, name), buildReport(t, computeMetrics(t)));
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  return htmlPath;
+}
+
+async function openReport(
+  htmlPath: string,
+  viewport: { readonly width: number; readonly height: number } = VIEWPORTS[0],
+): Promise<PageResult> {
+  const page = await browser.newPage({ viewport });
   const problems: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
@@ -74,35 +99,83 @@ async function openReport(name: string, t: BacktestTrace): Promise<PageResult> {
       [...document.querySelectorAll('.chart')].map((chart) => {
         const canvas = chart.querySelector('canvas');
         const box = canvas?.getBoundingClientRect();
+        const marketId =
+          chart.getAttribute('data-position-chart') ?? chart.getAttribute('data-price-chart');
+        const kind = chart.getAttribute('data-position-chart') === null ? 'price' : 'position';
         return {
-          chart: chart.id || `position ${chart.getAttribute('data-position-chart') ?? '?'}`,
+          chart: chart.id || `${kind} ${marketId ?? '?'}`,
           width: box?.width ?? 0,
           height: box?.height ?? 0,
         };
       }),
     );
-    return { chartsReady, canvases, problems };
+    const pageOverflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    const wideTables = await page.evaluate(() =>
+      [...document.querySelectorAll('table')]
+        .filter((table) => {
+          const box = table.parentElement;
+          return box !== null && table.scrollWidth > box.clientWidth + 1;
+        })
+        .map((table) => table.querySelector('th')?.textContent ?? '?'),
+    );
+    return { chartsReady, canvases, pageOverflow, wideTables, problems };
   } finally {
     await page.close();
   }
 }
 
 describe('report.html in headless chromium', () => {
-  it('draws the equity, drawdown and per-market position charts without errors', async () => {
-    const result = await openReport('demo', demoTrace());
-    expect(result.problems).toEqual([]);
-    expect(result.chartsReady).toBe('4');
-    expect(result.canvases.map((c) => c.chart)).toEqual([
-      'chart-equity',
-      'chart-drawdown',
-      'position 1',
-      'position 3',
-    ]);
-    for (const canvas of result.canvases) {
-      expect(canvas.width, canvas.chart).toBeGreaterThan(0);
-      expect(canvas.height, canvas.chart).toBeGreaterThan(0);
-    }
-  });
+  it.each(VIEWPORTS)(
+    'at $width x $height: every chart drawn, no console error, nothing wider than the screen',
+    async (viewport) => {
+      const result = await openReport(
+        await writeHtml(`demo-${viewport.width}`, demoTrace()),
+        viewport,
+      );
+      expect(result.problems).toEqual([]);
+      expect(result.canvases.map((c) => c.chart)).toEqual([
+        'chart-equity',
+        'chart-drawdown',
+        'price 1',
+        'price 3',
+        'chart-returns',
+        'position 1',
+        'position 3',
+      ]);
+      expect(result.chartsReady).toBe(String(result.canvases.length));
+      for (const canvas of result.canvases) {
+        expect(canvas.width, canvas.chart).toBeGreaterThan(0);
+        expect(canvas.height, canvas.chart).toBeGreaterThan(0);
+      }
+      expect(result.pageOverflow).toBe(0);
+      expect(result.wideTables).toEqual([]);
+    },
+  );
+
+  it.each(VIEWPORTS)(
+    'a real backtest (mean reversion on the fixture recording) at $width x $height',
+    async (viewport) => {
+      const config = await loadConfig(join(ROOT, 'test/fixtures/configs/mean-reversion.yaml'));
+      const t = await runBacktest({
+        config,
+        data: join(ROOT, 'test/fixtures/recording'),
+        projectRoot: ROOT,
+      });
+      const result = await openReport(await writeHtml(`real-${viewport.width}`, t), viewport);
+      expect(result.problems).toEqual([]);
+      expect(result.canvases.length).toBeGreaterThanOrEqual(5);
+      expect(result.chartsReady).toBe(String(result.canvases.length));
+      for (const canvas of result.canvases) {
+        expect(canvas.width, canvas.chart).toBeGreaterThan(0);
+        expect(canvas.height, canvas.chart).toBeGreaterThan(0);
+      }
+      expect(result.pageOverflow).toBe(0);
+      expect(result.wideTables).toEqual([]);
+    },
+    60_000,
+  );
 
   it('draws a run of one snapshot and one market without errors', async () => {
     const one = trace({
@@ -111,15 +184,17 @@ describe('report.html in headless chromium', () => {
       ]),
       snapshotIntervalMs: 0,
     });
-    const result = await openReport('one', one);
+    const result = await openReport(await writeHtml('one', one));
     expect(result.problems).toEqual([]);
-    expect(result.chartsReady).toBe('3');
-    expect(result.canvases.every((c) => c.width > 0 && c.height > 0)).toBe(true);
+    // Equity, drawdown, the returns histogram (one return) and the position.
+    expect(result.chartsReady).toBe('4');
+    expect(result.canvases.filter((c) => c.width > 0 && c.height > 0)).toHaveLength(4);
   });
 
   it('opens a run without samples, drawing nothing and reporting 0 charts', async () => {
-    const result = await openReport('empty', trace());
+    const result = await openReport(await writeHtml('empty', trace()));
     expect(result.problems).toEqual([]);
     expect(result.chartsReady).toBe('0');
+    expect(result.pageOverflow).toBe(0);
   });
 });

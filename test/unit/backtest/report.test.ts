@@ -41,6 +41,7 @@ describe('buildReport', () => {
       'format',
       'version',
       'run',
+      'tearsheet',
       'summary',
       'markets',
       'strategies',
@@ -67,6 +68,22 @@ describe('buildReport', () => {
         startingCapital: '100000',
         description:
           "latency: one snapshot later; depth walked level by level (MARKET rest cancelled); slippage 0 bps; fees: the markets' own; starting capital 100000",
+      },
+      config: {
+        strategies: [
+          {
+            name: 'dca',
+            module: 'strategies/dca.ts',
+            markets: ['ETH-USD'],
+            params: { quoteAmount: '100' },
+          },
+          {
+            name: 'mean-reversion',
+            module: 'strategies/mean-reversion.ts',
+            markets: ['BTC-USD'],
+            params: { window: 4 },
+          },
+        ],
       },
     });
     expect(report.finalPositions).toEqual([
@@ -140,7 +157,13 @@ describe('buildReport', () => {
       // A saw-tooth with one deep dip at sample 7_777.
       const realized = i === 7_777 ? '-5000' : String((i % 50) * 3);
       const markets = [marketSample(1, { realizedPnlX18: realized })];
-      list.push({ seq: i, t: i * 1000, markets, byStrategy: [{ strategy: 'dca', markets }] });
+      list.push({
+        seq: i,
+        t: i * 1000,
+        markets,
+        byStrategy: [{ strategy: 'dca', markets }],
+        tops: [],
+      });
     }
     const t = trace({ samples: list });
     const report = buildReport(t, computeMetrics(t));
@@ -169,8 +192,12 @@ describe('buildReport', () => {
       equity: [],
       drawdown: [],
       positions: [],
+      benchmark: [],
       strategyEquity: [{ strategy: 'dca', equity: [] }],
     });
+    expect(report.tearsheet.trades).toEqual([]);
+    expect(report.tearsheet.priceCharts).toEqual([]);
+    expect(report.tearsheet.returnsHistogram).toEqual({ edgesBps: [], counts: [], zero: 0 });
     expect(renderReportHtml(report)).toContain('No samples: nothing to draw.');
   });
 });

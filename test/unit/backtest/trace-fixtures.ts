@@ -2,7 +2,13 @@
 import type { OrderRecord } from '../../../src/execution/order-record.ts';
 import { parseDecimalToX18 } from '../../../src/money/index.ts';
 import { DEFAULT_FILL_MODEL } from '../../../src/backtest/fill-model.ts';
-import type { BacktestTrace, MarketSample, Sample } from '../../../src/backtest/trace.ts';
+import type {
+  BacktestTrace,
+  FillEvent,
+  MarketSample,
+  PlotPoint,
+  Sample,
+} from '../../../src/backtest/trace.ts';
 
 /** x18 of a signed decimal string (test convenience). */
 export function x18(value: string): bigint {
@@ -39,6 +45,7 @@ export function samples(
     t: 1_700_000_000_000 + i * stepMs,
     markets,
     byStrategy: markets.length === 0 ? [] : [{ strategy, markets }],
+    tops: [],
   }));
 }
 
@@ -82,6 +89,29 @@ export function order(overrides: Partial<OrderRecord> = {}): OrderRecord {
   };
 }
 
+/** A fill event from decimal strings. */
+export function fill(
+  orderId: number,
+  strategy: string,
+  marketId: number,
+  side: 'BUY' | 'SELL',
+  amount: string,
+  price: string,
+  fee: string,
+  t: number,
+): FillEvent {
+  return {
+    orderId,
+    strategy,
+    marketId,
+    side,
+    amountX18: x18(amount),
+    priceX18: x18(price),
+    feeX18: x18(fee),
+    t,
+  };
+}
+
 /** A trace around `samples`; everything else defaults to a small two-market run. */
 export function trace(overrides: Partial<BacktestTrace> = {}): BacktestTrace {
   const sampleList = overrides.samples ?? [];
@@ -103,6 +133,9 @@ export function trace(overrides: Partial<BacktestTrace> = {}): BacktestTrace {
     refusals: {},
     instances: [],
     refusalsByStrategy: {},
+    config: {},
+    fills: [],
+    plots: [],
     intents: [],
     ...overrides,
   };
@@ -114,6 +147,7 @@ export function trace(overrides: Partial<BacktestTrace> = {}): BacktestTrace {
  */
 export function demoTrace(sampleCount = 60): BacktestTrace {
   const list: Sample[] = [];
+  const plots: PlotPoint[] = [];
   for (let i = 0; i < sampleCount; i += 1) {
     const ethMark = 3000 + Math.round(40 * Math.sin(i / 5)) + i;
     const btcMark = 65000 - Math.round(300 * Math.cos(i / 7));
@@ -143,6 +177,16 @@ export function demoTrace(sampleCount = 60): BacktestTrace {
         { strategy: 'dca', markets: [eth] },
         { strategy: 'mean-reversion', markets: [btc] },
       ],
+      tops: [
+        { marketId: 1, bidX18: x18(`${ethMark}`), askX18: x18(`${ethMark}.5`) },
+        { marketId: 3, bidX18: x18(`${btcMark}`), askX18: x18(`${btcMark + 1}`) },
+      ],
+    });
+    plots.push({
+      strategy: 'mean-reversion',
+      name: 'mean',
+      value: `${65000 - Math.round(100 * Math.cos(i / 7))}`,
+      t: 1_700_000_000_000 + i * 1000,
     });
   }
   return trace({
@@ -215,5 +259,14 @@ export function demoTrace(sampleCount = 60): BacktestTrace {
       dca: { BELOW_MIN_AMOUNT: 3 },
       'mean-reversion': { ABOVE_MAX_ORDER_NOTIONAL: 1 },
     },
+    // The fills behind the samples: dca buys 1 ETH and sells half; mean reversion shorts BTC
+    // and buys it back.
+    fills: [
+      fill(1, 'dca', 1, 'BUY', '1', '3005.5', '1.50275', list[5]?.t ?? 0),
+      fill(2, 'mean-reversion', 3, 'SELL', '0.01', '64900', '0.3245', list[10]?.t ?? 0),
+      fill(4, 'dca', 1, 'SELL', '0.5', '3031', '0.75135', list[30]?.t ?? 0),
+      fill(6, 'mean-reversion', 3, 'BUY', '0.01', '65250', '0.3228', list[40]?.t ?? 0),
+    ],
+    plots,
   });
 }

@@ -1,0 +1,39 @@
+import type { OrderJournal } from '../execution/journal.ts';
+import type { FillEvent } from './trace.ts';
+
+/**
+ * The journal the backtest hands to the trading stack, unchanged, except that every outcome it
+ * records that fills more of an order is also noted as a fill: the new amount, at the price and
+ * fee the executor booked it at (the order's average price, the fee it charged), at that time.
+ * These are exactly the fills the portfolio applied, so trades built from them reconcile with it.
+ */
+export function journalWithFillLog(journal: OrderJournal, fills: FillEvent[]): OrderJournal {
+  const recordOutcome: OrderJournal['recordOutcome'] = (id, outcome, now) => {
+    const before = journal.get(id);
+    const after = journal.recordOutcome(id, outcome, now);
+    const amountX18 = after.filledX18 - before.filledX18;
+    if (amountX18 > 0n && after.avgFillPriceX18 !== null) {
+      fills.push({
+        orderId: id,
+        strategy: after.strategy,
+        marketId: after.marketId,
+        side: after.side,
+        amountX18,
+        priceX18: after.avgFillPriceX18,
+        feeX18: (after.feesX18 ?? 0n) - (before.feesX18 ?? 0n),
+        t: now,
+      });
+    }
+    return after;
+  };
+  return new Proxy(journal, {
+    get(target, property) {
+      if (property === 'recordOutcome') return recordOutcome;
+      const value: unknown = Reflect.get(target, property, target);
+      // Methods run on the journal itself (its private fields are not on the proxy).
+      return typeof value === 'function'
+        ? (value as (...args: unknown[]) => unknown).bind(target)
+        : value;
+    },
+  });
+}

@@ -1,0 +1,210 @@
+import { applyFill, type PositionState } from '../execution/positions.ts';
+import { formatX18 } from '../money/index.ts';
+import { bigintRatio, formatRatio } from './ratio-decimal.ts';
+import type { FillEvent } from './trace.ts';
+
+/**
+ * One round-trip trade of one strategy instance in one market: from the fill that opened a
+ * position to the fill that brought it back to flat (or through it: a flip closes one trade and
+ * opens the next with the rest). All x18; money in quote units.
+ */
+export interface RoundTrip {
+  readonly strategy: string;
+  readonly marketId: number;
+  readonly direction: 'LONG' | 'SHORT';
+  readonly entryTime: number;
+  /** Null while the trade is still open at the end of the run. */
+  readonly exitTime: number | null;
+  /** Largest absolute position the trade held. */
+  readonly maxAmountX18: bigint;
+  /** Volume-weighted price of the fills that opened or added to it. */
+  readonly entryPriceX18: bigint;
+  /** Volume-weighted price of the fills that reduced it; null when none did. */
+  readonly exitPriceX18: bigint | null;
+  /** Realized PnL before fees, exactly as the portfolio realized it. */
+  readonly pnlX18: bigint;
+  /** Fees of its fills (a flipping fill's fee is split by amount). */
+  readonly feesX18: bigint;
+  /** `pnl − fees`. */
+  readonly netPnlX18: bigint;
+  readonly fills: number;
+}
+
+interface OpenTrade {
+  direction: 'LONG' | 'SHORT';
+  entryTime: number;
+  maxAmountX18: bigint;
+  entryAmountX18: bigint;
+  entryNotionalX36: bigint;
+  exitAmountX18: bigint;
+  exitNotionalX36: bigint;
+  pnlX18: bigint;
+  feesX18: bigint;
+  fills: number;
+}
+
+const FLAT: PositionState = {
+  amountX18: 0n,
+  avgEntryPriceX18: 0n,
+  realizedPnlX18: 0n,
+  feesX18: 0n,
+  volumeX18: 0n,
+  turnoverX18: 0n,
+};
+
+function abs(value: bigint): bigint {
+  return value < 0n ? -value : value;
+}
+
+function open(fill: FillEvent, amountX18: bigint, feeX18: bigint): OpenTrade {
+  return {
+    direction: fill.side === 'BUY' ? 'LONG' : 'SHORT',
+    entryTime: fill.t,
+    maxAmountX18: amountX18,
+    entryAmountX18: amountX18,
+    entryNotionalX36: amountX18 * fill.priceX18,
+    exitAmountX18: 0n,
+    exitNotionalX36: 0n,
+    pnlX18: 0n,
+    feesX18: feeX18,
+    fills: 1,
+  };
+}
+
+function finish(
+  trade: OpenTrade,
+  strategy: string,
+  marketId: number,
+  exitTime: number | null,
+): RoundTrip {
+  return {
+    strategy,
+    marketId,
+    direction: trade.direction,
+    entryTime: trade.entryTime,
+    exitTime,
+    maxAmountX18: trade.maxAmountX18,
+    entryPriceX18: trade.entryNotionalX36 / trade.entryAmountX18,
+    exitPriceX18: trade.exitAmountX18 === 0n ? null : trade.exitNotionalX36 / trade.exitAmountX18,
+    pnlX18: trade.pnlX18,
+    feesX18: trade.feesX18,
+    netPnlX18: trade.pnlX18 - trade.feesX18,
+    fills: trade.fills,
+  };
+}
+
+/**
+ * Cuts the fills of each strategy instance in each market into round trips, applying them with
+ * the portfolio's own average-cost rule so the realized PnL of the trades adds up exactly to the
+ * instance's. Trades come out ordered by entry time (ties: strategy, market); a trade still
+ * open at the end has `exitTime` null.
+ */
+export function roundTrips(fills: readonly FillEvent[]): RoundTrip[] {
+  const positions = new Map<string, PositionState>();
+  const openTrades = new Map<string, OpenTrade>();
+  const trades: { trip: RoundTrip; order: number }[] = [];
+  let order = 0;
+  const keyOf = (fill: FillEvent): string => `${fill.strategy}\u0000${fill.marketId}`;
+  const entryOrder = new Map<string, number>();
+  for (const fill of fills) {
+    const key = keyOf(fill);
+    const before = positions.get(key) ?? FLAT;
+    const after = applyFill(before, fill);
+    positions.set(key, after);
+    const realized = after.realizedPnlX18 - before.realizedPnlX18;
+    const current = openTrades.get(key);
+    const signed = fill.side === 'BUY' ? fill.amountX18 : -fill.amountX18;
+    if (current === undefined || before.amountX18 === 0n) {
+      openTrades.set(key, open(fill, fill.amountX18, fill.feeX18));
+      entryOrder.set(key, order++);
+      continue;
+    }
+    if (before.amountX18 > 0n === signed > 0n) {
+      current.entryAmountX18 += fill.amountX18;
+      current.entryNotionalX36 += fill.amountX18 * fill.priceX18;
+      current.maxAmountX18 =
+        abs(after.amountX18) > current.maxAmountX18 ? abs(after.amountX18) : current.maxAmountX18;
+      current.feesX18 += fill.feeX18;
+      current.fills += 1;
+      continue;
+    }
+    const closed = fill.amountX18 < abs(before.amountX18) ? fill.amountX18 : abs(before.amountX18);
+    const closingFee = (fill.feeX18 * closed) / fill.amountX18;
+    current.exitAmountX18 += closed;
+    current.exitNotionalX36 += closed * fill.priceX18;
+    current.pnlX18 += realized;
+    current.feesX18 += closingFee;
+    current.fills += 1;
+    if (after.amountX18 === 0n || after.amountX18 > 0n !== before.amountX18 > 0n) {
+      trades.push({
+        trip: finish(current, fill.strategy, fill.marketId, fill.t),
+        order: entryOrder.get(key) ?? 0,
+      });
+      openTrades.delete(key);
+      if (after.amountX18 !== 0n) {
+        openTrades.set(key, open(fill, fill.amountX18 - closed, fill.feeX18 - closingFee));
+        entryOrder.set(key, order++);
+      }
+    }
+  }
+  for (const [key, trade] of openTrades) {
+    const [strategy = '', marketId = '0'] = key.split('\u0000');
+    trades.push({
+      trip: finish(trade, strategy, Number(marketId), null),
+      order: entryOrder.get(key) ?? 0,
+    });
+  }
+  return trades.sort((a, b) => a.order - b.order).map((t) => t.trip);
+}
+
+/** Figures of a set of closed round trips. Money as decimal strings; ratios with 6 digits. */
+export interface TradeStats {
+  readonly closed: number;
+  /** Trades still open at the end (not in the figures below). */
+  readonly open: number;
+  readonly wins: number;
+  readonly losses: number;
+  /** `wins / closed` (0..1); null without closed trades. */
+  readonly winRate: string | null;
+  /** Net PnL of the winners / |net PnL of the losers|; null without a losing trade. */
+  readonly profitFactor: string | null;
+  /** Mean net PnL per closed trade, quote units (rounded toward zero). */
+  readonly expectancy: string | null;
+  readonly avgWin: string | null;
+  /** Mean net PnL of the losing trades (negative). */
+  readonly avgLoss: string | null;
+  readonly grossProfit: string;
+  readonly grossLoss: string;
+  /** Mean time from entry to exit, ms (rounded down). */
+  readonly avgDurationMs: number | null;
+}
+
+/** Win/loss figures of the closed trades among `trips`. */
+export function tradeStats(trips: readonly RoundTrip[]): TradeStats {
+  const closed = trips.filter((t) => t.exitTime !== null);
+  const winners = closed.filter((t) => t.netPnlX18 > 0n);
+  const losers = closed.filter((t) => t.netPnlX18 < 0n);
+  const sum = (list: readonly RoundTrip[]): bigint => list.reduce((n, t) => n + t.netPnlX18, 0n);
+  const mean = (list: readonly RoundTrip[]): string | null =>
+    list.length === 0 ? null : formatX18(sum(list) / BigInt(list.length));
+  const grossProfit = sum(winners);
+  const grossLoss = sum(losers);
+  const durations = closed.reduce((n, t) => n + ((t.exitTime ?? t.entryTime) - t.entryTime), 0);
+  return {
+    closed: closed.length,
+    open: trips.length - closed.length,
+    wins: winners.length,
+    losses: losers.length,
+    winRate:
+      closed.length === 0
+        ? null
+        : formatRatio(bigintRatio(BigInt(winners.length), BigInt(closed.length))),
+    profitFactor: grossLoss === 0n ? null : formatRatio(bigintRatio(grossProfit, -grossLoss)),
+    expectancy: mean(closed),
+    avgWin: mean(winners),
+    avgLoss: mean(losers),
+    grossProfit: formatX18(grossProfit),
+    grossLoss: formatX18(grossLoss),
+    avgDurationMs: closed.length === 0 ? null : Math.floor(durations / closed.length),
+  };
+}

@@ -1,0 +1,364 @@
+import { X18_SCALE, formatX18 } from '../money/index.ts';
+import { downsampleIndices } from './downsample.ts';
+import { computeEquityCurve } from './equity-curve.ts';
+import type { BacktestMetrics, PnlMetrics } from './metrics.ts';
+import { RatioDecimal, bigintRatio, formatRatio } from './ratio-decimal.ts';
+import { roundTrips, tradeStats, type RoundTrip, type TradeStats } from './round-trips.ts';
+import type { BacktestTrace } from './trace.ts';
+
+const MS_PER_DAY = 24 * 3600 * 1000;
+const MS_PER_YEAR = 365 * MS_PER_DAY;
+/** Below this span CAGR and Calmar are not computed at all (null): a year from hours is noise. */
+const MIN_ANNUALIZED_SPAN_MS = MS_PER_DAY;
+/** Below these, annualized ratios are shown with a warning. */
+const FEW_SAMPLES = 100;
+const SHORT_SPAN_MS = 30 * MS_PER_DAY;
+const HISTOGRAM_BINS = 20;
+
+/** One row of the trades table. Money and prices as decimal strings; times ISO 8601 UTC. */
+export interface TradeRow {
+  readonly strategy: string;
+  readonly symbol: string;
+  readonly direction: 'LONG' | 'SHORT';
+  readonly entryTime: string;
+  readonly exitTime: string | null;
+  readonly durationMs: number | null;
+  readonly amount: string;
+  readonly entryPrice: string;
+  readonly exitPrice: string | null;
+  readonly pnl: string;
+  readonly fees: string;
+  readonly netPnl: string;
+  readonly fills: number;
+}
+
+/** Annualized growth figures; null when the run is too short for them to mean anything. */
+export interface Annualized {
+  /** Compound annual growth rate of equity, percent. */
+  readonly cagrPct: string | null;
+  /** CAGR % / max drawdown %. */
+  readonly calmar: string | null;
+}
+
+/** One instance's (or the account's) tearsheet figures. */
+export interface TearsheetFigures extends Annualized {
+  readonly trades: TradeStats;
+  /** Share (0..1) of samples with a position. */
+  readonly exposure: string | null;
+}
+
+/** A market's price chart: mid with its bid/ask band, fills as markers, strategy plots. */
+export interface PriceChart {
+  readonly marketId: number;
+  readonly symbol: string;
+  readonly t: readonly number[];
+  readonly bid: readonly (string | null)[];
+  readonly ask: readonly (string | null)[];
+  readonly mid: readonly (string | null)[];
+  /** Fill price at points where a buy (entry of a long, exit of a short) filled; else null. */
+  readonly buys: readonly (string | null)[];
+  readonly sells: readonly (string | null)[];
+  /** `ctx.plot` series of the instances whose first market this is. */
+  readonly plots: readonly {
+    readonly strategy: string;
+    readonly name: string;
+    readonly values: readonly (string | null)[];
+  }[];
+}
+
+/** The tearsheet part of the report. */
+export interface Tearsheet {
+  /** What was replayed: first and last snapshot, how long, how many. */
+  readonly span: {
+    readonly from: string;
+    readonly to: string;
+    readonly durationMs: number;
+    readonly snapshots: number;
+  };
+  /** Where a figure rests on too little data to be trusted. */
+  readonly warnings: readonly string[];
+  readonly total: TearsheetFigures & {
+    /** Return of holding the traded markets (equal weights) from the first snapshot, percent. */
+    readonly benchmarkReturnPct: string | null;
+  };
+  readonly strategies: readonly (TearsheetFigures & { readonly strategy: string })[];
+  /** Round trips by entry time, per instance and market. */
+  readonly trades: readonly TradeRow[];
+  /** Per-snapshot returns of equity in basis points: bins of equal width, zero returns apart. */
+  readonly returnsHistogram: {
+    readonly edgesBps: readonly string[];
+    readonly counts: readonly number[];
+    readonly zero: number;
+  };
+  readonly priceCharts: readonly PriceChart[];
+}
+
+function isoTime(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
+}
+
+function symbolOf(trace: BacktestTrace, marketId: number): string {
+  return trace.symbols.get(marketId) ?? `market ${marketId}`;
+}
+
+/** CAGR and Calmar from the start and end equity, the span and the max drawdown (percent). */
+export function annualized(
+  startX18: bigint,
+  endX18: bigint,
+  spanMs: number,
+  maxDrawdownPct: string,
+): Annualized {
+  if (spanMs < MIN_ANNUALIZED_SPAN_MS || startX18 <= 0n || endX18 <= 0n)
+    return { cagrPct: null, calmar: null };
+  const growth = bigintRatio(endX18, startX18).pow(new RatioDecimal(MS_PER_YEAR).div(spanMs));
+  const cagr = growth.minus(1).times(100);
+  const drawdown = new RatioDecimal(maxDrawdownPct);
+  return {
+    cagrPct: formatRatio(cagr),
+    calmar: drawdown.isZero() ? null : formatRatio(cagr.div(drawdown)),
+  };
+}
+
+function figures(
+  trips: readonly RoundTrip[],
+  pnl: PnlMetrics,
+  startX18: bigint,
+  spanMs: number,
+): TearsheetFigures {
+  const end = startX18 + decimalX18(pnl.netPnl);
+  return {
+    trades: tradeStats(trips),
+    ...annualized(startX18, end, spanMs, pnl.maxDrawdownPct),
+    exposure: pnl.exposure.timeInMarket,
+  };
+}
+
+/** x18 of a signed decimal string from metrics (exact). */
+function decimalX18(value: string): bigint {
+  const negative = value.startsWith('-');
+  const [whole = '0', fraction = ''] = (negative ? value.slice(1) : value).split('.');
+  const x18 = BigInt(whole) * X18_SCALE + BigInt(fraction.padEnd(18, '0').slice(0, 18) || '0');
+  return negative ? -x18 : x18;
+}
+
+/** The mid of a top of book (floored), or null with an empty side. */
+function midOf(bid: bigint | null, ask: bigint | null): bigint | null {
+  if (bid !== null && ask !== null) return (bid + ask) / 2n;
+  return bid ?? ask;
+}
+
+/**
+ * Buy-and-hold of the traded markets (the markets named by the strategies when none traded):
+ * the starting capital split equally, each part bought at its market's first mid and marked at
+ * every later mid (a market without a mid yet holds its part in cash). Aligned with the samples.
+ */
+export function benchmarkEquity(trace: BacktestTrace, startX18: bigint): bigint[] {
+  const traded = new Set(trace.fills.map((f) => f.marketId));
+  const ids = new Set<number>();
+  for (const sample of trace.samples)
+    for (const top of sample.tops)
+      if (traded.size === 0 || traded.has(top.marketId)) ids.add(top.marketId);
+  const markets = [...ids].sort((a, b) => a - b);
+  if (markets.length === 0) return trace.samples.map(() => startX18);
+  const share = startX18 / BigInt(markets.length);
+  const cash = startX18 - share * BigInt(markets.length);
+  const first = new Map<number, bigint>();
+  const last = new Map<number, bigint>();
+  return trace.samples.map((sample) => {
+    for (const top of sample.tops) {
+      const mid = midOf(top.bidX18, top.askX18);
+      if (mid === null || mid <= 0n || !ids.has(top.marketId)) continue;
+      if (!first.has(top.marketId)) first.set(top.marketId, mid);
+      last.set(top.marketId, mid);
+    }
+    let value = cash;
+    for (const id of markets) {
+      const entry = first.get(id);
+      const now = last.get(id);
+      value += entry === undefined || now === undefined ? share : (share * now) / entry;
+    }
+    return value;
+  });
+}
+
+function histogram(equityX18: readonly bigint[], startX18: bigint): Tearsheet['returnsHistogram'] {
+  const returns: InstanceType<typeof RatioDecimal>[] = [];
+  let zero = 0;
+  let previous = startX18;
+  for (const value of equityX18) {
+    if (value === previous) zero += 1;
+    else if (previous > 0n) returns.push(bigintRatio((value - previous) * 10_000n, previous));
+    previous = value;
+  }
+  if (returns.length === 0) return { edgesBps: [], counts: [], zero };
+  let low = returns[0] as InstanceType<typeof RatioDecimal>;
+  let high = low;
+  for (const r of returns) {
+    if (r.lessThan(low)) low = r;
+    if (r.greaterThan(high)) high = r;
+  }
+  const bins = high.equals(low) ? 1 : HISTOGRAM_BINS;
+  const width = bins === 1 ? new RatioDecimal(1) : high.minus(low).div(bins);
+  const counts = new Array<number>(bins).fill(0);
+  for (const r of returns) {
+    const index = bins === 1 ? 0 : Math.min(bins - 1, r.minus(low).div(width).floor().toNumber());
+    counts[index] = (counts[index] ?? 0) + 1;
+  }
+  const edgesBps = Array.from({ length: bins + 1 }, (_, i) =>
+    formatRatio(bins === 1 ? low.plus(i === 0 ? -0.5 : 0.5) : low.plus(width.times(i)), 4),
+  );
+  return { edgesBps, counts, zero };
+}
+
+function priceCharts(trace: BacktestTrace): PriceChart[] {
+  const marketIds = new Set<number>();
+  for (const sample of trace.samples) for (const top of sample.tops) marketIds.add(top.marketId);
+  const indexOfTime = new Map<number, number>();
+  trace.samples.forEach((s, i) => {
+    if (!indexOfTime.has(s.t)) indexOfTime.set(s.t, i);
+  });
+  const symbolIds = new Map([...trace.symbols].map(([id, symbol]) => [symbol, id]));
+  // An instance's plots go on the chart of its first configured market.
+  const plotMarket = new Map<string, number>();
+  for (const instance of trace.instances) {
+    const symbol = instance.markets[0];
+    const id = [...trace.symbols].find(([, s]) => s === symbol)?.[0];
+    if (id !== undefined) plotMarket.set(instance.name, id);
+  }
+  return [...marketIds]
+    .sort((a, b) => a - b)
+    .map((marketId) => {
+      const bidX18 = trace.samples.map(
+        (s) => s.tops.find((t) => t.marketId === marketId)?.bidX18 ?? null,
+      );
+      const askX18 = trace.samples.map(
+        (s) => s.tops.find((t) => t.marketId === marketId)?.askX18 ?? null,
+      );
+      const midX18 = bidX18.map((bid, i) => midOf(bid, askX18[i] ?? null));
+      const buys = new Map<number, bigint>();
+      const sells = new Map<number, bigint>();
+      for (const fill of trace.fills) {
+        if (fill.marketId !== marketId) continue;
+        const index = indexOfTime.get(fill.t);
+        if (index !== undefined) (fill.side === 'BUY' ? buys : sells).set(index, fill.priceX18);
+      }
+      const plotted = new Map<string, Map<number, string>>();
+      for (const point of trace.plots) {
+        // `SYMBOL:name` goes on that market's chart; any other name on the instance's first.
+        const colon = point.name.indexOf(':');
+        const named = colon > 0 ? symbolIds.get(point.name.slice(0, colon)) : undefined;
+        if ((named ?? plotMarket.get(point.strategy)) !== marketId) continue;
+        const index = indexOfTime.get(point.t);
+        if (index === undefined) continue;
+        const key = `${point.strategy}\u0000${point.name}`;
+        let series = plotted.get(key);
+        if (series === undefined) plotted.set(key, (series = new Map<number, string>()));
+        series.set(index, point.value);
+      }
+      // Downsampled like the equity chart (each stretch's highs and lows of the mid), keeping
+      // every point with a fill or a plotted value.
+      const filled = midX18.map((m) => m ?? 0n);
+      const keep = new Set(
+        downsampleIndices(
+          filled,
+          filled.map(() => 0n),
+        ),
+      );
+      for (const index of [...buys.keys(), ...sells.keys()]) keep.add(index);
+      for (const series of plotted.values()) for (const index of series.keys()) keep.add(index);
+      const picked = [...keep].sort((a, b) => a - b);
+      const text = (v: bigint | null | undefined): string | null =>
+        v === null || v === undefined ? null : formatX18(v);
+      return {
+        marketId,
+        symbol: symbolOf(trace, marketId),
+        t: picked.map((i) => trace.samples[i]?.t ?? 0),
+        bid: picked.map((i) => text(bidX18[i])),
+        ask: picked.map((i) => text(askX18[i])),
+        mid: picked.map((i) => text(midX18[i])),
+        buys: picked.map((i) => text(buys.get(i))),
+        sells: picked.map((i) => text(sells.get(i))),
+        plots: [...plotted].map(([key, series]) => {
+          const [strategy = '', name = ''] = key.split('\u0000');
+          return { strategy, name, values: picked.map((i) => series.get(i) ?? null) };
+        }),
+      };
+    });
+}
+
+function warningsOf(trace: BacktestTrace, spanMs: number): string[] {
+  const warnings: string[] = [];
+  const samples = trace.samples.length;
+  const days = (spanMs / MS_PER_DAY).toFixed(spanMs < MS_PER_DAY ? 4 : 1);
+  if (samples < FEW_SAMPLES || spanMs < SHORT_SPAN_MS) {
+    warnings.push(
+      `Annualized figures rest on ${samples} samples over ${days} days: Sharpe and Sortino are scaled to a year from that, so read them as noise (they mean something from about ${FEW_SAMPLES} samples over ${SHORT_SPAN_MS / MS_PER_DAY} days).`,
+    );
+  }
+  if (spanMs < MIN_ANNUALIZED_SPAN_MS)
+    warnings.push('CAGR and Calmar are not computed for a run shorter than one day.');
+  const closed = roundTrips(trace.fills).filter((t) => t.exitTime !== null).length;
+  if (closed > 0 && closed < 30)
+    warnings.push(
+      `Only ${closed} closed trades: win rate, profit factor and expectancy are anecdotes, not statistics.`,
+    );
+  return warnings;
+}
+
+/**
+ * The tearsheet of a run: round-trip trades and their statistics per instance and in total,
+ * CAGR and Calmar where the span allows, exposure, a buy-and-hold benchmark, a histogram of
+ * per-snapshot returns, one price chart per market with fills and plots, and warnings where the
+ * data is too thin. Pure and deterministic.
+ */
+export function buildTearsheet(trace: BacktestTrace, metrics: BacktestMetrics): Tearsheet {
+  const startX18 = decimalX18(metrics.startingCapital);
+  const spanMs = Math.max(0, trace.endedAt - trace.startedAt);
+  const trips = roundTrips(trace.fills);
+  const equity = computeEquityCurve(trace).totalNetPnlX18.map((net) => startX18 + net);
+  const benchmark = benchmarkEquity(trace, startX18);
+  const lastBenchmark = benchmark[benchmark.length - 1];
+  return {
+    span: {
+      from: isoTime(trace.startedAt),
+      to: isoTime(trace.endedAt),
+      durationMs: spanMs,
+      snapshots: trace.snapshots,
+    },
+    warnings: warningsOf(trace, spanMs),
+    total: {
+      ...figures(trips, metrics.total, startX18, spanMs),
+      benchmarkReturnPct:
+        lastBenchmark === undefined
+          ? null
+          : formatRatio(bigintRatio((lastBenchmark - startX18) * 100n, startX18)),
+    },
+    strategies: metrics.strategies.map((instance) => ({
+      strategy: instance.strategy,
+      ...figures(
+        trips.filter((t) => t.strategy === instance.strategy),
+        instance,
+        startX18,
+        spanMs,
+      ),
+    })),
+    trades: trips.map((trip) => ({
+      strategy: trip.strategy,
+      symbol: symbolOf(trace, trip.marketId),
+      direction: trip.direction,
+      entryTime: isoTime(trip.entryTime),
+      exitTime: trip.exitTime === null ? null : isoTime(trip.exitTime),
+      durationMs: trip.exitTime === null ? null : trip.exitTime - trip.entryTime,
+      amount: formatX18(trip.maxAmountX18),
+      entryPrice: formatX18(trip.entryPriceX18),
+      exitPrice: trip.exitPriceX18 === null ? null : formatX18(trip.exitPriceX18),
+      pnl: formatX18(trip.pnlX18),
+      fees: formatX18(trip.feesX18),
+      netPnl: formatX18(trip.netPnlX18),
+      fills: trip.fills,
+    })),
+    returnsHistogram: histogram(equity, startX18),
+    priceCharts: priceCharts(trace),
+  };
+}
