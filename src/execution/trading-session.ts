@@ -79,6 +79,11 @@ export class TradingSession {
     return [...this.#hosts.keys()];
   }
 
+  /** Failed `onSnapshot`/`onFill` calls per strategy since start, every strategy listed. */
+  strategyErrors(): Record<string, number> {
+    return Object.fromEntries([...this.#hosts.values()].map((host) => [host.name, host.errors]));
+  }
+
   /** Snapshots each strategy let time out since start, for those with any. */
   strategyTimeouts(): Record<string, number> {
     const timeouts: Record<string, number> = {};

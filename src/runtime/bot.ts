@@ -2,7 +2,7 @@ import type { CredentialManager } from '../account/credential-manager.ts';
 import type { Config } from '../config/index.ts';
 import type { Market } from '../domain/index.ts';
 import type { Executor } from '../execution/executor.ts';
-import { Flattener } from '../execution/flatten.ts';
+import { Flattener, FLATTEN_STRATEGY } from '../execution/flatten.ts';
 import { OrderJournal } from '../execution/journal.ts';
 import { riskLimitsOf } from '../execution/risk-limits.ts';
 import { TradingModes } from '../execution/trading-mode.ts';
@@ -15,6 +15,7 @@ import type { StartTimer } from '../strategy/strategy-timer.ts';
 import type { VenueConnection } from '../venue/endpoints/index.ts';
 import { credentialRenewal, openCredentials } from './bot-credentials.ts';
 import { CleanupStack } from './cleanup-stack.ts';
+import { BotMetrics } from './control/bot-metrics.ts';
 import { BotOperations } from './control/bot-operations.ts';
 import { controlToken } from './control/control-auth.ts';
 import { startControlServer } from './control/control-server.ts';
@@ -149,6 +150,15 @@ async function assembleBot(
   const journal = OrderJournal.open(paths.journal);
   cleanup.push(() => journal.close());
   const modes = new TradingModes({ now, log, killSwitchFile: config.risk.killSwitchFile });
+  // Metrics only where they can be scraped (the control server).
+  const metrics =
+    config.control === undefined
+      ? undefined
+      : new BotMetrics({
+          strategies: strategies.map((strategy) => strategy.name),
+          markets: [...new Set(config.strategies.flatMap((strategy) => strategy.markets))],
+          internalStrategies: [FLATTEN_STRATEGY],
+        });
   const stack = await httpTradingStack({
     options,
     strategies,
@@ -157,10 +167,12 @@ async function assembleBot(
     write,
     now,
     modes,
+    metrics,
   });
   const { dispatcher, executor, session } = stack;
+  const transport = httpReadTransport(read);
   const poller = createVenuePoller({
-    transport: httpReadTransport(read),
+    transport: metrics === undefined ? transport : metrics.readTransport(transport),
     poll: config.poll,
     now,
     sleep,
@@ -180,6 +192,21 @@ async function assembleBot(
     credentials,
     modes,
     symbolOf,
+    ...(metrics === undefined ? {} : { metrics: () => metrics.exposition() }),
+  });
+  metrics?.attach({
+    now,
+    stats: () => executor.stats(),
+    account: () => operations.accountValue(),
+    queueDepth: () => dispatcher.pending,
+    pollFailuresInRow: () => poller.failures,
+    lastGoodPollAt: () => poller.lastGoodAt,
+    credentialsExpireAt: () => credentials.current().expiryTs,
+    pausedStrategies: () => session.pausedStrategies(),
+    strategyTimeouts: () => session.strategyTimeouts(),
+    strategyErrors: () => session.strategyErrors(),
+    mode: () => modes.mode,
+    ready: () => operations.notReadyReasons().length === 0,
   });
   const flattener = new Flattener({
     executor,
@@ -268,14 +295,23 @@ async function httpTradingStack(parts: {
   write: VenueConnection;
   now: () => number;
   modes: TradingModes;
+  metrics: BotMetrics | undefined;
 }): Promise<TradingStack> {
-  const { options, credentials, write, modes } = parts;
+  const { options, credentials, write, modes, metrics } = parts;
   const { config } = options;
+  const submitter = httpOrderSubmitter(write, credentials);
+  const onIntent =
+    metrics === undefined
+      ? options.onIntent
+      : (produced: ProducedIntent) => {
+          metrics.intent(produced.strategy);
+          options.onIntent?.(produced);
+        };
   return buildTradingStack({
     config,
     strategies: parts.strategies,
     journal: parts.journal,
-    submitter: httpOrderSubmitter(write, credentials),
+    submitter: metrics === undefined ? submitter : metrics.orderSubmitter(submitter),
     signer: credentialOrderSigner(credentials, signingDomainOf(config)),
     lookupOrder: httpOrderLookup(write, credentials, () => AbortSignal.timeout(write.timeoutMs)),
     rate: {
@@ -290,7 +326,13 @@ async function httpTradingStack(parts: {
     now: parts.now,
     sleep: options.sleep ?? realSleep,
     log: options.log,
-    ...(options.onIntent === undefined ? {} : { onIntent: options.onIntent }),
+    ...(onIntent === undefined ? {} : { onIntent }),
+    ...(metrics === undefined
+      ? {}
+      : {
+          observer: metrics.observer,
+          onAttempt: (orderId: number, attempt: number) => metrics.attempt(orderId, attempt),
+        }),
     ...(options.strategyTimer === undefined ? {} : { strategyTimer: options.strategyTimer }),
   });
 }

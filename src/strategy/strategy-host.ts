@@ -79,6 +79,8 @@ export class StrategyHost {
   readonly #maxTimeouts: number;
   #failures = 0;
   #timeouts = 0;
+  /** Every failure since start (the streak that pauses it is `#failures`). */
+  #errors = 0;
   #timeoutsInRow = 0;
   /** The abandoned `onSnapshot` call, until it settles. */
   #late: Promise<void> | undefined;
@@ -111,6 +113,11 @@ export class StrategyHost {
     this.#timeoutsInRow = 0;
     this.#options.log.info({ strategy: this.name }, `strategy ${this.name} resumed`);
     return true;
+  }
+
+  /** Calls of `onSnapshot` or `onFill` that threw (or returned something unusable), since start. */
+  get errors(): number {
+    return this.#errors;
   }
 
   /** Snapshots abandoned because `onSnapshot` did not answer within `timeoutMs`, since start. */
@@ -327,6 +334,7 @@ export class StrategyHost {
 
   #fail(error: unknown, phase: string): void {
     this.#failures += 1;
+    this.#errors += 1;
     this.#options.log.error(
       { err: error, strategy: this.name, phase, failures: this.#failures },
       `strategy ${this.name} threw in ${phase}`,
