@@ -172,6 +172,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   };
   const feesChanged = overridesFees(fillModel);
   let fillsCharted = 0;
+  let last: Snapshot | undefined;
   const instanceNames = session.strategyNames();
   // Price charts: every market a strategy names (by symbol) or trades.
   const named = new Set(config.strategies.flatMap((s) => s.markets));
@@ -193,6 +194,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     for (const fill of fills.slice(fillsCharted)) charted.add(fill.marketId);
     fillsCharted = fills.length;
     samples.push(sampleOf(snapshot, executor, marks, instanceNames, charted));
+    last = snapshot;
     count += 1;
     options.onProgress?.(count);
   }
@@ -232,6 +234,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
       backtest: config.backtest,
       paper: { seed: config.paper.seed },
     },
+    finalMarks: finalMarksOf(last, marks),
     fills,
     plots,
     intents,
@@ -270,6 +273,18 @@ function syncEngine(
   }
   if (snapshot.quotes !== undefined)
     engine.setExternalQuotes([...snapshot.quotes.values()].map((q) => slippedQuote(q, model)));
+}
+
+function finalMarksOf(
+  snapshot: Snapshot | undefined,
+  marks: ReadonlyMap<number, bigint>,
+): Map<number, bigint> {
+  const final = new Map(marks);
+  for (const [marketId, quote] of snapshot?.quotes ?? []) {
+    const mark = markPriceX18(quote);
+    if (mark !== undefined) final.set(marketId, mark);
+  }
+  return final;
 }
 
 /** A path as a report shows it: relative to the project root when inside it. */

@@ -108,6 +108,11 @@ export interface BacktestTrace {
    * paper seed, strategies with their params), embedded in the report.
    */
   readonly config: Readonly<Record<string, unknown>>;
+  /**
+   * The mark of every market at the end: the last snapshot's mid where it had a quote, else the
+   * last mark seen (what `quanta compare` values both runs at).
+   */
+  readonly finalMarks: ReadonlyMap<number, bigint>;
   /** Every fill, in the order it was booked. */
   readonly fills: readonly FillEvent[];
   /** Every `ctx.plot` point, in the order drawn. */

@@ -41,9 +41,17 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: async () => (await import('./record-command.ts')).runRecordCommand,
   },
   backtest: {
-    synopsis: 'quanta backtest --config FILE --data PATH [--report DIR] [--json] [--repair]',
+    synopsis:
+      'quanta backtest --config FILE --data PATH [--report DIR] [--json] [--repair] [--latency-ms N] [--slippage-bps N] [--maker-fee-bps N] [--taker-fee-bps N] [--starting-capital X]',
     summary: "backtest the config's strategies on a recording; summary, JSON and an HTML report",
     load: async () => (await import('./backtest-command.ts')).runBacktestCommand,
+  },
+  compare: {
+    synopsis:
+      'quanta compare --journal STATE_DIR --data PATH [--config FILE] [--report DIR] [--json]',
+    summary:
+      "pair every order of a live run (its journal) with its backtest on the run's recording; per-order divergence and the PnL gap by cause",
+    load: async () => (await import('./compare-command.ts')).runCompareCommand,
   },
   init: {
     synopsis: 'quanta init [DIR]',

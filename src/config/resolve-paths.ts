@@ -12,7 +12,7 @@ const HOME_PREFIX = /^~(?=$|[\\/])/;
 const EXPLICITLY_RELATIVE = /^\.\.?(?:$|[\\/])/;
 
 /**
- * Makes the config's paths absolute. `state.dir` and `risk.killSwitchFile` are relative to the
+ * Makes the config's paths absolute. `state.dir`, `record.dir` and `risk.killSwitchFile` are relative to the
  * config file's directory. A strategy module written `./x` or `../x` is relative to that
  * directory too; a bare `strategies/x.ts` is looked up there first, then in the working
  * directory, then in the project root (the nearest directory above the config holding a
@@ -67,6 +67,14 @@ export function resolveConfigPaths(
           ? {}
           : { killSwitchFile: absolute(killSwitchFile, ['risk', 'killSwitchFile'], [baseDir]) }),
       },
+      ...(config.record === undefined
+        ? {}
+        : {
+            record: {
+              ...config.record,
+              dir: absolute(config.record.dir, ['record', 'dir'], [baseDir]),
+            },
+          }),
       strategies,
     },
     problems,

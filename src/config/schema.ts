@@ -211,6 +211,16 @@ const notifyTargetSchema = mapping({
   }
 });
 
+/**
+ * `quanta run` records the snapshots it trades on into `dir` (a recording like `quanta record`
+ * writes), so a live run can be backtested and compared (`quanta compare`) without a second
+ * poller. Relative to the config file's directory.
+ */
+const recordSchema = mapping({
+  dir: text('expected a directory path'),
+  gzip: bool().default(true),
+});
+
 /** How log lines look: `auto` is readable lines on a terminal and JSON lines otherwise. */
 export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
 
@@ -262,6 +272,7 @@ export const configSchema = mapping({
   paper: paperSchema.prefault({}),
   log: logSchema.prefault({}),
   backtest: backtestSchema.prefault({}),
+  record: recordSchema.optional(),
   control: controlSchema.optional(),
   notify: z
     .array(notifyTargetSchema, { error: 'expected a list of webhooks like [{ url, format }]' })

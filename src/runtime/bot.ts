@@ -8,6 +8,7 @@ import { riskLimitsOf } from '../execution/risk-limits.ts';
 import { TradingModes } from '../execution/trading-mode.ts';
 import type { ProducedIntent } from '../execution/trading-session.ts';
 import type { Logger } from '../log/logger.ts';
+import { RecordingWriter } from '../market/recording/index.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { checkStrategySymbols } from '../strategy/check-symbols.ts';
 import { prepareStrategies, type PreparedStrategy } from '../strategy/prepare-strategies.ts';
@@ -149,6 +150,21 @@ async function assembleBot(
   });
   const journal = OrderJournal.open(paths.journal);
   cleanup.push(() => journal.close());
+  // `record:` keeps the snapshots this bot trades on, so the run can be compared with its
+  // backtest afterwards (quanta compare) without a second poller.
+  const recorder =
+    config.record === undefined
+      ? undefined
+      : await RecordingWriter.open({
+          dir: config.record.dir,
+          gzip: config.record.gzip,
+          source: venue.embedded === undefined ? venue.readUrl : 'embedded paper venue',
+        });
+  if (recorder !== undefined) cleanup.push(() => recorder.close());
+  const record = (snapshot: Snapshot): void => {
+    recorder?.write(snapshot);
+    options.onSnapshot?.(snapshot);
+  };
   const modes = new TradingModes({ now, log, killSwitchFile: config.risk.killSwitchFile });
   // Metrics only where they can be scraped (the control server).
   const metrics =
@@ -235,7 +251,7 @@ async function assembleBot(
         await flattener.onSnapshot(snapshot);
       },
     },
-    onSnapshot: options.onSnapshot,
+    onSnapshot: recorder === undefined ? options.onSnapshot : record,
     beforeTrading: credentialRenewal(credentials, config, log, (error) =>
       operations.renewalEnded(error),
     ),

@@ -134,6 +134,7 @@ export function trace(overrides: Partial<BacktestTrace> = {}): BacktestTrace {
     instances: [],
     refusalsByStrategy: {},
     config: {},
+    finalMarks: new Map(),
     fills: [],
     plots: [],
     intents: [],

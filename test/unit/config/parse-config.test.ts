@@ -195,7 +195,7 @@ describe('parseConfig: errors name the key path and line:col', () => {
     const text = `${MINIMAL}venue2: {}\nexecution:\n  rateLimit:\n    requests: 5\n    burst: 3\n`;
     expect(configError(text).message).toMatchInlineSnapshot(`
       "invalid config bot.yaml (2 problems):
-      bot.yaml:7:1 venue2: unknown key "venue2" (allowed: venue, wallet, state, poll, execution, risk, paper, log, backtest, control, notify, strategies)
+      bot.yaml:7:1 venue2: unknown key "venue2" (allowed: venue, wallet, state, poll, execution, risk, paper, log, backtest, record, control, notify, strategies)
       bot.yaml:11:5 execution.rateLimit.burst: unknown key "burst" (allowed: requests, perMs)"
     `);
   });
@@ -269,7 +269,7 @@ paper: { seed: -1 }
       "invalid config bot.yaml (3 problems):
       bot.yaml:4:18 venue.renewMarginMs: expected less than venue.credentialTtlMs (604800000), got 604800000
       bot.yaml:8:41 poll.staleAfterMs: expected at least poll.intervalMs (1000), got 500
-      bot.yaml:9:1 venue2: unknown key "venue2" (allowed: venue, wallet, state, poll, execution, risk, paper, log, backtest, control, notify, strategies)"
+      bot.yaml:9:1 venue2: unknown key "venue2" (allowed: venue, wallet, state, poll, execution, risk, paper, log, backtest, record, control, notify, strategies)"
     `);
   });
 

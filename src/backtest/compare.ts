@@ -1,0 +1,358 @@
+import { OrderJournal } from '../execution/journal.ts';
+import type { OrderRecord } from '../execution/order-record.ts';
+import { PositionBook, unrealizedPnlX18 } from '../execution/positions.ts';
+import { X18_SCALE, formatX18 } from '../money/index.ts';
+import { describeFillModel } from './fill-model.ts';
+import { bigintRatio, formatRatio } from './ratio-decimal.ts';
+import type { BacktestTrace } from './trace.ts';
+
+/** Format marker and version of `compare.json`. */
+export const COMPARE_FORMAT = 'quanta-compare-report';
+export const COMPARE_VERSION = 1;
+
+/** One side's view of an order. Money and prices as decimal strings. */
+export interface CompareSide {
+  readonly orderId: number;
+  readonly state: string;
+  readonly filled: string;
+  readonly avgFillPrice: string | null;
+  readonly fees: string;
+  /** From the journal row to the venue's last answer (journal times), ms. */
+  readonly latencyMs: number;
+}
+
+/** One live order and its backtest twin (either may be missing). */
+export interface ComparePair {
+  /** Seq of the recorded snapshot that produced the order. */
+  readonly seq: number;
+  readonly strategy: string;
+  readonly symbol: string;
+  readonly side: 'BUY' | 'SELL';
+  readonly type: string;
+  readonly amount: string;
+  readonly price: string | null;
+  readonly tag: string | null;
+  readonly live: CompareSide | null;
+  readonly backtest: CompareSide | null;
+  /** `(live − backtest) / backtest` fill price in bps, positive when live got the worse price. */
+  readonly slippageBps: string | null;
+  /** Live filled − backtest filled. */
+  readonly sizeDiff: string;
+  /** What this order adds to the PnL gap (live − backtest), by cause. Quote units. */
+  readonly gap: GapParts;
+}
+
+/** A PnL gap split by cause; `total` is their sum. Quote units, decimal strings. */
+export interface GapParts {
+  /** Price difference on the size both filled. */
+  readonly slippage: string;
+  /** Backtest fees − live fees. */
+  readonly fees: string;
+  /** Size the backtest filled and live did not, valued from its backtest price to the final mark (negated). */
+  readonly missed: string;
+  /** Size live filled and the backtest did not, valued from its live price to the final mark. */
+  readonly extra: string;
+  readonly total: string;
+}
+
+/** What `quanta compare` measures. Plain JSON data, stable key order. */
+export interface CompareReport {
+  readonly format: typeof COMPARE_FORMAT;
+  readonly version: typeof COMPARE_VERSION;
+  readonly run: {
+    readonly data: string;
+    readonly journal: string;
+    readonly from: string;
+    readonly to: string;
+    readonly snapshots: number;
+    readonly fillModel: string;
+    /** Live orders outside the recording's span (another run's): left out. */
+    readonly liveOrdersOutside: number;
+  };
+  readonly totals: {
+    readonly liveOrders: number;
+    readonly backtestOrders: number;
+    readonly paired: number;
+    readonly liveOnly: number;
+    readonly backtestOnly: number;
+    /** Each run's net PnL (realized − fees + unrealized at the final marks), as its portfolio counts it. */
+    readonly livePnl: string;
+    readonly backtestPnl: string;
+    /** `livePnl − backtestPnl`. */
+    readonly pnlGap: string;
+    readonly gap: GapParts;
+    /** `pnlGap − gap.total`: rounding of the portfolios' floored averages, under a cent. */
+    readonly rounding: string;
+    /** Mean |slippage| in bps over paired orders that both filled; null without any. */
+    readonly meanAbsSlippageBps: string | null;
+  };
+  /** Final marks the gap is valued at, by symbol. */
+  readonly marks: Readonly<Record<string, string>>;
+  readonly orders: readonly ComparePair[];
+}
+
+/** Exact sums at x36 (x18 amount × x18 price), turned into x18 strings only at the end. */
+interface Parts {
+  slippage: bigint;
+  fees: bigint;
+  missed: bigint;
+  extra: bigint;
+}
+
+const ZERO_PARTS = (): Parts => ({ slippage: 0n, fees: 0n, missed: 0n, extra: 0n });
+
+function isoTime(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
+}
+
+/** x36 → x18 decimal string, rounded half away from zero (display of an exact sum). */
+function x36(value: bigint): string {
+  const negative = value < 0n;
+  const magnitude = negative ? -value : value;
+  const rounded = (magnitude + X18_SCALE / 2n) / X18_SCALE;
+  return formatX18(negative ? -rounded : rounded);
+}
+
+function gapParts(parts: Parts): GapParts {
+  return {
+    slippage: x36(parts.slippage),
+    fees: x36(parts.fees),
+    missed: x36(parts.missed),
+    extra: x36(parts.extra),
+    total: x36(parts.slippage + parts.fees + parts.missed + parts.extra),
+  };
+}
+
+function side(record: OrderRecord): CompareSide {
+  return {
+    orderId: record.id,
+    state: record.state,
+    filled: formatX18(record.filledX18),
+    avgFillPrice: record.avgFillPriceX18 === null ? null : formatX18(record.avgFillPriceX18),
+    fees: formatX18(record.feesX18 ?? 0n),
+    latencyMs: record.updatedAt - record.createdAt,
+  };
+}
+
+/**
+ * The gap one pair adds, split by cause, exact at x36: on the size both filled the price
+ * difference is slippage; size only live filled is extra (valued live price → mark), size only
+ * the backtest filled is missed (negated); fees apart. The parts add up exactly to
+ * `value(live) − fees(live) − value(backtest) + fees(backtest)`.
+ */
+function pairParts(
+  live: OrderRecord | undefined,
+  twin: OrderRecord | undefined,
+  mark: bigint,
+): Parts {
+  const parts = ZERO_PARTS();
+  const sign = (live ?? twin)?.side === 'SELL' ? -1n : 1n;
+  const liveQ = live?.avgFillPriceX18 == null ? 0n : live.filledX18;
+  const twinQ = twin?.avgFillPriceX18 == null ? 0n : twin.filledX18;
+  const liveP = live?.avgFillPriceX18 ?? 0n;
+  const twinP = twin?.avgFillPriceX18 ?? 0n;
+  const common = liveQ < twinQ ? liveQ : twinQ;
+  parts.slippage = sign * common * (twinP - liveP);
+  parts.extra = sign * (liveQ - common) * (mark - liveP);
+  parts.missed = -sign * (twinQ - common) * (mark - twinP);
+  parts.fees = ((twin?.feesX18 ?? 0n) - (live?.feesX18 ?? 0n)) * X18_SCALE;
+  return parts;
+}
+
+/**
+ * Net PnL of a set of journal rows as the portfolio counts it: every fill booked at the order's
+ * average price and recorded fee (average-cost positions), unrealized at the final marks.
+ */
+export function journalPnlX18(
+  orders: readonly OrderRecord[],
+  marks: ReadonlyMap<number, bigint>,
+): bigint {
+  const book = new PositionBook();
+  for (const order of [...orders].sort((a, b) => a.updatedAt - b.updatedAt || a.id - b.id)) {
+    if (order.filledX18 === 0n || order.avgFillPriceX18 === null) continue;
+    book.apply({
+      marketId: order.marketId,
+      side: order.side,
+      amountX18: order.filledX18,
+      priceX18: order.avgFillPriceX18,
+      feeX18: order.feesX18 ?? 0n,
+    });
+  }
+  let total = book.realizedNetX18();
+  for (const [marketId, position] of book.entries()) {
+    const mark = marks.get(marketId);
+    if (position.amountX18 !== 0n && mark !== undefined) total += unrealizedPnlX18(position, mark);
+  }
+  return total;
+}
+
+/** Every order of a run's journal (opened, read and closed again). */
+export function readJournalOrders(path: string): OrderRecord[] {
+  const journal = OrderJournal.open(path);
+  try {
+    return journal.all();
+  } finally {
+    journal.close();
+  }
+}
+
+/** Index of the last snapshot taken at or before `t` (−1 before the first). */
+function snapshotIndexAt(times: readonly number[], t: number): number {
+  let low = 0;
+  let high = times.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if ((times[mid] as number) <= t) {
+      found = mid;
+      low = mid + 1;
+    } else high = mid - 1;
+  }
+  return found;
+}
+
+function pairKey(seq: number, o: OrderRecord): string {
+  return [
+    seq,
+    o.strategy,
+    o.marketId,
+    o.side,
+    o.type,
+    o.amountX18,
+    o.priceX18,
+    o.reduceOnly,
+    o.tag ?? '',
+  ].join('|');
+}
+
+/**
+ * Pairs every live order of a run with its backtest twin: the order the backtest of the run's
+ * recording produced at the same snapshot, for the same strategy instance, with the same intent
+ * (market, side, type, amount, price, reduce-only, tag); equal twins pair in journal order. A live
+ * order belongs to the last recorded snapshot taken at or before its journal row. Both runs are
+ * valued at the recording's final marks, and the PnL gap is split into slippage, fees, missed and
+ * extra fills, exactly; `rounding` is what the portfolios' floored averages leave (under a cent).
+ *
+ * @param liveOrders - the live run's journal rows.
+ * @param trace - the backtest of the live run's recording (same config).
+ * @param backtestPnl - the backtest's net PnL (`computeMetrics(trace).total.netPnl`), x18.
+ */
+export function compareRuns(
+  liveOrders: readonly OrderRecord[],
+  trace: BacktestTrace,
+  backtestPnlX18: bigint,
+  journalPath: string,
+): CompareReport {
+  const times = trace.samples.map((s) => s.t);
+  const seqs = trace.samples.map((s) => s.seq);
+  const spanEnd = trace.endedAt + Math.max(trace.snapshotIntervalMs, 1);
+  const inSpan = liveOrders.filter((o) => o.createdAt >= trace.startedAt && o.createdAt < spanEnd);
+  const seqOf = (o: OrderRecord): number => seqs[snapshotIndexAt(times, o.createdAt)] ?? 0;
+
+  const twins = new Map<string, OrderRecord[]>();
+  for (const order of trace.orders) {
+    const key = pairKey(seqOf(order), order);
+    const list = twins.get(key);
+    if (list === undefined) twins.set(key, [order]);
+    else list.push(order);
+  }
+  const markOf = (marketId: number, fallback: OrderRecord): bigint =>
+    trace.finalMarks.get(marketId) ?? fallback.avgFillPriceX18 ?? 0n;
+
+  const rows: { pair: ComparePair; order: number }[] = [];
+  const totals = ZERO_PARTS();
+  const slips: ReturnType<typeof bigintRatio>[] = [];
+  const add = (live: OrderRecord | undefined, twin: OrderRecord | undefined): void => {
+    const base = (live ?? twin) as OrderRecord;
+    const parts = pairParts(live, twin, markOf(base.marketId, base));
+    totals.slippage += parts.slippage;
+    totals.fees += parts.fees;
+    totals.missed += parts.missed;
+    totals.extra += parts.extra;
+    let slippageBps: string | null = null;
+    if (
+      live?.avgFillPriceX18 != null &&
+      twin?.avgFillPriceX18 != null &&
+      twin.avgFillPriceX18 > 0n
+    ) {
+      const sign = base.side === 'BUY' ? 1n : -1n;
+      const bps = bigintRatio(
+        sign * (live.avgFillPriceX18 - twin.avgFillPriceX18) * 10_000n,
+        twin.avgFillPriceX18,
+      );
+      slips.push(bps.abs());
+      slippageBps = formatRatio(bps, 4);
+    }
+    rows.push({
+      order: live?.id ?? Number.MAX_SAFE_INTEGER,
+      pair: {
+        seq: seqOf(base),
+        strategy: base.strategy,
+        symbol: base.symbol,
+        side: base.side,
+        type: base.type,
+        amount: formatX18(base.amountX18),
+        price: base.type === 'MARKET' && base.priceX18 === 0n ? null : formatX18(base.priceX18),
+        tag: base.tag,
+        live: live === undefined ? null : side(live),
+        backtest: twin === undefined ? null : side(twin),
+        slippageBps,
+        sizeDiff: formatX18((live?.filledX18 ?? 0n) - (twin?.filledX18 ?? 0n)),
+        gap: gapParts(parts),
+      },
+    });
+  };
+
+  let paired = 0;
+  for (const live of [...inSpan].sort((a, b) => a.id - b.id)) {
+    const list = twins.get(pairKey(seqOf(live), live));
+    const twin = list?.shift();
+    if (twin !== undefined) paired += 1;
+    add(live, twin);
+  }
+  const backtestOnly = [...twins.values()].flat().sort((a, b) => a.id - b.id);
+  for (const twin of backtestOnly) add(undefined, twin);
+  // Live order first (journal order), the backtest-only ones after, by their seq.
+  rows.sort((a, b) => a.order - b.order || a.pair.seq - b.pair.seq);
+
+  const marks = new Map(trace.finalMarks);
+  const livePnl = journalPnlX18(inSpan, marks);
+  const gap = gapParts(totals);
+  const pnlGap = livePnl - backtestPnlX18;
+  const exactTotal = totals.slippage + totals.fees + totals.missed + totals.extra;
+  const markRecord: Record<string, string> = {};
+  for (const [id, mark] of [...marks].sort((a, b) => a[0] - b[0]))
+    markRecord[trace.symbols.get(id) ?? `market ${id}`] = formatX18(mark);
+  return {
+    format: COMPARE_FORMAT,
+    version: COMPARE_VERSION,
+    run: {
+      data: trace.data,
+      journal: journalPath,
+      from: isoTime(trace.startedAt),
+      to: isoTime(trace.endedAt),
+      snapshots: trace.snapshots,
+      fillModel: describeFillModel(trace.fillModel),
+      liveOrdersOutside: liveOrders.length - inSpan.length,
+    },
+    totals: {
+      liveOrders: inSpan.length,
+      backtestOrders: trace.orders.length,
+      paired,
+      liveOnly: inSpan.length - paired,
+      backtestOnly: backtestOnly.length,
+      livePnl: formatX18(livePnl),
+      backtestPnl: formatX18(backtestPnlX18),
+      pnlGap: formatX18(pnlGap),
+      gap,
+      rounding: x36(pnlGap * X18_SCALE - exactTotal),
+      meanAbsSlippageBps:
+        slips.length === 0
+          ? null
+          : formatRatio(slips.reduce((a, b) => a.plus(b)).div(slips.length), 4),
+    },
+    marks: markRecord,
+    orders: rows.map((r) => r.pair),
+  };
+}
