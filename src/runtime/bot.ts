@@ -1,7 +1,7 @@
 import type { CredentialManager } from '../account/credential-manager.ts';
 import type { Config } from '../config/index.ts';
 import type { Market } from '../domain/index.ts';
-import type { Executor } from '../execution/executor.ts';
+import type { Executor, ExecutorObserver } from '../execution/executor.ts';
 import { Flattener, FLATTEN_STRATEGY } from '../execution/flatten.ts';
 import { OrderJournal } from '../execution/journal.ts';
 import { riskLimitsOf } from '../execution/risk-limits.ts';
@@ -13,11 +13,14 @@ import type { Snapshot } from '../market/snapshot.ts';
 import { checkStrategySymbols } from '../strategy/check-symbols.ts';
 import { prepareStrategies, type PreparedStrategy } from '../strategy/prepare-strategies.ts';
 import type { StartTimer } from '../strategy/strategy-timer.ts';
+import type { Fill } from '../strategy/define-strategy.ts';
 import type { VenueConnection } from '../venue/endpoints/index.ts';
 import { credentialRenewal, openCredentials } from './bot-credentials.ts';
 import { CleanupStack } from './cleanup-stack.ts';
 import { BotMetrics } from './control/bot-metrics.ts';
 import { BotOperations } from './control/bot-operations.ts';
+import { AlertWatch } from './control/alert-watch.ts';
+import { Notifier, notifyTargets, type NotifyTarget } from './control/notifier.ts';
 import { controlToken } from './control/control-auth.ts';
 import { startControlServer } from './control/control-server.ts';
 import { resolveVenue, type VenueEndpoints } from './embedded-venue.ts';
@@ -39,6 +42,9 @@ import { buildTradingStack, type TradingStack } from './trading-stack.ts';
 import { createVenuePoller, httpReadTransport } from './venue-poller.ts';
 
 export type { RunSummary } from './shutdown.ts';
+
+/** How long shutdown waits for queued alerts (the stop alert) to go out. */
+const NOTIFY_CLOSE_MS = 3000;
 
 /** Options of {@link startBot}. */
 export interface BotOptions {
@@ -85,6 +91,8 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const { config } = options;
   // A control server that anyone on the network could command is refused before anything else.
   if (config.control !== undefined) controlToken(config.control, options.env);
+  // Webhook URLs named by variable must be there before anything starts (exit 2 otherwise).
+  const targets = notifyTargets(config, options.env);
   // Strategy modules and params first: a typo is reported before any venue is contacted.
   const strategies = await prepareStrategies(
     config.strategies,
@@ -95,7 +103,7 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   const cleanup = new CleanupStack();
   cleanup.push(async () => venue.embedded?.close());
   try {
-    return await assembleBot(options, strategies, venue, cleanup);
+    return await assembleBot(options, strategies, venue, cleanup, targets);
   } catch (error) {
     await cleanup.close();
     throw error;
@@ -116,6 +124,7 @@ async function assembleBot(
   strategies: readonly PreparedStrategy[],
   venue: VenueEndpoints,
   cleanup: CleanupStack,
+  targets: readonly NotifyTarget[],
 ): Promise<Bot> {
   const { config, log } = options;
   const now = options.now ?? Date.now;
@@ -166,6 +175,12 @@ async function assembleBot(
     options.onSnapshot?.(snapshot);
   };
   const modes = new TradingModes({ now, log, killSwitchFile: config.risk.killSwitchFile });
+  const notifier =
+    targets.length === 0
+      ? undefined
+      : new Notifier({ targets, bot: config.state.dir, log: log.child({ part: 'notify' }) });
+  // Filled in once the parts it reads exist; alerts before that have nothing to say.
+  const alertRoute: { watch?: AlertWatch } = {};
   // Metrics only where they can be scraped (the control server).
   const metrics =
     config.control === undefined
@@ -184,6 +199,7 @@ async function assembleBot(
     now,
     modes,
     metrics,
+    alerts: notifier === undefined ? undefined : alertRoute,
   });
   const { dispatcher, executor, session } = stack;
   const transport = httpReadTransport(read);
@@ -224,6 +240,19 @@ async function assembleBot(
     mode: () => modes.mode,
     ready: () => operations.notReadyReasons().length === 0,
   });
+  if (notifier !== undefined) {
+    const watch = new AlertWatch({
+      notify: (alert) => notifier.notify(alert),
+      wantsFills: notifier.wantsFills,
+      now,
+      pausedStrategies: () => session.pausedStrategies(),
+      refusals: () => executor.stats().refusals,
+      symbolOf,
+      staleAfterMs: config.poll.staleAfterMs,
+    });
+    alertRoute.watch = watch;
+    modes.onChange((change) => watch.modeChanged(change));
+  }
   const flattener = new Flattener({
     executor,
     modes,
@@ -252,11 +281,13 @@ async function assembleBot(
       },
     },
     onSnapshot: recorder === undefined ? options.onSnapshot : record,
-    beforeTrading: credentialRenewal(credentials, config, log, (error) =>
-      operations.renewalEnded(error),
-    ),
+    beforeTrading: credentialRenewal(credentials, config, log, (error) => {
+      operations.renewalEnded(error);
+      alertRoute.watch?.renewal(error);
+    }),
     afterTrading: (snapshot, snapshots) => {
       operations.traded(snapshot, snapshots);
+      alertRoute.watch?.traded(snapshot);
       status.maybeLog(snapshot, snapshots);
     },
   });
@@ -271,6 +302,11 @@ async function assembleBot(
           log: log.child({ part: 'control' }),
         });
   if (control !== undefined) cleanup.push(() => control.close());
+  alertRoute.watch?.started({
+    strategies: session.strategyNames(),
+    venue: venue.embedded === undefined ? venue.writeUrl : 'embedded paper venue',
+    ...(control === undefined ? {} : { control: control.url }),
+  });
 
   return {
     venue,
@@ -296,6 +332,14 @@ async function assembleBot(
         symbolOf,
         snapshots: loop.snapshots,
       });
+      alertRoute.watch?.stopped({
+        snapshots: summary.snapshots,
+        drained: summary.drained,
+        unresolvedOrders: summary.stats.unresolvedOrders,
+        positions: summary.positions,
+      });
+      // The stop alert (and what is still queued) gets a moment to go out; never longer.
+      await notifier?.close(NOTIFY_CLOSE_MS);
       await cleanup.close();
       return summary;
     },
@@ -312,8 +356,9 @@ async function httpTradingStack(parts: {
   now: () => number;
   modes: TradingModes;
   metrics: BotMetrics | undefined;
+  alerts: { readonly watch?: AlertWatch } | undefined;
 }): Promise<TradingStack> {
-  const { options, credentials, write, modes, metrics } = parts;
+  const { options, credentials, write, modes, metrics, alerts } = parts;
   const { config } = options;
   const submitter = httpOrderSubmitter(write, credentials);
   const onIntent =
@@ -345,10 +390,22 @@ async function httpTradingStack(parts: {
     ...(onIntent === undefined ? {} : { onIntent }),
     ...(metrics === undefined
       ? {}
+      : { onAttempt: (orderId: number, attempt: number) => metrics.attempt(orderId, attempt) }),
+    ...(metrics === undefined && alerts === undefined
+      ? {}
       : {
-          observer: metrics.observer,
-          onAttempt: (orderId: number, attempt: number) => metrics.attempt(orderId, attempt),
+          observer: {
+            dispatched: (record, roundTripMs) =>
+              metrics?.observer.dispatched?.(record, roundTripMs),
+            updated: (record) => {
+              metrics?.observer.updated?.(record);
+              alerts?.watch?.orderUpdated(record);
+            },
+          } satisfies ExecutorObserver,
         }),
+    ...(alerts === undefined
+      ? {}
+      : { onFill: (strategy: string, fill: Fill) => alerts.watch?.fill(strategy, fill) }),
     ...(options.strategyTimer === undefined ? {} : { strategyTimer: options.strategyTimer }),
   });
 }

@@ -18,18 +18,25 @@ export interface ControlTestConfig {
     markets: string[];
     params?: object;
     name?: string;
+    timeoutMs?: number;
   }[];
   readonly poll?: { intervalMs?: number; staleAfterMs?: number; maxBackoffMs?: number };
   readonly control?: { host?: string; port?: number; tokenEnv?: string; lastOrders?: number };
   readonly notify?: readonly Record<string, unknown>[];
   readonly risk?: Record<string, unknown>;
+  /** Extra venue keys (timeoutMs, credentialTtlMs, renewMarginMs). */
+  readonly venue?: Record<string, unknown>;
   readonly execution?: Record<string, unknown>;
 }
 
 /** Writes `<dir>/bot.yaml` (state in `<dir>/state`, wallet key from WALLET_ENV). */
 export async function writeControlConfig(dir: string, config: ControlTestConfig): Promise<string> {
   const document = {
-    venue: { writeUrl: config.writeUrl, readUrl: config.readUrl ?? config.writeUrl },
+    venue: {
+      writeUrl: config.writeUrl,
+      readUrl: config.readUrl ?? config.writeUrl,
+      ...config.venue,
+    },
     wallet: { privateKeyEnv: WALLET_ENV },
     state: { dir: join(dir, 'state') },
     poll: { intervalMs: 100, ...config.poll },
@@ -157,5 +164,67 @@ export async function startOutageProxy(target: string): Promise<OutageProxy> {
       if (server !== undefined) await stop(server);
       server = undefined;
     },
+  };
+}
+
+/** A local webhook receiver: every POST body, by path, in arrival order. */
+export interface WebhookReceiver {
+  readonly url: string;
+  readonly received: { path: string; body: Record<string, unknown>; at: number }[];
+  close(): Promise<void>;
+}
+
+/** Starts a {@link WebhookReceiver} on 127.0.0.1, port 0, answering 200 `ok`. */
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+  const received: { path: string; body: Record<string, unknown>; at: number }[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({
+        path: req.url ?? '/',
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
+        at: Date.now(),
+      });
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+/**
+ * A webhook that is down in the worst way: it accepts connections and never answers (a client
+ * waits for its own timeout). Counts the requests that arrived.
+ */
+export async function startBlackHole(): Promise<{
+  url: string;
+  requests: () => number;
+  close(): Promise<void>;
+}> {
+  let requests = 0;
+  const server = createServer(() => {
+    requests += 1;
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    requests: () => requests,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
   };
 }

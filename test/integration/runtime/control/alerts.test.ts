@@ -1,0 +1,189 @@
+/**
+ * Issue 14, done-when: a local webhook receiver gets exactly one alert per event kind in a
+ * scripted run (start, fill, order UNKNOWN, daily loss limit, strategy paused, data stale,
+ * credential renewal failing, mode change, stop); with the receiver down, orders still land on
+ * time.
+ */
+import { afterEach, expect, it } from 'vitest';
+import { generatePrivateKey } from 'viem/accounts';
+import { loadConfig } from '../../../../src/config/index.ts';
+import { startPaperVenue } from '../../../../src/paper/index.ts';
+import { startBot, type Bot } from '../../../../src/runtime/bot.ts';
+import { ALERT_KINDS } from '../../../../src/runtime/control/notifier.ts';
+import {
+  captureLogs,
+  journalPath,
+  readJournal,
+  startOrderProxy,
+  strategyModule,
+  tempDir,
+  waitFor,
+  WALLET_ENV,
+} from '../harness.ts';
+import {
+  call,
+  startBlackHole,
+  startOutageProxy,
+  startWebhookReceiver,
+  writeControlConfig,
+  type ControlTestConfig,
+} from './control-harness.ts';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const step of cleanups.splice(0).reverse()) await step();
+});
+
+async function started(
+  dir: string,
+  config: ControlTestConfig,
+): Promise<{ bot: Bot; stop: () => Promise<void>; snapshots: () => number }> {
+  const configPath = await writeControlConfig(dir, config);
+  const env = { [WALLET_ENV]: generatePrivateKey() };
+  const loaded = await loadConfig(configPath, { env });
+  let snapshots = 0;
+  const bot = await startBot({
+    config: loaded,
+    env,
+    log: captureLogs().log,
+    projectRoot: process.cwd(),
+    onSnapshot: () => (snapshots += 1),
+  });
+  const controller = new AbortController();
+  const running = bot.run(controller.signal);
+  let stopped: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopped ??= (async () => {
+      controller.abort();
+      await running;
+      await bot.shutdown();
+    })();
+    return stopped;
+  };
+  cleanups.push(stop);
+  return { bot, stop, snapshots: () => snapshots };
+}
+
+it('one alert per event kind in a scripted run, to every webhook in its format', async () => {
+  const venue = await startPaperVenue({ port: 0, seed: 41 });
+  cleanups.push(() => venue.close());
+  // Reads and writes go through a proxy that can take the venue away; order requests also pass
+  // a proxy that holds the second one unanswered (it ends UNKNOWN).
+  const outage = await startOutageProxy(venue.url);
+  cleanups.push(() => outage.close());
+  const orders = await startOrderProxy(outage.url, (n) => (n === 2 ? 'hold' : 'forward'));
+  cleanups.push(() => orders.close());
+  const receiver = await startWebhookReceiver();
+  cleanups.push(() => receiver.close());
+  const { dir, remove } = await tempDir();
+  cleanups.push(remove);
+
+  const { bot, stop } = await started(dir, {
+    writeUrl: orders.url,
+    readUrl: outage.url,
+    // Credentials renewed a second after each registration: renewals run all along.
+    venue: { timeoutMs: 500, credentialTtlMs: 60_000, renewMarginMs: 59_000 },
+    poll: { intervalMs: 100, staleAfterMs: 300, maxBackoffMs: 400 },
+    execution: { maxAttempts: 1 },
+    // Any loss at all reaches it: the first fill's fee does.
+    risk: { dailyLossLimit: '0.000001' },
+    notify: [
+      { url: `${receiver.url}/json`, format: 'json', fills: true },
+      { url: `${receiver.url}/slack`, format: 'slack' },
+    ],
+    strategies: [
+      {
+        module: strategyModule('fixtures/scripted'),
+        name: 'open',
+        markets: ['ETH-USD'],
+        params: { intents: [{ symbol: 'ETH-USD', side: 'BUY', amount: '0.1' }] },
+      },
+      {
+        module: strategyModule('fixtures/scripted'),
+        name: 'held',
+        markets: ['ETH-USD'],
+        params: {
+          fromSeq: 4,
+          intents: [{ symbol: 'ETH-USD', side: 'SELL', amount: '0.05', reduceOnly: true }],
+        },
+      },
+      {
+        module: strategyModule('fixtures/scripted'),
+        name: 'late',
+        markets: ['ETH-USD'],
+        params: { fromSeq: 12, intents: [{ symbol: 'ETH-USD', side: 'BUY', amount: '0.01' }] },
+      },
+      { module: strategyModule('fixtures/hang'), markets: ['ETH-USD'], timeoutMs: 50 },
+    ],
+  });
+  const url = bot.controlUrl ?? '';
+  const kinds = (path = '/json'): string[] =>
+    receiver.received.filter((r) => r.path === path).map((r) => String(r.body.kind));
+  const has = (kind: string) => () => (kinds().includes(kind) ? true : undefined);
+
+  await waitFor('start', has('start'));
+  await waitFor('fill', has('fill'));
+  await waitFor('order UNKNOWN', has('order-unknown'));
+  await waitFor('daily loss limit', has('daily-loss-limit'));
+  await waitFor('strategy paused', has('strategy-paused'));
+
+  // The venue goes away: data turns stale and the renewal due every second fails.
+  await outage.down();
+  await waitFor('data stale', has('data-stale'));
+  await waitFor('renewal failing', has('credential-renewal-failing'));
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await outage.up();
+  await waitFor('ready again', async () => (await call(url, '/readyz')).status === 200);
+
+  expect((await call(url, '/halt', { body: { mode: 'halt-entries' } })).status).toBe(200);
+  await waitFor('mode change', has('mode-change'));
+  await stop();
+  await waitFor('stop', has('stop'));
+
+  expect(kinds().sort()).toEqual([...ALERT_KINDS].sort());
+  // The Slack-format webhook gets the same alerts but fills, as { text }.
+  const slack = receiver.received.filter((r) => r.path === '/slack').map((r) => r.body);
+  expect(slack).toHaveLength(ALERT_KINDS.length - 1);
+  for (const body of slack) expect(Object.keys(body)).toEqual(['text']);
+  const json = receiver.received.filter((r) => r.path === '/json').map((r) => r.body);
+  expect(json.find((b) => b.kind === 'mode-change')).toMatchObject({
+    message: 'trading mode trading → halt-entries (control)',
+    details: { from: 'trading', to: 'halt-entries', source: 'control' },
+  });
+  expect(json.find((b) => b.kind === 'strategy-paused')).toMatchObject({
+    details: { strategy: 'hang' },
+  });
+}, 90_000);
+
+it('orders land on time while the webhook never answers', async () => {
+  const venue = await startPaperVenue({ port: 0, seed: 42 });
+  cleanups.push(() => venue.close());
+  const hole = await startBlackHole();
+  cleanups.push(() => hole.close());
+  const { dir, remove } = await tempDir();
+  cleanups.push(remove);
+  const intervalMs = 100;
+  const { bot, stop, snapshots } = await started(dir, {
+    writeUrl: venue.url,
+    poll: { intervalMs },
+    notify: [{ url: hole.url, format: 'json', fills: true }],
+    strategies: [
+      { module: strategyModule('dca'), markets: ['ETH-USD'], params: { everySnapshots: 1 } },
+    ],
+  });
+
+  await waitFor('20 orders', () => (bot.journal.all().length >= 20 ? true : undefined), 30_000);
+  expect(hole.requests()).toBeGreaterThan(0);
+  const stopStarted = Date.now();
+  await stop();
+  const stopMs = Date.now() - stopStarted;
+  const rows = readJournal(journalPath(dir));
+  // One order per snapshot, every one filled within a poll interval or so of being journaled.
+  expect(rows.length).toBeGreaterThanOrEqual(snapshots() - 1);
+  for (const row of rows) {
+    expect(row.state).toBe('FILLED');
+    expect(row.updatedAt - row.createdAt).toBeLessThan(1000);
+  }
+  // Shutdown waits for the stuck webhook a bounded moment, never its whole retry schedule.
+  expect(stopMs).toBeLessThan(3000 + 2000);
+}, 60_000);
