@@ -23,9 +23,10 @@ export function formatRunSummary(summary: RunSummary): string {
     lines.push(`  refused: ${refusals.map(([reason, n]) => `${reason} ${n}`).join(', ')}`);
   for (const p of summary.positions) {
     lines.push(
-      `  ${p.symbol}: position ${p.amount}, realized PnL ${p.realizedPnl}, fees ${p.fees}`,
+      `  ${p.symbol}: position ${p.amount} (notional ${p.notional}), realized PnL ${p.realizedPnl}, unrealized PnL ${p.unrealizedPnl}, fees ${p.fees}`,
     );
   }
+  lines.push(`  equity: ${summary.equity} (realized net + unrealized since the journal began)`);
   if (summary.pausedStrategies.length > 0)
     lines.push(`  paused strategies: ${summary.pausedStrategies.join(', ')}`);
   return `${lines.join('\n')}\n`;

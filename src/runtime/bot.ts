@@ -331,6 +331,7 @@ async function assembleBot(
         drainTimeoutMs: config.execution.drainTimeoutMs,
         symbolOf,
         snapshots: loop.snapshots,
+        lastSnapshot: operations.lastSnapshot,
       });
       alertRoute.watch?.stopped({
         snapshots: summary.snapshots,

@@ -1,13 +1,26 @@
 import type { Dispatcher } from '../execution/dispatcher.ts';
 import type { Executor, ExecutorStats } from '../execution/executor.ts';
 import type { TradingSession } from '../execution/trading-session.ts';
+import type { Snapshot } from '../market/snapshot.ts';
 import { formatX18 } from '../money/index.ts';
+import { valueAccount } from './control/position-values.ts';
 
 /** What a finished run reports. */
 export interface RunSummary {
   readonly snapshots: number;
   readonly stats: ExecutorStats;
-  readonly positions: { symbol: string; amount: string; realizedPnl: string; fees: string }[];
+  readonly positions: {
+    symbol: string;
+    amount: string;
+    realizedPnl: string;
+    fees: string;
+    /** |amount| × mark at the last snapshot (0 without a mark). */
+    notional: string;
+    unrealizedPnl: string;
+  }[];
+  /** Realized net of fees + unrealized at the last snapshot's marks, since the journal began. */
+  readonly equity: string;
+  readonly unrealizedPnl: string;
   readonly pausedStrategies: string[];
   readonly drained: boolean;
 }
@@ -22,6 +35,8 @@ export interface StopTradingOptions {
   /** A market's symbol for the summary. */
   readonly symbolOf: (marketId: number) => string;
   readonly snapshots: number;
+  /** The last snapshot traded on: its marks value the open positions. */
+  readonly lastSnapshot?: Snapshot | undefined;
 }
 
 /**
@@ -34,15 +49,20 @@ export async function stopTrading(options: StopTradingOptions): Promise<RunSumma
   const drained = await options.dispatcher.drain(options.drainTimeoutMs);
   await executor.settle();
   await session.stop();
+  const value = valueAccount(executor.positions.entries(), options.lastSnapshot, options.symbolOf);
   return {
     snapshots: options.snapshots,
     stats: executor.stats(),
-    positions: executor.positions.entries().map(([marketId, p]) => ({
-      symbol: options.symbolOf(marketId),
+    positions: value.positions.map((p) => ({
+      symbol: p.symbol,
       amount: formatX18(p.amountX18),
-      realizedPnl: formatX18(p.realizedPnlX18),
+      realizedPnl: formatX18(p.realizedX18),
       fees: formatX18(p.feesX18),
+      notional: formatX18(p.notionalX18),
+      unrealizedPnl: formatX18(p.unrealizedX18),
     })),
+    equity: formatX18(value.equityX18),
+    unrealizedPnl: formatX18(value.unrealizedX18),
     pausedStrategies: session.pausedStrategies(),
     drained,
   };

@@ -5,6 +5,7 @@ import type { Logger } from '../log/logger.ts';
 import type { Poller } from '../market/poller.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { formatX18 } from '../money/index.ts';
+import { valueAccount } from './control/position-values.ts';
 
 /** Default spacing of status lines, in bot time. */
 export const STATUS_EVERY_MS = 60_000;
@@ -57,6 +58,17 @@ export class StatusLine {
           `${snapshot.markets.get(marketId)?.symbol ?? marketId} ${formatX18(p.amountX18)}`,
       );
     const stats = executor.stats();
+    // Valued at this snapshot's marks (the one mark-price rule).
+    const value = valueAccount(
+      executor.positions.entries(),
+      snapshot,
+      (marketId) => snapshot.markets.get(marketId)?.symbol ?? String(marketId),
+    );
+    const notional = Object.fromEntries(
+      value.positions
+        .filter((p) => p.amountX18 !== 0n)
+        .map((p) => [p.symbol, formatX18(p.notionalX18)]),
+    );
     this.#options.log.info(
       {
         ...(mode === undefined ? {} : { mode: mode() }),
@@ -68,7 +80,10 @@ export class StatusLine {
         unresolved: stats.unresolvedOrders,
         refused: stats.refusals,
         realizedNet: formatX18(executor.positions.realizedNetX18()),
+        unrealized: formatX18(value.unrealizedX18),
+        equity: formatX18(value.equityX18),
         positions,
+        notional,
         paused: session.pausedStrategies(),
         strategyTimeouts: session.strategyTimeouts(),
         ...(credentialsExpireAt === undefined

@@ -46,5 +46,11 @@ it('logs a status line every minute of bot time', async () => {
   expect(typeof status[0]?.inFlight).toBe('number');
   expect(status[0]?.unresolved).toBe(0);
   expect(status[0]?.positions).toEqual([expect.stringMatching(/^ETH-USD \d+\.\d+$/)]);
+  // Issue 14, item 4: equity, unrealized PnL and position notional per market.
+  expect(status[0]).toMatchObject({
+    equity: expect.stringMatching(/^-?\d+(\.\d+)?$/) as unknown,
+    unrealized: expect.stringMatching(/^-?\d+(\.\d+)?$/) as unknown,
+    notional: { 'ETH-USD': expect.stringMatching(/^\d+(\.\d+)?$/) as unknown },
+  });
   expect(Number(status[1]?.snapshots)).toBeGreaterThan(Number(status[0]?.snapshots));
 }, 60_000);

@@ -150,6 +150,19 @@ it('one alert per event kind in a scripted run, to every webhook in its format',
     message: 'trading mode trading → halt-entries (control)',
     details: { from: 'trading', to: 'halt-entries', source: 'control' },
   });
+  // The stop summary values positions at the last marks (issue 14, item 4).
+  expect(json.find((b) => b.kind === 'stop')).toMatchObject({
+    details: {
+      positions: [
+        {
+          symbol: 'ETH-USD',
+          amount: '0.1',
+          notional: expect.stringMatching(/^\d+\.\d+$/) as unknown,
+          unrealizedPnl: expect.stringMatching(/^-?\d+(\.\d+)?$/) as unknown,
+        },
+      ],
+    },
+  });
   expect(json.find((b) => b.kind === 'strategy-paused')).toMatchObject({
     details: { strategy: 'hang' },
   });
