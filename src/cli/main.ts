@@ -53,6 +53,12 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
       "pair every order of a live run (its journal) with its backtest on the run's recording; per-order divergence and the PnL gap by cause",
     load: async () => (await import('./compare-command.ts')).runCompareCommand,
   },
+  status: {
+    synopsis: 'quanta status --config FILE [--json] [--last N]',
+    summary:
+      "a running or stopped bot's mode, positions, open, unresolved and last orders, read from its journal",
+    load: async () => (await import('./status-command.ts')).runStatusCommand,
+  },
   init: {
     synopsis: 'quanta init [DIR]',
     summary:

@@ -13,7 +13,7 @@ import {
 } from '../domain/index.ts';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { makeJournalFilesPrivate } from './journal-file-mode.ts';
-import { migrateJournal } from './journal-schema.ts';
+import { JOURNAL_SCHEMA_VERSION, migrateJournal } from './journal-schema.ts';
 import type { OrderRecord } from './order-record.ts';
 
 /** What is known about an order before its first send. */
@@ -230,6 +230,34 @@ export class OrderJournal {
       db.close();
       throw error;
     }
+  }
+
+  /**
+   * Opens an existing journal for reading only, safe beside the bot that writes it (SQLite WAL
+   * readers never block the writer). Nothing is migrated or created.
+   * @throws QuantaError `QUANTA_JOURNAL` when there is no journal, or it was written by another
+   *   schema version (run the bot once to migrate it).
+   */
+  static openReadOnly(path: string): OrderJournal {
+    let db: Database.Database;
+    try {
+      db = new Database(path, { readonly: true, fileMustExist: true, timeout: 5000 });
+    } catch (cause) {
+      throw new QuantaError(ErrorCodes.JOURNAL, `no order journal at ${path}`, {
+        cause,
+        details: ['Check state.dir in the config: the bot keeps its journal there.'],
+      });
+    }
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version !== JOURNAL_SCHEMA_VERSION) {
+      db.close();
+      throw new QuantaError(
+        ErrorCodes.JOURNAL,
+        `the journal at ${path} has schema version ${version}, this quanta reads ${JOURNAL_SCHEMA_VERSION}`,
+        { details: ['Start the bot once with this version to migrate it, then ask again.'] },
+      );
+    }
+    return new OrderJournal(db);
   }
 
   /** Writes a new order in state PENDING and returns its record (committed on return). */

@@ -16,6 +16,9 @@ export type TradingMode = (typeof TRADING_MODES)[number];
 export const HALT_MODES = ['halt', 'halt-entries', 'flatten'] as const;
 export type HaltMode = (typeof HALT_MODES)[number];
 
+/** The journal key-value scope where the commanded trading mode is kept across restarts. */
+export const MODE_SCOPE = 'quanta:mode';
+
 /** Who set a mode. */
 export type ModeSource = 'start' | 'control' | 'signal' | 'kill-switch-file' | 'flatten-done';
 
@@ -63,6 +66,11 @@ export interface TradingModesOptions {
   readonly log: Logger;
   /** `risk.killSwitchFile`, read whenever the mode is asked for. */
   readonly killSwitchFile?: string | undefined;
+  /**
+   * Where the commanded mode survives a restart (the journal's key-value store): a bot halted
+   * by its operator stays halted when it is restarted, until it is told to resume.
+   */
+  readonly store?: { get(key: string): string | undefined; set(key: string, value: string): void };
 }
 
 /**
@@ -79,6 +87,11 @@ export class TradingModes {
 
   constructor(options: TradingModesOptions) {
     this.#options = options;
+    const stored = options.store?.get('mode');
+    if (stored !== undefined && isHaltMode(stored)) {
+      this.#commanded = stored;
+      this.#changed(stored, 'start');
+    }
   }
 
   /** The mode in effect now (reads the kill-switch file). */
@@ -110,6 +123,7 @@ export class TradingModes {
   /** Commands a mode (`trading` resumes). Returns the mode now in effect. */
   set(mode: TradingMode, source: ModeSource): TradingMode {
     this.#commanded = mode;
+    this.#options.store?.set('mode', mode);
     const fileMode = this.fileMode();
     const effective = fileMode === undefined ? mode : stricterMode(mode, fileMode);
     this.#changed(effective, source);

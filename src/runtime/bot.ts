@@ -5,7 +5,7 @@ import type { Executor, ExecutorObserver } from '../execution/executor.ts';
 import { Flattener, FLATTEN_STRATEGY } from '../execution/flatten.ts';
 import { OrderJournal } from '../execution/journal.ts';
 import { riskLimitsOf } from '../execution/risk-limits.ts';
-import { TradingModes } from '../execution/trading-mode.ts';
+import { MODE_SCOPE, TradingModes } from '../execution/trading-mode.ts';
 import type { ProducedIntent } from '../execution/trading-session.ts';
 import type { Logger } from '../log/logger.ts';
 import { RecordingWriter } from '../market/recording/index.ts';
@@ -174,7 +174,15 @@ async function assembleBot(
     recorder?.write(snapshot);
     options.onSnapshot?.(snapshot);
   };
-  const modes = new TradingModes({ now, log, killSwitchFile: config.risk.killSwitchFile });
+  const modes = new TradingModes({
+    now,
+    log,
+    killSwitchFile: config.risk.killSwitchFile,
+    store: {
+      get: (key) => journal.kvGet(MODE_SCOPE, key),
+      set: (key, value) => journal.kvSet(MODE_SCOPE, key, value),
+    },
+  });
   const notifier =
     targets.length === 0
       ? undefined

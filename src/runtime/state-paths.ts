@@ -24,6 +24,22 @@ export interface StatePaths {
  * @throws QuantaError `QUANTA_CONFIG_INVALID` for a venue embedded for one API only: emptying
  *   state at start, or a throwaway key, would lose a real venue's orders or funds.
  */
+/**
+ * Where a bot with this state dir and venue keeps its journal, without touching anything (for
+ * readers such as `quanta status`; {@link statePaths} empties an embedded venue's folder).
+ */
+export function journalPathOf(
+  stateDir: string,
+  venue: { readonly writeUrl: string; readonly readUrl: string },
+): string {
+  const mode = venueMode(venue);
+  if (mode === 'mixed') {
+    throw new QuantaError(ErrorCodes.CONFIG_INVALID, `venue: ${MIXED_VENUE_MESSAGE}`);
+  }
+  const root = resolve(stateDir);
+  return join(mode === 'embedded' ? join(root, 'paper') : root, 'journal.sqlite');
+}
+
 export function statePaths(
   stateDir: string,
   venue: { readonly writeUrl: string; readonly readUrl: string },

@@ -1,0 +1,58 @@
+import { stdout } from 'node:process';
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
+import { readBotStatus, type BotStatus, type StatusOrder } from '../runtime/bot-status.ts';
+import { loadConfigFlag, parseFlags } from './common.ts';
+import { ExitCode } from './exit-codes.ts';
+
+const SYNOPSIS = 'quanta status --config FILE [--json] [--last N]';
+
+/**
+ * `quanta status`: the state of a running or stopped bot, read from its journal (read-only, safe
+ * beside the bot): trading mode, positions, open and unresolved orders, the last orders.
+ */
+export async function runStatusCommand(args: readonly string[]): Promise<number> {
+  const flags = parseFlags(
+    args,
+    { config: { type: 'string' }, json: { type: 'boolean' }, last: { type: 'string' } },
+    SYNOPSIS,
+  );
+  const last = flags.last === undefined ? 10 : Number(flags.last);
+  if (!Number.isInteger(last) || last < 1) {
+    throw new QuantaError(
+      ErrorCodes.USAGE,
+      `--last expects a whole number ≥ 1, got ${flags.last}`,
+      {
+        details: [`usage: ${SYNOPSIS}`],
+      },
+    );
+  }
+  const config = await loadConfigFlag(flags.config, process.env);
+  const status = readBotStatus(config, last);
+  stdout.write(flags.json === true ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
+  return ExitCode.OK;
+}
+
+/** The status as lines for a terminal. */
+export function formatStatus(status: BotStatus): string {
+  const lines = [`journal ${status.journal}`, `mode: ${status.mode}`];
+  const counts = Object.entries(status.ordersByState);
+  lines.push(
+    `orders: ${counts.length === 0 ? 'none' : counts.map(([s, n]) => `${s} ${n}`).join(', ')}`,
+  );
+  lines.push(status.positions.length === 0 ? 'positions: none' : 'positions:');
+  for (const p of status.positions)
+    lines.push(
+      `  ${p.symbol}: ${p.amount} at ${p.avgEntryPrice}, realized PnL ${p.realizedPnl}, fees ${p.fees}`,
+    );
+  const section = (title: string, orders: readonly StatusOrder[]): void => {
+    lines.push(`${title}: ${orders.length === 0 ? 'none' : ''}`.trimEnd());
+    for (const o of orders)
+      lines.push(
+        `  #${o.id} ${o.updatedAt} ${o.strategy} ${o.side} ${o.amount} ${o.symbol} ${o.type} ${o.state} filled ${o.filled}${o.error === null ? '' : ` (${o.error})`}`,
+      );
+  };
+  section('open orders', status.openOrders);
+  section('unresolved orders (unknown outcome: check the venue)', status.unresolvedOrders);
+  section('last orders', status.lastOrders);
+  return `${lines.join('\n')}\n`;
+}

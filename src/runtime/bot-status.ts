@@ -1,0 +1,115 @@
+import type { Config } from '../config/index.ts';
+import type { OrderState } from '../domain/index.ts';
+import { OrderJournal } from '../execution/journal.ts';
+import type { OrderRecord } from '../execution/order-record.ts';
+import { Portfolio } from '../execution/portfolio.ts';
+import {
+  MODE_SCOPE,
+  readKillSwitchFile,
+  isHaltMode,
+  type TradingMode,
+} from '../execution/trading-mode.ts';
+import { formatX18 } from '../money/index.ts';
+import { journalPathOf } from './state-paths.ts';
+
+const OPEN_STATES: readonly OrderState[] = ['PENDING', 'SENT', 'OPEN', 'PARTIALLY_FILLED'];
+const UNRESOLVED_STATES: readonly OrderState[] = ['UNKNOWN', 'ACCEPTED'];
+
+/** One order as `quanta status` shows it (decimal strings). */
+export interface StatusOrder {
+  readonly id: number;
+  readonly strategy: string;
+  readonly symbol: string;
+  readonly side: string;
+  readonly type: string;
+  readonly amount: string;
+  readonly price: string;
+  readonly state: OrderState;
+  readonly filled: string;
+  readonly updatedAt: string;
+  readonly error: string | null;
+}
+
+/** What `quanta status` reports about a bot, running or stopped, read from its journal. */
+export interface BotStatus {
+  readonly journal: string;
+  /** The mode in effect at the next start or now: the commanded one, or the kill-switch file's. */
+  readonly mode: TradingMode;
+  readonly positions: readonly {
+    symbol: string;
+    amount: string;
+    avgEntryPrice: string;
+    realizedPnl: string;
+    fees: string;
+  }[];
+  readonly openOrders: readonly StatusOrder[];
+  readonly unresolvedOrders: readonly StatusOrder[];
+  readonly lastOrders: readonly StatusOrder[];
+  readonly ordersByState: Partial<Record<OrderState, number>>;
+}
+
+/**
+ * Reads a bot's state from its journal alone (positions rebuilt from the fills at the fees
+ * recorded with them, open and unresolved orders, the last orders, the trading mode), read-only
+ * and safe beside the running bot.
+ *
+ * @throws QuantaError `QUANTA_JOURNAL` when the bot has no journal there yet.
+ */
+export function readBotStatus(config: Config, lastOrders = 10): BotStatus {
+  const path = journalPathOf(config.state.dir, config.venue);
+  const journal = OrderJournal.openReadOnly(path);
+  try {
+    const portfolio = new Portfolio();
+    const symbols = new Map<number, string>();
+    for (const record of journal.all()) {
+      symbols.set(record.marketId, record.symbol);
+      if (record.filledX18 === 0n || record.avgFillPriceX18 === null) continue;
+      portfolio.book({
+        strategy: record.strategy,
+        marketId: record.marketId,
+        side: record.side,
+        amountX18: record.filledX18,
+        priceX18: record.avgFillPriceX18,
+        feeX18: record.feesX18 ?? 0n,
+      });
+    }
+    const commanded = journal.kvGet(MODE_SCOPE, 'mode');
+    const file =
+      config.risk.killSwitchFile === undefined
+        ? undefined
+        : readKillSwitchFile(config.risk.killSwitchFile)?.mode;
+    return {
+      journal: path,
+      mode: file ?? (commanded !== undefined && isHaltMode(commanded) ? commanded : 'trading'),
+      positions: portfolio.account.entries().map(([marketId, p]) => ({
+        symbol: symbols.get(marketId) ?? String(marketId),
+        amount: formatX18(p.amountX18),
+        avgEntryPrice: formatX18(p.avgEntryPriceX18),
+        realizedPnl: formatX18(p.realizedPnlX18),
+        fees: formatX18(p.feesX18),
+      })),
+      openOrders: journal.inStates(OPEN_STATES).map(statusOrder),
+      unresolvedOrders: journal.inStates(UNRESOLVED_STATES).map(statusOrder),
+      lastOrders: journal.latest(lastOrders).map(statusOrder),
+      ordersByState: journal.countByState(),
+    };
+  } finally {
+    journal.close();
+  }
+}
+
+function statusOrder(record: OrderRecord): StatusOrder {
+  return {
+    id: record.id,
+    strategy: record.strategy,
+    symbol: record.symbol,
+    side: record.side,
+    type: record.type,
+    amount: formatX18(record.amountX18),
+    price: formatX18(record.priceX18),
+    state: record.state,
+    filled: formatX18(record.filledX18),
+    updatedAt: new Date(record.updatedAt).toISOString(),
+    error: record.error,
+  };
+}
