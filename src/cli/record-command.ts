@@ -61,11 +61,14 @@ export async function runRecordCommand(args: readonly string[]): Promise<number>
       log,
     });
     log.info({ out: flags.out, durationMs }, 'recording snapshots');
+    const progress = recordProgress(process.stderr, Date.now);
     await poller.run(async (snapshot) => {
       writer.write(snapshot);
       count += 1;
+      progress.update(count, snapshot.markets.size, writer.bytesWritten);
       await writer.drained();
     }, controller.signal);
+    progress.done();
     return exitCode;
   } finally {
     if (timer !== undefined) clearTimeout(timer);
@@ -75,4 +78,34 @@ export async function runRecordCommand(args: readonly string[]): Promise<number>
     await venue.embedded?.close();
     stdout.write(`recorded ${count} snapshots to ${flags.out}\n`);
   }
+}
+
+/**
+ * `quanta record`'s progress on a terminal: one line redrawn in place (at most ten times a
+ * second) with snapshots, markets, bytes written and elapsed time. Not a terminal: nothing, the
+ * log lines say what happens.
+ */
+export function recordProgress(
+  stream: { isTTY?: boolean; write(text: string): unknown },
+  now: () => number,
+): { update(snapshots: number, markets: number, bytes: number): void; done(): void } {
+  const startedAt = now();
+  let drawnAt = -Infinity;
+  let last = '';
+  const line = (snapshots: number, markets: number, bytes: number): string => {
+    const elapsed = Math.round((now() - startedAt) / 1000);
+    const clock = `${Math.floor(elapsed / 60)}:${String(elapsed % 60).padStart(2, '0')}`;
+    return `recording: ${snapshots} snapshots, ${markets} markets, ${(bytes / 1_000_000).toFixed(2)} MB, ${clock}`;
+  };
+  return {
+    update(snapshots, markets, bytes) {
+      if (stream.isTTY !== true || now() - drawnAt < 100) return;
+      drawnAt = now();
+      last = line(snapshots, markets, bytes);
+      stream.write(`\r\x1b[2K${last}`);
+    },
+    done() {
+      if (stream.isTTY === true && last !== '') stream.write('\n');
+    },
+  };
 }

@@ -149,6 +149,7 @@ export class RecordingWriter {
   #lastListing: ReadonlyMap<number, Market> | undefined;
   #sink: LineSink;
   #fileBytes = 0;
+  #totalBytes = 0;
   #fileSnapshots = 0;
   #closing: Promise<void>[] = [];
   #failure: Error | undefined;
@@ -191,6 +192,11 @@ export class RecordingWriter {
   /** The files written so far, first to current. */
   get files(): readonly string[] {
     return this.#files;
+  }
+
+  /** Bytes of lines written so far over every file (uncompressed size for gzip). */
+  get bytesWritten(): number {
+    return this.#totalBytes;
   }
 
   /**
@@ -296,7 +302,9 @@ export class RecordingWriter {
   #line(text: string): void {
     const line = `${text}\n`;
     this.#sink.writeLine(line);
-    this.#fileBytes += Buffer.byteLength(line, 'utf8');
+    const bytes = Buffer.byteLength(line, 'utf8');
+    this.#fileBytes += bytes;
+    this.#totalBytes += bytes;
   }
 
   #writeMarkets(current: ReadonlyMap<number, Market>): void {
