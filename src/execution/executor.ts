@@ -9,8 +9,7 @@ import type { OrderRequestBody, VenueOrder } from '../venue/types.ts';
 import { referencePriceX18, type RiskLimits } from './checks.ts';
 import { type Dispatcher, type DispatchResult, type SignedOrderRequest } from './dispatcher.ts';
 import type { OrderJournal } from './journal.ts';
-import type { OrderState } from '../domain/index.ts';
-import { FINAL_STATES, type OrderRecord } from './order-record.ts';
+import { FINAL_STATES, OPEN_STATES, UNRESOLVED_STATES, type OrderRecord } from './order-record.ts';
 import { Portfolio, type Liquidity } from './portfolio.ts';
 import type { PositionBook } from './positions.ts';
 import { recoverJournal } from './recovery.ts';
@@ -20,9 +19,6 @@ import { RefusalLog } from './refusal-log.ts';
 import { unplacedOrderOutcome } from './retry-policy.ts';
 import type { SizedOrder } from './sizing.ts';
 import type { TradingMode } from './trading-mode.ts';
-
-/** States whose fill is unknown: they count at full size against the limits until resolved. */
-const UNRESOLVED_STATES: readonly OrderState[] = ['UNKNOWN', 'ACCEPTED'];
 
 const exposureKey = (marketId: number, side: OrderSide): string => `${marketId}:${side}`;
 
@@ -459,7 +455,7 @@ export class Executor {
   /** Orders of a strategy that are not final, for `ctx.openOrders()`. */
   openOrders(strategy: string): OrderRecord[] {
     return this.#options.journal
-      .inStates(['PENDING', 'SENT', 'OPEN', 'PARTIALLY_FILLED'])
+      .inStates(OPEN_STATES)
       .filter((r) => r.strategy === strategy && !FINAL_STATES.has(r.state));
   }
 

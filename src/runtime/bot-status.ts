@@ -1,7 +1,7 @@
 import type { Config } from '../config/index.ts';
 import type { OrderState } from '../domain/index.ts';
 import { OrderJournal } from '../execution/journal.ts';
-import type { OrderRecord } from '../execution/order-record.ts';
+import { OPEN_STATES, UNRESOLVED_STATES, type OrderRecord } from '../execution/order-record.ts';
 import { Portfolio } from '../execution/portfolio.ts';
 import {
   MODE_SCOPE,
@@ -11,9 +11,6 @@ import {
 } from '../execution/trading-mode.ts';
 import { formatX18 } from '../money/index.ts';
 import { journalPathOf } from './state-paths.ts';
-
-const OPEN_STATES: readonly OrderState[] = ['PENDING', 'SENT', 'OPEN', 'PARTIALLY_FILLED'];
-const UNRESOLVED_STATES: readonly OrderState[] = ['UNKNOWN', 'ACCEPTED'];
 
 /** One order as `quanta status` shows it (decimal strings). */
 export interface StatusOrder {
