@@ -166,15 +166,7 @@ export class Executor {
   // A recovered order's fills are booked at the average fill price and the fee charged when
   // they were booked live, both kept in its journal row.
   #bookRecorded(record: OrderRecord): void {
-    if (record.avgFillPriceX18 === null) return;
-    this.#portfolio.book({
-      strategy: record.strategy,
-      marketId: record.marketId,
-      side: record.side,
-      amountX18: record.filledX18,
-      priceX18: record.avgFillPriceX18,
-      feeX18: this.#recordedFeesX18(record),
-    });
+    this.#portfolio.bookRecord(record, this.#recordedFeesX18(record));
   }
 
   // Rows from journals that predate per-order fees are priced at the taker rate (the higher

@@ -2,6 +2,7 @@ import { markPriceX18 } from '../market/mark-price.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { fillFeeX18 } from '../money/index.ts';
 import type { Market, OrderSide, OrderType } from '../domain/index.ts';
+import type { OrderRecord } from './order-record.ts';
 import { PositionBook, unrealizedPnlX18 } from './positions.ts';
 
 /** Whether a fill added liquidity (a resting LIMIT order) or took it. */
@@ -65,6 +66,22 @@ export class Portfolio {
     const fraction =
       type === 'LIMIT' && liquidity === 'maker' ? market.makerFeeX18 : market.takerFeeX18;
     return fillFeeX18(amountX18, priceX18, fraction);
+  }
+
+  /**
+   * Books what a journal row says was filled (its whole filled amount at its average price)
+   * with the fee given; nothing when the row has no fill.
+   */
+  bookRecord(record: OrderRecord, feeX18: bigint): void {
+    if (record.filledX18 === 0n || record.avgFillPriceX18 === null) return;
+    this.book({
+      strategy: record.strategy,
+      marketId: record.marketId,
+      side: record.side,
+      amountX18: record.filledX18,
+      priceX18: record.avgFillPriceX18,
+      feeX18,
+    });
   }
 
   /** Books a fill into the account and its strategy's book. */

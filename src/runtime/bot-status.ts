@@ -60,15 +60,9 @@ export function readBotStatus(config: Config, lastOrders = 10): BotStatus {
     const symbols = new Map<number, string>();
     for (const record of journal.all()) {
       symbols.set(record.marketId, record.symbol);
-      if (record.filledX18 === 0n || record.avgFillPriceX18 === null) continue;
-      portfolio.book({
-        strategy: record.strategy,
-        marketId: record.marketId,
-        side: record.side,
-        amountX18: record.filledX18,
-        priceX18: record.avgFillPriceX18,
-        feeX18: record.feesX18 ?? 0n,
-      });
+      // Journals older than per-order fees have none recorded: shown without (the bot itself
+      // prices them at the taker rate from the venue's listing, which is not read here).
+      portfolio.bookRecord(record, record.feesX18 ?? 0n);
     }
     const commanded = journal.kvGet(MODE_SCOPE, 'mode');
     const file =
