@@ -3,7 +3,7 @@
  * config and data dir, scrapes a running bot (bearer token and all) and its HTTP API is queried
  * until the bot's order counter and equity gauge show what the journal holds.
  *
- * Needs the `prometheus` binary: `npm test` installs it first (scripts/ensure-prometheus.mjs runs
+ * Needs the `prometheus` binary: `npm test` installs it first (`.ci/ensure-debian-tools.sh` runs
  * `apt-get install -y prometheus` as root, or stops with the command to run). Without it this
  * test fails and says so; it is never skipped.
  */
