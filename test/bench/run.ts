@@ -9,9 +9,11 @@
  * Exits non-zero if any benchmark fails. Benchmarks print ratios; nothing here asserts a time.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FIGURES_FILE_ENV, formatFigureTable, type BenchFigure } from './figures.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -28,12 +30,15 @@ if (benches.length === 0) {
   process.exit(1);
 }
 
+const figuresDir = mkdtempSync(join(tmpdir(), 'quanta-bench-'));
+const figuresFile = join(figuresDir, 'figures.jsonl');
 let failed = 0;
 for (const name of benches) {
   console.log(`\n=== ${name}`);
   const result = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(here, name)], {
     cwd: root,
     stdio: 'inherit',
+    env: { ...process.env, [FIGURES_FILE_ENV]: figuresFile },
   });
   if (result.status !== 0) {
     failed++;
@@ -41,5 +46,21 @@ for (const name of benches) {
       `=== ${name} failed (${result.error?.message ?? `exit ${String(result.status ?? result.signal)}`})`,
     );
   }
+}
+let figures: BenchFigure[] = [];
+try {
+  figures = readFileSync(figuresFile, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as BenchFigure);
+} catch {
+  // no benchmark reported a figure
+}
+rmSync(figuresDir, { recursive: true, force: true });
+if (figures.length > 0) {
+  console.log(
+    '\n=== figures (median of the rounds against its goal; a missed goal is not a failure)',
+  );
+  console.log(formatFigureTable(figures));
 }
 process.exit(failed === 0 ? 0 : 1);

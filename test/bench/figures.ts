@@ -1,0 +1,102 @@
+/**
+ * One table for `npm run bench` (issue 17, item 7). Every benchmark measures its figure and the
+ * figure's honest baseline in the same run, round after round (paired, interleaved), and reports
+ * each figure here with its goal. `run.ts` collects the figures of every benchmark process and
+ * prints one table: figure, goal, min / median / max over the rounds, and whether the median
+ * meets the goal. A missed goal is printed, never a failure: benchmarks fail only on a crash or a
+ * wrong answer, never on noise.
+ *
+ * @example
+ *   reportFigure({
+ *     name: 'live signing / raw secp256k1',
+ *     goal: { atLeast: 0.9 },
+ *     unit: 'x',
+ *     rounds: [0.93, 0.95, 0.91],
+ *   });
+ */
+import { appendFileSync } from 'node:fs';
+
+/** A goal the median of the rounds is held to. */
+export type FigureGoal = { readonly atLeast: number } | { readonly atMost: number };
+
+export interface BenchFigure {
+  /** What is measured, with its baseline: `backtest do-nothing rows/s / naive decode`. */
+  readonly name: string;
+  readonly goal: FigureGoal;
+  /** `x` for a ratio, or a unit such as `ms`, `MB`, `fsync/order`, `429s`. */
+  readonly unit: string;
+  /** One value per round (at least 3 paired rounds where the figure is a ratio). */
+  readonly rounds: readonly number[];
+}
+
+/** The env var through which `run.ts` tells each benchmark process where to append figures. */
+export const FIGURES_FILE_ENV = 'QUANTA_BENCH_FIGURES';
+
+export function summarize(rounds: readonly number[]): { min: number; median: number; max: number } {
+  if (rounds.length === 0) throw new Error('a figure needs at least one round');
+  const sorted = [...rounds].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const median =
+    sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return { min: sorted[0]!, median, max: sorted[sorted.length - 1]! };
+}
+
+export function meetsGoal(figure: BenchFigure): boolean {
+  const { median } = summarize(figure.rounds);
+  return 'atLeast' in figure.goal ? median >= figure.goal.atLeast : median <= figure.goal.atMost;
+}
+
+export function describeGoal(goal: FigureGoal): string {
+  return 'atLeast' in goal ? `>= ${String(goal.atLeast)}` : `<= ${String(goal.atMost)}`;
+}
+
+/**
+ * Records one figure: printed at once by the benchmark and appended (one JSON line) to the file
+ * `run.ts` collects, when the benchmark runs under `npm run bench`.
+ */
+export function reportFigure(figure: BenchFigure): void {
+  if (!Number.isFinite(figure.rounds.length) || figure.rounds.some((v) => !Number.isFinite(v))) {
+    throw new Error(`figure ${figure.name}: every round must be a finite number`);
+  }
+  const { min, median, max } = summarize(figure.rounds);
+  console.log(
+    `  figure: ${figure.name}: median ${formatValue(median)}${figure.unit} ` +
+      `(min ${formatValue(min)}, max ${formatValue(max)}, ${String(figure.rounds.length)} rounds; ` +
+      `goal ${describeGoal(figure.goal)}${figure.unit}${meetsGoal(figure) ? '' : ', NOT MET'})`,
+  );
+  const file = process.env[FIGURES_FILE_ENV];
+  if (file !== undefined && file !== '') appendFileSync(file, `${JSON.stringify(figure)}\n`);
+}
+
+export function formatValue(value: number): string {
+  if (value === 0) return '0';
+  const magnitude = Math.abs(value);
+  if (magnitude >= 1000) return Math.round(value).toLocaleString('en-US');
+  if (magnitude >= 10) return value.toFixed(1);
+  if (magnitude >= 0.01) return value.toFixed(2);
+  return value.toPrecision(2);
+}
+
+/** The one table `run.ts` prints after every benchmark ran. */
+export function formatFigureTable(figures: readonly BenchFigure[]): string {
+  const header = ['figure', 'goal', 'min', 'median', 'max', 'rounds', 'met'];
+  const rows = figures.map((figure) => {
+    const { min, median, max } = summarize(figure.rounds);
+    const unit = figure.unit;
+    return [
+      figure.name,
+      `${describeGoal(figure.goal)}${unit}`,
+      `${formatValue(min)}${unit}`,
+      `${formatValue(median)}${unit}`,
+      `${formatValue(max)}${unit}`,
+      String(figure.rounds.length),
+      meetsGoal(figure) ? 'yes' : 'NO',
+    ];
+  });
+  const widths = header.map((cell, column) =>
+    Math.max(cell.length, ...rows.map((row) => row[column]!.length)),
+  );
+  const line = (cells: readonly string[]): string =>
+    `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
