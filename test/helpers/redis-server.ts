@@ -1,0 +1,150 @@
+/**
+ * Debian's `redis-server`, started by a test on a free loopback port with its own temporary
+ * folder (no persistence), for the shared rate budget (issue 15) and the BullMQ sweep queue
+ * (issue 16). `npm test`'s pretest installs the binary when it is missing; without it the test
+ * fails and says how to get it, it is never skipped.
+ *
+ * @example
+ *   const redis = await startRedisServer();
+ *   afterEach(() => redis.stop());
+ *   // redis.url === 'redis://127.0.0.1:PORT'
+ *   await redis.stop();    // like a crash of the machine: SIGKILL, port closed
+ *   await redis.restart(); // the same port again, empty
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const INSTALL_HINT =
+  'the redis-server binary is missing: run `npm test` (its pretest installs it as root) or `sudo apt-get install -y redis-server`';
+
+export interface RedisServer {
+  /** `redis://127.0.0.1:PORT` */
+  readonly url: string;
+  readonly port: number;
+  /** Whether the server process is running now. */
+  readonly running: boolean;
+  /** SIGKILL the server (the port closes at once); a later `restart` brings it back. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port (empty: nothing is persisted). */
+  restart(): Promise<void>;
+  /** Stops it for good and removes its folder. */
+  dispose(): Promise<void>;
+}
+
+/** The redis-server binary on PATH, or a failure that says how to get it. */
+export function redisServerBinary(): string {
+  const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
+  const path = found.stdout.trim();
+  if (found.status !== 0 || path === '') throw new Error(INSTALL_HINT);
+  return path;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves once a PING on the port answers PONG, or rejects after `timeoutMs`. */
+async function waitForPong(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      let answer = '';
+      socket.setTimeout(500, () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once('error', () => resolve(false));
+      socket.on('data', (chunk) => {
+        answer += chunk.toString('utf8');
+        if (answer.includes('\r\n')) {
+          socket.destroy();
+          resolve(answer.startsWith('+PONG'));
+        }
+      });
+      socket.once('connect', () => socket.write('PING\r\n'));
+    });
+    if (ok) return;
+    if (Date.now() > deadline)
+      throw new Error(`redis-server on port ${String(port)} did not answer PING`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Starts a fresh redis-server; call `dispose()` when the test is done. */
+export async function startRedisServer(): Promise<RedisServer> {
+  const binary = redisServerBinary();
+  const dir = mkdtempSync(join(tmpdir(), 'quanta-redis-'));
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  let stderr = '';
+
+  const launch = async (): Promise<void> => {
+    stderr = '';
+    const started = spawn(
+      binary,
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    started.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    child = started;
+    try {
+      await waitForPong(port, 10_000);
+    } catch (error) {
+      started.kill('SIGKILL');
+      throw new Error(`${(error as Error).message}${stderr === '' ? '' : `: ${stderr.trim()}`}`);
+    }
+  };
+
+  const kill = async (): Promise<void> => {
+    const running = child;
+    child = undefined;
+    if (running === undefined || running.exitCode !== null || running.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      running.once('exit', () => resolve());
+      running.kill('SIGKILL');
+    });
+  };
+
+  await launch();
+  return {
+    url: `redis://127.0.0.1:${String(port)}`,
+    port,
+    get running() {
+      return child !== undefined && child.exitCode === null && child.signalCode === null;
+    },
+    stop: kill,
+    restart: async () => {
+      await kill();
+      await launch();
+    },
+    dispose: async () => {
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
