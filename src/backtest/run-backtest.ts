@@ -50,6 +50,12 @@ export interface BacktestOptions {
   readonly onProgress?: (done: number) => void;
   /** The fill model; default: the config's `backtest:` section. */
   readonly fillModel?: FillModel;
+  /**
+   * Snapshots already decoded (in order), replayed instead of reading `data`, which then only
+   * names them in the trace. A sweep decodes a recording once and replays it (or a time window
+   * of it) for many parameter sets.
+   */
+  readonly snapshots?: readonly Snapshot[];
 }
 
 // Backtests sign like live trading (same code path) with a fixed, public, worthless key, so
@@ -78,10 +84,13 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     [options.projectRoot],
     config.source,
   );
-  const recording = await openRecording(options.data, {
-    onWarning: (warning) => log.warn({ warning: warning.message }, 'recording warning'),
-    repair: options.repair === true,
-  });
+  const recording =
+    options.snapshots === undefined
+      ? await openRecording(options.data, {
+          onWarning: (warning) => log.warn({ warning: warning.message }, 'recording warning'),
+          repair: options.repair === true,
+        })
+      : decodedRecording(options.snapshots);
 
   // First pass: every market the recording ever lists, so the engine knows them all up front.
   const markets = new Map<number, Market>();
@@ -241,6 +250,20 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   };
   journal.close();
   return trace;
+}
+
+/** Already decoded snapshots behind the reading interface of an opened recording. */
+function decodedRecording(snapshots: readonly Snapshot[]): {
+  snapshots(overrides?: unknown): AsyncIterable<Snapshot> & { readonly dropped: number };
+} {
+  return {
+    snapshots: () => ({
+      dropped: 0,
+      async *[Symbol.asyncIterator]() {
+        yield* snapshots;
+      },
+    }),
+  };
 }
 
 /** The snapshot with the fill model's fees in every market (what the portfolio charges). */
