@@ -4,6 +4,8 @@ import pRetry from 'p-retry';
 import { ErrorCodes, isQuantaError, QuantaError, summarizeError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
 import type { VenueOrder } from '../venue/types.ts';
+import { LocalRateBudget } from './rate-budget/local-rate-budget.ts';
+import { unlimitedBudget, type RateBudget } from './rate-budget/rate-budget.ts';
 import { judgeFailedAttempt, pauseAllSendersMs, type AttemptVerdict } from './retry-policy.ts';
 
 const DEFAULT_EXPIRY_MARGIN_MS = 100;
@@ -37,9 +39,15 @@ export type DispatchResult =
 /** Options of {@link Dispatcher}. */
 export interface DispatcherOptions {
   readonly submitter: OrderSubmitter;
-  /** Sends allowed per window (`execution.rateLimit.requests`). */
+  /**
+   * The account's rate budget, shared with the bot's polls and lookups (and, through Redis,
+   * with other processes). Absent: a local budget of `requests` per `perMs` for orders alone
+   * (`Infinity` requests: unlimited), closed by {@link Dispatcher.drain}.
+   */
+  readonly budget?: RateBudget;
+  /** Sends allowed per window (`execution.rateLimit.requests`) when no `budget` is given. */
   readonly requests: number;
-  /** The window in ms (`execution.rateLimit.perMs`). */
+  /** The window in ms (`execution.rateLimit.perMs`) when no `budget` is given. */
   readonly perMs: number;
   readonly concurrency: number;
   /** Attempts per order, the first included. */
@@ -49,7 +57,7 @@ export interface DispatcherOptions {
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   /** First retry backoff in ms (doubles each retry, capped at 8×). */
   readonly backoffMs?: number;
-  /** Added to `perMs`: how long a rate slot stays taken after an answer. Default 25. */
+  /** Added to `perMs` after an answer when no `budget` is given (see `LocalRateBudget`). */
   readonly windowGuardMs?: number;
   readonly log: Logger;
   /** Called before every attempt (the journal counts it). */
@@ -62,25 +70,21 @@ export interface DispatcherOptions {
 }
 
 /**
- * Sends signed orders through one rate-controlled queue (p-queue) and retries with p-retry by
+ * Sends signed orders through one queue (p-queue, `concurrency`) and retries with p-retry by
  * resending **the identical bytes** (DESIGN order-safety rule 4). A 429 pauses the whole queue
- * for the venue's `Retry-After`.
+ * for the venue's `Retry-After`, and the rate budget with it (every process, when shared).
  *
- * The rate limit is a window of `requests` slots: a send takes a slot when it starts and gives
- * it back `perMs` (+ `windowGuardMs`) after its answer. The venue counts a request at some
- * moment between those two, so no `perMs` window of the venue's ever sees more than
- * `requests` of them, however late a request leaves a busy event loop or crosses the network.
- * (Counting from the start alone, as a sliding window of starts does, lets requests that
- * left late bunch up at the venue: measured 22-23 in one second against a limit of 20.)
+ * Every attempt takes an `order` permit of the rate budget when it may start and releases it
+ * after its answer; the budget holds the slot until `perMs` after that answer (see
+ * `LocalRateBudget` for why).
  */
 export class Dispatcher {
   readonly #options: DispatcherOptions;
   readonly #queue: PQueue;
-  /** One slot per request of the rate window; a slot is free again `perMs` after the answer. */
-  readonly #window: PQueue | undefined;
+  readonly #budget: RateBudget;
+  /** Whether the budget is this dispatcher's own (closed by drain) or the bot's. */
+  readonly #ownsBudget: boolean;
   readonly #abort = new AbortController();
-  /** Aborted once drained: no slot is held any longer, and no hold timer keeps the process up. */
-  readonly #holds = new AbortController();
   #pausedUntil = 0;
   #inFlight = new Set<Promise<DispatchResult>>();
 
@@ -88,12 +92,22 @@ export class Dispatcher {
     this.#options = options;
     // Every queued, in-flight or slot-holding order listens to these (and stops when it is
     // done): a burst of more than ten is normal, not the leak Node warns about at eleven.
-    setMaxListeners(0, this.#abort.signal, this.#holds.signal);
+    setMaxListeners(0, this.#abort.signal);
     this.#queue = new PQueue({ concurrency: options.concurrency });
+    this.#ownsBudget = options.budget === undefined;
     // Infinity requests = no rate limit (backtests run on virtual time).
-    this.#window = Number.isFinite(options.requests)
-      ? new PQueue({ concurrency: options.requests })
-      : undefined;
+    this.#budget =
+      options.budget ??
+      (Number.isFinite(options.requests)
+        ? new LocalRateBudget({
+            requests: options.requests,
+            perMs: options.perMs,
+            countPolls: false,
+            ...(options.windowGuardMs === undefined ? {} : { guardMs: options.windowGuardMs }),
+            now: options.now,
+            sleep: options.sleep,
+          })
+        : unlimitedBudget());
   }
 
   /** Orders being sent or waiting to be. */
@@ -131,7 +145,7 @@ export class Dispatcher {
           await this.#waitOutPause(signal);
           const result = await this.#queue.add(
             () =>
-              this.#windowed(async () => {
+              this.#withPermit(async () => {
                 // A 429 may have paused sending while this waited for its slot.
                 await this.#waitOutPause(signal);
                 // Checked again at the moment of sending, after the queue, the rate slot and
@@ -160,7 +174,10 @@ export class Dispatcher {
               'order send attempt failed',
             );
             const pauseMs = pauseAllSendersMs(error);
-            if (pauseMs !== undefined) await this.#pauseFor(pauseMs, signal);
+            if (pauseMs !== undefined) {
+              this.#budget.pause(pauseMs);
+              await this.#pauseFor(pauseMs, signal);
+            }
           },
         },
       );
@@ -180,25 +197,18 @@ export class Dispatcher {
     }
   }
 
-  /** Runs one send in a window slot, held until `perMs` + guard after the send settles. */
-  async #windowed<T>(send: () => Promise<T>): Promise<T> {
-    const window = this.#window;
-    if (window === undefined) return send();
-    const holdMs = this.#options.perMs + (this.#options.windowGuardMs ?? 25);
-    // The caller gets the answer as soon as it comes; the slot's task lives on to hold it.
-    const { sending } = await new Promise<{ sending: Promise<T> }>((started) => {
-      void window.add(async () => {
-        const sending = (async () => send())();
-        started({ sending });
-        const left = await sending.then(
-          () => true,
-          (error: unknown) => !isQuantaError(error, ErrorCodes.ORDER_EXPIRED),
-        );
-        // A send that never left (expired in the queue) gives its slot back at once.
-        if (left) await this.#options.sleep(holdMs, this.#holds.signal).catch(() => undefined);
-      });
-    });
-    return sending;
+  /** Runs one send with an order permit, released (and held on by the budget) after the answer. */
+  async #withPermit<T>(send: () => Promise<T>): Promise<T> {
+    const permit = await this.#budget.take('order', this.#abort.signal);
+    try {
+      const result = await send();
+      permit.release();
+      return result;
+    } catch (error) {
+      // A send that never left (expired waiting for its permit) gives its slot back at once.
+      permit.release(!isQuantaError(error, ErrorCodes.ORDER_EXPIRED));
+      throw error;
+    }
   }
 
   #checkExpiry(orderId: number, expiryTs: number): void {
@@ -213,14 +223,12 @@ export class Dispatcher {
 
   /**
    * How long a dispatch started now would wait for its first rate slot, estimated from the
-   * dispatches ahead of it: each round of `requests` sends takes `perMs` plus the guard. The
+   * dispatches ahead of it and the share of the budget this process keeps to now. The
    * executor refuses an order this backlog would carry past its expiry instead of queueing it.
    */
   estimatedWaitMs(): number {
-    if (this.#window === undefined) return 0;
-    const rounds = Math.floor(this.#inFlight.size / this.#options.requests);
     const paused = Math.max(0, this.#pausedUntil - this.#options.now());
-    return paused + rounds * (this.#options.perMs + (this.#options.windowGuardMs ?? 25));
+    return Math.max(paused, this.#budget.estimatedWaitMs(this.#inFlight.size));
   }
 
   /** {@link DispatcherOptions.expiryMarginMs} in effect. */
@@ -260,8 +268,7 @@ export class Dispatcher {
     const finished = await Promise.race([all, timer]);
     if (!finished) this.#abort.abort(new Error('shutdown'));
     this.#queue.clear();
-    this.#window?.clear();
-    this.#holds.abort();
+    if (this.#ownsBudget) await this.#budget.close();
     return finished;
   }
 }

@@ -1,0 +1,134 @@
+import { Pump } from './pump.ts';
+import {
+  DEFAULT_GUARD_MS,
+  freePermits,
+  type Permit,
+  type RateBudget,
+  type RateBudgetStatus,
+} from './rate-budget.ts';
+import { SlotWindow, type Slot } from './slot-window.ts';
+import { Waiters } from './waiters.ts';
+
+/** Options of {@link LocalRateBudget}. */
+export interface LocalRateBudgetOptions {
+  /** Requests per window (`execution.rateLimit.requests`, or the fallback share). */
+  readonly requests: number;
+  /** The window in ms (`execution.rateLimit.perMs`). */
+  readonly perMs: number;
+  /**
+   * Added to `perMs` after an answer. Default 5: the hold already starts at the answer, after
+   * the venue counted the request; the guard only covers whole-ms clocks.
+   */
+  readonly guardMs?: number;
+  /** Polls take permits (default true); false: polls are neither limited nor counted. */
+  readonly countPolls?: boolean;
+  readonly now: () => number;
+  /** Waits `ms` or until the signal aborts; injectable so tests drive time. */
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/**
+ * The rate budget of one process: `requests` slots, each taken when a request may start and
+ * held until `perMs` + guard after its answer (the venue counts a request at some moment
+ * between the two, so no venue window of `perMs` ever sees more than `requests`, however late a
+ * request leaves a busy event loop; counting starts alone let requests that left late bunch up:
+ * 22-23 in one second against a limit of 20). A slot is handed to the next waiter at the moment
+ * it frees, by one loop with an absolute deadline, not by a timer per slot.
+ *
+ * @example
+ * const budget = new LocalRateBudget({ requests: 10, perMs: 1000, now: Date.now, sleep });
+ * const permit = await budget.take('order', signal);
+ * try { await send(); } finally { permit.release(); }
+ */
+export class LocalRateBudget implements RateBudget {
+  readonly #options: LocalRateBudgetOptions;
+  readonly #holdMs: number;
+  readonly #window = new SlotWindow();
+  readonly #waiters = new Waiters();
+  readonly #pump: Pump;
+  #pausedUntil = 0;
+  #skippedPolls = 0;
+  #closed = false;
+
+  constructor(options: LocalRateBudgetOptions) {
+    this.#options = options;
+    this.#holdMs = options.perMs + (options.guardMs ?? DEFAULT_GUARD_MS);
+    this.#pump = new Pump(() => this.#step(), options.sleep);
+  }
+
+  take(kind: 'order' | 'lookup', signal: AbortSignal): Promise<Permit> {
+    if (signal.aborted) return Promise.reject(signal.reason as Error);
+    if (this.#closed) return Promise.reject(new Error('rate budget closed'));
+    // Nobody ahead: no queue round trip (the common case of a bot under its limit).
+    if (this.#waiters.size === 0 && this.#free() > 0) return Promise.resolve(this.#permit());
+    const waiting = this.#waiters.enqueue(kind, signal);
+    this.#pump.kick();
+    return waiting;
+  }
+
+  tryTake(_kind: 'poll', count: number): Promise<Permit[] | undefined> {
+    if (this.#options.countPolls === false) return Promise.resolve(freePermits(count));
+    // Orders (and lookups) first: a poll never takes a slot someone waits for.
+    if (this.#closed || this.#waiters.size > 0 || this.#free() < count) {
+      this.#skippedPolls += 1;
+      return Promise.resolve(undefined);
+    }
+    return Promise.resolve(Array.from({ length: count }, () => this.#permit()));
+  }
+
+  pause(ms: number): void {
+    this.#pausedUntil = Math.max(this.#pausedUntil, this.#options.now() + ms);
+  }
+
+  estimatedWaitMs(queued: number): number {
+    const paused = Math.max(0, this.#pausedUntil - this.#options.now());
+    return paused + Math.floor(queued / this.#options.requests) * this.#holdMs;
+  }
+
+  status(): RateBudgetStatus {
+    return {
+      mode: 'local',
+      requests: this.#options.requests,
+      perMs: this.#options.perMs,
+      skippedPolls: this.#skippedPolls,
+      fallbacks: 0,
+      pausedForMs: Math.max(0, this.#pausedUntil - this.#options.now()),
+    };
+  }
+
+  close(): Promise<void> {
+    this.#closed = true;
+    this.#pump.close();
+    this.#waiters.rejectAll(new Error('rate budget closed'));
+    return Promise.resolve();
+  }
+
+  /** Free slots now (none during a 429 pause). */
+  #free(): number {
+    const now = this.#options.now();
+    if (now < this.#pausedUntil) return 0;
+    return this.#options.requests - this.#window.used(now);
+  }
+
+  #permit(): Permit {
+    const slot: Slot = this.#window.take();
+    let released = false;
+    return {
+      release: (sent = true) => {
+        if (released) return;
+        released = true;
+        if (sent) this.#window.hold(slot, this.#options.now() + this.#holdMs);
+        else this.#window.drop(slot);
+        if (this.#waiters.size > 0) this.#pump.kick();
+      },
+    };
+  }
+
+  #step(): number | undefined {
+    while (this.#waiters.size > 0 && this.#free() > 0) this.#waiters.grant(this.#permit());
+    if (this.#waiters.size === 0) return undefined;
+    const now = this.#options.now();
+    const wakeAt = now < this.#pausedUntil ? this.#pausedUntil : this.#window.nextFreeAt();
+    return wakeAt === Infinity ? Infinity : Math.max(0, wakeAt - now);
+  }
+}
