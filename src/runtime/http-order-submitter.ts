@@ -3,7 +3,7 @@ import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import type { OrderSubmitter, SignedOrderRequest } from '../execution/dispatcher.ts';
 import type { OrderSigner } from '../execution/executor.ts';
 import { createOrder, getOrder, type VenueConnection } from '../venue/endpoints/index.ts';
-import { signOrder } from '../venue/signing/index.ts';
+import { orderSigningKey } from '../venue/signing/index.ts';
 import type { OrderRequestBody, SigningDomainConfig, VenueOrder } from '../venue/types.ts';
 
 /**
@@ -53,21 +53,25 @@ export function httpOrderLookup(
     });
 }
 
-/** Signs orders with the current signing key. */
+/**
+ * Signs orders with the current signing key. The bodies come from the executor, which built
+ * them from checked, sized orders: they are signed as they are, without a second validation.
+ */
 export function credentialOrderSigner(
   credentials: CredentialManager,
   domain: SigningDomainConfig,
 ): OrderSigner {
   return {
-    async sign(body: OrderRequestBody) {
-      const active = credentials.current();
-      const signed = await signOrder({
-        signingPrivateKey: active.signingPrivateKey,
-        subaccountId: active.subaccountId,
-        body,
-        domain,
-      });
-      return { signature: signed.signature, signer: signed.signer };
+    sign(body: OrderRequestBody) {
+      try {
+        const active = credentials.current();
+        // Prepared once per key (the address derivation is the costly part), then reused.
+        const key = orderSigningKey(active.signingPrivateKey, 'signing key');
+        const signature = key.signOrderBody(active.subaccountId, body, domain);
+        return Promise.resolve({ signature, signer: key.address });
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
     },
   };
 }

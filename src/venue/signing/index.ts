@@ -28,6 +28,8 @@ export {
   type RegistrationVerification,
   type VerifyRegistrationOptions,
 } from './sign-registration.ts';
+export { orderDigest, orderDomainSeparator, orderStructHash } from './order-digest.ts';
+export { orderSigningKey, type OrderSigningKey } from './order-signing-key.ts';
 export {
   signOrder,
   verifyOrderSignature,

@@ -1,7 +1,8 @@
 import type { Address, Hex } from 'viem';
+import { parseOrderRequestBody } from '../schemas/index.ts';
 import type { OrderRequestBody, SigningDomainConfig } from '../types.ts';
 import { buildOrderTypedData } from './order-typed-data.ts';
-import { accountFromPrivateKey, signTypedDataWith } from './private-key.ts';
+import { orderSigningKey } from './order-signing-key.ts';
 import { recoverTypedDataSigner } from './recover-signer.ts';
 
 /** What `signOrder` needs. */
@@ -33,22 +34,15 @@ export interface SignedOrder {
  *   `QUANTA_SIGNING_FAILED`.
  */
 export async function signOrder(params: SignOrderParams): Promise<SignedOrder> {
-  const account = accountFromPrivateKey(params.signingPrivateKey, 'signing key');
-  const typedData = buildOrderTypedData(
-    { subaccountId: params.subaccountId, body: params.body, signer: account.address },
-    params.domain,
+  const key = orderSigningKey(params.signingPrivateKey, 'signing key');
+  // Untrusted input: parsed with the wire schema here, at the edge (the executor's hot path
+  // signs bodies it built itself with `orderSigningKey(…).signOrderBody`).
+  const { marketId, isBuy, orderType, amount, price, expiryTs, isReduce } = parseOrderRequestBody(
+    params.body,
   );
-  const signature = await signTypedDataWith(
-    account,
-    typedData,
-    `order on market ${params.body.marketId}`,
-  );
-  const { marketId, isBuy, orderType, amount, price, expiryTs, isReduce } = params.body;
-  return {
-    body: { marketId, isBuy, orderType, amount, price, expiryTs, isReduce },
-    signature,
-    signer: account.address,
-  };
+  const body: OrderRequestBody = { marketId, isBuy, orderType, amount, price, expiryTs, isReduce };
+  const signature = key.signOrderBody(params.subaccountId, body, params.domain);
+  return Promise.resolve({ body, signature, signer: key.address });
 }
 
 /** What `verifyOrderSignature` checks. */
