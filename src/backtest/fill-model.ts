@@ -159,6 +159,31 @@ function slipLevels(levels: readonly QuoteLevel[], factorX18: bigint, up: boolea
 }
 
 /**
+ * `slippedQuote` for every quote of a replay, each computed only when its levels are read: what
+ * the backtest hands the engine at every snapshot, most of which no order ever meets. Gives the
+ * quote itself when slippage is 0.
+ */
+export function lazySlipper(model: FillModel): (quote: Quote) => Quote {
+  const bpsX18 = parseDecimalToX18(model.slippageBps, 'slippageBps');
+  if (bpsX18 === 0n) return (quote) => quote;
+  const one = BPS_PER_ONE * X18_SCALE;
+  return (quote) => {
+    let bids: QuoteLevel[] | undefined;
+    let asks: QuoteLevel[] | undefined;
+    return {
+      marketId: quote.marketId,
+      timestamp: quote.timestamp,
+      get bids(): QuoteLevel[] {
+        return (bids ??= slipLevels(quote.bids, one - bpsX18, false));
+      },
+      get asks(): QuoteLevel[] {
+        return (asks ??= slipLevels(quote.asks, one + bpsX18, true));
+      },
+    };
+  };
+}
+
+/**
  * The quote as the model's orders meet it: every ask `slippageBps` higher (rounded up), every
  * bid that much lower (rounded down), quantities unchanged. The same quote when slippage is 0.
  */

@@ -1,33 +1,32 @@
 import { isAbsolute, relative, sep } from 'node:path';
-import { keccak256, toHex } from 'viem';
 import type { PositionBook } from '../execution/positions.ts';
 import type { Config } from '../config/index.ts';
 import { OrderJournal } from '../execution/journal.ts';
 import type { Executor } from '../execution/executor.ts';
 import type { ProducedIntent } from '../execution/trading-session.ts';
-import { buildTradingStack } from '../runtime/trading-stack.ts';
+import { buildTradingStack, type TradingStack } from '../runtime/trading-stack.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { openRecording } from '../market/recording/index.ts';
 import { markPriceX18 } from '../market/mark-price.ts';
-import { createSnapshot, type Snapshot } from '../market/snapshot.ts';
+import type { Snapshot } from '../market/snapshot.ts';
 import { SimEngine } from '../sim/index.ts';
 import { checkStrategySymbols } from '../strategy/check-symbols.ts';
 import { prepareStrategies } from '../strategy/prepare-strategies.ts';
-import { signOrder } from '../venue/signing/index.ts';
 import type { Market } from '../domain/index.ts';
-import { DEFAULT_SIGNING_DOMAIN } from '../venue/types.ts';
 import { parseDecimalToX18 } from '../money/index.ts';
 import {
   type FillModel,
   overridesFees,
   resolveFillModel,
-  slippedQuote,
+  lazySlipper,
   withModelFees,
 } from './fill-model.ts';
 import { LatentVenue, type ReplayPosition } from './latent-venue.ts';
 import { journalWithFillLog } from './fill-log.ts';
 import type { BacktestTrace, FillEvent, MarketSample, PlotPoint, Sample } from './trace.ts';
 import { simOrderLookup } from './sim-venue.ts';
+import { backtestSigner } from './backtest-signer.ts';
+import type { OrderSigner } from '../execution/executor.ts';
 
 /** Options of {@link runBacktest}. */
 export interface BacktestOptions {
@@ -37,14 +36,17 @@ export interface BacktestOptions {
   /** Where strategy modules are looked up. */
   readonly projectRoot: string;
   readonly log?: Logger;
-  /** Called once the recording has been scanned, with its number of snapshots. */
-  readonly onStart?: (snapshots: number) => void;
+  /**
+   * Called once the strategies are loaded and the recording opened, before the replay. The
+   * number of snapshots is not known then: the recording is read once, as it is replayed.
+   */
+  readonly onStart?: () => void;
   /**
    * Drop snapshots whose seq or takenAt does not increase (counted) instead of failing on the
    * first; files that overlap in time are an error even so.
    */
   readonly repair?: boolean;
-  /** With `repair`: called once the recording has been scanned, with the snapshots dropped. */
+  /** With `repair`: called once the recording has been replayed, with the snapshots dropped. */
   readonly onRepaired?: (dropped: number) => void;
   /** Called after every snapshot with the count so far. */
   readonly onProgress?: (done: number) => void;
@@ -56,18 +58,58 @@ export interface BacktestOptions {
    * of it) for many parameter sets.
    */
   readonly snapshots?: readonly Snapshot[];
+  /**
+   * Signs the orders; default `backtestSigner()` (no ECDSA: the simulation verifies none). The
+   * order bytes are the executor's whatever signs them.
+   */
+  readonly signer?: OrderSigner;
 }
 
-// Backtests sign like live trading (same code path) with a fixed, public, worthless key, so
-// the same inputs give the same signatures and the same report bytes.
-const BACKTEST_SIGNING_KEY = keccak256(toHex('quanta backtest signing key'));
-const BACKTEST_SUBACCOUNT = '0_0x0000000000000000000000000000000000000001_1';
 const ACCOUNT_ID = 'backtest';
 
-function median(values: number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+/** The median of values given as counts per value: the one at index ⌊n/2⌋ once sorted. */
+function medianOfCounts(counts: ReadonlyMap<number, number>, n: number): number {
+  if (n === 0) return 0;
+  const target = Math.floor(n / 2);
+  let seen = 0;
+  for (const value of [...counts.keys()].sort((a, b) => a - b)) {
+    seen += counts.get(value) ?? 0;
+    if (seen > target) return value;
+  }
+  return 0;
+}
+
+/** What a replay runs on, built at its first snapshot. */
+interface ReplayRun extends TradingStack {
+  readonly engine: SimEngine;
+  readonly venue: LatentVenue;
+  /** Whether each market is active in the engine. */
+  readonly active: Map<number, boolean>;
+  /** The listing `active` was last synced with. */
+  activeOf: ReadonlyMap<number, Market> | undefined;
+}
+
+const EMPTY_SNAPSHOT: Snapshot = Object.freeze({
+  seq: 0,
+  takenAt: 0,
+  markets: new Map<number, Market>(),
+  stale: false,
+});
+
+/**
+ * Sends finished and answers booked; orders still on their way to the venue wait. With none on
+ * its way the executor's own settle() says so; otherwise its bookkeeping of the orders that
+ * arrived is waited out (it is promise work only: the journal and the engine are in-process).
+ */
+async function settle(run: ReplayRun, journal: OrderJournal): Promise<void> {
+  if (run.venue.inFlight === 0) return run.executor.settle();
+  for (let turn = 0; ; turn += 1) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (journal.inStates(['PENDING', 'SENT']).length <= run.venue.inFlight) break;
+    if (turn > 10_000) throw new Error('backtest: order bookkeeping did not finish');
+  }
+  // The fills' onFill hooks run after the journal row is written.
+  await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 /**
@@ -92,121 +134,150 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
         })
       : decodedRecording(options.snapshots);
 
-  // First pass: every market the recording ever lists, so the engine knows them all up front.
+  // One pass over the recording: the engine is built at the first snapshot and learns markets
+  // as they appear; gap statistics are gathered on the way.
   const markets = new Map<number, Market>();
-  const gaps: number[] = [];
-  let previousAt: number | undefined;
-  let firstAt: number | undefined;
-  let total = 0;
-  // This pass meets every check of the recording first; the second gives the same verdict.
-  const scan = recording.snapshots();
-  for await (const snapshot of scan) {
-    total += 1;
-    for (const market of snapshot.markets.values())
-      if (!markets.has(market.id)) markets.set(market.id, withModelFees(market, fillModel));
-    if (previousAt !== undefined) gaps.push(snapshot.takenAt - previousAt);
-    firstAt ??= snapshot.takenAt;
-    previousAt = snapshot.takenAt;
-  }
-
-  checkStrategySymbols(
-    strategies,
-    new Set([...markets.values()].map((market) => market.symbol)),
-    'the recording',
-    config.source,
-  );
-  if (options.repair === true) options.onRepaired?.(scan.dropped);
-  options.onStart?.(total);
-  // The engine starts at the recording's first moment: it steps its clock forward from there.
-  let now = firstAt ?? 0;
+  const gaps = new Map<number, number>();
+  let gapCount = 0;
+  let now = 0;
   const clock = (): number => now;
-  const engine = new SimEngine({ clock, markets: [...markets.values()], seed: config.paper.seed });
-  const active = new Map<number, boolean>([...markets.values()].map((m) => [m.id, m.isActive]));
-  const journal = OrderJournal.open(':memory:');
   const fills: FillEvent[] = [];
   const plots: PlotPoint[] = [];
   const intents: ProducedIntent[] = [];
+  const journal = OrderJournal.open(':memory:');
   let position: ReplayPosition = { index: -1, takenAt: now };
-  const venue = new LatentVenue({
-    engine,
-    accountId: ACCOUNT_ID,
-    latencyMs: fillModel.latencyMs,
-    position: () => position,
-  });
-  const { executor, session } = await buildTradingStack({
-    config,
-    strategies,
-    journal: journalWithFillLog(journal, fills),
-    submitter: venue.submitter(),
-    signer: {
-      async sign(body) {
-        const signed = await signOrder({
-          signingPrivateKey: BACKTEST_SIGNING_KEY,
-          subaccountId: BACKTEST_SUBACCOUNT,
-          body,
-          domain: DEFAULT_SIGNING_DOMAIN,
-        });
-        return { signature: signed.signature, signer: signed.signer };
-      },
-    },
-    lookupOrder: simOrderLookup(engine, ACCOUNT_ID),
-    // Virtual time: no rate window to wait for, and the simulation never fails transiently.
-    // Every order is on its way at once (latency is the fill model's, not a queue's).
-    rate: { requests: Infinity, perMs: 1, concurrency: Infinity, maxAttempts: 1 },
-    killSwitchOn: () => false,
-    now: clock,
-    sleep: () => Promise.resolve(),
-    log,
-    onIntent: (produced) => intents.push(produced),
-    onPlot: (strategy, name, value, t) => plots.push({ strategy, name, value, t }),
-  });
+  let run: ReplayRun | undefined;
+  const start = async (first: Snapshot): Promise<ReplayRun> => {
+    now = first.takenAt;
+    position = { index: -1, takenAt: now };
+    for (const market of first.markets.values())
+      markets.set(market.id, withModelFees(market, fillModel));
+    const engine = new SimEngine({
+      clock,
+      markets: [...markets.values()],
+      seed: config.paper.seed,
+    });
+    const venue = new LatentVenue({
+      engine,
+      accountId: ACCOUNT_ID,
+      latencyMs: fillModel.latencyMs,
+      position: () => position,
+    });
+    const stack = await buildTradingStack({
+      config,
+      strategies,
+      journal: journalWithFillLog(journal, fills),
+      submitter: venue.submitter(),
+      signer: options.signer ?? backtestSigner(),
+      lookupOrder: simOrderLookup(engine, ACCOUNT_ID),
+      // Virtual time: no rate window to wait for, and the simulation never fails transiently.
+      // Every order is on its way at once (latency is the fill model's, not a queue's).
+      rate: { requests: Infinity, perMs: 1, concurrency: Infinity, maxAttempts: 1 },
+      killSwitchOn: () => false,
+      now: clock,
+      sleep: () => Promise.resolve(),
+      log,
+      onIntent: (produced) => intents.push(produced),
+      onPlot: (strategy, name, value, t) => plots.push({ strategy, name, value, t }),
+    });
+    return {
+      engine,
+      venue,
+      ...stack,
+      active: new Map([...markets.values()].map((m) => [m.id, m.isActive])),
+      activeOf: undefined,
+    };
+  };
+  // Symbols a strategy names that the recording did not list yet: checked once all are seen,
+  // or at the end (with the same error a scan up front gave).
+  let unchecked = true;
+  const checkSymbols = (final: boolean): void => {
+    const listed = new Set([...markets.values()].map((market) => market.symbol));
+    if (!final && strategies.some((s) => s.symbols.some((symbol) => !listed.has(symbol)))) return;
+    unchecked = false;
+    checkStrategySymbols(strategies, listed, 'the recording', config.source);
+  };
 
   const samples: Sample[] = [];
   const marks = new Map<number, bigint>();
   let count = 0;
   let startedAt = 0;
-  // Sends finished and answers booked; orders still on their way to the venue wait. With none
-  // on its way the executor's own settle() says so; otherwise its bookkeeping of the orders that
-  // arrived is waited out (it is promise work only: the journal and the engine are in-process).
-  const settle = async (): Promise<void> => {
-    if (venue.inFlight === 0) return executor.settle();
-    for (let turn = 0; ; turn += 1) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      const unanswered = journal.inStates(['PENDING', 'SENT']).length;
-      if (unanswered <= venue.inFlight) break;
-      if (turn > 10_000) throw new Error('backtest: order bookkeeping did not finish');
-    }
-    // The fills' onFill hooks run after the journal row is written.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  };
   const feesChanged = overridesFees(fillModel);
+  const slip = lazySlipper(fillModel);
+  const slips = parseDecimalToX18(fillModel.slippageBps, 'slippageBps') !== 0n;
+  let feeMarkets:
+    { readonly from: ReadonlyMap<number, Market>; readonly to: Map<number, Market> } | undefined;
   let fillsCharted = 0;
   let last: Snapshot | undefined;
-  const instanceNames = session.strategyNames();
+  let instanceNames: readonly string[] = [];
   // Price charts: every market a strategy names (by symbol) or trades.
   const named = new Set(config.strategies.flatMap((s) => s.markets));
-  const charted = new Set(
-    [...markets.values()].filter((m) => named.has(m.symbol)).map((m) => m.id),
-  );
-  // Its warnings were logged by the first pass.
-  for await (const recorded of recording.snapshots({ onWarning: () => undefined })) {
-    const snapshot = feesChanged ? withFillModelFees(recorded, fillModel) : recorded;
+  const charted = new Set<number>();
+  let previousAt: number | undefined;
+  options.onStart?.();
+  const scan = recording.snapshots();
+  for await (const recorded of scan) {
+    if (previousAt !== undefined) {
+      const gap = recorded.takenAt - previousAt;
+      gaps.set(gap, (gaps.get(gap) ?? 0) + 1);
+      gapCount += 1;
+    }
+    previousAt = recorded.takenAt;
+    if (run === undefined) {
+      run = await start(recorded);
+      instanceNames = run.session.strategyNames();
+    }
+    const { engine, venue, executor, session } = run;
+    if (recorded.markets !== run.activeOf) {
+      // The listing changed (the decoder hands on one Map while it does not).
+      for (const market of recorded.markets.values()) {
+        if (markets.has(market.id)) continue;
+        const withFees = withModelFees(market, fillModel);
+        markets.set(market.id, withFees);
+        now = recorded.takenAt;
+        engine.addMarket(withFees);
+        run.active.set(market.id, withFees.isActive);
+      }
+      for (const market of markets.values()) if (named.has(market.symbol)) charted.add(market.id);
+      if (unchecked) checkSymbols(false);
+    }
+    let snapshot = recorded;
+    if (feesChanged) {
+      if (feeMarkets?.from !== recorded.markets) {
+        const to = new Map<number, Market>();
+        for (const [id, market] of recorded.markets) to.set(id, withModelFees(market, fillModel));
+        feeMarkets = { from: recorded.markets, to };
+      }
+      snapshot = Object.freeze({ ...recorded, markets: feeMarkets.to });
+    }
     now = snapshot.takenAt;
     if (count === 0) startedAt = now;
     position = { index: count, takenAt: now };
-    syncEngine(engine, snapshot, active, fillModel);
+    if (recorded.markets !== run.activeOf) {
+      syncActive(engine, snapshot, run.active);
+      run.activeOf = recorded.markets;
+    }
+    if (snapshot.quotes !== undefined)
+      engine.replayQuotes(slips ? [...snapshot.quotes.values()].map(slip) : snapshot.quotes);
     // Orders sent earlier that reach the venue by now meet this snapshot's book, before the
     // strategies see it (a live answer arrives before the next poll too).
-    if (venue.arrive() > 0) await settle();
+    if (venue.arrive() > 0) await settle(run, journal);
     await session.onSnapshot(snapshot);
-    await settle();
-    for (const fill of fills.slice(fillsCharted)) charted.add(fill.marketId);
-    fillsCharted = fills.length;
+    await settle(run, journal);
+    if (fills.length > fillsCharted) {
+      for (let i = fillsCharted; i < fills.length; i++)
+        charted.add((fills[i] as FillEvent).marketId);
+      fillsCharted = fills.length;
+    }
     samples.push(sampleOf(snapshot, executor, marks, instanceNames, charted));
     last = snapshot;
     count += 1;
     options.onProgress?.(count);
   }
+  if (options.repair === true) options.onRepaired?.(scan.dropped);
+  if (unchecked) checkSymbols(true);
+  run ??= await start(EMPTY_SNAPSHOT);
+  const { venue, executor, session } = run;
   venue.end();
   await executor.settle();
   await session.stop();
@@ -214,7 +285,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     data: typeof options.data === 'string' ? options.data : options.data.join(','),
     strategies: session.strategyNames(),
     symbols: new Map([...markets.values()].map((m) => [m.id, m.symbol])),
-    snapshotIntervalMs: median(gaps),
+    snapshotIntervalMs: medianOfCounts(gaps, gapCount),
     startedAt,
     endedAt: now,
     snapshots: count,
@@ -259,34 +330,16 @@ function decodedRecording(snapshots: readonly Snapshot[]): {
   return {
     snapshots: () => ({
       dropped: 0,
-      async *[Symbol.asyncIterator]() {
-        yield* snapshots;
+      [Symbol.asyncIterator](): AsyncIterator<Snapshot> {
+        const each = snapshots[Symbol.iterator]();
+        return { next: () => Promise.resolve(each.next()) };
       },
     }),
   };
 }
 
-/** The snapshot with the fill model's fees in every market (what the portfolio charges). */
-function withFillModelFees(snapshot: Snapshot, model: FillModel): Snapshot {
-  return createSnapshot({
-    seq: snapshot.seq,
-    takenAt: snapshot.takenAt,
-    markets: [...snapshot.markets.values()].map((market) => withModelFees(market, model)),
-    quotes: snapshot.quotes?.values(),
-    stale: snapshot.stale,
-  });
-}
-
-/**
- * Makes the engine's markets and books what the recording says at this snapshot, the book
- * worsened by the model's slippage.
- */
-function syncEngine(
-  engine: SimEngine,
-  snapshot: Snapshot,
-  active: Map<number, boolean>,
-  model: FillModel,
-): void {
+/** Makes the engine's markets active or not as the recording's listing says. */
+function syncActive(engine: SimEngine, snapshot: Snapshot, active: Map<number, boolean>): void {
   for (const [marketId, wasActive] of active) {
     const isActive = snapshot.markets.get(marketId)?.isActive ?? false;
     if (isActive !== wasActive) {
@@ -294,8 +347,6 @@ function syncEngine(
       active.set(marketId, isActive);
     }
   }
-  if (snapshot.quotes !== undefined)
-    engine.setExternalQuotes([...snapshot.quotes.values()].map((q) => slippedQuote(q, model)));
 }
 
 function finalMarksOf(

@@ -61,9 +61,8 @@ export async function runBacktestCommand(args: readonly string[]): Promise<numbe
       const noun = dropped === 1 ? 'snapshot' : 'snapshots';
       stderr.write(`repair: dropped ${dropped} ${noun} whose seq or takenAt did not increase\n`);
     },
-    onStart: (total) => {
+    onStart: () => {
       progress = createProgress({
-        total,
         stream: stderr,
         isTTY: stderr.isTTY,
         now: Date.now,

@@ -42,8 +42,18 @@ interface MarketSim {
   midX18: bigint;
   /** The synthetic book of the current step; `null` until someone needs it (built lazily). */
   syntheticBook: Book | null;
-  /** Replay mode: the book made of the last external quote, and that quote's mid. */
-  external: { readonly book: Book; readonly midX18: bigint | undefined } | null;
+  /**
+   * Replay mode: the last external quote, and the book made of it with its mid once someone
+   * needed them (`replayQuotes` parses lazily: `book` stays null until an order, a resting order
+   * or a mid reading touches the market).
+   */
+  external: ExternalBook | null;
+}
+
+interface ExternalBook {
+  readonly quote: Quote;
+  book: Book | null;
+  midX18: bigint | undefined;
 }
 
 /** An order the engine holds: the request, its fills so far and its state. */
@@ -158,6 +168,8 @@ export class SimEngine {
   readonly #resting = new Map<number, BookedOrder>();
   #schedule: ActivityChange[] = [];
   #nextOrderId = 1;
+  readonly #source: SimEngineOptions;
+  readonly #startedAt: number;
   #now: number;
   #nextStepAt: number;
 
@@ -167,7 +179,9 @@ export class SimEngine {
    */
   constructor(options: SimEngineOptions) {
     this.#options = resolveSimOptions(options);
+    this.#source = options;
     this.#now = this.#readClock();
+    this.#startedAt = this.#now;
     this.#nextStepAt = this.#now + this.#options.stepMs;
     for (const { market, initialMidX18, levelSizeX18 } of this.#options.markets) {
       this.#markets.set(market.id, {
@@ -253,7 +267,8 @@ export class SimEngine {
     this.#sync();
     const sim = this.#markets.get(marketId);
     if (sim === undefined) return undefined;
-    return sim.external === null ? sim.midX18 : sim.external.midX18;
+    if (sim.external === null) return sim.midX18;
+    return this.#externalBook(sim.external).midX18;
   }
 
   /**
@@ -271,12 +286,74 @@ export class SimEngine {
       const sim = this.#markets.get(quote.marketId);
       if (sim === undefined)
         throw this.#invalid(`external quote: market ${quote.marketId} not found`);
-      return { sim, book: bookFromQuote(quote) };
+      return { sim, quote, book: bookFromQuote(quote) };
     });
-    for (const { sim, book } of parsed) {
-      sim.external = { book, midX18: bookMid(book) };
+    for (const { sim, quote, book } of parsed) {
+      sim.external = { quote, book, midX18: bookMid(book) };
       this.#matchResting(sim, now);
     }
+  }
+
+  /**
+   * Replay mode like `setExternalQuotes`, for a replay that hands over every market's quote at
+   * every step (the backtest): the quotes are kept as they are and parsed only when an order, a
+   * resting order or `midPriceX18` touches the market, so a market nobody trades costs nothing.
+   * Resting orders that the new book crosses fill at once (maker), as with `setExternalQuotes`.
+   *
+   * @throws QuantaError `QUANTA_SIM_INVALID_INPUT` for a quote of an unknown market (nothing is
+   *   applied then); `QUANTA_INVALID_DECIMAL` for a malformed level when that market's book is
+   *   first needed.
+   */
+  replayQuotes(quotes: ReadonlyMap<number, Quote> | readonly Quote[]): void {
+    const now = this.#sync();
+    const sims: MarketSim[] = [];
+    for (const quote of quotes.values()) {
+      const sim = this.#markets.get(quote.marketId);
+      if (sim === undefined)
+        throw this.#invalid(`external quote: market ${quote.marketId} not found`);
+      sims.push(sim);
+    }
+    let index = 0;
+    for (const quote of quotes.values()) {
+      const sim = sims[index++] as MarketSim;
+      sim.external = { quote, book: null, midX18: undefined };
+      if (this.#resting.size > 0) this.#matchResting(sim, now);
+    }
+  }
+
+  /**
+   * Adds a market the engine did not start with (a replay meets it later), as if it had been
+   * there from the start: its random walk is stepped through the steps already taken.
+   *
+   * @throws QuantaError `QUANTA_SIM_INVALID_INPUT` when the id is already listed.
+   */
+  addMarket(market: Market): void {
+    this.#sync();
+    if (this.#markets.has(market.id))
+      throw this.#invalid(`addMarket: market ${market.id} is already listed`);
+    const [resolved] = resolveSimOptions({ ...this.#source, markets: [market] }).markets;
+    if (resolved === undefined) throw new Error('unreachable: one market resolved');
+    const sim: MarketSim = {
+      market: resolved.market,
+      rng: new SeededRandom(deriveSeed(this.#options.seed, market.id)),
+      levelSizeX18: resolved.levelSizeX18,
+      priceQuantumX18: quantumX18(market.priceExpo),
+      midX18: resolved.initialMidX18,
+      syntheticBook: null,
+      external: null,
+    };
+    for (
+      let at = this.#startedAt + this.#options.stepMs;
+      at < this.#nextStepAt;
+      at += this.#options.stepMs
+    ) {
+      sim.midX18 = nextMidX18(
+        sim.midX18,
+        drawShockPpb(sim.rng, this.#options.volatilityPpb),
+        sim.priceQuantumX18,
+      );
+    }
+    this.#markets.set(market.id, sim);
   }
 
   /**
@@ -287,8 +364,8 @@ export class SimEngine {
     this.#sync();
     for (const sim of this.#markets.values()) {
       if (sim.external === null || (marketId !== undefined && sim.market.id !== marketId)) continue;
-      if (sim.external.midX18 !== undefined)
-        sim.midX18 = snapPriceToGrid(sim.external.midX18, sim.market.priceExpo);
+      const { midX18 } = this.#externalBook(sim.external);
+      if (midX18 !== undefined) sim.midX18 = snapPriceToGrid(midX18, sim.market.priceExpo);
       sim.external = null;
       sim.syntheticBook = null;
     }
@@ -426,8 +503,16 @@ export class SimEngine {
     return target;
   }
 
+  #externalBook(external: ExternalBook): { book: Book; midX18: bigint | undefined } {
+    if (external.book === null) {
+      external.book = bookFromQuote(external.quote);
+      external.midX18 = bookMid(external.book);
+    }
+    return external as { book: Book; midX18: bigint | undefined };
+  }
+
   #bookOf(sim: MarketSim): Book {
-    if (sim.external !== null) return sim.external.book;
+    if (sim.external !== null) return this.#externalBook(sim.external).book;
     sim.syntheticBook ??= buildSyntheticBook(
       sim.midX18,
       sim.market.priceExpo,
@@ -480,7 +565,9 @@ export class SimEngine {
   #matchResting(sim: MarketSim, at: number): void {
     if (!sim.market.isActive) return;
     const marketId = sim.market.id;
-    const orders = [...this.#resting.values()].filter((o) => o.market.id === marketId);
+    const orders: BookedOrder[] = [];
+    for (const order of this.#resting.values())
+      if (order.market.id === marketId) orders.push(order);
     if (orders.length === 0) return;
     orders.sort(restingPriority);
     const book = this.#bookOf(sim);

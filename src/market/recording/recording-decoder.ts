@@ -318,24 +318,37 @@ export class RecordingDecoder {
         `snapshot ${seq}: quotes[${index}]: expected an integer market id and a number timestamp`,
       );
     }
-    const bids = this.#decodeLevels(raw[2], seq, index, 'bids', line);
-    const asks = this.#decodeLevels(raw[3], seq, index, 'asks', line);
-    return { marketId, timestamp, bids, asks };
+    const rawBids: unknown = raw[2];
+    const rawAsks: unknown = raw[3];
+    if (typeof rawBids !== 'string') throw this.#notLevels(seq, index, 'bids', line);
+    if (typeof rawAsks !== 'string') throw this.#notLevels(seq, index, 'asks', line);
+    // Levels are cut from their string when first read: a backtest reads the levels of the few
+    // markets it trades or charts, and a strategy those it looks at; the rest cost nothing. A
+    // malformed side is reported (naming file, line and side) by the read that meets it.
+    let bids: QuoteLevel[] | undefined;
+    let asks: QuoteLevel[] | undefined;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- read by the getters below
+    const decoder = this;
+    return {
+      marketId,
+      timestamp,
+      get bids(): QuoteLevel[] {
+        return (bids ??= decoder.#decodeLevels(rawBids, seq, index, 'bids', line));
+      },
+      get asks(): QuoteLevel[] {
+        return (asks ??= decoder.#decodeLevels(rawAsks, seq, index, 'asks', line));
+      },
+    };
   }
 
-  #decodeLevels(
-    raw: unknown,
-    seq: number,
-    index: number,
-    side: string,
-    line: number,
-  ): QuoteLevel[] {
-    if (typeof raw !== 'string') {
-      throw this.#invalid(
-        line,
-        `snapshot ${seq}: quotes[${index}].${side}: expected a "price quantity …" string`,
-      );
-    }
+  #notLevels(seq: number, index: number, side: string, line: number): QuantaError {
+    return this.#invalid(
+      line,
+      `snapshot ${seq}: quotes[${index}].${side}: expected a "price quantity …" string`,
+    );
+  }
+
+  #decodeLevels(raw: string, seq: number, index: number, side: string, line: number): QuoteLevel[] {
     if (raw === '') return [];
     // One string per side, cut here with indexOf/slice (twice as fast as split, which builds
     // an array first): far cheaper than JSON.parse making each value a string of its own.
