@@ -225,10 +225,12 @@ export class Dispatcher {
    * How long a dispatch started now would wait for its first rate slot, estimated from the
    * dispatches ahead of it and the share of the budget this process keeps to now. The
    * executor refuses an order this backlog would carry past its expiry instead of queueing it.
+   * @param ahead - orders to be dispatched before it that are not handed over yet (the
+   *   executor journals a snapshot's orders together before dispatching any of them).
    */
-  estimatedWaitMs(): number {
+  estimatedWaitMs(ahead = 0): number {
     const paused = Math.max(0, this.#pausedUntil - this.#options.now());
-    return Math.max(paused, this.#budget.estimatedWaitMs(this.#inFlight.size));
+    return Math.max(paused, this.#budget.estimatedWaitMs(this.#inFlight.size + ahead));
   }
 
   /** {@link DispatcherOptions.expiryMarginMs} in effect. */
