@@ -9,6 +9,8 @@ export class Pump {
   readonly #sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   #running = false;
   #wake: AbortController | undefined;
+  /** A kick that came while `step` ran: the loop steps again instead of sleeping. */
+  #kicked = false;
   #closed = false;
 
   /**
@@ -28,13 +30,12 @@ export class Pump {
   kick(): void {
     if (this.#closed) return;
     if (this.#running) {
+      this.#kicked = true;
       this.#wake?.abort();
       return;
     }
     this.#running = true;
-    void this.#loop().finally(() => {
-      this.#running = false;
-    });
+    void this.#loop();
   }
 
   /** Stops the loop for good. */
@@ -46,12 +47,15 @@ export class Pump {
   async #loop(): Promise<void> {
     while (!this.#closed) {
       let waitMs: number | undefined;
+      this.#kicked = false;
       try {
         waitMs = await this.#step();
       } catch {
         waitMs = 50; // the step logs its own failures; never a hot loop
       }
-      if (waitMs === undefined || this.#closed) return;
+      if (this.#closed) break;
+      if (this.#kicked) continue;
+      if (waitMs === undefined) break;
       const wake = new AbortController();
       this.#wake = wake;
       try {
@@ -68,5 +72,7 @@ export class Pump {
         this.#wake = undefined;
       }
     }
+    // Set here, in the same turn as the last step: a kick from now on starts a new loop.
+    this.#running = false;
   }
 }

@@ -41,7 +41,7 @@ export class Waiters {
         onAbort: () => {
           const at = line.indexOf(waiter);
           if (at >= 0) line.splice(at, 1);
-          reject(signal.reason);
+          reject(signal.reason as Error);
         },
       };
       signal.addEventListener('abort', waiter.onAbort, { once: true });
