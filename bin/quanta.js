@@ -59,7 +59,7 @@ if (inRepository) {
  * A best guess only: any problem here is left to the CLI, which reports it properly.
  */
 async function namesTypeScriptStrategy(args) {
-  if (args[0] !== 'run' && args[0] !== 'backtest') return false;
+  if (!['run', 'backtest', 'optimize'].includes(args[0])) return false;
   let path = 'config/paper.yaml';
   for (let i = 1; i < args.length; i++) {
     if (args[i] === '--config' && args[i + 1] !== undefined) path = args[i + 1];

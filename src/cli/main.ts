@@ -46,6 +46,18 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "backtest the config's strategies on a recording; summary, JSON and an HTML report",
     load: async () => (await import('./backtest-command.ts')).runBacktestCommand,
   },
+  optimize: {
+    synopsis:
+      'quanta optimize --config FILE --data PATH --space FILE [--out DIR] [--json] [--walk-forward train=D,test=D|folds=N] [--holdout D|P%] [--threads N] [--queue redis://HOST:PORT] [--reports N] [--heatmap A,B]',
+    summary:
+      'sweep strategy params over a recording on every core (or on quanta worker processes through a queue); ranking, walk-forward, holdout',
+    load: async () => (await import('./optimize-command.ts')).runOptimizeCommand,
+  },
+  worker: {
+    synopsis: 'quanta worker --queue redis://HOST:PORT [--threads N] [--lock-ms N]',
+    summary: 'run the parameter sets that quanta optimize --queue puts on the queue',
+    load: async () => (await import('./worker-command.ts')).runWorkerCommand,
+  },
   compare: {
     synopsis:
       'quanta compare --journal STATE_DIR --data PATH [--config FILE] [--report DIR] [--json]',

@@ -54,7 +54,20 @@ const ALLOWED: Record<string, readonly string[]> = {
     'domain',
     'money',
   ],
-  cli: ['runtime', 'backtest', 'paper', 'account', 'market', 'venue', 'config', 'domain', 'money'],
+  // Sweeps: backtests of many parameter sets (issue 16).
+  optimize: ['backtest', 'strategy', 'market', 'config', 'money'],
+  cli: [
+    'runtime',
+    'optimize',
+    'backtest',
+    'paper',
+    'account',
+    'market',
+    'venue',
+    'config',
+    'domain',
+    'money',
+  ],
   errors: [],
   log: [],
 };
