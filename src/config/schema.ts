@@ -97,15 +97,44 @@ const pollSchema = mapping({
     staleAfterMs: staleAfterMs ?? 3 * poll.intervalMs,
   }));
 
+/**
+ * `execution.rateBudget`: `local` (this process alone) or a `redis://` / `rediss://` URL whose
+ * Redis keeps one budget for every process trading with the same venue and wallet (issue 15).
+ */
+const rateBudgetField = z
+  .string({ error: 'expected local or a redis://HOST:PORT URL' })
+  .refine(
+    (value) =>
+      value === 'local' ||
+      (URL.canParse(value) && ['redis:', 'rediss:'].includes(new URL(value).protocol)),
+    { error: 'expected local or a redis://HOST:PORT URL' },
+  );
+
 const executionSchema = mapping({
   rateLimit: mapping({
     requests: positiveInt().default(10),
     perMs: positiveInt().default(1000),
   }).prefault({}),
+  rateBudget: rateBudgetField.default('local'),
+  /** Polls (markets, quotes) take permits of the budget too; false: only orders and lookups. */
+  countPolls: bool().default(true),
+  /** Processes sharing a Redis budget: each keeps to requests / this while Redis is unreachable. */
+  expectedProcesses: positiveInt().optional(),
+  /** A killed process's in-flight slots return within perMs + this (Redis budget). */
+  leaseMarginMs: durationMs().default(1000),
   concurrency: positiveInt().default(2),
   orderTtlMs: durationMs(1, MAX_ORDER_TTL_MS).default(60_000),
   maxAttempts: positiveInt().default(5),
   drainTimeoutMs: durationMs().default(10_000),
+}).superRefine((execution, ctx) => {
+  if (/^rediss?:/.test(execution.rateBudget) && execution.expectedProcesses === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['expectedProcesses'],
+      message:
+        'expected the number of processes sharing the Redis rate budget (each keeps to rateLimit.requests / expectedProcesses while Redis is unreachable)',
+    });
+  }
 });
 
 const riskSchema = mapping({

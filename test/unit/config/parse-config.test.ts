@@ -59,6 +59,9 @@ describe('parseConfig: valid files', () => {
       poll: { intervalMs: 1000, quotes: true, staleAfterMs: 3000, maxBackoffMs: 30_000 },
       execution: {
         rateLimit: { requests: 10, perMs: 1000 },
+        rateBudget: 'local',
+        countPolls: true,
+        leaseMarginMs: 1000,
         concurrency: 2,
         orderTtlMs: 60_000,
         maxAttempts: 5,
@@ -189,6 +192,19 @@ describe('parseConfig: errors name the key path and line:col', () => {
       "invalid config bot.yaml (1 problem):
       bot.yaml:9:15 execution.rateLimit.requests: expected a positive integer, got -1"
     `);
+  });
+
+  it('execution.rateBudget: local or a redis URL, and a Redis budget needs expectedProcesses', () => {
+    expect(configError(`${MINIMAL}execution:\n  rateBudget: http://x:6379\n`).message)
+      .toMatchInlineSnapshot(`
+        "invalid config bot.yaml (1 problem):
+        bot.yaml:8:15 execution.rateBudget: expected local or a redis://HOST:PORT URL, got "http://x:6379""
+      `);
+    expect(configError(`${MINIMAL}execution:\n  rateBudget: redis://127.0.0.1:6379/0\n`).message)
+      .toMatchInlineSnapshot(`
+        "invalid config bot.yaml (1 problem):
+        bot.yaml:8:3 execution.expectedProcesses: expected the number of processes sharing the Redis rate budget (each keeps to rateLimit.requests / expectedProcesses while Redis is unreachable), got undefined"
+      `);
   });
 
   it('unknown key at a nested level points at the key and lists the allowed ones', () => {
