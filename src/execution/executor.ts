@@ -8,7 +8,7 @@ import type { Market, OrderSide } from '../domain/index.ts';
 import type { OrderRequestBody, VenueOrder } from '../venue/types.ts';
 import { referencePriceX18, type RiskLimits } from './checks.ts';
 import { type Dispatcher, type DispatchResult, type SignedOrderRequest } from './dispatcher.ts';
-import type { OrderJournal } from './journal.ts';
+import type { NewOrder, OrderJournal } from './journal.ts';
 import { FINAL_STATES, OPEN_STATES, UNRESOLVED_STATES, type OrderRecord } from './order-record.ts';
 import { Portfolio, type Liquidity } from './portfolio.ts';
 import type { PositionBook } from './positions.ts';
@@ -58,6 +58,11 @@ export interface ExecutorObserver {
   readonly dispatched?: (record: OrderRecord, roundTripMs: number) => void;
   /** An order's journal row changed after an answer or a final outcome. */
   readonly updated?: (record: OrderRecord) => void;
+}
+
+/** An intent accepted, signed and counted in flight, waiting for its batch to be journaled. */
+interface Staged {
+  readonly order: NewOrder;
 }
 
 /** What became of one intent. */
@@ -191,18 +196,91 @@ export class Executor {
   }
 
   /**
-   * Takes one intent from a strategy. Refusals are logged and counted, never sent. An accepted
-   * intent is signed and journaled before this resolves; the send continues in the background
-   * (see {@link settle}).
+   * Takes one intent from a strategy (see {@link submitAll}, of which this is the one-intent
+   * case).
    */
   async submit(strategy: string, intent: OrderIntent, snapshot: Snapshot): Promise<SubmitOutcome> {
-    const { log, now } = this.#options;
+    const [outcome] = await this.submitAll([{ strategy, intent }], snapshot);
+    if (outcome === undefined) throw new Error('unreachable: one intent, no outcome');
+    return outcome;
+  }
+
+  /**
+   * Takes the intents of one snapshot, in order. Each goes through sizing and the checks
+   * (counting the ones accepted before it as in flight) and is signed; refusals are logged and
+   * counted, never sent. The accepted ones are then journaled together in one transaction (one
+   * fsync), and only then is any of them sent (DESIGN order-safety rule 3); the sends continue
+   * in the background (see {@link settle}).
+   *
+   * @returns one outcome per intent, in the order given.
+   */
+  async submitAll(
+    intents: readonly { readonly strategy: string; readonly intent: OrderIntent }[],
+    snapshot: Snapshot,
+  ): Promise<SubmitOutcome[]> {
+    const decisions: (Staged | { readonly refusal: Refusal })[] = [];
+    const staged: Staged[] = [];
+    let records: OrderRecord[];
+    try {
+      for (const { strategy, intent } of intents) {
+        const decision = await this.#stage(strategy, intent, snapshot, staged.length);
+        decisions.push(decision);
+        if ('order' in decision) staged.push(decision);
+      }
+      records = this.#options.journal.insertPendingMany(
+        staged.map((entry) => entry.order),
+        this.#options.now(),
+      );
+    } catch (error) {
+      // Nothing of this batch was journaled, so nothing of it is sent or counted in flight.
+      for (const entry of staged) this.#releaseExposure(entry.order);
+      throw error;
+    }
+    const journaled = new Map(staged.map((entry, i) => [entry, records[i]]));
+    const outcomes = decisions.map((decision): SubmitOutcome => {
+      if ('refusal' in decision) return { kind: 'refused', refusal: decision.refusal };
+      const record = journaled.get(decision);
+      if (record === undefined) throw new Error('unreachable: staged order not journaled');
+      return { kind: 'sent', record };
+    });
+    for (const outcome of outcomes) {
+      if (outcome.kind !== 'sent') continue;
+      const { record } = outcome;
+      this.#options.log.info(
+        {
+          orderId: record.id,
+          strategy: record.strategy,
+          symbol: record.symbol,
+          side: record.side,
+          type: record.type,
+          amount: formatX18(record.amountX18),
+          price: formatX18(record.priceX18),
+          tag: record.tag,
+        },
+        `order ${record.id}: ${record.side} ${formatX18(record.amountX18)} ${record.symbol} ${record.type}`,
+      );
+      this.#track(this.#send(record, true));
+    }
+    return outcomes;
+  }
+
+  /**
+   * Checks, sizes and signs one intent; an accepted one is counted in flight from here on, so
+   * the checks of the intents after it in the same batch see it.
+   * @param ahead - orders of this batch accepted before it (not yet handed to the dispatcher).
+   */
+  async #stage(
+    strategy: string,
+    intent: OrderIntent,
+    snapshot: Snapshot,
+    ahead: number,
+  ): Promise<Staged | { readonly refusal: Refusal }> {
     const evaluated = this.#risk.evaluate(intent, snapshot, this.#portfolio, (marketId) =>
       this.#pendingExposureX18(marketId, intent.side),
     );
     if ('refused' in evaluated) {
       this.#refusals.record(strategy, evaluated.reason, evaluated.detail, { intent });
-      return { kind: 'refused', refusal: evaluated };
+      return { refusal: evaluated };
     }
     const market = snapshot.markets.get(evaluated.marketId);
     if (market === undefined) throw new Error('unreachable: evaluated order without market');
@@ -210,50 +288,37 @@ export class Executor {
     // now, counted, instead of being signed, queued and left to die in the queue.
     const ttlMs = intent.expiresInMs ?? this.#options.orderTtlMs;
     const { dispatcher } = this.#options;
-    const waitMs = dispatcher.estimatedWaitMs();
+    const waitMs = dispatcher.estimatedWaitMs(ahead);
     if (waitMs + dispatcher.expiryMarginMs >= ttlMs) {
       const refusal = refuse(
         'SEND_BACKLOG',
-        `${dispatcher.pending} orders are waiting to be sent (about ${waitMs} ms at the rate limit), longer than this order's ${ttlMs} ms validity: not queued`,
+        `${dispatcher.pending + ahead} orders are waiting to be sent (about ${waitMs} ms at the rate limit), longer than this order's ${ttlMs} ms validity: not queued`,
       );
       this.#refusals.record(strategy, refusal.reason, refusal.detail, { intent });
-      return { kind: 'refused', refusal };
+      return { refusal };
     }
     // Kept for the fees of this order's fills (lookups may answer after the market changed).
     this.#portfolio.rememberMarket(market);
-    const record = await this.#journalNew(
+    const order = await this.#signNew(
       strategy,
       intent,
       evaluated,
       market,
       referencePriceX18(evaluated, snapshot.quotes?.get(market.id)) ?? null,
-      now(),
+      this.#options.now(),
     );
-    log.info(
-      {
-        orderId: record.id,
-        strategy,
-        symbol: market.symbol,
-        side: record.side,
-        type: record.type,
-        amount: formatX18(record.amountX18),
-        price: formatX18(record.priceX18),
-        tag: record.tag,
-      },
-      `order ${record.id}: ${record.side} ${formatX18(record.amountX18)} ${market.symbol} ${record.type}`,
-    );
-    this.#track(this.#send(record));
-    return { kind: 'sent', record };
+    this.#holdExposure(order);
+    return { order };
   }
 
-  async #journalNew(
+  async #signNew(
     strategy: string,
     intent: OrderIntent,
     order: SizedOrder,
     market: Market,
     referencePrice: bigint | null,
     now: number,
-  ): Promise<OrderRecord> {
+  ): Promise<NewOrder> {
     // Strictly increasing expiry makes every body, and so every signature, unique: two equal
     // intents in the same millisecond would otherwise sign to the same bytes and the second
     // would be answered "signature already used".
@@ -272,31 +337,37 @@ export class Executor {
       isReduce: order.reduceOnly,
     };
     const { signature, signer } = await this.#options.signer.sign(body);
-    const record = this.#options.journal.insertPending(
-      {
-        strategy,
-        tag: intent.tag ?? null,
-        marketId: market.id,
-        symbol: market.symbol,
-        side: order.side,
-        type: order.type,
-        amountX18: order.amountX18,
-        priceX18: order.priceX18,
-        reduceOnly: order.reduceOnly,
-        body: JSON.stringify(body),
-        signature,
-        signer,
-        expiryTs,
-        referencePriceX18: referencePrice,
-      },
-      this.#options.now(),
-    );
-    return record;
+    return {
+      strategy,
+      tag: intent.tag ?? null,
+      marketId: market.id,
+      symbol: market.symbol,
+      side: order.side,
+      type: order.type,
+      amountX18: order.amountX18,
+      priceX18: order.priceX18,
+      reduceOnly: order.reduceOnly,
+      body: JSON.stringify(body),
+      signature,
+      signer,
+      expiryTs,
+      referencePriceX18: referencePrice,
+    };
   }
 
-  async #send(record: OrderRecord): Promise<void> {
-    const key = exposureKey(record.marketId, record.side);
-    this.#inFlightExposure.set(key, (this.#inFlightExposure.get(key) ?? 0n) + record.amountX18);
+  #holdExposure(order: Pick<OrderRecord, 'marketId' | 'side' | 'amountX18'>): void {
+    const key = exposureKey(order.marketId, order.side);
+    this.#inFlightExposure.set(key, (this.#inFlightExposure.get(key) ?? 0n) + order.amountX18);
+  }
+
+  #releaseExposure(order: Pick<OrderRecord, 'marketId' | 'side' | 'amountX18'>): void {
+    const key = exposureKey(order.marketId, order.side);
+    this.#inFlightExposure.set(key, (this.#inFlightExposure.get(key) ?? 0n) - order.amountX18);
+  }
+
+  /** @param held - the order is already counted in flight (staged by {@link submitAll}). */
+  async #send(record: OrderRecord, held = false): Promise<void> {
+    if (!held) this.#holdExposure(record);
     let result: DispatchResult;
     const startedAt = this.#options.now();
     try {
@@ -307,7 +378,7 @@ export class Executor {
       };
       result = await this.#options.dispatcher.dispatch(record.id, request, record.expiryTs);
     } finally {
-      this.#inFlightExposure.set(key, (this.#inFlightExposure.get(key) ?? 0n) - record.amountX18);
+      this.#releaseExposure(record);
     }
     const current = this.#options.journal.get(record.id);
     if (result.kind !== 'interrupted')
@@ -324,6 +395,8 @@ export class Executor {
         this.#finish(current, unplacedOrderOutcome(result, current.attempts));
         return;
       case 'interrupted':
+        // Stopped before it ever left: the file no longer counts the attempt it was journaled with.
+        if (result.attempts === 0) this.#options.journal.releaseUnsentAttempt(record.id);
         this.#options.log.warn(
           { orderId: record.id },
           'send interrupted by shutdown; it will be resent (identical bytes) on the next start',

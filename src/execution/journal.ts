@@ -5,6 +5,7 @@ import {
   INITIAL_ORDER_STATE,
   IllegalOrderTransition,
   ORDER_STATES,
+  isFinalState,
   transition,
   type OrderEvent,
   type OrderSide,
@@ -147,58 +148,118 @@ function toRecord(row: Row): OrderRecord {
   };
 }
 
+/** An order this process keeps in memory while it may still change (see {@link OrderJournal}). */
+interface LiveRow {
+  /** The order as this process knows it; `attempts` counts attempts that may have left. */
+  record: OrderRecord;
+  /** The `attempts` column as written: the first attempt is counted with the row. */
+  written: number;
+}
+
+const LIVE_STATES: ReadonlySet<OrderState> = new Set(
+  ORDER_STATES.filter((state) => !isFinalState(state)),
+);
+
 /**
- * The order journal: one SQLite row per order, committed (WAL, synchronous FULL) **before** the
- * first send, so a crash never leaves an order the bot does not know it may have sent.
- * `":memory:"` gives a throwaway journal (backtests).
+ * The order journal: one SQLite row per order, committed (WAL, synchronous FULL, so fsynced)
+ * **before** the first send, so a crash never leaves an order the bot does not know it may have
+ * sent. `":memory:"` gives a throwaway journal (backtests).
+ *
+ * One fsync per order, not three: the row is inserted with its first attempt already counted
+ * (`attempts` 1 in the file while the order is PENDING), so the send that follows needs no
+ * durable write of its own; the intents of one snapshot are inserted in one transaction (one
+ * fsync for all of them). Everything written after that (the state SENT when the attempt
+ * leaves, resends, the venue's answer) is committed with synchronous NORMAL: it survives a
+ * crash or SIGKILL of the process (the WAL is written before the call returns) and becomes
+ * durable against power loss with the next fsynced commit. What a power loss can take back is
+ * only ever an answer or a later attempt, never the fact that an attempt may have left, and
+ * recovery treats such a row as maybe sent (resend identical bytes, or UNKNOWN once expired):
+ * it fails closed. Only a row this process inserted and never marked sent is known unsent; its
+ * pre-counted attempt is given back when its outcome is written (EXPIRED, never sent).
+ *
+ * The journal keeps every order that may still change (not in a final state) in memory, loaded
+ * once at open and kept up to date by its own writes (one bot per state dir, so nothing else
+ * writes the file): outcomes, open orders and unanswered orders are read from there, not
+ * selected again. Statements are prepared once.
  */
 export class OrderJournal {
   readonly #db: Database.Database;
-  // Prepared once: the executor writes a row per order and per attempt.
   readonly #insert: Database.Statement;
+  readonly #state: Database.Statement;
   readonly #attempt: Database.Statement;
   readonly #outcome: Database.Statement;
   readonly #byId: Database.Statement;
-  // Read the state, ask the state machine, write: one transaction, so no write slips between.
-  readonly #applyAttempt: (id: number, now: number) => void;
-  readonly #applyOutcome: (id: number, outcome: OrderOutcome, now: number) => void;
+  readonly #all: Database.Statement;
+  readonly #latest: Database.Statement;
+  readonly #countByState: Database.Statement;
+  readonly #kvGet: Database.Statement;
+  readonly #kvSet: Database.Statement;
+  readonly #inStates = new Map<string, Database.Statement>();
+  readonly #insertMany: (orders: readonly NewOrder[], now: number) => number[];
+  /** Orders not in a final state, in id order; undefined for a read-only journal. */
+  readonly #live: Map<number, LiveRow> | undefined;
+  /** Whether writes after the pre-send insert may skip the fsync (a file, not `:memory:`). */
+  readonly #lazySync: boolean;
 
-  private constructor(db: Database.Database) {
+  private constructor(db: Database.Database, writable: boolean, onDisk: boolean) {
     this.#db = db;
     this.#insert = db.prepare(
       `INSERT INTO orders (strategy, tag, market_id, symbol, side, type, amount_x18, price_x18,
          reduce_only, body, signature, signer, expiry_ts, reference_price_x18, state, fees_x18,
-         created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '0', ?, ?)`,
+         attempts, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '0', 1, ?, ?)`,
     );
     // Every state the journal writes is one `transition` computed, bound as a parameter.
+    this.#state = db.prepare('UPDATE orders SET state = ?, updated_at = ? WHERE id = ?');
     this.#attempt = db.prepare(
-      'UPDATE orders SET attempts = attempts + 1, state = ?, updated_at = ? WHERE id = ?',
+      'UPDATE orders SET attempts = ?, state = ?, updated_at = ? WHERE id = ?',
     );
     this.#outcome = db.prepare(
       `UPDATE orders SET state = ?, venue_order_id = ?, filled_x18 = ?, avg_fill_price_x18 = ?,
-         fill_price_estimated = ?, fees_x18 = ?, error = ?, updated_at = ? WHERE id = ?`,
+         fill_price_estimated = ?, fees_x18 = ?, error = ?, attempts = ?, updated_at = ?
+       WHERE id = ?`,
     );
     this.#byId = db.prepare('SELECT * FROM orders WHERE id = ?');
-    this.#applyAttempt = db.transaction((id: number, now: number) => {
-      this.#attempt.run(transition(this.get(id).state, 'sent'), now, id);
-    });
-    this.#applyOutcome = db.transaction((id: number, outcome: OrderOutcome, now: number) => {
-      const current = this.get(id);
-      this.#outcome.run(
-        nextState(current.state, outcome),
-        outcome.venueOrderId === undefined ? current.venueOrderId : outcome.venueOrderId,
-        (outcome.filledX18 ?? current.filledX18).toString(),
-        outcome.avgFillPriceX18 === undefined
-          ? (current.avgFillPriceX18?.toString() ?? null)
-          : (outcome.avgFillPriceX18?.toString() ?? null),
-        (outcome.fillPriceEstimated ?? current.fillPriceEstimated) ? 1 : 0,
-        (outcome.feesX18 ?? current.feesX18)?.toString() ?? null,
-        outcome.error === undefined ? current.error : outcome.error,
-        now,
-        id,
-      );
-    });
+    this.#all = db.prepare('SELECT * FROM orders ORDER BY id');
+    this.#latest = db.prepare('SELECT * FROM orders ORDER BY id DESC LIMIT ?');
+    this.#countByState = db.prepare('SELECT state, COUNT(*) AS n FROM orders GROUP BY state');
+    this.#kvGet = db.prepare('SELECT value FROM kv WHERE scope = ? AND key = ?');
+    this.#kvSet = db.prepare(
+      'INSERT INTO kv (scope, key, value) VALUES (?, ?, ?) ON CONFLICT(scope, key) DO UPDATE SET value = excluded.value',
+    );
+    this.#insertMany = db.transaction((orders: readonly NewOrder[], now: number) =>
+      orders.map((order) =>
+        Number(
+          this.#insert.run(
+            order.strategy,
+            order.tag,
+            order.marketId,
+            order.symbol,
+            order.side,
+            order.type,
+            order.amountX18.toString(),
+            order.priceX18.toString(),
+            order.reduceOnly ? 1 : 0,
+            order.body,
+            order.signature,
+            order.signer,
+            order.expiryTs,
+            order.referencePriceX18?.toString() ?? null,
+            INITIAL_ORDER_STATE,
+            now,
+            now,
+          ).lastInsertRowid,
+        ),
+      ),
+    );
+    this.#lazySync = writable && onDisk;
+    if (writable) {
+      this.#live = new Map();
+      const live = [...LIVE_STATES];
+      for (const record of this.#select(live)) {
+        this.#live.set(record.id, { record, written: record.attempts });
+      }
+    }
   }
 
   /**
@@ -225,7 +286,7 @@ export class OrderJournal {
     }
     try {
       migrateJournal(db);
-      return new OrderJournal(db);
+      return new OrderJournal(db, true, path !== ':memory:' && path !== '');
     } catch (error) {
       db.close();
       throw error;
@@ -234,7 +295,7 @@ export class OrderJournal {
 
   /**
    * Opens an existing journal for reading only, safe beside the bot that writes it (SQLite WAL
-   * readers never block the writer). Nothing is migrated or created.
+   * readers never block the writer). Nothing is migrated or created, nothing is kept in memory.
    * @throws QuantaError `QUANTA_JOURNAL` when there is no journal, or it was written by another
    *   schema version (run the bot once to migrate it).
    */
@@ -257,108 +318,238 @@ export class OrderJournal {
         { details: ['Start the bot once with this version to migrate it, then ask again.'] },
       );
     }
-    return new OrderJournal(db);
+    return new OrderJournal(db, false, true);
   }
 
-  /** Writes a new order in state PENDING and returns its record (committed on return). */
+  /**
+   * Writes a new order in state PENDING, its first attempt counted, and returns its record
+   * (committed and fsynced on return: it may be sent from then on).
+   */
   insertPending(order: NewOrder, now: number): OrderRecord {
-    const result = this.#insert.run(
-      order.strategy,
-      order.tag,
-      order.marketId,
-      order.symbol,
-      order.side,
-      order.type,
-      order.amountX18.toString(),
-      order.priceX18.toString(),
-      order.reduceOnly ? 1 : 0,
-      order.body,
-      order.signature,
-      order.signer,
-      order.expiryTs,
-      order.referencePriceX18?.toString() ?? null,
-      INITIAL_ORDER_STATE,
-      now,
-      now,
-    );
-    return this.get(Number(result.lastInsertRowid));
+    const [record] = this.insertPendingMany([order], now);
+    if (record === undefined) throw new Error('unreachable: one order inserted, none returned');
+    return record;
+  }
+
+  /**
+   * Writes new orders in state PENDING in one transaction (one fsync for all of them) and
+   * returns their records in the same order. Each row counts its first attempt in the file, so
+   * none of them needs another durable write before it is sent; the records returned say 0
+   * attempts, the attempts made so far. Nothing is written when one of them is refused (the same
+   * signature twice).
+   */
+  insertPendingMany(orders: readonly NewOrder[], now: number): OrderRecord[] {
+    if (orders.length === 0) return [];
+    const ids = this.#insertMany(orders, now);
+    return orders.map((order, i) => {
+      const record: OrderRecord = {
+        ...pickNewOrder(order),
+        id: ids[i] ?? -1,
+        state: INITIAL_ORDER_STATE,
+        venueOrderId: null,
+        filledX18: 0n,
+        avgFillPriceX18: null,
+        fillPriceEstimated: false,
+        feesX18: 0n,
+        attempts: 0,
+        createdAt: now,
+        updatedAt: now,
+        error: null,
+      };
+      this.#live?.set(record.id, { record, written: 1 });
+      return record;
+    });
   }
 
   /**
    * Counts one send attempt: the `sent` event (PENDING or SENT becomes SENT), committed before
-   * the attempt leaves.
+   * the attempt leaves. Only an attempt the file does not count yet (a resend, or the first
+   * attempt of a row whose pre-counted attempt was given back) is fsynced, and only when the
+   * file says no attempt was ever made; otherwise the row already says "may have been sent".
    * @throws IllegalOrderTransition for an order in any other state; nothing is written.
    */
   markAttempt(id: number, now: number): void {
-    this.#applyAttempt(id, now);
+    const live = this.#liveRow(id);
+    const { record } = live;
+    const state = transition(record.state, 'sent');
+    const attempts = record.attempts + 1;
+    if (attempts <= live.written) {
+      this.#lazily(() => this.#state.run(state, now, id));
+    } else if (live.written === 0) {
+      this.#attempt.run(attempts, state, now, id);
+      live.written = attempts;
+    } else {
+      this.#lazily(() => this.#attempt.run(attempts, state, now, id));
+      live.written = attempts;
+    }
+    live.record = { ...record, state, attempts, updatedAt: now };
   }
 
   /**
-   * Records what the venue (or recovery) decided, as the state machine allows it.
+   * Records what the venue (or recovery) decided, as the state machine allows it: one UPDATE,
+   * no read (the journal knows the order's current row).
    * @throws IllegalOrderTransition (`QUANTA_ILLEGAL_ORDER_TRANSITION`) naming the journaled
    *   state, the event and the proposed state when the table forbids the change; nothing is
    *   written then.
    */
   recordOutcome(id: number, outcome: OrderOutcome, now: number): OrderRecord {
-    this.#applyOutcome(id, outcome, now);
-    return this.get(id);
+    const live = this.#live?.get(id);
+    const current = live?.record ?? this.get(id);
+    const updated: OrderRecord = {
+      ...current,
+      state: nextState(current.state, outcome),
+      venueOrderId:
+        outcome.venueOrderId === undefined ? current.venueOrderId : outcome.venueOrderId,
+      filledX18: outcome.filledX18 ?? current.filledX18,
+      avgFillPriceX18:
+        outcome.avgFillPriceX18 === undefined ? current.avgFillPriceX18 : outcome.avgFillPriceX18,
+      fillPriceEstimated: outcome.fillPriceEstimated ?? current.fillPriceEstimated,
+      feesX18: outcome.feesX18 ?? current.feesX18,
+      error: outcome.error === undefined ? current.error : outcome.error,
+      updatedAt: now,
+    };
+    // A row this process inserted and never sent gives back the attempt counted with it.
+    this.#lazily(() =>
+      this.#outcome.run(
+        updated.state,
+        updated.venueOrderId,
+        updated.filledX18.toString(),
+        updated.avgFillPriceX18?.toString() ?? null,
+        updated.fillPriceEstimated ? 1 : 0,
+        updated.feesX18?.toString() ?? null,
+        updated.error,
+        updated.attempts,
+        now,
+        id,
+      ),
+    );
+    if (live !== undefined) {
+      live.written = updated.attempts;
+      if (LIVE_STATES.has(updated.state)) live.record = updated;
+      else this.#live?.delete(id);
+    }
+    return updated;
+  }
+
+  /**
+   * Gives back the first attempt counted with a row this process inserted and never sent, when
+   * its sending ended before any attempt (shutdown interrupted it in the queue): the file then
+   * says 0 attempts again, so a restart after its expiry marks it EXPIRED, not UNKNOWN.
+   * Does nothing for an order with an attempt made.
+   */
+  releaseUnsentAttempt(id: number): void {
+    const live = this.#live?.get(id);
+    if (live === undefined || live.record.attempts > 0 || live.written === 0) return;
+    this.#lazily(() => this.#attempt.run(0, live.record.state, live.record.updatedAt, id));
+    live.written = 0;
   }
 
   /** One order by id. @throws QuantaError `QUANTA_JOURNAL` when there is no such row. */
   get(id: number): OrderRecord {
+    const live = this.#live?.get(id);
+    if (live !== undefined) return live.record;
     const row = this.#byId.get(id) as Row | undefined;
     if (row === undefined)
       throw new QuantaError(ErrorCodes.JOURNAL, `order ${id} is not in the journal`);
     return toRecord(row);
   }
 
-  /** Orders in the given states, oldest first. */
+  /**
+   * Orders in the given states, oldest first. States that are not final are answered from
+   * memory (no query) by the journal that writes them.
+   */
   inStates(states: readonly OrderState[]): OrderRecord[] {
-    const marks = states.map(() => '?').join(', ');
-    const rows = this.#db
-      .prepare(`SELECT * FROM orders WHERE state IN (${marks}) ORDER BY id`)
-      .all(...states) as Row[];
-    return rows.map(toRecord);
+    const live = this.#live;
+    if (live !== undefined && states.every((state) => LIVE_STATES.has(state))) {
+      const wanted = new Set(states);
+      const records: OrderRecord[] = [];
+      for (const { record } of live.values()) if (wanted.has(record.state)) records.push(record);
+      return records;
+    }
+    return this.#select(states);
+  }
+
+  #select(states: readonly OrderState[]): OrderRecord[] {
+    const key = states.join(',');
+    let statement = this.#inStates.get(key);
+    if (statement === undefined) {
+      const marks = states.map(() => '?').join(', ');
+      statement = this.#db.prepare(`SELECT * FROM orders WHERE state IN (${marks}) ORDER BY id`);
+      this.#inStates.set(key, statement);
+    }
+    return (statement.all(...states) as Row[]).map(toRecord);
   }
 
   /** Every order, oldest first. */
   all(): OrderRecord[] {
-    return (this.#db.prepare('SELECT * FROM orders ORDER BY id').all() as Row[]).map(toRecord);
+    return (this.#all.all() as Row[]).map(toRecord);
   }
 
   /** The `limit` latest orders, newest first (`GET /status`). */
   latest(limit: number): OrderRecord[] {
-    return (
-      this.#db.prepare('SELECT * FROM orders ORDER BY id DESC LIMIT ?').all(limit) as Row[]
-    ).map(toRecord);
+    return (this.#latest.all(limit) as Row[]).map(toRecord);
   }
 
   /** How many orders are in each state (one query: metrics read it on every scrape). */
   countByState(): Partial<Record<OrderState, number>> {
-    const rows = this.#db
-      .prepare('SELECT state, COUNT(*) AS n FROM orders GROUP BY state')
-      .all() as { state: OrderState; n: number }[];
+    const rows = this.#countByState.all() as { state: OrderState; n: number }[];
     return Object.fromEntries(rows.map((row) => [row.state, row.n]));
   }
 
   /** Reads a value of a strategy's persisted key-value store. */
   kvGet(scope: string, key: string): string | undefined {
-    const row = this.#db
-      .prepare('SELECT value FROM kv WHERE scope = ? AND key = ?')
-      .get(scope, key) as { value: string } | undefined;
+    const row = this.#kvGet.get(scope, key) as { value: string } | undefined;
     return row?.value;
   }
 
-  /** Writes a value of a strategy's persisted key-value store (committed on return). */
+  /** Writes a value of a strategy's persisted key-value store (committed and fsynced on return). */
   kvSet(scope: string, key: string, value: string): void {
-    this.#db
-      .prepare(
-        'INSERT INTO kv (scope, key, value) VALUES (?, ?, ?) ON CONFLICT(scope, key) DO UPDATE SET value = excluded.value',
-      )
-      .run(scope, key, value);
+    this.#kvSet.run(scope, key, value);
   }
 
   close(): void {
     if (this.#db.open) this.#db.close();
   }
+
+  #liveRow(id: number): LiveRow {
+    const live = this.#live?.get(id);
+    if (live !== undefined) return live;
+    // A final order (the state machine refuses `sent`), or a read-only journal.
+    const record = this.get(id);
+    transition(record.state, 'sent');
+    throw new QuantaError(ErrorCodes.JOURNAL, `order ${id} cannot be written by this journal`);
+  }
+
+  // A write after the order's pre-send insert: committed without an fsync (see the class doc).
+  #lazily(write: () => void): void {
+    if (!this.#lazySync) {
+      write();
+      return;
+    }
+    this.#db.exec('PRAGMA synchronous = NORMAL');
+    try {
+      write();
+    } finally {
+      this.#db.exec('PRAGMA synchronous = FULL');
+    }
+  }
+}
+
+function pickNewOrder(order: NewOrder): NewOrder {
+  return {
+    strategy: order.strategy,
+    tag: order.tag,
+    marketId: order.marketId,
+    symbol: order.symbol,
+    side: order.side,
+    type: order.type,
+    amountX18: order.amountX18,
+    priceX18: order.priceX18,
+    reduceOnly: order.reduceOnly,
+    body: order.body,
+    signature: order.signature,
+    signer: order.signer,
+    expiryTs: order.expiryTs,
+    referencePriceX18: order.referencePriceX18,
+  };
 }

@@ -13,7 +13,10 @@ export interface ProducedIntent {
 }
 
 /** The part of the executor a session drives. */
-export type SessionExecutor = Pick<Executor, 'submit' | 'refreshOpenOrders'>;
+export type SessionExecutor = Pick<Executor, 'submitAll' | 'refreshOpenOrders'>;
+
+/** What a strategy's answer is while it has not come yet. */
+const NOT_YET = Symbol('not yet');
 
 /** Options of {@link TradingSession}. */
 export interface TradingSessionOptions {
@@ -47,20 +50,32 @@ export class TradingSession {
    * Intents still reach the executor (its checks, the journal, the venue) in config order, so
    * that order is the same in every mode and every run; strategies see only their own
    * positions and orders, so asking all of them before submitting changes nothing they see.
+   *
+   * The intents of every answer already there are handed to the executor together, which
+   * journals them in one transaction before sending any (one fsync for the snapshot); before
+   * waiting on an answer that has not come yet, the intents taken so far are handed over first,
+   * so no strategy's orders wait for a slower strategy after it.
    */
   async onSnapshot(snapshot: Snapshot): Promise<void> {
     const { executor, onIntent } = this.#options;
     const answers = [...this.#hosts.values()].map(
       (host) => [host, host.onSnapshot(snapshot)] as const,
     );
+    let batch: { strategy: string; intent: OrderIntent }[] = [];
     for (const [host, answer] of answers) {
       // host.onSnapshot never rejects, so the answers not awaited yet cannot fail unhandled.
-      const intents = await answer;
+      let intents = await Promise.race([answer, Promise.resolve(NOT_YET)]);
+      if (intents === NOT_YET) {
+        if (batch.length > 0) await executor.submitAll(batch, snapshot);
+        batch = [];
+        intents = await answer;
+      }
       for (const intent of intents) {
         onIntent?.({ seq: snapshot.seq, strategy: host.name, intent });
-        await executor.submit(host.name, intent, snapshot);
+        batch.push({ strategy: host.name, intent });
       }
     }
+    if (batch.length > 0) await executor.submitAll(batch, snapshot);
     await executor.refreshOpenOrders();
   }
 

@@ -38,16 +38,25 @@ function hostOf(
 }
 
 /** An executor that only records what it was given. */
-function recordingExecutor(): SessionExecutor & { submitted: string[] } {
+function recordingExecutor(): SessionExecutor & { submitted: string[]; batches: string[][] } {
   const submitted: string[] = [];
-  return {
+  const executor = {
     submitted,
-    submit: (strategy: string, _intent: OrderIntent, snapshot: Snapshot) => {
-      submitted.push(`${strategy}@${snapshot.seq}`);
-      return Promise.resolve({ kind: 'refused' }) as ReturnType<SessionExecutor['submit']>;
+    batches: [] as string[][],
+    submitAll: (
+      items: readonly { strategy: string; intent: OrderIntent }[],
+      snapshot: Snapshot,
+    ) => {
+      const batch = items.map(({ strategy }) => `${strategy}@${snapshot.seq}`);
+      executor.batches.push(batch);
+      submitted.push(...batch);
+      return Promise.resolve(items.map(() => ({ kind: 'refused' }))) as ReturnType<
+        SessionExecutor['submitAll']
+      >;
     },
     refreshOpenOrders: () => Promise.resolve(),
   };
+  return executor;
 }
 
 const snap = (seq: number) => snapshotOf(seq, [testMarket()]);
@@ -124,5 +133,31 @@ describe('TradingSession with a strategy that never answers', () => {
     await done;
     expect(executor.submitted).toEqual(['slow@1', 'fast@1']);
     expect(timer.armed()).toEqual([]);
+  });
+
+  it('hands the intents of the answers already there over in one batch, and before waiting on a late one', async () => {
+    const timer = manualTimer();
+    const executor = recordingExecutor();
+    let answerSlow: (intents: OrderIntent[]) => void = () => undefined;
+    const session = new TradingSession({
+      hosts: [
+        hostOf('a', () => [BUY, BUY], 250, timer.start),
+        hostOf('b', () => [BUY], 250, timer.start),
+        hostOf('slow', () => new Promise((resolve) => (answerSlow = resolve)), 250, timer.start),
+        hostOf('c', () => [BUY], 250, timer.start),
+      ],
+      executor,
+      log: silentLogger,
+    });
+    const done = session.onSnapshot(snap(1));
+    await settle();
+    // a's and b's orders went out together, without waiting for slow.
+    expect(executor.batches).toEqual([['a@1', 'a@1', 'b@1']]);
+    answerSlow([BUY]);
+    await done;
+    expect(executor.batches).toEqual([
+      ['a@1', 'a@1', 'b@1'],
+      ['slow@1', 'c@1'],
+    ]);
   });
 });
