@@ -2,12 +2,11 @@ import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import type { OrderState } from '../domain/index.ts';
 import type { OrderRecord } from '../execution/order-record.ts';
 import { formatX18, parseDecimalToX18 } from '../money/index.ts';
-import { computeDrawdown } from './drawdown.ts';
-import { computeEquityCurve, type MarketCurve } from './equity-curve.ts';
 import type { FillModel } from './fill-model.ts';
 import { bigintRatio, formatRatio } from './ratio-decimal.ts';
-import { computeRiskRatios, periodsPerYear } from './risk-ratios.ts';
-import type { BacktestTrace, StrategyInstance } from './trace.ts';
+import { periodsPerYear } from './risk-ratios.ts';
+import type { BacktestTrace, Sample, StrategyInstance } from './trace.ts';
+import { PnlAccumulator, ScopeAccumulator, type MeasuredRun } from './online-metrics.ts';
 
 /** Options of `computeMetrics`. */
 export interface MetricsOptions {
@@ -109,21 +108,6 @@ export interface BacktestMetrics {
   };
 }
 
-type Series = Pick<
-  MarketCurve,
-  | 'realizedPnlX18'
-  | 'feesX18'
-  | 'turnoverX18'
-  | 'unrealizedPnlX18'
-  | 'netPnlX18'
-  | 'grossNotionalX18'
-> & {
-  /** Whether the position (any market's, for the total) is non-zero at each sample. */
-  readonly inMarket: readonly boolean[];
-  readonly wins: number;
-  readonly losses: number;
-};
-
 /**
  * Computes PnL, drawdown, Sharpe/Sortino, win rate, exposure, orders by outcome and refusals by
  * reason of a backtest trace, per market and in total. Pure and deterministic: the same trace
@@ -149,9 +133,15 @@ export function computeMetrics(
   const startingCapital = options.startingCapital ?? trace.fillModel.startingCapital;
   const startX18 = parseStartingCapital(startingCapital);
   const perYear = periodsPerYear(trace.snapshotIntervalMs);
-  const account = measureTrace(trace, startX18, perYear);
+  const measured = measuredAt(trace, startX18);
+  const account = measureTrace(trace, startX18, perYear, measured?.account);
   const strategies: StrategyMetrics[] = instancesOf(trace).map((instance) => {
-    const own = measureTrace(instanceTrace(trace, instance.name), startX18, perYear);
+    const own = measureTrace(
+      instanceTrace(trace, instance.name),
+      startX18,
+      perYear,
+      measured === undefined ? undefined : instanceScope(measured, instance.name, trace),
+    );
     return {
       strategy: instance.name,
       module: instance.module,
@@ -165,7 +155,7 @@ export function computeMetrics(
     startingCapital: formatX18(startX18),
     fillModel: trace.fillModel,
     snapshots: trace.snapshots,
-    samples: trace.samples.length,
+    samples: trace.sampleCount ?? trace.samples.length,
     snapshotIntervalMs: trace.snapshotIntervalMs,
     periodsPerYear: perYear === null ? null : formatRatio(perYear),
     total: account.total,
@@ -173,6 +163,36 @@ export function computeMetrics(
     strategies,
     refusals: account.refusals,
   };
+}
+
+/**
+ * The run's accumulators when they were measured at this starting capital. A trace that kept
+ * only some of its samples cannot be measured at another one.
+ *
+ * @throws QuantaError `QUANTA_BACKTEST_INVALID_OPTION` in that case.
+ */
+function measuredAt(trace: BacktestTrace, startX18: bigint): MeasuredRun | undefined {
+  const measured = trace.measured;
+  if (measured === undefined) return undefined;
+  if (measured.startX18 === startX18) return measured;
+  if ((trace.sampleCount ?? trace.samples.length) === trace.samples.length) return undefined;
+  throw new QuantaError(
+    ErrorCodes.BACKTEST_INVALID_OPTION,
+    `backtest startingCapital: this run was measured at ${formatX18(measured.startX18)}; run the backtest again with backtest.startingCapital ${formatX18(startX18)}`,
+  );
+}
+
+/** An instance's accumulators; one that appears only in orders was flat at every sample. */
+function instanceScope(
+  measured: MeasuredRun,
+  name: string,
+  trace: BacktestTrace,
+): ScopeAccumulator {
+  const known = measured.strategies.get(name);
+  if (known !== undefined) return known;
+  const flat = new ScopeAccumulator(measured.startX18);
+  for (let i = 0; i < (trace.sampleCount ?? trace.samples.length); i++) flat.push([]);
+  return flat;
 }
 
 /** The configured instances, plus any that only appear in orders (hand-built traces). */
@@ -216,35 +236,29 @@ function measureTrace(
   trace: BacktestTrace,
   startX18: bigint,
   perYear: ReturnType<typeof periodsPerYear>,
+  measured?: ScopeAccumulator,
 ): Pick<BacktestMetrics, 'total' | 'markets' | 'refusals'> {
-  const curve = computeEquityCurve(trace);
-  const marketIds = new Set<number>(curve.marketIds);
+  const scope = measured ?? accumulateScope(trace.samples, startX18);
+  const marketIds = new Set<number>(scope.markets.keys());
   for (const order of trace.orders) marketIds.add(order.marketId);
   const sortedIds = [...marketIds].sort((a, b) => a - b);
 
-  const sampleCount = trace.samples.length;
-  const marketSeries = new Map<number, Series>();
-  for (const id of sortedIds) {
-    marketSeries.set(id, marketSeriesOf(curve.markets.get(id), sampleCount));
-  }
-  const totalSeries = sumSeries([...marketSeries.values()], sampleCount);
-
-  const measure = (series: Series, orders: readonly OrderRecord[]): PnlMetrics =>
-    pnlMetrics(series, orders, startX18, perYear);
-
   const markets: MarketMetrics[] = sortedIds.map((id) => {
-    const c = curve.markets.get(id);
-    const lastIndex = sampleCount - 1;
+    const market = scope.markets.get(id);
+    // A market with orders but no sample (every order refused by the venue): flat throughout.
+    const acc = market?.acc ?? new PnlAccumulator(startX18, scope.samples);
     return {
       marketId: id,
       symbol: symbolOf(trace, id),
-      ...measure(
-        marketSeries.get(id) as Series,
+      ...pnlMetrics(
+        acc,
+        { wins: acc.wins, losses: acc.losses },
         trace.orders.filter((o) => o.marketId === id),
+        perYear,
       ),
-      finalPosition: formatX18(c?.positionX18[lastIndex] ?? 0n),
-      avgEntryPrice: formatX18(c?.avgEntryPriceX18[lastIndex] ?? 0n),
-      lastMarkPrice: formatX18(c?.markPriceX18[lastIndex] ?? 0n),
+      finalPosition: formatX18(market?.state.positionX18 ?? 0n),
+      avgEntryPrice: formatX18(market?.state.avgEntryPriceX18 ?? 0n),
+      lastMarkPrice: formatX18(market?.mark ?? 0n),
     };
   });
 
@@ -257,10 +271,17 @@ function measureTrace(
     refusalTotal += count;
   }
   return {
-    total: measure(totalSeries, trace.orders),
+    total: pnlMetrics(scope.total, scope.closingEvents(), trace.orders, perYear),
     markets,
     refusals: { total: refusalTotal, byReason },
   };
+}
+
+/** Runs the accumulators over the samples of a trace (one that kept them all). */
+function accumulateScope(samples: readonly Sample[], startX18: bigint): ScopeAccumulator {
+  const scope = new ScopeAccumulator(startX18);
+  for (const sample of samples) scope.push(sample.markets);
+  return scope;
 }
 
 function parseStartingCapital(value: string): bigint {
@@ -291,107 +312,37 @@ function symbolOf(trace: BacktestTrace, marketId: number): string {
   );
 }
 
-function marketSeriesOf(curve: MarketCurve | undefined, sampleCount: number): Series {
-  if (curve === undefined) {
-    // A market with orders but no sample (every order refused by the venue): flat throughout.
-    const zeros = new Array<bigint>(sampleCount).fill(0n);
-    return {
-      realizedPnlX18: zeros,
-      feesX18: zeros,
-      turnoverX18: zeros,
-      unrealizedPnlX18: zeros,
-      netPnlX18: zeros,
-      grossNotionalX18: zeros,
-      inMarket: new Array<boolean>(sampleCount).fill(false),
-      wins: 0,
-      losses: 0,
-    };
-  }
-  let wins = 0;
-  let losses = 0;
-  let previous = 0n;
-  for (const realized of curve.realizedPnlX18) {
-    if (realized > previous) wins += 1;
-    else if (realized < previous) losses += 1;
-    previous = realized;
-  }
-  return {
-    realizedPnlX18: curve.realizedPnlX18,
-    feesX18: curve.feesX18,
-    turnoverX18: curve.turnoverX18,
-    unrealizedPnlX18: curve.unrealizedPnlX18,
-    netPnlX18: curve.netPnlX18,
-    grossNotionalX18: curve.grossNotionalX18,
-    inMarket: curve.positionX18.map((p) => p !== 0n),
-    wins,
-    losses,
-  };
-}
-
-function sumSeries(parts: readonly Series[], sampleCount: number): Series {
-  const sum = (pick: (s: Series) => readonly bigint[]): bigint[] => {
-    const out = new Array<bigint>(sampleCount).fill(0n);
-    for (const part of parts) {
-      const values = pick(part);
-      for (let i = 0; i < sampleCount; i += 1) out[i] = (out[i] as bigint) + (values[i] ?? 0n);
-    }
-    return out;
-  };
-  const inMarket = new Array<boolean>(sampleCount).fill(false);
-  for (const part of parts) {
-    for (let i = 0; i < sampleCount; i += 1) if (part.inMarket[i] === true) inMarket[i] = true;
-  }
-  return {
-    realizedPnlX18: sum((s) => s.realizedPnlX18),
-    feesX18: sum((s) => s.feesX18),
-    turnoverX18: sum((s) => s.turnoverX18),
-    unrealizedPnlX18: sum((s) => s.unrealizedPnlX18),
-    netPnlX18: sum((s) => s.netPnlX18),
-    grossNotionalX18: sum((s) => s.grossNotionalX18),
-    inMarket,
-    wins: parts.reduce((n, s) => n + s.wins, 0),
-    losses: parts.reduce((n, s) => n + s.losses, 0),
-  };
-}
-
 function pnlMetrics(
-  series: Series,
+  acc: PnlAccumulator,
+  events: { readonly wins: number; readonly losses: number },
   orders: readonly OrderRecord[],
-  startX18: bigint,
   perYear: ReturnType<typeof periodsPerYear>,
 ): PnlMetrics {
-  const last = <T>(values: readonly T[], fallback: T): T => values[values.length - 1] ?? fallback;
-  const netX18 = last(series.netPnlX18, 0n);
-  const equityX18 = series.netPnlX18.map((net) => startX18 + net);
-  const drawdown = computeDrawdown(equityX18, startX18);
-  const ratios = computeRiskRatios(equityX18, startX18, perYear);
-  const events = series.wins + series.losses;
-  const samples = series.inMarket.length;
-  const grossSum = series.grossNotionalX18.reduce((a, b) => a + b, 0n);
+  const startX18 = acc.startX18;
+  const netX18 = acc.netPnlX18;
+  const ratios = acc.ratios(perYear);
+  const closed = events.wins + events.losses;
+  const samples = acc.samples;
   return {
-    realizedPnl: formatX18(last(series.realizedPnlX18, 0n)),
-    unrealizedPnl: formatX18(last(series.unrealizedPnlX18, 0n)),
-    fees: formatX18(last(series.feesX18, 0n)),
+    realizedPnl: formatX18(acc.realizedPnlX18),
+    unrealizedPnl: formatX18(acc.unrealizedPnlX18),
+    fees: formatX18(acc.feesX18),
     netPnl: formatX18(netX18),
-    turnover: formatX18(last(series.turnoverX18, 0n)),
+    turnover: formatX18(acc.turnoverX18),
     finalEquity: formatX18(startX18 + netX18),
     returnPct: formatRatio(bigintRatio(netX18 * 100n, startX18)),
-    maxDrawdown: formatX18(drawdown.maxX18),
-    maxDrawdownPct: formatRatio(
-      bigintRatio(drawdown.maxFraction.numerator * 100n, drawdown.maxFraction.denominator),
-    ),
+    maxDrawdown: formatX18(acc.maxDrawdownX18),
+    maxDrawdownPct: formatRatio(bigintRatio(acc.drawdownNumerator * 100n, acc.drawdownDenominator)),
     sharpe: ratios.sharpe,
     sortino: ratios.sortino,
-    closingEvents: { wins: series.wins, losses: series.losses },
-    winRate: events === 0 ? null : formatRatio(bigintRatio(BigInt(series.wins), BigInt(events))),
+    closingEvents: { wins: events.wins, losses: events.losses },
+    winRate: closed === 0 ? null : formatRatio(bigintRatio(BigInt(events.wins), BigInt(closed))),
     exposure: {
       timeInMarket:
         samples === 0
           ? null
-          : formatRatio(
-              bigintRatio(BigInt(series.inMarket.filter(Boolean).length), BigInt(samples)),
-            ),
-      avgGrossNotional: formatX18(samples === 0 ? 0n : grossSum / BigInt(samples)),
+          : formatRatio(bigintRatio(BigInt(acc.inMarketSamples), BigInt(samples))),
+      avgGrossNotional: formatX18(samples === 0 ? 0n : acc.grossSumX18 / BigInt(samples)),
     },
     orders: countOrders(orders),
   };

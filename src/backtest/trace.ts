@@ -1,6 +1,7 @@
 import type { RefusalReason } from '../execution/refusal.ts';
 import type { OrderRecord } from '../execution/order-record.ts';
 import type { FillModel } from './fill-model.ts';
+import type { MeasuredRun } from './online-metrics.ts';
 
 /** One market's state right after a snapshot was processed. All x18, quote units for money. */
 export interface MarketSample {
@@ -98,7 +99,22 @@ export interface BacktestTrace {
   readonly snapshots: number;
   /** How orders were filled (latency, depth, slippage, fees) and the starting capital. */
   readonly fillModel: FillModel;
+  /**
+   * The samples to draw from: every one (hand-built traces, short runs), or a bounded,
+   * shape-keeping selection of them (`sampleCount` says how many there were): the first and
+   * last, each stretch's lowest and highest equity and deepest drawdown, every sample with a
+   * fill, and the first with each market's mid.
+   */
   readonly samples: readonly Sample[];
+  /** How many samples the run had (one per snapshot); default `samples.length`. */
+  readonly sampleCount?: number;
+  /**
+   * The exact figures over every sample, accumulated while the run went (a backtest keeps these
+   * instead of every sample); metrics use them when measured at the same starting capital.
+   */
+  readonly measured?: MeasuredRun;
+  /** Time and seq of every snapshot, when the run was asked to keep them (`quanta compare`). */
+  readonly timeline?: { readonly t: readonly number[]; readonly seq: readonly number[] };
   readonly orders: readonly OrderRecord[];
   readonly refusals: Readonly<Partial<Record<RefusalReason, number>>>;
   /** Strategy instances in config order; two of one module with other params are two. */
@@ -115,7 +131,7 @@ export interface BacktestTrace {
   readonly finalMarks: ReadonlyMap<number, bigint>;
   /** Every fill, in the order it was booked. */
   readonly fills: readonly FillEvent[];
-  /** Every `ctx.plot` point, in the order drawn. */
+  /** Every `ctx.plot` point, in the order drawn (those at the samples kept). */
   readonly plots: readonly PlotPoint[];
   /** Refusals per instance, then reason. */
   readonly refusalsByStrategy: Readonly<
