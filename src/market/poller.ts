@@ -19,6 +19,17 @@ export interface PollerOptions {
   /** Waits between polls; injectable so tests drive time. Rejects when `signal` aborts. */
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly log: Logger;
+  /**
+   * Takes `count` permits of the account's rate budget (one per request of the poll) without
+   * waiting, or resolves `undefined`: the poll is then skipped (no request, no failure, no
+   * backoff; the budget counts it). Absent: polls are not budgeted.
+   */
+  readonly takePermits?: (count: number) => Promise<readonly PollPermit[] | undefined>;
+}
+
+/** A rate budget permit of one poll request, released when its answer came. */
+export interface PollPermit {
+  release(sent?: boolean): void;
 }
 
 /**
@@ -50,16 +61,23 @@ export class Poller {
   }
 
   /**
-   * Polls once. Resolves to a fresh snapshot, to a stale one when polls failed for longer than
-   * `staleAfterMs`, or to `undefined` after a failure inside that window.
+   * Polls once. Resolves to a fresh snapshot, to a stale one when polls failed (or were skipped
+   * for want of a rate permit) for longer than `staleAfterMs`, or to `undefined` inside that
+   * window.
    */
   async pollOnce(signal: AbortSignal): Promise<Snapshot | undefined> {
     const { now, log } = this.#options;
+    const withQuotes = this.#quotesSupported && this.#options.fetchQuotes !== undefined;
+    const permits = await this.#options.takePermits?.(withQuotes ? 2 : 1);
+    // No permit: skipped, not failed (orders go first); stale after staleAfterMs all the same.
+    if (permits === undefined && this.#options.takePermits !== undefined) return this.#noData();
+    const released = <T>(read: Promise<T>, index: number): Promise<T> =>
+      read.finally(() => permits?.[index]?.release());
     try {
       const [markets, quotes] = await Promise.all([
-        this.#options.fetchMarkets(signal),
-        this.#quotesSupported && this.#options.fetchQuotes !== undefined
-          ? this.#options.fetchQuotes(signal)
+        released(this.#options.fetchMarkets(signal), 0),
+        withQuotes && this.#options.fetchQuotes !== undefined
+          ? released(this.#options.fetchQuotes(signal), 1)
           : Promise.resolve(undefined),
       ]);
       if (
@@ -85,17 +103,23 @@ export class Poller {
       if (signal.aborted) throw error;
       this.#failures += 1;
       log.warn({ failures: this.#failures, err: summarizeError(error) }, 'venue poll failed');
-      const last = this.#lastGood;
-      if (last === undefined || now() - this.#lastGoodAt <= this.#options.staleAfterMs)
-        return undefined;
-      return createSnapshot({
-        seq: ++this.#seq,
-        takenAt: now(),
-        markets: last.markets,
-        quotes: last.quotes?.values(),
-        stale: true,
-      });
+      return this.#noData();
     }
+  }
+
+  /** After a failed or skipped poll: nothing, or a stale snapshot once the data is too old. */
+  #noData(): Snapshot | undefined {
+    const { now } = this.#options;
+    const last = this.#lastGood;
+    if (last === undefined || now() - this.#lastGoodAt <= this.#options.staleAfterMs)
+      return undefined;
+    return createSnapshot({
+      seq: ++this.#seq,
+      takenAt: now(),
+      markets: last.markets,
+      quotes: last.quotes?.values(),
+      stale: true,
+    });
   }
 
   /** Keeps the previous Market objects (and map) when nothing changed, so consumers can compare by reference. */

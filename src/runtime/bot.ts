@@ -40,6 +40,8 @@ import { StatusLine } from './status-line.ts';
 import { TradingLoop } from './trading-loop.ts';
 import { buildTradingStack, type TradingStack } from './trading-stack.ts';
 import { createVenuePoller, httpReadTransport } from './venue-poller.ts';
+import { openRateBudget } from './rate-budget.ts';
+import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
 
 export type { RunSummary } from './shutdown.ts';
 
@@ -157,6 +159,18 @@ async function assembleBot(
     now,
     log,
   });
+  // One budget for every request of the account from here on (issue 15): orders, polls and
+  // lookups; shared through Redis with the other processes of the same venue and wallet when
+  // execution.rateBudget says so. (The first listing and the registration above come before it.)
+  const budget = await openRateBudget({
+    config,
+    writeUrl: venue.writeUrl,
+    walletAddress: credentials.walletAddress,
+    now,
+    sleep,
+    log,
+  });
+  cleanup.push(() => budget.close());
   const journal = OrderJournal.open(paths.journal);
   cleanup.push(() => journal.close());
   // `record:` keeps the snapshots this bot trades on, so the run can be compared with its
@@ -207,6 +221,7 @@ async function assembleBot(
     now,
     modes,
     metrics,
+    budget,
     alerts: notifier === undefined ? undefined : alertRoute,
   });
   const { dispatcher, executor, session } = stack;
@@ -217,6 +232,7 @@ async function assembleBot(
     now,
     sleep,
     log,
+    budget,
   });
 
   executor.recover(initialMarkets);
@@ -232,6 +248,7 @@ async function assembleBot(
     credentials,
     modes,
     symbolOf,
+    rateBudget: () => budget.status(),
     ...(metrics === undefined ? {} : { metrics: () => metrics.exposition() }),
   });
   metrics?.attach({
@@ -247,6 +264,7 @@ async function assembleBot(
     strategyErrors: () => session.strategyErrors(),
     mode: () => modes.mode,
     ready: () => operations.notReadyReasons().length === 0,
+    rateBudget: () => budget.status(),
   });
   if (notifier !== undefined) {
     const watch = new AlertWatch({
@@ -278,6 +296,7 @@ async function assembleBot(
     session,
     credentialsExpireAt: () => credentials.current().expiryTs,
     mode: () => modes.mode,
+    budget,
   });
   const loop = new TradingLoop({
     poller,
@@ -365,9 +384,11 @@ async function httpTradingStack(parts: {
   now: () => number;
   modes: TradingModes;
   metrics: BotMetrics | undefined;
+  budget: RateBudget;
   alerts: { readonly watch?: AlertWatch } | undefined;
 }): Promise<TradingStack> {
-  const { options, credentials, write, modes, metrics, alerts } = parts;
+  const { options, credentials, write, modes, metrics, alerts, budget } = parts;
+  const lookup = httpOrderLookup(write, credentials, () => AbortSignal.timeout(write.timeoutMs));
   const { config } = options;
   const submitter = httpOrderSubmitter(write, credentials);
   const onIntent =
@@ -383,7 +404,16 @@ async function httpTradingStack(parts: {
     journal: parts.journal,
     submitter: metrics === undefined ? submitter : metrics.orderSubmitter(submitter),
     signer: credentialOrderSigner(credentials, signingDomainOf(config)),
-    lookupOrder: httpOrderLookup(write, credentials, () => AbortSignal.timeout(write.timeoutMs)),
+    budget,
+    // Lookups wait for a permit behind the orders, within the request timeout.
+    lookupOrder: async (venueOrderId) => {
+      const permit = await budget.take('lookup', AbortSignal.timeout(write.timeoutMs));
+      try {
+        return await lookup(venueOrderId);
+      } finally {
+        permit.release();
+      }
+    },
     rate: {
       requests: config.execution.rateLimit.requests,
       perMs: config.execution.rateLimit.perMs,

@@ -1,3 +1,4 @@
+import { redisLabel } from '../execution/rate-budget/budget-key.ts';
 import { relative } from 'node:path';
 import type { Config } from '../config/index.ts';
 import type { Logger } from '../log/logger.ts';
@@ -36,6 +37,9 @@ export function startBannerFields(input: StartBannerInput): Record<string, unkno
     })),
     risk: config.risk,
     rateLimit: config.execution.rateLimit,
+    // Never the Redis URL as written: it may carry a password.
+    rateBudget:
+      config.execution.rateBudget === 'local' ? 'local' : redisLabel(config.execution.rateBudget),
     concurrency: config.execution.concurrency,
     orderTtlMs: config.execution.orderTtlMs,
     pollIntervalMs: config.poll.intervalMs,

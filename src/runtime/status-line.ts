@@ -1,5 +1,6 @@
 import type { Dispatcher } from '../execution/dispatcher.ts';
 import type { Executor } from '../execution/executor.ts';
+import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
 import type { TradingSession } from '../execution/trading-session.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Poller } from '../market/poller.ts';
@@ -23,6 +24,8 @@ export interface StatusLineOptions {
   readonly credentialsExpireAt?: () => number;
   /** The trading mode in effect. */
   readonly mode?: () => string;
+  /** The rate budget (mode local/shared/fallback, skipped polls). */
+  readonly budget?: Pick<RateBudget, 'status'>;
 }
 
 /**
@@ -49,7 +52,8 @@ export class StatusLine {
 
   /** Logs the line now. */
   log(snapshot: Snapshot, snapshots: number): void {
-    const { executor, poller, dispatcher, session, credentialsExpireAt, mode } = this.#options;
+    const { executor, poller, dispatcher, session, credentialsExpireAt, mode, budget } =
+      this.#options;
     const positions = executor.positions
       .entries()
       .filter(([, p]) => p.amountX18 !== 0n)
@@ -89,8 +93,16 @@ export class StatusLine {
         ...(credentialsExpireAt === undefined
           ? {}
           : { credentialsExpireAt: new Date(credentialsExpireAt()).toISOString() }),
+        ...(budget === undefined ? {} : { rateBudget: rateBudgetLine(budget) }),
       },
       'status',
     );
   }
+}
+
+/** The rate budget as the status line shows it: `shared 20/1000ms, 3 polls skipped`. */
+function rateBudgetLine(budget: Pick<RateBudget, 'status'>): string {
+  const status = budget.status();
+  const paused = status.pausedForMs > 0 ? `, paused ${status.pausedForMs} ms` : '';
+  return `${status.mode} ${status.requests}/${status.perMs}ms, ${status.skippedPolls} polls skipped${paused}`;
 }

@@ -5,6 +5,7 @@ import type { PreparedStrategy } from '../strategy/prepare-strategies.ts';
 import type { StartTimer } from '../strategy/strategy-timer.ts';
 import type { VenueOrder } from '../venue/types.ts';
 import { Dispatcher, type OrderSubmitter } from '../execution/dispatcher.ts';
+import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
 import { Executor, type ExecutorObserver, type OrderSigner } from '../execution/executor.ts';
 import type { OrderJournal } from '../execution/journal.ts';
 import { openOrderView } from '../execution/open-order-view.ts';
@@ -22,6 +23,11 @@ export interface TradingStackOptions {
   readonly submitter: OrderSubmitter;
   readonly signer: OrderSigner;
   readonly lookupOrder?: (venueOrderId: number) => Promise<VenueOrder | undefined>;
+  /**
+   * The bot's rate budget, shared with its polls and lookups (`openRateBudget`). Absent: the
+   * dispatcher's own budget of `rate.requests` per `rate.perMs` (backtests: `Infinity`).
+   */
+  readonly budget?: RateBudget;
   /** Send rate; backtests pass `Infinity` requests (virtual time) and one attempt. */
   readonly rate: {
     readonly requests: number;
@@ -65,6 +71,7 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
   const { config, journal, now, log } = options;
   const dispatcher = new Dispatcher({
     submitter: options.submitter,
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
     requests: options.rate.requests,
     perMs: options.rate.perMs,
     concurrency: options.rate.concurrency,

@@ -1,4 +1,5 @@
 import type { Config } from '../config/index.ts';
+import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
 import type { Market, Quote } from '../domain/index.ts';
 import type { Logger } from '../log/logger.ts';
 import { Poller } from '../market/poller.ts';
@@ -36,6 +37,8 @@ export interface VenuePollerOptions {
   readonly now: () => number;
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly log: Logger;
+  /** Every poll request takes a permit of it, or the poll is skipped (never waits). */
+  readonly budget?: RateBudget;
 }
 
 /** The poller of `config.poll` over `transport` (quotes only when `poll.quotes` is on). */
@@ -50,5 +53,8 @@ export function createVenuePoller(options: VenuePollerOptions): Poller {
     now: options.now,
     sleep: options.sleep,
     log: options.log.child({ part: 'poller' }),
+    ...(options.budget === undefined
+      ? {}
+      : { takePermits: (count: number) => options.budget!.tryTake('poll', count) }),
   });
 }

@@ -268,7 +268,12 @@ export class RedisRateBudget implements RateBudget {
         else this.#own.delete(member);
         if (this.#mode === 'shared') {
           const written = sent
-            ? this.#scripts.quantaRateHold(this.#keys.slots, this.#redisNowArg(), member, this.#holdMs)
+            ? this.#scripts.quantaRateHold(
+                this.#keys.slots,
+                this.#redisNowArg(),
+                member,
+                this.#holdMs,
+              )
             : this.#redis.zrem(this.#keys.slots, member);
           written.catch((error: unknown) => this.#enterFallback(error));
         }

@@ -16,6 +16,7 @@ import { TRADING_MODES, type TradingMode } from '../../execution/trading-mode.ts
 import { formatX18 } from '../../money/index.ts';
 import type { ReadTransport } from '../venue-poller.ts';
 import type { AccountValue } from './position-values.ts';
+import type { RateBudgetStatus } from '../../execution/rate-budget/rate-budget.ts';
 
 /** What the metrics read at scrape time (nothing is computed per snapshot for them). */
 export interface MetricsSource {
@@ -31,6 +32,8 @@ export interface MetricsSource {
   readonly strategyErrors: () => Readonly<Record<string, number>>;
   readonly mode: () => TradingMode;
   readonly ready: () => boolean;
+  /** The rate budget's status (absent: no budget metrics). */
+  readonly rateBudget?: () => RateBudgetStatus;
 }
 
 /** Options of {@link BotMetrics}: the label values allowed (everything else is `other`). */
@@ -304,6 +307,43 @@ export class BotMetrics {
     gauge(
       { name: 'quanta_dispatch_queue_depth', help: 'Orders being sent or waiting for a send slot' },
       (g, from) => g.set(from.queueDepth()),
+    );
+    gauge(
+      {
+        name: 'quanta_rate_budget_mode',
+        help: 'The rate budget in effect: 1 for the mode it is in (local, shared, fallback)',
+        labelNames: ['mode'],
+      },
+      (g, from) => {
+        const status = from.rateBudget?.();
+        if (status === undefined) return;
+        for (const mode of ['local', 'shared', 'fallback'])
+          g.set({ mode }, status.mode === mode ? 1 : 0);
+      },
+    );
+    gauge(
+      {
+        name: 'quanta_rate_budget_requests',
+        help: 'Requests per window this process keeps to now (the fallback share when Redis is unreachable)',
+      },
+      (g, from) => {
+        const status = from.rateBudget?.();
+        if (status !== undefined) g.set(status.requests);
+      },
+    );
+    gauge(
+      {
+        name: 'quanta_polls_skipped',
+        help: 'Polls skipped since start for want of a rate permit (orders go first)',
+      },
+      (g, from) => g.set(from.rateBudget?.().skippedPolls ?? 0),
+    );
+    gauge(
+      {
+        name: 'quanta_rate_budget_fallbacks',
+        help: 'Times the shared rate budget fell back to the local share since start',
+      },
+      (g, from) => g.set(from.rateBudget?.().fallbacks ?? 0),
     );
     gauge(
       { name: 'quanta_poll_failures_in_row', help: 'Consecutive failed venue polls' },

@@ -7,6 +7,7 @@ import type { OrderJournal } from '../../execution/journal.ts';
 import { OPEN_STATES, type OrderRecord } from '../../execution/order-record.ts';
 import type { TradingModes, TradingMode } from '../../execution/trading-mode.ts';
 import type { TradingSession } from '../../execution/trading-session.ts';
+import type { RateBudgetStatus } from '../../execution/rate-budget/rate-budget.ts';
 import type { Poller } from '../../market/poller.ts';
 import type { Snapshot } from '../../market/snapshot.ts';
 import { formatX18 } from '../../money/index.ts';
@@ -31,6 +32,8 @@ export interface BotOperationsOptions {
   readonly symbolOf: (marketId: number) => string;
   /** Metrics exposition; absent until metrics are wired. */
   readonly metrics?: () => Promise<{ contentType: string; body: string }>;
+  /** The rate budget's status (`GET /status` shows it as `rateBudget`). */
+  readonly rateBudget?: () => RateBudgetStatus;
 }
 
 /** The JSON shape of one order in `GET /status`. */
@@ -154,6 +157,7 @@ export class BotOperations {
       lastGoodPollAt:
         poller.lastGoodAt === undefined ? null : new Date(poller.lastGoodAt).toISOString(),
       pollFailures: poller.failures,
+      ...(this.#options.rateBudget === undefined ? {} : { rateBudget: this.#options.rateBudget() }),
       inFlight: dispatcher.pending,
       unresolvedOrders: stats.unresolvedOrders,
       refused: stats.refusals,

@@ -1,0 +1,50 @@
+import type { Config } from '../config/index.ts';
+import { budgetKey, redisLabel } from '../execution/rate-budget/budget-key.ts';
+import { LocalRateBudget } from '../execution/rate-budget/local-rate-budget.ts';
+import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
+import { RedisRateBudget } from '../execution/rate-budget/redis-rate-budget.ts';
+import type { Logger } from '../log/logger.ts';
+
+/** What {@link openRateBudget} needs. */
+export interface OpenRateBudgetOptions {
+  readonly config: Pick<Config, 'execution' | 'venue'>;
+  /** The venue's write URL as resolved (the embedded paper venue's included). */
+  readonly writeUrl: string;
+  /** The wallet the bot trades for: with the venue's write URL, the key of a shared budget. */
+  readonly walletAddress: string;
+  readonly now: () => number;
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly log: Logger;
+}
+
+/**
+ * The bot's rate budget from `execution.rateBudget`: this process's own (`local`), or the one
+ * in Redis that every process trading with the same venue and wallet shares. Orders, polls and
+ * order lookups all take its permits (polls unless `execution.countPolls` is false).
+ */
+export async function openRateBudget(options: OpenRateBudgetOptions): Promise<RateBudget> {
+  const { execution, venue } = options.config;
+  const { requests, perMs } = execution.rateLimit;
+  const common = {
+    requests,
+    perMs,
+    countPolls: execution.countPolls,
+    now: options.now,
+    sleep: options.sleep,
+  };
+  if (execution.rateBudget === 'local') return new LocalRateBudget(common);
+  const log = options.log.child({ part: 'rate-budget' });
+  const budget = await RedisRateBudget.open({
+    ...common,
+    url: execution.rateBudget,
+    key: budgetKey(options.writeUrl, venue.brokerId, options.walletAddress),
+    expectedProcesses: execution.expectedProcesses ?? 1,
+    leaseMarginMs: execution.leaseMarginMs,
+    log,
+  });
+  log.info(
+    { redis: redisLabel(execution.rateBudget), mode: budget.status().mode, requests, perMs },
+    'shared rate budget',
+  );
+  return budget;
+}
