@@ -1,4 +1,4 @@
-export { startPaperVenue, type PaperVenue } from './server.ts';
+export { startPaperVenue, type PaperVenue, type PaperRequest } from './server.ts';
 export type { PaperVenueOptions } from './options.ts';
 export { MAX_BODY_BYTES } from './read-body.ts';
 export { DEFAULT_SERVER_LIMITS, type PaperServerLimits } from './server-limits.ts';

@@ -29,6 +29,11 @@ export interface PaperVenueOptions {
    * beyond it 429 with `Retry-After`. Default: no limit.
    */
   readonly rateLimit?: number;
+  /**
+   * Keep a log of every request (arrival time, path, whether the rate limit refused it), read
+   * with `requestLog()`: how tests measure the rate a venue saw. Off by default (it grows).
+   */
+  readonly logRequests?: boolean;
   /** EIP-712 domain values (conventions §3-§4). Default `DEFAULT_SIGNING_DOMAIN`. */
   readonly domain?: SigningDomainConfig;
   /** Prefix of the credential headers (conventions §4.1). Default `Service-`. */
@@ -53,6 +58,7 @@ export interface ResolvedPaperOptions {
   readonly clock: () => number;
   readonly engine: SimEngine | undefined;
   readonly rateLimit: number | undefined;
+  readonly logRequests: boolean;
   readonly domain: SigningDomainConfig;
   readonly headerPrefix: string;
   readonly markets: readonly Market[] | undefined;
@@ -112,6 +118,7 @@ export function resolvePaperOptions(options: PaperVenueOptions): ResolvedPaperOp
     clock,
     engine: options.engine,
     rateLimit,
+    logRequests: options.logRequests === true,
     domain: options.domain ?? DEFAULT_SIGNING_DOMAIN,
     headerPrefix,
     markets: options.markets,

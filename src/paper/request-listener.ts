@@ -10,7 +10,7 @@ import { sendReply } from './send-reply.ts';
 export interface RequestPipeline {
   readonly router: Router;
   /** Absent: no rate limit. */
-  readonly limiter: SlidingWindowRateLimiter | undefined;
+  readonly limiter: Pick<SlidingWindowRateLimiter, 'take'> | undefined;
   /** Called with each request's path as it arrives, before any check. */
   readonly onRequest: (path: string) => void;
 }

@@ -36,8 +36,22 @@ export interface PaperVenue {
    * proves that no order reached the wire.
    */
   requestCount(path?: string): number;
+  /**
+   * Every request in arrival order, with `logRequests: true` (empty otherwise): when it
+   * arrived (the venue's clock), its path without the query, and whether the rate limit
+   * refused it (429).
+   */
+  requestLog(): readonly PaperRequest[];
   /** Stops listening and cuts open connections. Safe to call twice. */
   close(): Promise<void>;
+}
+
+/** One request as the paper venue saw it (see `PaperVenue.requestLog`). */
+export interface PaperRequest {
+  readonly at: number;
+  readonly path: string;
+  /** Refused by the rate limit (answered 429). */
+  limited: boolean;
 }
 
 function buildEngine(options: ResolvedPaperOptions): SimEngine {
@@ -110,17 +124,31 @@ export async function startPaperVenue(options: PaperVenueOptions = {}): Promise<
   ]);
   const counts = new Map<string, number>();
   let total = 0;
+  const log: PaperRequest[] = [];
+  const limiter =
+    resolved.rateLimit === undefined
+      ? undefined
+      : new SlidingWindowRateLimiter(resolved.rateLimit, 1000, resolved.clock);
   const server = createPaperHttpServer(
     limits,
     createRequestListener({
       router,
       limiter:
-        resolved.rateLimit === undefined
+        limiter === undefined
           ? undefined
-          : new SlidingWindowRateLimiter(resolved.rateLimit, 1000, resolved.clock),
+          : {
+              take: (client) => {
+                const decision = limiter.take(client);
+                // The listener takes the decision right after counting this very request.
+                const last = log[log.length - 1];
+                if (!decision.allowed && last !== undefined) last.limited = true;
+                return decision;
+              },
+            },
       onRequest: (path) => {
         total += 1;
         counts.set(path, (counts.get(path) ?? 0) + 1);
+        if (resolved.logRequests) log.push({ at: resolved.clock(), path, limited: false });
       },
     }),
   );
@@ -132,6 +160,7 @@ export async function startPaperVenue(options: PaperVenueOptions = {}): Promise<
     url: `http://${host}:${address.port}`,
     engine,
     requestCount: (path) => (path === undefined ? total : (counts.get(path) ?? 0)),
+    requestLog: () => log,
     close: () => {
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error === undefined ? resolve() : reject(error)));
