@@ -1,3 +1,4 @@
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { OrderJournal } from '../execution/journal.ts';
 import type { OrderRecord } from '../execution/order-record.ts';
 import { PositionBook, unrealizedPnlX18 } from '../execution/positions.ts';
@@ -227,6 +228,23 @@ function pairKey(seq: number, o: OrderRecord): string {
 }
 
 /**
+ * Time and seq of every snapshot of the backtest: its timeline, or its samples when it kept
+ * them all.
+ *
+ * @throws QuantaError `QUANTA_BACKTEST_INVALID_OPTION` for a trace that kept neither.
+ */
+function timelineOf(trace: BacktestTrace): { t: readonly number[]; seq: readonly number[] } {
+  if (trace.timeline !== undefined) return trace.timeline;
+  if ((trace.sampleCount ?? trace.samples.length) !== trace.samples.length) {
+    throw new QuantaError(
+      ErrorCodes.BACKTEST_INVALID_OPTION,
+      'compare: the backtest kept only some of its samples; run it with keepTimeline: true',
+    );
+  }
+  return { t: trace.samples.map((s) => s.t), seq: trace.samples.map((s) => s.seq) };
+}
+
+/**
  * Pairs every live order of a run with its backtest twin: the order the backtest of the run's
  * recording produced at the same snapshot, for the same strategy instance, with the same intent
  * (market, side, type, amount, price, reduce-only, tag); equal twins pair in journal order. A live
@@ -244,8 +262,7 @@ export function compareRuns(
   backtestPnlX18: bigint,
   journalPath: string,
 ): CompareReport {
-  const times = trace.samples.map((s) => s.t);
-  const seqs = trace.samples.map((s) => s.seq);
+  const { t: times, seq: seqs } = timelineOf(trace);
   const spanEnd = trace.endedAt + Math.max(trace.snapshotIntervalMs, 1);
   const inSpan = liveOrders.filter((o) => o.createdAt >= trace.startedAt && o.createdAt < spanEnd);
   const seqOf = (o: OrderRecord): number => seqs[snapshotIndexAt(times, o.createdAt)] ?? 0;

@@ -129,7 +129,7 @@ export function buildReport(trace: BacktestTrace, metrics: BacktestMetrics): Bac
       startedAt: isoTime(trace.startedAt),
       endedAt: isoTime(trace.endedAt),
       snapshots: trace.snapshots,
-      samples: trace.samples.length,
+      samples: trace.sampleCount ?? trace.samples.length,
       snapshotIntervalMs: trace.snapshotIntervalMs,
       periodsPerYear: metrics.periodsPerYear,
       startingCapital: metrics.startingCapital,
@@ -170,7 +170,7 @@ function buildSeries(trace: BacktestTrace, metrics: BacktestMetrics): ReportSeri
   const picked = downsampleIndices(equity, drawdown);
   const pick = <T>(values: readonly T[]): T[] => picked.map((i) => values[i] as T);
   return {
-    sampleCount: equity.length,
+    sampleCount: trace.sampleCount ?? equity.length,
     t: pick(curve.t),
     seq: pick(curve.seq),
     equity: pick(equity).map(formatX18),

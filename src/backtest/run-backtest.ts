@@ -2,7 +2,6 @@ import { isAbsolute, relative, sep } from 'node:path';
 import type { PositionBook } from '../execution/positions.ts';
 import type { Config } from '../config/index.ts';
 import { OrderJournal } from '../execution/journal.ts';
-import type { Executor } from '../execution/executor.ts';
 import type { ProducedIntent } from '../execution/trading-session.ts';
 import { buildTradingStack, type TradingStack } from '../runtime/trading-stack.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
@@ -23,7 +22,16 @@ import {
 } from './fill-model.ts';
 import { LatentVenue, type ReplayPosition } from './latent-venue.ts';
 import { journalWithFillLog } from './fill-log.ts';
-import type { BacktestTrace, FillEvent, MarketSample, PlotPoint, Sample } from './trace.ts';
+import type {
+  BacktestTrace,
+  FillEvent,
+  MarketSample,
+  MarketTop,
+  PlotPoint,
+  StrategySample,
+} from './trace.ts';
+import { ReturnsAccumulator, ScopeAccumulator } from './online-metrics.ts';
+import { SampleKeeper } from './sample-keeper.ts';
 import { simOrderLookup } from './sim-venue.ts';
 import { backtestSigner } from './backtest-signer.ts';
 import type { OrderSigner } from '../execution/executor.ts';
@@ -63,6 +71,12 @@ export interface BacktestOptions {
    * order bytes are the executor's whatever signs them.
    */
   readonly signer?: OrderSigner;
+  /**
+   * Keep the time and seq of every snapshot in `trace.timeline` (`quanta compare` places live
+   * orders on it). Off by default: a backtest's memory then grows with its orders, not its
+   * snapshots.
+   */
+  readonly keepTimeline?: boolean;
 }
 
 const ACCOUNT_ID = 'backtest';
@@ -142,7 +156,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   let now = 0;
   const clock = (): number => now;
   const fills: FillEvent[] = [];
-  const plots: PlotPoint[] = [];
+  let plots: PlotPoint[] = [];
   const intents: ProducedIntent[] = [];
   const journal = OrderJournal.open(':memory:');
   let position: ReplayPosition = { index: -1, takenAt: now };
@@ -198,7 +212,15 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     checkStrategySymbols(strategies, listed, 'the recording', config.source);
   };
 
-  const samples: Sample[] = [];
+  const startX18 = parseDecimalToX18(fillModel.startingCapital, 'startingCapital');
+  const account = new ScopeAccumulator(startX18);
+  const byInstance = new Map<string, ScopeAccumulator>();
+  const returns = new ReturnsAccumulator(startX18);
+  const keeper = new SampleKeeper();
+  const timeline =
+    options.keepTimeline === true ? { t: [] as number[], seq: [] as number[] } : undefined;
+  // Markets whose first mid was not seen yet: that sample is kept (the benchmark starts there).
+  const midSeen = new Set<number>();
   const marks = new Map<number, bigint>();
   let count = 0;
   let startedAt = 0;
@@ -264,12 +286,49 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     if (venue.arrive() > 0) await settle(run, journal);
     await session.onSnapshot(snapshot);
     await settle(run, journal);
+    let pin = count === 0;
     if (fills.length > fillsCharted) {
       for (let i = fillsCharted; i < fills.length; i++)
         charted.add((fills[i] as FillEvent).marketId);
       fillsCharted = fills.length;
+      pin = true;
     }
-    samples.push(sampleOf(snapshot, executor, marks, instanceNames, charted));
+    if (midSeen.size < charted.size) {
+      for (const marketId of charted) {
+        if (midSeen.has(marketId)) continue;
+        const quote = snapshot.quotes?.get(marketId);
+        if (quote?.bids[0] === undefined && quote?.asks[0] === undefined) continue;
+        midSeen.add(marketId);
+        pin = true;
+      }
+    }
+    const accountMarkets = marketSamples(snapshot, executor.positions, marks);
+    account.push(accountMarkets);
+    const byStrategy: StrategySample[] = [];
+    for (const name of instanceNames) {
+      const own = marketSamples(snapshot, executor.strategyPositions(name), marks);
+      let scope = byInstance.get(name);
+      if (scope === undefined) byInstance.set(name, (scope = new ScopeAccumulator(startX18)));
+      scope.push(own);
+      if (own.length > 0) byStrategy.push({ strategy: name, markets: own });
+    }
+    const { equityX18, drawdownX18 } = account.total.equity();
+    returns.push(equityX18);
+    timeline?.t.push(snapshot.takenAt);
+    timeline?.seq.push(snapshot.seq);
+    const drawn = plots.length === 0 ? NO_PLOTS : plots;
+    if (plots.length > 0) plots = [];
+    const at = snapshot;
+    keeper.offer(equityX18, drawdownX18, pin, () => ({
+      sample: {
+        seq: at.seq,
+        t: at.takenAt,
+        markets: accountMarkets,
+        byStrategy,
+        tops: topsOf(at, charted),
+      },
+      plots: drawn,
+    }));
     last = snapshot;
     count += 1;
     options.onProgress?.(count);
@@ -278,6 +337,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   if (unchecked) checkSymbols(true);
   run ??= await start(EMPTY_SNAPSHOT);
   const { venue, executor, session } = run;
+  // Read now: the last sample is built from the state after the last snapshot.
+  const kept = keeper.result();
   venue.end();
   await executor.settle();
   await session.stop();
@@ -290,7 +351,10 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     endedAt: now,
     snapshots: count,
     fillModel,
-    samples,
+    samples: kept.samples,
+    sampleCount: count,
+    measured: { startX18, account, strategies: byInstance, returns },
+    ...(timeline === undefined ? {} : { timeline }),
     orders: journal.all(),
     refusals: executor.stats().refusals,
     instances: strategies.map((prepared) => {
@@ -316,7 +380,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     },
     finalMarks: finalMarksOf(last, marks),
     fills,
-    plots,
+    plots: kept.plots,
     intents,
   };
   journal.close();
@@ -369,35 +433,35 @@ function displayPath(path: string, root: string): string {
     : path;
 }
 
-function sampleOf(
+/** The markets of a position book after a snapshot, valued at its marks (carried forward). */
+function marketSamples(
   snapshot: Snapshot,
-  executor: Executor,
+  book: PositionBook,
   marks: Map<number, bigint>,
-  instances: readonly string[],
-  charted: ReadonlySet<number>,
-): Sample {
-  const marketSamples = (book: PositionBook): MarketSample[] =>
-    book.entries().map(([marketId, position]) => {
-      const mark = markPriceX18(snapshot.quotes?.get(marketId));
-      if (mark !== undefined) marks.set(marketId, mark);
-      return {
-        marketId,
-        positionX18: position.amountX18,
-        markPriceX18: marks.get(marketId) ?? 0n,
-        avgEntryPriceX18: position.avgEntryPriceX18,
-        realizedPnlX18: position.realizedPnlX18,
-        feesX18: position.feesX18,
-        turnoverX18: position.turnoverX18,
-      };
-    });
-  const markets = marketSamples(executor.positions);
-  const byStrategy = instances
-    .map((strategy) => ({
-      strategy,
-      markets: marketSamples(executor.strategyPositions(strategy)),
-    }))
-    .filter((instance) => instance.markets.length > 0);
-  const tops = [...charted]
+): MarketSample[] {
+  const entries = book.entries();
+  if (entries.length === 0) return NO_MARKETS;
+  return entries.map(([marketId, position]) => {
+    const mark = markPriceX18(snapshot.quotes?.get(marketId));
+    if (mark !== undefined) marks.set(marketId, mark);
+    return {
+      marketId,
+      positionX18: position.amountX18,
+      markPriceX18: marks.get(marketId) ?? 0n,
+      avgEntryPriceX18: position.avgEntryPriceX18,
+      realizedPnlX18: position.realizedPnlX18,
+      feesX18: position.feesX18,
+      turnoverX18: position.turnoverX18,
+    };
+  });
+}
+
+const NO_MARKETS: MarketSample[] = [];
+const NO_PLOTS: PlotPoint[] = [];
+
+/** Best bid and ask of every charted market, by id ascending. */
+function topsOf(snapshot: Snapshot, charted: ReadonlySet<number>): MarketTop[] {
+  return [...charted]
     .sort((a, b) => a - b)
     .map((marketId) => {
       const quote = snapshot.quotes?.get(marketId);
@@ -405,5 +469,4 @@ function sampleOf(
         levels?.[0] === undefined ? null : parseDecimalToX18(levels[0].price, 'quote price');
       return { marketId, bidX18: best(quote?.bids), askX18: best(quote?.asks) };
     });
-  return { seq: snapshot.seq, t: snapshot.takenAt, markets, byStrategy, tops };
 }

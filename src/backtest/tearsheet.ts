@@ -2,6 +2,7 @@ import { X18_SCALE, formatX18 } from '../money/index.ts';
 import { downsampleIndices } from './downsample.ts';
 import { computeEquityCurve } from './equity-curve.ts';
 import type { BacktestMetrics, PnlMetrics } from './metrics.ts';
+import { ReturnsAccumulator } from './online-metrics.ts';
 import { RatioDecimal, bigintRatio, formatRatio } from './ratio-decimal.ts';
 import { roundTrips, tradeStats, type RoundTrip, type TradeStats } from './round-trips.ts';
 import type { BacktestTrace } from './trace.ts';
@@ -182,15 +183,11 @@ export function benchmarkEquity(trace: BacktestTrace, startX18: bigint): bigint[
   });
 }
 
-function histogram(equityX18: readonly bigint[], startX18: bigint): Tearsheet['returnsHistogram'] {
+function histogram(measured: ReturnsAccumulator): Tearsheet['returnsHistogram'] {
   const returns: InstanceType<typeof RatioDecimal>[] = [];
-  let zero = 0;
-  let previous = startX18;
-  for (const value of equityX18) {
-    if (value === previous) zero += 1;
-    else if (previous > 0n) returns.push(bigintRatio((value - previous) * 10_000n, previous));
-    previous = value;
-  }
+  const zero = measured.zero;
+  for (const [previous, value] of measured.changes)
+    if (previous > 0n) returns.push(bigintRatio((value - previous) * 10_000n, previous));
   if (returns.length === 0) return { edgesBps: [], counts: [], zero };
   let low = returns[0] as InstanceType<typeof RatioDecimal>;
   let high = low;
@@ -209,6 +206,14 @@ function histogram(equityX18: readonly bigint[], startX18: bigint): Tearsheet['r
     formatRatio(bins === 1 ? low.plus(i === 0 ? -0.5 : 0.5) : low.plus(width.times(i)), 4),
   );
   return { edgesBps, counts, zero };
+}
+
+/** The run's returns: as measured while it ran, or from every sample of the trace. */
+function returnsOf(trace: BacktestTrace, startX18: bigint): ReturnsAccumulator {
+  if (trace.measured?.startX18 === startX18) return trace.measured.returns;
+  const returns = new ReturnsAccumulator(startX18);
+  for (const net of computeEquityCurve(trace).totalNetPnlX18) returns.push(startX18 + net);
+  return returns;
 }
 
 function priceCharts(trace: BacktestTrace): PriceChart[] {
@@ -289,7 +294,7 @@ function priceCharts(trace: BacktestTrace): PriceChart[] {
 
 function warningsOf(trace: BacktestTrace, spanMs: number): string[] {
   const warnings: string[] = [];
-  const samples = trace.samples.length;
+  const samples = trace.sampleCount ?? trace.samples.length;
   const days = (spanMs / MS_PER_DAY).toFixed(spanMs < MS_PER_DAY ? 4 : 1);
   if (samples < FEW_SAMPLES || spanMs < SHORT_SPAN_MS) {
     warnings.push(
@@ -316,7 +321,6 @@ export function buildTearsheet(trace: BacktestTrace, metrics: BacktestMetrics): 
   const startX18 = decimalX18(metrics.startingCapital);
   const spanMs = Math.max(0, trace.endedAt - trace.startedAt);
   const trips = roundTrips(trace.fills);
-  const equity = computeEquityCurve(trace).totalNetPnlX18.map((net) => startX18 + net);
   const benchmark = benchmarkEquity(trace, startX18);
   const lastBenchmark = benchmark[benchmark.length - 1];
   return {
@@ -358,7 +362,7 @@ export function buildTearsheet(trace: BacktestTrace, metrics: BacktestMetrics): 
       netPnl: formatX18(trip.netPnlX18),
       fills: trip.fills,
     })),
-    returnsHistogram: histogram(equity, startX18),
+    returnsHistogram: histogram(returnsOf(trace, startX18)),
     priceCharts: priceCharts(trace),
   };
 }

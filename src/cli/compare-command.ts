@@ -71,6 +71,8 @@ export async function runCompareCommand(args: readonly string[]): Promise<number
     projectRoot: PROJECT_ROOT,
     log: createLogger({ level: 'warn', destination: process.stderr }),
     fillModel: fillModelOf(config, flags),
+    // Live orders are placed on the recording's snapshots by time.
+    keepTimeline: true,
   });
   const metrics = computeMetrics(trace);
   const liveOrders = readJournalOrders(journalPath);
