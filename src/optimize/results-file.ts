@@ -16,8 +16,8 @@ export interface ResultsFile {
 
 /**
  * Opens (or starts) `path`: a header line naming the sweep, then one outcome per line. The file of
- * the same sweep is resumed: its outcomes are kept and a torn last line (a kill mid-write) is
- * dropped. A file of another sweep (other config, space, recording or windows) is started afresh.
+ * the same sweep is resumed: its successful outcomes are kept (failed sets run again) and a torn
+ * last line (a kill mid-write) is dropped. A file of another sweep (other config, space, recording or windows) is started afresh.
  * Lines are appended synchronously, each whole, as results arrive.
  */
 export function openResultsFile(path: string, sweep: string): ResultsFile {
@@ -36,8 +36,10 @@ export function openResultsFile(path: string, sweep: string): ResultsFile {
         try {
           const outcome = JSON.parse(line) as SetOutcome;
           if (typeof outcome.key !== 'string') continue;
-          done.set(outcome.key, outcome);
           whole.push(line);
+          // A set that failed (a strategy that threw, a file that could not be read) runs again.
+          if (outcome.metrics === null) done.delete(outcome.key);
+          else done.set(outcome.key, outcome);
         } catch {
           // A torn line: the set is run again.
         }
