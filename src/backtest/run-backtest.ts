@@ -77,6 +77,8 @@ export interface BacktestOptions {
    * snapshots.
    */
   readonly keepTimeline?: boolean;
+  /** Stretches the chart samples are kept in (`SampleKeeper`); default 2000. */
+  readonly sampleBuckets?: number;
 }
 
 const ACCOUNT_ID = 'backtest';
@@ -216,7 +218,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   const account = new ScopeAccumulator(startX18);
   const byInstance = new Map<string, ScopeAccumulator>();
   const returns = new ReturnsAccumulator(startX18);
-  const keeper = new SampleKeeper();
+  const keeper = new SampleKeeper(options.sampleBuckets);
   const timeline =
     options.keepTimeline === true ? { t: [] as number[], seq: [] as number[] } : undefined;
   // Markets whose first mid was not seen yet: that sample is kept (the benchmark starts there).
