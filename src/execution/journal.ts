@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
   INITIAL_ORDER_STATE,
@@ -174,8 +174,10 @@ const LIVE_STATES: ReadonlySet<OrderState> = new Set(
  * durable against power loss with the next fsynced commit. What a power loss can take back is
  * only ever an answer or a later attempt, never the fact that an attempt may have left, and
  * recovery treats such a row as maybe sent (resend identical bytes, or UNKNOWN once expired):
- * it fails closed. Only a row this process inserted and never marked sent is known unsent; its
- * pre-counted attempt is given back when its outcome is written (EXPIRED, never sent).
+ * it fails closed. A row this process inserted and never marked sent is known unsent: its
+ * pre-counted attempt is given back when its outcome is written (EXPIRED, never sent), or when
+ * shutdown stops it in the queue; after a crash, {@link OrderJournal.open} tells the two apart
+ * by the machine's boot id.
  *
  * The journal keeps every order that may still change (not in a final state) in memory, loaded
  * once at open and kept up to date by its own writes (one bot per state dir, so nothing else
@@ -265,10 +267,20 @@ export class OrderJournal {
   /**
    * Opens (creating if needed) the journal at `path` and migrates its schema to the current
    * version (see `migrateJournal`): a journal of an earlier version opens.
+   *
+   * Then it settles the rows a crash left PENDING with their first attempt counted (see the
+   * class doc). If the machine has not restarted since the run that wrote them (same boot id),
+   * every write of that run is in the file, including the SENT written before each attempt
+   * left: those rows were never sent, and get their attempt back. After a restart (a power loss
+   * or an OS crash may have taken back that SENT), or where the boot id cannot be read, they may
+   * have been sent and become SENT, for good: a later run on the same boot cannot mistake them
+   * for unsent ones.
+   *
+   * @param options.bootId - this boot's id; default the kernel's (`null`: unknown). For tests.
    * @throws QuantaError `QUANTA_JOURNAL` when the file cannot be opened (locked, unwritable), was
    *   written by a newer quanta, or cannot be migrated.
    */
-  static open(path: string): OrderJournal {
+  static open(path: string, options: { readonly bootId?: string | null } = {}): OrderJournal {
     let db: Database.Database;
     try {
       if (path !== ':memory:') {
@@ -286,6 +298,7 @@ export class OrderJournal {
     }
     try {
       migrateJournal(db);
+      settleUncountedAttempts(db, options.bootId === undefined ? currentBootId() : options.bootId);
       return new OrderJournal(db, true, path !== ':memory:' && path !== '');
     } catch (error) {
       db.close();
@@ -395,9 +408,15 @@ export class OrderJournal {
   recordOutcome(id: number, outcome: OrderOutcome, now: number): OrderRecord {
     const live = this.#live?.get(id);
     const current = live?.record ?? this.get(id);
+    // A PENDING row that counts an attempt (a crash left it so) may have been sent: to the state
+    // machine it is SENT, so it can become UNKNOWN, never EXPIRED unsent.
+    const from =
+      current.state === INITIAL_ORDER_STATE && current.attempts > 0
+        ? transition(current.state, 'sent')
+        : current.state;
     const updated: OrderRecord = {
       ...current,
-      state: nextState(current.state, outcome),
+      state: nextState(from, outcome),
       venueOrderId:
         outcome.venueOrderId === undefined ? current.venueOrderId : outcome.venueOrderId,
       filledX18: outcome.filledX18 ?? current.filledX18,
@@ -552,4 +571,39 @@ function pickNewOrder(order: NewOrder): NewOrder {
     expiryTs: order.expiryTs,
     referencePriceX18: order.referencePriceX18,
   };
+}
+
+const BOOT_SCOPE = 'quanta:journal';
+
+/** The kernel's id of this boot (Linux); undefined where it cannot be read. */
+function currentBootId(): string | null {
+  try {
+    const id = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    return id === '' ? null : id;
+  } catch {
+    return null;
+  }
+}
+
+/** See {@link OrderJournal.open}: one transaction, before the journal is read into memory. */
+function settleUncountedAttempts(db: Database.Database, bootId: string | null): void {
+  db.transaction(() => {
+    const stored = db
+      .prepare('SELECT value FROM kv WHERE scope = ? AND key = ?')
+      .get(BOOT_SCOPE, 'bootId') as { value: string } | undefined;
+    const sameBoot = bootId !== null && stored?.value === bootId;
+    const pending = INITIAL_ORDER_STATE;
+    if (sameBoot) {
+      db.prepare('UPDATE orders SET attempts = 0 WHERE state = ? AND attempts > 0').run(pending);
+    } else {
+      db.prepare('UPDATE orders SET state = ? WHERE state = ? AND attempts > 0').run(
+        transition(pending, 'sent'),
+        pending,
+      );
+      if (bootId !== null)
+        db.prepare(
+          'INSERT INTO kv (scope, key, value) VALUES (?, ?, ?) ON CONFLICT(scope, key) DO UPDATE SET value = excluded.value',
+        ).run(BOOT_SCOPE, 'bootId', bootId);
+    }
+  })();
 }

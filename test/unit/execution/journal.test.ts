@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IllegalOrderTransition } from '../../../src/domain/index.ts';
 import { OrderJournal, type NewOrder } from '../../../src/execution/journal.ts';
+import { OPEN_STATES, UNRESOLVED_STATES } from '../../../src/execution/order-record.ts';
+import { recoverJournal } from '../../../src/execution/recovery.ts';
+import { silentLogger } from '../../../src/log/logger.ts';
 
 const order = (signature: string): NewOrder => ({
   strategy: 'dca',
@@ -122,5 +125,186 @@ describe('OrderJournal', () => {
       filledX18: 10n ** 16n,
     });
     journal.close();
+  });
+
+  /** A journal left by a crash: one order sent, one journaled and never sent. */
+  function crashedJournal(bootId: string) {
+    dir = mkdtempSync(join(tmpdir(), 'quanta-journal-'));
+    const path = join(dir, 'journal.sqlite');
+    const journal = OrderJournal.open(path, { bootId });
+    const sent = journal.insertPending(order('0x10'), 1000);
+    const unsent = journal.insertPending(order('0x11'), 1000);
+    // The writer knows no attempt was made yet; the file already says one may be.
+    expect(sent.attempts).toBe(0);
+    const reader = OrderJournal.openReadOnly(path);
+    expect(reader.get(sent.id)).toMatchObject({ state: 'PENDING', attempts: 1 });
+    journal.markAttempt(sent.id, 1001);
+    expect(journal.get(sent.id)).toMatchObject({ state: 'SENT', attempts: 1 });
+    expect(reader.get(sent.id)).toMatchObject({ state: 'SENT', attempts: 1 });
+    expect(reader.get(unsent.id)).toMatchObject({ state: 'PENDING', attempts: 1 });
+    reader.close();
+    // No close(): the process dies here.
+    return { path, sent: sent.id, unsent: unsent.id };
+  }
+
+  function recovered(journal: OrderJournal): [number, string][] {
+    const finished: [number, string][] = [];
+    recoverJournal(
+      journal.all(),
+      5000,
+      {
+        bookRecordedFills: () => undefined,
+        resend: () => undefined,
+        finish: (record, outcome) => {
+          journal.recordOutcome(record.id, outcome, 5000);
+          finished.push([record.id, outcome.state]);
+        },
+      },
+      silentLogger,
+    );
+    return finished;
+  }
+
+  it('counts the first attempt with the PENDING row; on the same boot a crash leaves it unsent', () => {
+    const { path, sent, unsent } = crashedJournal('boot-1');
+    // Same boot: the SENT written before every attempt is in the file, so PENDING is unsent.
+    const reopened = OrderJournal.open(path, { bootId: 'boot-1' });
+    expect(reopened.get(unsent)).toMatchObject({ state: 'PENDING', attempts: 0 });
+    expect(recovered(reopened)).toEqual([
+      [sent, 'UNKNOWN'],
+      [unsent, 'EXPIRED'],
+    ]);
+    reopened.close();
+  });
+
+  it('after a restart of the machine a PENDING row that counts an attempt may have left: SENT, for good', () => {
+    const { path, sent, unsent } = crashedJournal('boot-1');
+    // A power loss may have taken back the SENT: the row may have been sent.
+    const afterReboot = OrderJournal.open(path, { bootId: 'boot-2' });
+    expect(afterReboot.get(unsent)).toMatchObject({ state: 'SENT', attempts: 1 });
+    afterReboot.close();
+    // A later run on the new boot does not take it for unsent (nor does one that cannot tell).
+    for (const bootId of ['boot-2', null]) {
+      const later = OrderJournal.open(path, { bootId });
+      expect(later.get(unsent)).toMatchObject({ state: 'SENT', attempts: 1 });
+      later.close();
+    }
+    const last = OrderJournal.open(path, { bootId: 'boot-2' });
+    expect(recovered(last)).toEqual([
+      [sent, 'UNKNOWN'],
+      [unsent, 'UNKNOWN'],
+    ]);
+    last.close();
+  });
+
+  it('gives the counted attempt back when the order ends unsent, or is stopped before it left', () => {
+    dir = mkdtempSync(join(tmpdir(), 'quanta-journal-'));
+    const path = join(dir, 'journal.sqlite');
+    const journal = OrderJournal.open(path);
+    const reader = OrderJournal.openReadOnly(path);
+    const expired = journal.insertPending(order('0x20'), 1);
+    const stopped = journal.insertPending(order('0x21'), 1);
+    const resent = journal.insertPending(order('0x22'), 1);
+    expect(journal.recordOutcome(expired.id, { event: 'expired' }, 2)).toMatchObject({
+      state: 'EXPIRED',
+      attempts: 0,
+    });
+    expect(reader.get(expired.id)).toMatchObject({ state: 'EXPIRED', attempts: 0 });
+    journal.releaseUnsentAttempt(stopped.id);
+    expect(reader.get(stopped.id)).toMatchObject({ state: 'PENDING', attempts: 0 });
+    // An order with an attempt made keeps it.
+    journal.markAttempt(resent.id, 3);
+    journal.releaseUnsentAttempt(resent.id);
+    journal.markAttempt(resent.id, 4);
+    expect(reader.get(resent.id)).toMatchObject({ state: 'SENT', attempts: 2 });
+    journal.close();
+    // The row given back is known unsent after a restart, on any boot: EXPIRED, never sent.
+    const reopened = OrderJournal.open(path, { bootId: 'another boot' });
+    const finished: [number, string][] = [];
+    recoverJournal(
+      reopened.all(),
+      5000,
+      {
+        bookRecordedFills: () => undefined,
+        resend: () => undefined,
+        finish: (record, outcome) => finished.push([record.id, outcome.state]),
+      },
+      silentLogger,
+    );
+    expect(finished).toEqual([
+      [stopped.id, 'EXPIRED'],
+      [resent.id, 'UNKNOWN'],
+    ]);
+    // A resend of a row with no attempt in the file counts it (and fsyncs) before it leaves.
+    reopened.markAttempt(stopped.id, 6);
+    expect(reader.get(stopped.id)).toMatchObject({ state: 'SENT', attempts: 1 });
+    reopened.close();
+    reader.close();
+  });
+
+  it('journals the orders of one batch together: all of them, or none', () => {
+    const journal = OrderJournal.open(':memory:');
+    const records = journal.insertPendingMany([order('0x30'), order('0x31')], 7);
+    expect(records.map((r) => [r.id, r.signature, r.state])).toEqual([
+      [1, '0x30', 'PENDING'],
+      [2, '0x31', 'PENDING'],
+    ]);
+    expect(() => journal.insertPendingMany([order('0x32'), order('0x30')], 8)).toThrow(/UNIQUE/);
+    expect(journal.all().map((r) => r.signature)).toEqual(['0x30', '0x31']);
+    expect(journal.insertPendingMany([], 9)).toEqual([]);
+    journal.close();
+  });
+
+  it('answers from memory exactly what the file holds, through every kind of change', () => {
+    dir = mkdtempSync(join(tmpdir(), 'quanta-journal-'));
+    const path = join(dir, 'journal.sqlite');
+    const journal = OrderJournal.open(path);
+    const reader = OrderJournal.openReadOnly(path);
+    const compare = (): void => {
+      for (const states of [OPEN_STATES, UNRESOLVED_STATES, ['OPEN', 'PARTIALLY_FILLED'] as const])
+        expect(journal.inStates(states)).toEqual(
+          reader.inStates(states).map((r) => ({ ...r, attempts: journal.get(r.id).attempts })),
+        );
+      for (const record of reader.all()) {
+        const mine = journal.get(record.id);
+        // Only a row never sent differs: the file counts its first attempt ahead.
+        expect(mine).toEqual({
+          ...record,
+          attempts: record.state === 'PENDING' && mine.attempts === 0 ? 0 : record.attempts,
+        });
+      }
+    };
+    const ids = journal
+      .insertPendingMany([order('0x40'), order('0x41'), order('0x42'), order('0x43')], 1)
+      .map((r) => r.id);
+    const [a = 0, b = 0, c = 0, d = 0] = ids;
+    compare();
+    journal.markAttempt(a, 2);
+    journal.markAttempt(b, 2);
+    journal.markAttempt(c, 2);
+    compare();
+    journal.recordOutcome(a, { event: 'opened', venueOrderId: 5 }, 3);
+    journal.recordOutcome(b, { event: 'landed', error: 'seen' }, 3);
+    journal.recordOutcome(
+      c,
+      { state: 'FILLED', filledX18: 9n, avgFillPriceX18: 2n, feesX18: 1n },
+      3,
+    );
+    compare();
+    journal.recordOutcome(
+      a,
+      { event: 'partiallyFilled', filledX18: 1n, fillPriceEstimated: true },
+      4,
+    );
+    journal.recordOutcome(b, { event: 'filled', filledX18: 3n, venueOrderId: 6 }, 4);
+    journal.recordOutcome(d, { event: 'rejected', error: 'never sent' }, 4);
+    compare();
+    expect(journal.inStates(['PARTIALLY_FILLED']).map((r) => r.id)).toEqual([a]);
+    expect(journal.inStates(['FILLED']).map((r) => r.id)).toEqual([b, c]);
+    journal.close();
+    const reopened = OrderJournal.open(path);
+    expect(reopened.inStates(OPEN_STATES)).toEqual(reader.inStates(OPEN_STATES));
+    reopened.close();
+    reader.close();
   });
 });

@@ -1,0 +1,87 @@
+/**
+ * Issue 17, item 3: one fsync per order, and still before the order leaves. The trading stack
+ * the bot builds (dispatcher → executor → disk journal) runs in a child process under strace,
+ * which sees every fsync/fdatasync SQLite makes and, as marks, the moments each order is handed
+ * to the transport. Before the fix each order paid three fsynced writes (the PENDING row, its
+ * attempt, its outcome): 30 for 10 orders.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const SCRIPT = fileURLToPath(new URL('./fixtures/journal-fsyncs.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const MARK = '/nonexistent-quanta-fsync-mark/';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+type TraceEvent = 'fsync' | 'send' | 'start' | 'end';
+
+/** Runs `snapshots` snapshots of `perSnapshot` orders under strace; the events between marks. */
+async function traced(snapshots: number, perSnapshot: number) {
+  const dir = await mkdtemp(join(tmpdir(), 'quanta-fsyncs-'));
+  dirs.push(dir);
+  const trace = join(dir, 'trace');
+  const run = spawnSync(
+    'strace',
+    [
+      '-f',
+      '-qq',
+      // Stops the child only at the traced syscalls, not at every one.
+      '--seccomp-bpf',
+      '-e',
+      'trace=fsync,fdatasync,access,faccessat,faccessat2',
+      '-o',
+      trace,
+      process.execPath,
+      '--import',
+      'tsx',
+      SCRIPT,
+      join(dir, 'journal.sqlite'),
+      String(snapshots),
+      String(perSnapshot),
+    ],
+    { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+  );
+  if (run.error !== undefined) throw run.error;
+  expect(run.status, run.stderr).toBe(0);
+  const events: TraceEvent[] = [];
+  let inside = false;
+  for (const line of (await readFile(trace, 'utf8')).split('\n')) {
+    // "<pid> fsync(27) = 0" or "<pid> access("/nonexistent-…/send", F_OK) = -1 ENOENT …"
+    const call = /^\d+\s+(\w+)\((.*)$/.exec(line);
+    if (call === null) continue;
+    const [, name = '', rest = ''] = call;
+    const marked = rest.startsWith(`"${MARK}`) ? rest.slice(MARK.length + 1).split('"')[0] : '';
+    if (marked === 'start') inside = true;
+    if (!inside) continue;
+    if (name === 'fsync' || name === 'fdatasync') events.push('fsync');
+    else if (marked === 'send' || marked === 'end') events.push(marked);
+    if (marked === 'end') break;
+  }
+  return { events, states: JSON.parse(run.stdout) as Record<string, number> };
+}
+
+describe('the disk journal fsyncs once per order, before the order leaves', () => {
+  it('one order per snapshot: one fsync each, each before its send', async () => {
+    const { events, states } = await traced(10, 1);
+    expect(states).toEqual({ FILLED: 11 });
+    expect(events.filter((e) => e === 'send')).toHaveLength(10);
+    expect(events.filter((e) => e === 'fsync')).toHaveLength(10);
+    // Every send is preceded by its own fsync: fsync, send, fsync, send, …
+    expect(events.join(' ')).toBe(`${'fsync send '.repeat(10)}end`);
+  });
+
+  it('the orders of one snapshot share one fsync, made before the first of them leaves', async () => {
+    const { events, states } = await traced(4, 5);
+    expect(states).toEqual({ FILLED: 25 });
+    expect(events.filter((e) => e === 'send')).toHaveLength(20);
+    expect(events.join(' ')).toBe(`${`fsync ${'send '.repeat(5)}`.repeat(4)}end`);
+  });
+});
