@@ -1,33 +1,135 @@
 /**
- * The order path's overhead against its own unavoidable cost, measured in one run:
- *   (a) baseline: signing N orders with viem (EIP-712 + secp256k1), nothing else;
- *   (b) the executor end to end in backtest mode: sizing, checks, signing, journal (in memory),
- *       dispatcher (p-queue, p-retry) and the simulation filling at a quote;
- *   (c) the same with the journal on disk (WAL, synchronous FULL: one fsync per write), as live.
- * Prints orders/s and the ratios b/a and c/a. Nothing asserts a time.
+ * The live order path against honest baselines, measured in one run (issue 17, items 2, 3, 7).
+ *
+ * A paper venue runs in this process on port 0 (HTTP on loopback, signatures verified, orders
+ * filled by the simulation). Every round runs, interleaved, one after the other:
+ *   (a) bare loop: what a minimal client does per order: build the EIP-712 typed data by hand,
+ *       viem `signTypedData`, `fetch` the order with the credential headers, parse the answer;
+ *   (b) the executor end to end over HTTP, as the bot wires it (buildTradingStack: sizing,
+ *       checks, the live signer, journal in memory, dispatcher with the rate budget, createOrder,
+ *       the answer booked), one intent per snapshot, each answered before the next;
+ *   (c) the same with the journal on disk (WAL, an fsync before each order leaves, as live);
+ *   (d) signing: raw secp256k1 (@noble/curves) of precomputed digests against the live signer
+ *       (`orderSigningKey(…).signOrderBody`: digest and signature of a body), in alternating
+ *       chunks.
+ * Logs go through pino at info level to /dev/null, as a bot's go to its stdout.
+ * Fsyncs are counted by strace (when installed) around a run of (c) in a child process.
+ *
+ * Figures (median of the rounds; see figures.ts):
+ *   - live signing / raw secp256k1 (throughput ratio, goal >= 0.9);
+ *   - executor (disk journal) / bare loop (orders/s ratio, goal >= 0.8);
+ *   - order-path overhead over bare fetch p50, in-memory journal: the p50 of (b)'s time per order
+ *     (submit to answer booked) minus its signing, less the p50 of (a)'s fetch (ms, goal <= 0.5);
+ *   - fsyncs per order (disk journal) (goal <= 1).
+ *
+ *   BENCH_ORDERS (per loop and round, default 300), BENCH_ROUNDS (default 5).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { secp256k1 } from '@noble/curves/secp256k1';
+import { spawnSync } from 'node:child_process';
+import { accessSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keccak256, toHex } from 'viem';
-import { simOrderSubmitter } from '../../src/backtest/sim-venue.ts';
-import { Dispatcher } from '../../src/execution/dispatcher.ts';
-import { Executor } from '../../src/execution/executor.ts';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { keccak256, parseUnits, toHex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { parseConfig } from '../../src/config/index.ts';
 import { OrderJournal } from '../../src/execution/journal.ts';
-import { silentLogger } from '../../src/log/logger.ts';
-import { createSnapshot } from '../../src/market/snapshot.ts';
-import { parseDecimalToX18 } from '../../src/money/index.ts';
-import { DEFAULT_SIM_MARKETS, SimEngine } from '../../src/sim/index.ts';
-import { signOrder } from '../../src/venue/signing/index.ts';
+import { createLogger, type Logger } from '../../src/log/logger.ts';
+import { createSnapshot, type Snapshot } from '../../src/market/snapshot.ts';
+import { startPaperVenue, type PaperVenue } from '../../src/paper/index.ts';
+import { buildTradingStack } from '../../src/runtime/trading-stack.ts';
+import { createOrder, register, type OrderCredentials } from '../../src/venue/endpoints/index.ts';
+import {
+  ORDER_TYPES,
+  orderDigest,
+  orderSigningKey,
+  packSubaccountId,
+  signRegistration,
+} from '../../src/venue/signing/index.ts';
 import { DEFAULT_SIGNING_DOMAIN, type OrderRequestBody } from '../../src/venue/types.ts';
+import { reportFigure } from './figures.ts';
 
-const N = Number(process.env.BENCH_ORDERS ?? 2000);
-const ROUNDS = 3;
-const KEY = keccak256(toHex('quanta bench key'));
-const SUBACCOUNT = '0_0x0000000000000000000000000000000000000001_1';
-const T0 = 1_790_000_000_000;
+const N = Number(process.env.BENCH_ORDERS ?? 300);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SIGN_CHUNK = 50;
+const SIGN_CHUNKS = 10;
+const WALLET_KEY = keccak256(toHex('quanta bench wallet'));
+const SIGNING_KEY = keccak256(toHex('quanta bench signing key'));
+const DOMAIN = DEFAULT_SIGNING_DOMAIN;
+const FSYNC_MARK = '/nonexistent-quanta-bench-mark';
 
-async function rawSigning(): Promise<number> {
+interface Session {
+  readonly venue: PaperVenue;
+  readonly subaccountId: string;
+  readonly credentials: OrderCredentials;
+  readonly log: Logger;
+}
+
+async function startSession(): Promise<Session> {
+  const venue = await startPaperVenue({ port: 0, seed: 17 });
+  const connection = { baseUrl: venue.url, timeoutMs: 5000 };
+  const request = await signRegistration({
+    walletPrivateKey: WALLET_KEY,
+    signingPrivateKey: SIGNING_KEY,
+    brokerId: 1,
+    subaccountIndex: 1,
+    expiryTs: Date.now() + 3_600_000,
+    nonce: 0,
+    chainId: 42161,
+    domain: DOMAIN,
+  });
+  const { serviceKey, serviceSecret } = await register(connection, 1, request);
+  // A bot's logger: pino at info, every line formatted and written (here to /dev/null).
+  const log = createLogger({
+    level: 'info',
+    destination: pino.destination({ dest: '/dev/null', sync: true }),
+  });
+  return {
+    venue,
+    subaccountId: request.subaccountId,
+    credentials: {
+      brokerId: 1,
+      serviceKey,
+      serviceSecret,
+      signerAddress: request.signingKey,
+      headerPrefix: 'Service-',
+    },
+    log,
+  };
+}
+
+/** A unique expiry per order (as the executor makes them), so every signature differs. */
+let lastExpiry = 0;
+function nextExpiry(): number {
+  lastExpiry = Math.max(Date.now() + 60_000, lastExpiry + 1);
+  return lastExpiry;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+interface LoopResult {
+  readonly ms: number;
+  /** Per order: ms from start to answer, less signing (the bare fetch, for (a)). */
+  readonly unsignedMs: number[];
+}
+
+/** (a) A bare client: typed data by hand, viem signTypedData, fetch, parse. */
+async function bareLoop(session: Session): Promise<LoopResult> {
+  const account = privateKeyToAccount(SIGNING_KEY);
+  const subAccountId = packSubaccountId(session.subaccountId);
+  const headers = {
+    'content-type': 'application/json',
+    'Broker-Id': '1',
+    'Service-Key': session.credentials.serviceKey,
+    'Service-Secret': session.credentials.serviceSecret,
+    'Service-Signer-Address': account.address,
+  };
+  const fetchMs: number[] = [];
   const started = performance.now();
   for (let i = 0; i < N; i++) {
     const body: OrderRequestBody = {
@@ -36,94 +138,292 @@ async function rawSigning(): Promise<number> {
       orderType: 'MARKET',
       amount: '0.01',
       price: '0',
-      expiryTs: T0 + 60_000 + i,
+      expiryTs: nextExpiry(),
       isReduce: false,
     };
-    await signOrder({
-      signingPrivateKey: KEY,
-      subaccountId: SUBACCOUNT,
-      body,
-      domain: DEFAULT_SIGNING_DOMAIN,
+    const amount = parseUnits(body.amount, 18);
+    const signature = await account.signTypedData({
+      domain: {
+        name: DOMAIN.name,
+        version: DOMAIN.version,
+        chainId: DOMAIN.orderChainId,
+        verifyingContract: DOMAIN.orderVerifyingContract,
+      },
+      types: ORDER_TYPES,
+      primaryType: 'Order',
+      message: {
+        subAccountId,
+        priceX18: 0n,
+        amount: body.isBuy ? amount : -amount,
+        expiration: BigInt(body.expiryTs),
+        isReduce: body.isReduce,
+        sessionKey: account.address,
+        chainId: BigInt(DOMAIN.orderChainId),
+        productId: body.marketId,
+      },
     });
+    const sent = performance.now();
+    const response = await fetch(`${session.venue.url}/api/v1/order`, {
+      method: 'POST',
+      headers: { ...headers, 'Service-Signature': signature },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(5000),
+    });
+    const answer = (await response.json()) as { status: number; body: { status: string } };
+    fetchMs.push(performance.now() - sent);
+    if (answer.status !== 200 || answer.body.status !== 'FILLED')
+      throw new Error(`bare loop: order ${i} not filled: ${JSON.stringify(answer)}`);
   }
-  return performance.now() - started;
+  return { ms: performance.now() - started, unsignedMs: fetchMs };
 }
 
-async function executorPath(journalPath: string): Promise<number> {
-  const now = (): number => T0;
-  const engine = new SimEngine({ clock: now, markets: DEFAULT_SIM_MARKETS });
+/** (b)/(c) The executor over HTTP, wired as the bot wires it. */
+async function executorLoop(
+  session: Session,
+  journalPath: string,
+  orders = N,
+  mark?: (what: string) => void,
+): Promise<LoopResult> {
   const journal = OrderJournal.open(journalPath);
-  const executor = new Executor({
+  const config = parseConfig(
+    `venue: { writeUrl: "${session.venue.url}", readUrl: "${session.venue.url}" }\n` +
+      'risk: { maxOrderNotional: "1000000", maxPositionNotional: "100000000" }\n',
+    'bench.yaml',
+    process.cwd(),
+  );
+  const key = orderSigningKey(SIGNING_KEY);
+  const connection = { baseUrl: session.venue.url, timeoutMs: 5000 };
+  let signMs = 0;
+  const { executor, dispatcher } = await buildTradingStack({
+    config,
+    strategies: [],
     journal,
-    dispatcher: new Dispatcher({
-      submitter: simOrderSubmitter(engine, 'bench'),
-      requests: Infinity,
-      perMs: 1,
-      concurrency: 4,
-      maxAttempts: 1,
-      now,
-      sleep: () => Promise.resolve(),
-      log: silentLogger,
-    }),
-    signer: {
-      async sign(body) {
-        const signed = await signOrder({
-          signingPrivateKey: KEY,
-          subaccountId: SUBACCOUNT,
-          body,
-          domain: DEFAULT_SIGNING_DOMAIN,
-        });
-        return { signature: signed.signature, signer: signed.signer };
+    // What httpOrderSubmitter does once it found the signer's credentials.
+    submitter: {
+      submit: (request, signal) => {
+        mark?.('send');
+        return createOrder(
+          connection,
+          session.credentials,
+          { body: request.body, signature: request.signature },
+          { signal },
+        );
       },
     },
-    limits: {
-      maxOrderNotionalX18: parseDecimalToX18('1000000'),
-      maxPositionNotionalX18: parseDecimalToX18('1000000000'),
+    // What credentialOrderSigner does with the current credential.
+    signer: {
+      sign(body) {
+        const t = performance.now();
+        const signature = key.signOrderBody(session.subaccountId, body, DOMAIN);
+        signMs = performance.now() - t;
+        return Promise.resolve({ signature, signer: key.address });
+      },
     },
+    // A rate budget that never makes an order wait: this measures the path, not the limit.
+    rate: { requests: 100_000, perMs: 1000, concurrency: 2, maxAttempts: 3 },
     killSwitchOn: () => false,
-    now,
-    log: silentLogger,
-    orderTtlMs: 60_000,
+    now: Date.now,
+    sleep: (ms, signal) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(resolve, ms);
+        signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          reject(new Error('aborted'));
+        });
+      }),
+    log: session.log,
   });
-  const snapshot = createSnapshot({
-    seq: 1,
-    takenAt: T0,
-    markets: engine.listMarkets(),
-    quotes: engine.quotes(),
-  });
-  const started = performance.now();
-  for (let i = 0; i < N; i++) {
-    await executor.submit(
+  const engine = session.venue.engine;
+  const snapshotAt = (seq: number): Snapshot =>
+    createSnapshot({
+      seq,
+      takenAt: Date.now(),
+      markets: engine.listMarkets(),
+      quotes: engine.quotes(),
+    });
+  const unsignedMs: number[] = [];
+  let total = 0;
+  mark?.('start');
+  for (let i = 0; i < orders; i++) {
+    // The snapshot is the poller's work, not the order path's.
+    const snapshot = snapshotAt(i + 1);
+    const started = performance.now();
+    const outcome = await executor.submit(
       'bench',
       { marketId: 1, side: i % 2 === 0 ? 'BUY' : 'SELL', type: 'MARKET', amount: '0.01' },
       snapshot,
     );
+    await executor.settle();
+    const ms = performance.now() - started;
+    total += ms;
+    unsignedMs.push(ms - signMs);
+    if (outcome.kind !== 'sent') throw new Error(`executor: order ${i} refused`);
   }
-  await executor.settle();
-  const elapsed = performance.now() - started;
+  mark?.('end');
   const filled = journal.inStates(['FILLED']).length;
+  await dispatcher.drain(1000);
   journal.close();
-  if (filled !== N) throw new Error(`expected ${N} FILLED orders, got ${filled}`);
-  return elapsed;
+  if (filled !== orders)
+    throw new Error(`executor: expected ${orders} FILLED orders, got ${filled}`);
+  return { ms: total, unsignedMs };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'quanta-bench-'));
-const best = { sign: Infinity, memory: Infinity, disk: Infinity };
-try {
-  for (let round = 0; round < ROUNDS; round++) {
-    best.sign = Math.min(best.sign, await rawSigning());
-    best.memory = Math.min(best.memory, await executorPath(':memory:'));
-    best.disk = Math.min(best.disk, await executorPath(join(dir, `journal-${round}.sqlite`)));
+/** (d) Live signer against raw secp256k1 of the same digests, chunk by chunk. */
+function signingRound(subaccountId: string): number {
+  const key = orderSigningKey(SIGNING_KEY);
+  const scalar = BigInt(SIGNING_KEY);
+  const bodies: OrderRequestBody[] = Array.from({ length: SIGN_CHUNK }, (_, i) => ({
+    marketId: 1 + (i % 3),
+    isBuy: i % 2 === 0,
+    orderType: i % 4 === 0 ? 'MARKET' : 'LIMIT',
+    amount: `0.0${String(100 + i)}`,
+    price: i % 4 === 0 ? '0' : `3000.${String(i)}`,
+    expiryTs: 1_790_000_000_000 + i,
+    isReduce: false,
+  }));
+  let raw = 0;
+  let ours = 0;
+  for (let chunk = 0; chunk < SIGN_CHUNKS; chunk++) {
+    const digests = bodies.map((body) => orderDigest(subaccountId, body, key.address, DOMAIN));
+    let t = performance.now();
+    for (const digest of digests)
+      secp256k1.sign(digest, scalar, { lowS: true, extraEntropy: false });
+    raw += performance.now() - t;
+    t = performance.now();
+    for (const body of bodies) key.signOrderBody(subaccountId, body, DOMAIN);
+    ours += performance.now() - t;
   }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+  return raw / ours;
 }
-const rate = (ms: number): string => `${Math.round((N / ms) * 1000)} orders/s`;
-console.log(`${N} orders, best of ${ROUNDS} rounds`);
-console.log(`(a) raw EIP-712 signing (baseline)          ${rate(best.sign)}   1.00x`);
-console.log(
-  `(b) executor, journal in memory             ${rate(best.memory)}   ${(best.sign / best.memory).toFixed(2)}x of (a)`,
-);
-console.log(
-  `(c) executor, journal on disk (fsync each)  ${rate(best.disk)}   ${(best.sign / best.disk).toFixed(2)}x of (a)`,
-);
+
+/** Fsyncs per order of (c), counted by strace in a child process; undefined without strace. */
+function fsyncsPerOrder(orders: number): number | undefined {
+  const dir = mkdtempSync(join(tmpdir(), 'quanta-bench-fsync-'));
+  try {
+    const trace = join(dir, 'trace');
+    const run = spawnSync(
+      'strace',
+      [
+        '-f',
+        '-qq',
+        '--seccomp-bpf',
+        '-e',
+        'trace=fsync,fdatasync,access,faccessat,faccessat2',
+        '-o',
+        trace,
+        process.execPath,
+        '--import',
+        'tsx',
+        fileURLToPath(import.meta.url),
+        '--fsync-child',
+        join(dir, 'journal.sqlite'),
+        String(orders),
+      ],
+      { encoding: 'utf8', env: { ...process.env, QUANTA_BENCH_FIGURES: '' } },
+    );
+    if (run.error !== undefined) return undefined;
+    if (run.status !== 0) throw new Error(`fsync child failed:\n${run.stderr}`);
+    let inside = false;
+    let fsyncs = 0;
+    let sends = 0;
+    for (const line of readFileSync(trace, 'utf8').split('\n')) {
+      if (line.includes(`${FSYNC_MARK}/start`)) inside = true;
+      else if (line.includes(`${FSYNC_MARK}/end`)) break;
+      else if (inside && line.includes(`${FSYNC_MARK}/send`)) sends += 1;
+      else if (inside && /^\d+\s+f(?:data)?sync\(/.test(line)) fsyncs += 1;
+    }
+    if (sends !== orders) throw new Error(`fsync child: ${sends} sends traced, ${orders} orders`);
+    return fsyncs / orders;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function mark(what: string): void {
+  try {
+    accessSync(`${FSYNC_MARK}/${what}`);
+  } catch {
+    // The failed access is the mark in the trace.
+  }
+}
+
+async function fsyncChild(journalPath: string, orders: number): Promise<void> {
+  const session = await startSession();
+  try {
+    // Warm-up: the risk engine writes its day baseline once (a key-value write of its own).
+    await executorLoop(session, `${journalPath}.warm`, 5);
+    await executorLoop(session, journalPath, orders, mark);
+  } finally {
+    await session.venue.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const session = await startSession();
+  const dir = mkdtempSync(join(tmpdir(), 'quanta-bench-'));
+  const rounds = { signing: [] as number[], disk: [] as number[], overhead: [] as number[] };
+  try {
+    // Warm-up: JIT, connection pool, key preparation.
+    await bareLoop(session);
+    await executorLoop(session, ':memory:');
+    console.log(`${N} orders per loop and round, ${ROUNDS} rounds (a, b, c, d interleaved)`);
+    console.log('round  bare/s  exec-mem/s  exec-disk/s  bare fetch p50  exec-mem p50 - sign');
+    for (let round = 0; round < ROUNDS; round++) {
+      const bare = await bareLoop(session);
+      const memory = await executorLoop(session, ':memory:');
+      const disk = await executorLoop(session, join(dir, `journal-${round}.sqlite`));
+      const signing = signingRound(session.subaccountId);
+      const fetchP50 = median(bare.unsignedMs);
+      const memoryP50 = median(memory.unsignedMs);
+      rounds.signing.push(signing);
+      rounds.disk.push(bare.ms / disk.ms);
+      rounds.overhead.push(memoryP50 - fetchP50);
+      const rate = (result: LoopResult): string => String(Math.round((N / result.ms) * 1000));
+      console.log(
+        `${String(round + 1).padStart(5)}  ${rate(bare).padStart(6)}  ${rate(memory).padStart(10)}  ${rate(disk).padStart(11)}  ${fetchP50.toFixed(2).padStart(11)} ms  ${memoryP50.toFixed(2).padStart(14)} ms`,
+      );
+    }
+  } finally {
+    await session.venue.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  reportFigure({
+    name: 'live signing / raw secp256k1',
+    goal: { atLeast: 0.9 },
+    unit: 'x',
+    rounds: rounds.signing,
+  });
+  reportFigure({
+    name: 'executor (disk journal) / bare loop',
+    goal: { atLeast: 0.8 },
+    unit: 'x',
+    rounds: rounds.disk,
+  });
+  reportFigure({
+    name: 'order-path overhead over bare fetch p50, in-memory journal',
+    goal: { atMost: 0.5 },
+    unit: 'ms',
+    rounds: rounds.overhead,
+  });
+  const fsyncs: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    const perOrder = fsyncsPerOrder(Math.min(N, 200));
+    if (perOrder === undefined) break;
+    fsyncs.push(perOrder);
+  }
+  if (fsyncs.length === 0)
+    console.log('  fsyncs per order: not measured (strace is not installed)');
+  else
+    reportFigure({
+      name: 'fsyncs per order (disk journal)',
+      goal: { atMost: 1 },
+      unit: '',
+      rounds: fsyncs,
+    });
+}
+
+if (process.argv[2] === '--fsync-child') {
+  await fsyncChild(process.argv[3] ?? '', Number(process.argv[4] ?? N));
+} else {
+  await main();
+}
