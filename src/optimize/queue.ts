@@ -30,6 +30,9 @@ export async function createQueueRunner(url: string): Promise<SetRunner> {
   const queue = new Queue(QUEUE_NAME, { connection });
   const events = new QueueEvents(QUEUE_NAME, { connection: eventsConnection });
   await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+  // Every queued set adds and waits with its own listeners, all at once.
+  queue.setMaxListeners(0);
+  events.setMaxListeners(0);
   return {
     capacity: 100_000,
     async run(task: SetTask): Promise<SetOutcome> {
