@@ -2,13 +2,14 @@
 # `npm test`'s pretest. Some tests start real Debian programs on free ports with temporary folders:
 #   - prometheus: the metrics test (test/integration/runtime/control/prometheus.test.ts) scrapes a
 #     running bot;
-#   - redis-server: the shared rate budget (issue 15) and the BullMQ sweep queue (issue 16).
+#   - redis-server: the shared rate budget (issue 15) and the BullMQ sweep queue (issue 16);
+#   - strace: the journal test that counts the fsyncs each order pays (issue 17).
 # When one is missing: as root with apt, install it; otherwise stop here with the one command to
 # run. Those tests are never skipped.
 set -euo pipefail
 
 # binary:package pairs
-wanted=("prometheus:prometheus" "redis-server:redis-server")
+wanted=("prometheus:prometheus" "redis-server:redis-server" "strace:strace")
 missing=()
 for pair in "${wanted[@]}"; do
   binary="${pair%%:*}"
