@@ -38,8 +38,6 @@ export function createLocalPool(threads: number = defaultThreads()): SetRunner {
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Infinity,
-    // Sets stay in this process's own queue (see the sweep loop), not piscina's.
-    maxQueue: 'auto',
   });
   return {
     capacity: threads,
