@@ -69,7 +69,11 @@ interface OwnSlot {
  * Redis unreachable: the process keeps to `requests / expectedProcesses` on its own, counting
  * the slots it still holds, logs that once, shows `fallback` in status and metrics, tries Redis
  * again every `probeEveryMs`, and when it answers carries its held slots back into the shared
- * window before taking any new one. Never unlimited, never stopped.
+ * window before taking any new one, and keeps to its share for `perMs` + 3 probes more (the
+ * others may not be back yet). Never unlimited, never stopped.
+ *
+ * A process that falls back alone (its Redis unreachable, the others' not) adds up to its share
+ * beside the shared window: `expectedProcesses` should leave that room under the venue's limit.
  */
 export class RedisRateBudget implements RateBudget {
   readonly #options: RedisRateBudgetOptions;
@@ -91,6 +95,11 @@ export class RedisRateBudget implements RateBudget {
   #skippedPolls = 0;
   #fallbacks = 0;
   #maintaining: Promise<void> | undefined;
+  /**
+   * Back from a fallback: until then this process still keeps to its share (now counted in
+   * Redis too), because the others may still be in fallback with slots Redis does not know.
+   */
+  #settleUntil = 0;
 
   private constructor(options: RedisRateBudgetOptions) {
     this.#options = options;
@@ -108,7 +117,10 @@ export class RedisRateBudget implements RateBudget {
       // Fail at once while disconnected: the fallback share applies, nothing waits on Redis.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: 500,
+      // Long enough that a busy machine does not look like an outage (a process that falls
+      // back alone adds its share beside the others' shared window); a Redis that is down
+      // refuses at once anyway.
+      commandTimeout: 2000,
       connectTimeout: options.connectTimeoutMs ?? 1000,
       retryStrategy: () => options.probeEveryMs ?? 500,
     });
@@ -151,6 +163,7 @@ export class RedisRateBudget implements RateBudget {
       return this.#skipped();
     }
     if (this.#mode === 'shared') {
+      if (now < this.#settleUntil && this.#ownFree() < count) return this.#skipped();
       try {
         const prefix = this.#prefix();
         const [granted, waitMs, paused] = await this.#acquire(kind, prefix, count, true);
@@ -200,7 +213,8 @@ export class RedisRateBudget implements RateBudget {
   }
 
   #requestsNow(): number {
-    return this.#mode === 'shared' ? this.#options.requests : this.#share;
+    const settling = this.#options.now() < this.#settleUntil;
+    return this.#mode === 'shared' && !settling ? this.#options.requests : this.#share;
   }
 
   #skipped(): undefined {
@@ -255,6 +269,12 @@ export class RedisRateBudget implements RateBudget {
     return this.#share - this.#ownUsed();
   }
 
+  #nextOwnFreeAt(): number {
+    let next = Infinity;
+    for (const slot of this.#own.values()) next = Math.min(next, slot.freeAt);
+    return next;
+  }
+
   /** A permit for `member`, already counted in the shared window when the mode is shared. */
   #permit(member: string): Permit {
     const slot: OwnSlot = { freeAt: Infinity };
@@ -293,15 +313,19 @@ export class RedisRateBudget implements RateBudget {
       }
       if (this.#waiters.size === 0) return undefined;
       // The probe kicks the loop when Redis answers again.
-      let next = Infinity;
-      for (const slot of this.#own.values()) next = Math.min(next, slot.freeAt);
+      const next = this.#nextOwnFreeAt();
       return next === Infinity ? Infinity : Math.max(1, next - now);
+    }
+    let wanted = this.#waiters.size;
+    if (now < this.#settleUntil) {
+      wanted = Math.min(wanted, this.#ownFree());
+      if (wanted <= 0) return Math.max(1, Math.min(this.#settleUntil, this.#nextOwnFreeAt()) - now);
     }
     const kind = this.#waiters.headKind ?? 'order';
     const prefix = this.#prefix();
     let reply: AcquireReply;
     try {
-      reply = await this.#acquire(kind, prefix, this.#waiters.size, false);
+      reply = await this.#acquire(kind, prefix, wanted, false);
     } catch (error) {
       this.#enterFallback(error);
       return 0;
@@ -383,6 +407,8 @@ export class RedisRateBudget implements RateBudget {
       return; // still unreachable; the outage was logged once
     }
     this.#mode = 'shared';
+    // Every other process probes as often: by then those alive are back and their slots in.
+    this.#settleUntil = now + this.#options.perMs + 3 * (this.#options.probeEveryMs ?? 500);
     this.#options.log.info(
       { rateBudget: 'shared', redis: this.#label, requests: this.#options.requests },
       'shared rate budget reachable again',

@@ -1,0 +1,199 @@
+/**
+ * The rate budget (issues 15 and 17 item 6), measured in one run:
+ *
+ *   (a) achieved rate: the dispatcher under the bot's local budget (R = 20 per 1000 ms) sends a
+ *       backlog of orders over HTTP to a paper venue that limits every request at 1.25 R, each
+ *       attempt preceded by an fsynced write (as the journal's attempt mark); the venue's own
+ *       request log gives the rate it admitted over 8 s of saturation (after the first second)
+ *       and the number of 429s. Goal: >= 0.97 R, no 429.
+ *   (b) permit overhead with Redis on loopback: a shared budget (real redis-server, R large
+ *       enough never to wait) takes and releases one permit per request, sequentially; the time
+ *       from asking to holding the permit, p50 and p99, against the local budget's in the same
+ *       rounds.
+ *
+ *   BENCH_ROUNDS (default 3), BENCH_PERMITS (per round, default 2000).
+ */
+import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Dispatcher, type OrderSubmitter } from '../../src/execution/dispatcher.ts';
+import { LocalRateBudget } from '../../src/execution/rate-budget/local-rate-budget.ts';
+import type { RateBudget } from '../../src/execution/rate-budget/rate-budget.ts';
+import { RedisRateBudget } from '../../src/execution/rate-budget/redis-rate-budget.ts';
+import { silentLogger } from '../../src/log/logger.ts';
+import { startPaperVenue } from '../../src/paper/index.ts';
+import { sleep } from '../../src/runtime/sleep.ts';
+import { venueErrorFromStatus } from '../../src/venue/errors.ts';
+import type { VenueOrder } from '../../src/venue/types.ts';
+import { startRedisServer } from '../helpers/redis-server.ts';
+import { reportFigure } from './figures.ts';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PERMITS = Number(process.env.BENCH_PERMITS ?? 2000);
+const R = 20;
+const PER_MS = 1000;
+const SATURATED_MS = 8000;
+
+const ORDER: VenueOrder = {
+  id: 1,
+  brokerId: 1,
+  subaccountId: 's',
+  marketSymbol: 'ETH-USD',
+  marketType: 'PERPETUAL',
+  side: 'BUY',
+  type: 'MARKET',
+  status: 'FILLED',
+  amountX18: 1n,
+  priceX18: 0n,
+  totalFilledX18: 1n,
+  expiryTs: Number.MAX_SAFE_INTEGER,
+  createdAt: '',
+  updatedAt: '',
+};
+
+/** (a): one round of saturation; resolves to achieved / R and the 429s the venue answered. */
+async function achievedRound(dir: string): Promise<{ ratio: number; limited: number }> {
+  const venue = await startPaperVenue({ rateLimit: (R * 5) / 4, logRequests: true });
+  const markFile = openSync(join(dir, 'attempts'), 'a');
+  const submitter: OrderSubmitter = {
+    async submit(_request, signal) {
+      const res = await fetch(`${venue.url}/api/v1/market`, { signal });
+      await res.arrayBuffer();
+      if (res.status === 429) {
+        throw venueErrorFromStatus({
+          status: 429,
+          endpoint: 'POST /api/v1/order',
+          retryAfterMs: Number(res.headers.get('retry-after') ?? '1') * 1000,
+        });
+      }
+      return ORDER;
+    },
+  };
+  const dispatcher = new Dispatcher({
+    submitter,
+    requests: R,
+    perMs: PER_MS,
+    concurrency: 4,
+    maxAttempts: 3,
+    now: Date.now,
+    sleep,
+    log: silentLogger,
+    onAttempt: () => {
+      writeSync(markFile, 'attempt\n');
+      fsyncSync(markFile);
+    },
+  });
+  const backlog = Math.ceil(((SATURATED_MS + 2 * PER_MS) / PER_MS) * R);
+  const started = Date.now();
+  const sends = Array.from({ length: backlog }, (_, i) =>
+    dispatcher.dispatch(
+      i + 1,
+      { body: `order-${i}`, signature: '0x', signer: '0x' },
+      started + 120_000,
+    ),
+  );
+  await sleep(PER_MS + SATURATED_MS + 200, new AbortController().signal);
+  const log = venue.requestLog();
+  const first = log[0]?.at ?? started;
+  const from = first + PER_MS;
+  const admitted = log.filter((r) => !r.limited && r.at >= from && r.at < from + SATURATED_MS);
+  const limited = log.filter((r) => r.limited).length;
+  await dispatcher.drain(0);
+  await Promise.allSettled(sends);
+  closeSync(markFile);
+  await venue.close();
+  return { ratio: admitted.length / (SATURATED_MS / PER_MS) / R, limited };
+}
+
+/** (b): ms from asking to holding a permit, per request, sequentially. */
+async function permitTimes(budget: RateBudget, n: number): Promise<number[]> {
+  const signal = new AbortController().signal;
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    const permit = await budget.take('order', signal);
+    times.push(performance.now() - t);
+    permit.release();
+  }
+  return times;
+}
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'quanta-rate-bench-'));
+const redis = await startRedisServer();
+try {
+  const achieved: number[] = [];
+  const limited: number[] = [];
+  const redisP50: number[] = [];
+  const redisP99: number[] = [];
+  const localP50: number[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const a = await achievedRound(dir);
+    achieved.push(a.ratio);
+    limited.push(a.limited);
+
+    const huge = 1_000_000_000;
+    const shared = await RedisRateBudget.open({
+      url: redis.url,
+      key: `quanta:rate:bench${round}`,
+      requests: huge,
+      perMs: PER_MS,
+      expectedProcesses: 1,
+      now: Date.now,
+      sleep,
+      log: silentLogger,
+    });
+    const local = new LocalRateBudget({ requests: huge, perMs: PER_MS, now: Date.now, sleep });
+    await permitTimes(shared, 200); // warm-up: script load, JIT
+    const sharedTimes = await permitTimes(shared, PERMITS);
+    const localTimes = await permitTimes(local, PERMITS);
+    if (shared.status().mode !== 'shared') throw new Error('the Redis budget fell back');
+    await shared.close();
+    await local.close();
+    redisP50.push(percentile(sharedTimes, 50));
+    redisP99.push(percentile(sharedTimes, 99));
+    localP50.push(percentile(localTimes, 50));
+    console.log(
+      `round ${round}: achieved ${a.ratio.toFixed(3)} R, ${a.limited} 429s; permit p50 ` +
+        `${redisP50.at(-1)!.toFixed(3)} ms p99 ${redisP99.at(-1)!.toFixed(3)} ms (Redis), ` +
+        `p50 ${localP50.at(-1)!.toFixed(4)} ms (local)`,
+    );
+  }
+  reportFigure({
+    name: 'rate achieved / R (venue at 1.25 R)',
+    goal: { atLeast: 0.97 },
+    unit: 'x',
+    rounds: achieved,
+  });
+  reportFigure({
+    name: 'rate 429s (venue at 1.25 R)',
+    goal: { atMost: 0 },
+    unit: ' 429s',
+    rounds: limited,
+  });
+  reportFigure({
+    name: 'permit overhead p50, Redis on loopback',
+    goal: { atMost: 0.5 },
+    unit: 'ms',
+    rounds: redisP50,
+  });
+  reportFigure({
+    name: 'permit overhead p99, Redis on loopback',
+    goal: { atMost: 2 },
+    unit: 'ms',
+    rounds: redisP99,
+  });
+  reportFigure({
+    name: 'permit overhead p50, local budget',
+    goal: { atMost: 0.05 },
+    unit: 'ms',
+    rounds: localP50,
+  });
+} finally {
+  await redis.dispose();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,182 @@
+/**
+ * The shared rate budget against a real redis-server on a free port (issue 15). The Lua scripts
+ * run on an injected clock (their `now` argument), so the window's rules are checked without
+ * waiting: a slot held until perMs after the answer, leases that lapse for a killed process,
+ * all-or-nothing polls, polls yielding to orders waiting anywhere, a 429 pause for everyone.
+ * Then the budget itself: two processes' worth of budgets sharing R, Redis stopped (fallback
+ * share, logged once) and back (shared again, held slots carried in).
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisRateBudget } from '../../../src/execution/rate-budget/redis-rate-budget.ts';
+import {
+  ACQUIRE_LUA,
+  HOLD_LUA,
+  PAUSE_LUA,
+} from '../../../src/execution/rate-budget/redis-scripts.ts';
+import type { Permit } from '../../../src/execution/rate-budget/rate-budget.ts';
+import { silentLogger } from '../../../src/log/logger.ts';
+import { sleep } from '../../../src/runtime/sleep.ts';
+import { captureLogs } from '../runtime/harness.ts';
+import { startRedisServer, type RedisServer } from '../../helpers/redis-server.ts';
+
+let server: RedisServer;
+let redis: Redis;
+beforeAll(async () => {
+  server = await startRedisServer();
+  redis = new Redis(server.url);
+  redis.on('error', () => undefined); // the budget test stops the server on purpose
+});
+afterAll(async () => {
+  redis.disconnect();
+  await server.dispose();
+});
+
+let keyN = 0;
+function window() {
+  keyN += 1;
+  const keys = [`t${keyN}:slots`, `t${keyN}:pause`, `t${keyN}:waiting`];
+  const LIMIT = 3;
+  const LEASE = 1500;
+  return {
+    acquire: async (
+      now: number,
+      prefix: string,
+      count: number,
+      kind: 'order' | 'poll' = 'order',
+      allOrNothing = false,
+    ) =>
+      (await redis.eval(
+        ACQUIRE_LUA,
+        3,
+        ...keys,
+        now,
+        LIMIT,
+        LEASE,
+        prefix,
+        count,
+        allOrNothing ? 1 : 0,
+        kind,
+        250,
+      )) as [number, number, number],
+    hold: (now: number, member: string, ms: number) =>
+      redis.eval(HOLD_LUA, 1, keys[0]!, now, member, ms),
+    pause: (now: number, ms: number) => redis.eval(PAUSE_LUA, 1, keys[1]!, now, ms),
+  };
+}
+
+describe('the Lua window (injected clock)', () => {
+  it('grants up to the limit, then says when the earliest slot frees', async () => {
+    const w = window();
+    expect(await w.acquire(0, 'a', 2)).toEqual([2, 0, 0]);
+    expect(await w.acquire(10, 'b', 5)).toEqual([1, 0, 0]);
+    // All three in flight: the earliest lease (0 + 1500) is the hint.
+    expect(await w.acquire(20, 'c', 1)).toEqual([0, 1480, 0]);
+    // a:1 answered at 300: held until 1305, not 1000 after its start.
+    await w.hold(300, 'a:1', 1005);
+    expect(await w.acquire(1000, 'c', 1)).toEqual([0, 305, 0]);
+    expect(await w.acquire(1304, 'c', 1)).toEqual([0, 1, 0]);
+    expect(await w.acquire(1305, 'c', 1)).toEqual([1, 0, 0]);
+  });
+
+  it("a killed process's in-flight slots come back when their lease (perMs + margin) lapses", async () => {
+    const w = window();
+    expect(await w.acquire(0, 'killed', 3)).toEqual([3, 0, 0]);
+    // Renewed once at 400 (the process was alive), then nothing: free at 400 + 1500.
+    await w.hold(400, 'killed:1', 1500);
+    expect((await w.acquire(1500, 'other', 3))[0]).toBe(2);
+    expect((await w.acquire(1899, 'other2', 1))[0]).toBe(0);
+    expect((await w.acquire(1900, 'other2', 1))[0]).toBe(1);
+  });
+
+  it('a poll is all or nothing and yields while an order waits anywhere', async () => {
+    const w = window();
+    expect(await w.acquire(0, 'a', 2)).toEqual([2, 0, 0]);
+    expect((await w.acquire(1, 'p', 2, 'poll', true))[0]).toBe(0);
+    expect((await w.acquire(1, 'p', 1, 'poll', true))[0]).toBe(1);
+    // Full; an order is refused and leaves its marker for 250 ms.
+    expect((await w.acquire(2, 'o', 1))[0]).toBe(0);
+    await w.hold(3, 'a:1', 0); // a slot frees...
+    expect((await w.acquire(4, 'p2', 1, 'poll', true))[0]).toBe(0); // ...not for a poll
+    expect((await w.acquire(5, 'o', 1))[0]).toBe(1); // the order takes it
+    await w.hold(6, 'a:2', 0);
+    expect((await w.acquire(252, 'p3', 1, 'poll', true))[0]).toBe(1); // marker gone
+  });
+
+  it('a 429 pause stops every taker until it ends, and is only ever extended', async () => {
+    const w = window();
+    await w.pause(100, 5000);
+    await w.pause(200, 1000);
+    expect(await w.acquire(4000, 'a', 1)).toEqual([0, 1100, 1]);
+    expect(await w.acquire(5100, 'a', 1)).toEqual([1, 0, 0]);
+  });
+});
+
+describe('RedisRateBudget', () => {
+  const signal = new AbortController().signal;
+  const open = (key: string, log = silentLogger) =>
+    RedisRateBudget.open({
+      url: server.url,
+      key,
+      requests: 6,
+      perMs: 300,
+      expectedProcesses: 2,
+      leaseMarginMs: 300,
+      probeEveryMs: 100,
+      now: Date.now,
+      sleep,
+      log,
+    });
+
+  it('two budgets share R; a stopped Redis gives each its share (logged once), and back', async () => {
+    const logsA = captureLogs();
+    const a = await open('shared1', logsA.log);
+    const b = await open('shared1');
+    try {
+      const took = async (budget: RedisRateBudget, n: number) => {
+        const permits: Permit[] = [];
+        const started = Date.now();
+        for (let i = 0; i < n; i++) permits.push(await budget.take('order', signal));
+        return { permits, ms: Date.now() - started };
+      };
+      const first = await took(a, 4);
+      expect(first.ms).toBeLessThan(150);
+      // Two left for b at once; the third waits for a slot (held 305 ms after its answer).
+      const late = took(b, 3);
+      await sleep(100, signal);
+      for (const permit of first.permits) permit.release();
+      const second = await late;
+      expect(second.ms).toBeGreaterThanOrEqual(300);
+      for (const permit of second.permits) permit.release();
+      expect(a.status()).toMatchObject({ mode: 'shared', requests: 6 });
+
+      await server.stop();
+      await sleep(400, signal); // every held slot freed
+      const fallback = await took(a, 3); // share 3: the fourth would wait
+      expect(a.status()).toMatchObject({ mode: 'fallback', requests: 3, fallbacks: 1 });
+      const fourth = a.take('order', signal);
+      const gotFourth = await Promise.race([
+        fourth.then(() => true),
+        sleep(150, signal).then(() => false),
+      ]);
+      expect(gotFourth).toBe(false);
+      for (const permit of fallback.permits) permit.release();
+      // Still in flight when Redis comes back: it must be counted there.
+      const inFlight = await fourth;
+      expect(logsA.withMessage('shared rate budget unreachable')).toHaveLength(1);
+      expect(JSON.stringify(logsA.records)).not.toMatch(/password/);
+
+      await server.restart();
+      const deadline = Date.now() + 5000;
+      while (a.status().mode !== 'shared' && Date.now() < deadline) await sleep(50, signal);
+      expect(a.status().mode).toBe('shared');
+      expect(logsA.withMessage('shared rate budget reachable again')).toHaveLength(1);
+      // The slot still in flight from the fallback was carried into Redis.
+      expect(await redis.zcard('shared1:slots')).toBe(1);
+      inFlight.release();
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});

@@ -1,0 +1,206 @@
+/**
+ * Issue 15, "Done when": three bot processes (`node bin/quanta.js run`) trade for one wallet
+ * (subaccounts 1-3) against a paper venue that limits all their requests at 1.25 R, sharing a
+ * budget of R in a real redis-server, each with a strategy that wants more than R. One run,
+ * four phases, measured on the venue's own request log:
+ *
+ * 1. 60 s, three bots: no 429, and at least 0.9 R in every 10-s window after the first.
+ * 2. SIGKILL one mid-burst: from perMs + lease margin after the kill, the other two take its
+ *    share (at least 0.9 R again).
+ * 3. Redis stopped: no 429, and each bot keeps trading at its fallback share
+ *    (R / expectedProcesses), logged once.
+ * 4. Redis back: the bots return to the shared budget (at least 0.9 R again, once every
+ *    process is back and has carried its held slots into Redis).
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generatePrivateKey } from 'viem/accounts';
+import { stringify } from 'yaml';
+import { afterAll, expect, it } from 'vitest';
+import { startPaperVenue, type PaperVenue } from '../../../src/paper/index.ts';
+import { startRedisServer, type RedisServer } from '../../helpers/redis-server.ts';
+import {
+  accountIdOf,
+  spawnQuanta,
+  strategyModule,
+  WALLET_ENV,
+  type QuantaProcess,
+} from './harness.ts';
+
+const R = 20;
+const PER_MS = 1000;
+const VENUE_LIMIT = (R * 5) / 4; // 1.25 R, per second
+const LEASE_MARGIN_MS = 500;
+const BOTS = 3;
+const STEADY_MS = 60_000;
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const step of cleanups.splice(0).reverse()) await step().catch(() => undefined);
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Requests the venue admitted in [from, to), and how many it refused (429) in all. */
+function admitted(venue: PaperVenue, from: number, to: number): number {
+  return venue.requestLog().filter((r) => !r.limited && r.at >= from && r.at < to).length;
+}
+
+/** Orders the venue holds for `accountId` created in [from, to). */
+function ordersOf(venue: PaperVenue, accountId: string, from: number, to: number): number {
+  let n = 0;
+  for (let id = 1; id <= venue.requestCount('/api/v1/order'); id++) {
+    const order = venue.engine.getOrder(accountId, id);
+    if (order === undefined) continue;
+    const at = Date.parse(order.createdAt);
+    if (at >= from && at < to) n += 1;
+  }
+  return n;
+}
+
+/** JSON log records of a bot whose message starts with `prefix`. */
+function logged(bot: QuantaProcess, prefix: string): Record<string, unknown>[] {
+  return bot.stdout
+    .map((l) => {
+      try {
+        return JSON.parse(l.line) as Record<string, unknown>;
+      } catch {
+        return {};
+      }
+    })
+    .filter((r) => typeof r.msg === 'string' && r.msg.startsWith(prefix));
+}
+
+it('three processes share one budget: >= 0.9 R, no 429, survive a SIGKILL and a Redis outage', async () => {
+  const redis: RedisServer = await startRedisServer();
+  cleanups.push(() => redis.dispose());
+  const venue = await startPaperVenue({ rateLimit: VENUE_LIMIT, logRequests: true, seed: 15 });
+  cleanups.push(() => venue.close());
+  const root = await mkdtemp(join(tmpdir(), 'quanta-shared-budget-'));
+  cleanups.push(() => rm(root, { recursive: true, force: true }));
+
+  const walletKey = generatePrivateKey();
+  const bots: QuantaProcess[] = [];
+  for (let subaccount = 1; subaccount <= BOTS; subaccount++) {
+    const dir = join(root, `bot${subaccount}`);
+    const config = join(root, `bot${subaccount}.yaml`);
+    await writeFile(
+      config,
+      stringify({
+        venue: { writeUrl: venue.url, readUrl: venue.url, subaccount },
+        wallet: { privateKeyEnv: WALLET_ENV },
+        state: { dir },
+        poll: { intervalMs: 50 },
+        execution: {
+          rateLimit: { requests: R, perMs: PER_MS },
+          rateBudget: `${redis.url}/0`,
+          expectedProcesses: BOTS,
+          leaseMarginMs: LEASE_MARGIN_MS,
+          concurrency: 8,
+          drainTimeoutMs: 2000,
+        },
+        log: { level: 'info', format: 'json' },
+        strategies: [
+          {
+            module: strategyModule('fixtures/waves'),
+            markets: ['ETH-USD'],
+            // 3 R per snapshot: every bot alone wants more than the whole budget.
+            params: {
+              waveSize: 3 * R,
+              firstAmount: '0.001',
+              step: '0.0000001',
+            },
+          },
+        ],
+      }),
+      'utf8',
+    );
+    const bot = spawnQuanta(['run', '--config', config], {
+      ...process.env,
+      [WALLET_ENV]: walletKey,
+    });
+    bots.push(bot);
+    cleanups.push(async () => {
+      bot.child.kill('SIGKILL');
+      await bot.exited;
+    });
+  }
+  const accounts = bots.map((_, i) => accountIdOf(walletKey, 1, i + 1));
+  const describe = () => bots.map((b, i) => `bot ${i + 1}:\n${b.tail()}`).join('\n');
+
+  // Every bot trading: each account has an order on the venue.
+  const deadline = Date.now() + 45_000;
+  while (accounts.some((account) => ordersOf(venue, account, 0, Infinity) === 0)) {
+    if (Date.now() > deadline) throw new Error(`bots did not start trading\n${describe()}`);
+    await sleep(100);
+  }
+  const t0 = Date.now();
+  console.info(`bots trading ${t0 - bots[0]!.spawnedAt} ms after the first spawn`);
+
+  // Phase 1: 60 s, three bots.
+  await sleep(STEADY_MS);
+  const perWindow: number[] = [];
+  for (let from = t0 + 10_000; from < t0 + STEADY_MS; from += 10_000) {
+    perWindow.push(admitted(venue, from, from + 10_000) / 10 / R);
+  }
+  console.info(
+    `shared budget: achieved / R per 10-s window: ${perWindow.map((x) => x.toFixed(3)).join(' ')}`,
+  );
+
+  // Phase 2: SIGKILL bot 3 mid-burst (it always has orders queued and in flight).
+  const killedAt = Date.now();
+  bots[2]?.child.kill('SIGKILL');
+  await bots[2]?.exited;
+  const takeoverFrom = killedAt + PER_MS + LEASE_MARGIN_MS;
+  await sleep(takeoverFrom + 2500 - Date.now());
+  const takeover = admitted(venue, takeoverFrom, takeoverFrom + 2500) / 2.5 / R;
+  console.info(`after SIGKILL: ${takeover.toFixed(3)} R from ${PER_MS + LEASE_MARGIN_MS} ms on`);
+
+  // Phase 3: Redis down.
+  await redis.stop();
+  const stoppedAt = Date.now();
+  await sleep(4000);
+  const share = Math.floor(R / BOTS);
+  // From 1.5 s on: the shared slots held at the stop have freed, only shares remain.
+  const fallbackFrom = stoppedAt + 1500;
+  const fallbackTo = stoppedAt + 4000;
+  const fallbackRate = admitted(venue, fallbackFrom, fallbackTo) / 2.5;
+  const fallbackOrders = accounts
+    .slice(0, 2)
+    .map((account) => ordersOf(venue, account, fallbackFrom, fallbackTo) / 2.5);
+  console.info(
+    `Redis down: ${fallbackRate.toFixed(1)} requests/s in all, orders/s per bot ${fallbackOrders.join(', ')} (share ${share})`,
+  );
+
+  // Phase 4: Redis back.
+  await redis.restart();
+  const restartedAt = Date.now();
+  // Back within a probe (500 ms), then still at the share for perMs + 3 probes (others may
+  // not be back yet): the shared rate from 4 s on.
+  await sleep(6000);
+  const back = admitted(venue, restartedAt + 4000, restartedAt + 6000) / 2 / R;
+  console.info(`Redis back: ${back.toFixed(3)} R`);
+
+  console.info(`whole run: ${Date.now() - bots[0]!.spawnedAt} ms from the first spawn`);
+  for (const [i, bot] of bots.entries()) {
+    const warnings = logged(bot, '').filter((r) => (r.level as number) >= 40);
+    console.info(`bot ${i + 1} warnings: ${JSON.stringify(warnings.map((w) => w.msg))}`);
+  }
+  const limited = venue.requestLog().filter((r) => r.limited).length;
+  expect({ limited }, describe()).toEqual({ limited: 0 });
+  for (const ratio of perWindow) expect(ratio).toBeGreaterThanOrEqual(0.9);
+  expect(takeover).toBeGreaterThanOrEqual(0.9);
+  // Each surviving bot trades, within its share (its polls take part of it).
+  for (const perSecond of fallbackOrders) {
+    expect(perSecond).toBeGreaterThan(0);
+    expect(perSecond).toBeLessThanOrEqual(share);
+  }
+  expect(fallbackRate).toBeLessThanOrEqual(2 * share + 1);
+  expect(fallbackRate).toBeGreaterThanOrEqual(2 * share * 0.75);
+  expect(back).toBeGreaterThanOrEqual(0.9);
+  for (const bot of bots.slice(0, 2)) {
+    expect(logged(bot, 'shared rate budget unreachable')).toHaveLength(1);
+    expect(logged(bot, 'shared rate budget reachable again')).toHaveLength(1);
+  }
+}, 120_000);
