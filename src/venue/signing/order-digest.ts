@@ -1,4 +1,5 @@
 import { hashDomain, keccak256, toBytes, type Address } from 'viem';
+import { keccak256Bytes } from './keccak256.ts';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import { parseDecimalToX18 } from '../../money/index.ts';
 import type { OrderRequestBody, SigningDomainConfig } from '../types.ts';
@@ -123,7 +124,7 @@ export function orderStructHash(
   words.write(signer.slice(2), 6 * 32 + 12, 20, 'hex');
   writeWord(words, 7, BigInt(domain.orderChainId));
   writeWord(words, 8, BigInt(productId));
-  return keccak256(words, 'bytes');
+  return keccak256Bytes(words);
 }
 
 /** The EIP-712 digest `keccak256(0x1901 ‖ domainSeparator ‖ hashStruct(order))` to sign. */
@@ -138,5 +139,5 @@ export function orderDigest(
   message[1] = 0x01;
   message.set(orderDomainSeparator(domain), 2);
   message.set(orderStructHash(subaccountId, body, signer, domain), 34);
-  return keccak256(message, 'bytes');
+  return keccak256Bytes(message);
 }
