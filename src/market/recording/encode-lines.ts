@@ -1,6 +1,7 @@
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import type { Market, Quote, QuoteLevel } from '../../domain/index.ts';
 import type { Snapshot } from '../snapshot.ts';
+import { toTicks } from './price-ticks.ts';
 import { LineTag, type RecordingHeader } from './recording-format.ts';
 
 /**
@@ -107,6 +108,100 @@ export function encodeSnapshotLine(snapshot: Snapshot): string {
   if (snapshot.quotes !== undefined) {
     const quotes: unknown[] = [];
     for (const quote of snapshot.quotes.values()) quotes.push(encodeQuote(quote));
+    line.push(quotes);
+  }
+  return JSON.stringify(line);
+}
+
+/** What the version 2 encoder remembers of a side: the levels of the last snapshot that had it. */
+interface SideMemory {
+  readonly expo: number | undefined;
+  readonly prices: readonly string[];
+  readonly ticks: readonly (number | undefined)[];
+  readonly quantities: readonly string[];
+}
+
+/**
+ * The version 2 encoder's memory of one file: each market's last bid and ask sides. A new file
+ * starts with a new one (files are self-contained).
+ */
+export type QuoteMemory = Map<
+  number,
+  { bids: SideMemory | undefined; asks: SideMemory | undefined }
+>;
+
+/** Version 2: a side unchanged since the market's previous quote in the file. */
+export const UNCHANGED_SIDE = 0;
+
+/**
+ * One side in version 2, against the same side of the market's previous quote in the file:
+ * `0` (a number) when every price and quantity is unchanged; otherwise `"p q p q …"` where each
+ * `p` is the level's price in ticks of `10^-priceExpo` minus the ticks of the previous quote's
+ * level at the same index (0 without one, or when the expo changed), or `@` and the literal
+ * decimal when the price is not exactly on the grid; and each `q` is the quantity's decimal
+ * string, or `=` when it equals the previous quote's quantity at that index.
+ */
+function encodeSideV2(
+  quote: Quote,
+  side: 'bids' | 'asks',
+  previous: SideMemory | undefined,
+  expo: number | undefined,
+): { readonly encoded: string | typeof UNCHANGED_SIDE; readonly memory: SideMemory } {
+  const levels = quote[side];
+  const count = levels.length;
+  const prices = new Array<string>(count);
+  const quantities = new Array<string>(count);
+  let same = previous !== undefined && previous.prices.length === count && previous.expo === expo;
+  for (let i = 0; i < count; i++) {
+    const level = levels[i] as QuoteLevel;
+    prices[i] = levelText(level.price, quote, side, i, 'price');
+    quantities[i] = levelText(level.quantity, quote, side, i, 'quantity');
+    if (same && (previous?.prices[i] !== prices[i] || previous?.quantities[i] !== quantities[i]))
+      same = false;
+  }
+  if (same && previous !== undefined) return { encoded: UNCHANGED_SIDE, memory: previous };
+  const ticks = new Array<number | undefined>(count);
+  const base = previous !== undefined && previous.expo === expo ? previous : undefined;
+  let out = '';
+  for (let i = 0; i < count; i++) {
+    const price = prices[i] as string;
+    const tick = expo === undefined ? undefined : toTicks(price, expo);
+    ticks[i] = tick;
+    if (i > 0) out += ' ';
+    out += tick === undefined ? `@${price}` : String(tick - (base?.ticks[i] ?? 0));
+    out += ' ';
+    const quantity = quantities[i] as string;
+    out += previous?.quantities[i] === quantity ? '=' : quantity;
+  }
+  return { encoded: out, memory: { expo, prices, ticks, quantities } };
+}
+
+/**
+ * A version 2 snapshot line: as version 1, but each quote side encoded against the market's
+ * previous quote in the file (`encodeSideV2`), so a moving book costs small integers and a still
+ * one a `0`. `memory` is updated to this snapshot.
+ *
+ * @throws QuantaError `QUANTA_RECORDING_WRITE` as `encodeSnapshotLine` (memory unchanged then).
+ */
+export function encodeSnapshotLineV2(snapshot: Snapshot, memory: QuoteMemory): string {
+  const line: unknown[] = [
+    LineTag.snapshot,
+    snapshot.seq,
+    snapshot.takenAt,
+    snapshot.stale ? 1 : 0,
+  ];
+  if (snapshot.quotes !== undefined) {
+    const quotes: unknown[] = [];
+    const updates: [number, SideMemory, SideMemory][] = [];
+    for (const quote of snapshot.quotes.values()) {
+      const expo = snapshot.markets.get(quote.marketId)?.priceExpo;
+      const known = memory.get(quote.marketId);
+      const bids = encodeSideV2(quote, 'bids', known?.bids, expo);
+      const asks = encodeSideV2(quote, 'asks', known?.asks, expo);
+      updates.push([quote.marketId, bids.memory, asks.memory]);
+      quotes.push([quote.marketId, quote.timestamp, bids.encoded, asks.encoded]);
+    }
+    for (const [marketId, bids, asks] of updates) memory.set(marketId, { bids, asks });
     line.push(quotes);
   }
   return JSON.stringify(line);

@@ -3,12 +3,47 @@ import { parseMarketRow, type MarketRow } from '../../venue/schemas/index.ts';
 import type { Market, Quote, QuoteLevel } from '../../domain/index.ts';
 import { sameMarket } from '../same-market.ts';
 import { createSnapshot, type Snapshot } from '../snapshot.ts';
+import { formatTicks } from './price-ticks.ts';
 import {
   LineTag,
   RECORDING_FORMAT,
   RECORDING_VERSION,
   type RecordingHeader,
+  type RecordingVersion,
 } from './recording-format.ts';
+
+/**
+ * One quote side as version 2 rebuilds it: prices as ticks (or literal decimals) and quantities,
+ * turned into `QuoteLevel`s only when read. A side marked unchanged shares its predecessor's.
+ */
+class SideLevels {
+  #levels: QuoteLevel[] | undefined;
+  constructor(
+    readonly expo: number | undefined,
+    readonly ticks: readonly (number | undefined)[],
+    readonly literals: readonly (string | undefined)[] | undefined,
+    readonly quantities: readonly string[],
+  ) {}
+
+  levels(): QuoteLevel[] {
+    if (this.#levels === undefined) {
+      const count = this.quantities.length;
+      const levels = new Array<QuoteLevel>(count);
+      for (let i = 0; i < count; i++) {
+        const tick = this.ticks[i];
+        const price =
+          tick === undefined
+            ? (this.literals?.[i] as string)
+            : formatTicks(tick, this.expo as number);
+        levels[i] = { price, quantity: this.quantities[i] as string };
+      }
+      this.#levels = levels;
+    }
+    return this.#levels;
+  }
+}
+
+const NO_SIDE = new SideLevels(undefined, [], undefined, []);
 
 /**
  * Something the reader skipped or repaired but did not fail on: a torn last line, an empty file,
@@ -56,6 +91,9 @@ export class RecordingDecoder {
   // snapshots between two market changes share one Map and none ever sees it change.
   #shared = false;
   #line = 0;
+  #version: RecordingVersion = RECORDING_VERSION;
+  // Version 2: each market's last sides in this file.
+  readonly #sides = new Map<number, { bids: SideLevels; asks: SideLevels }>();
 
   /**
    * @param file - the file name, used in messages.
@@ -158,10 +196,10 @@ export class RecordingDecoder {
         `not a quanta recording: header format is ${describe(header.format)}, expected "${RECORDING_FORMAT}"`,
       );
     }
-    if (header.version !== RECORDING_VERSION) {
+    if (header.version !== 1 && header.version !== 2) {
       throw this.#invalid(
         1,
-        `recording format version ${describe(header.version)} is not supported (this quanta reads version ${RECORDING_VERSION})`,
+        `recording format version ${describe(header.version)} is not supported (this quanta reads versions 1 to ${RECORDING_VERSION})`,
         ['Read it with the quanta version that wrote it, or record again.'],
       );
     }
@@ -178,7 +216,8 @@ export class RecordingDecoder {
     if (!isSafeInteger(part) || part < 0) {
       throw this.#invalid(1, `header part: expected a non-negative integer, got ${describe(part)}`);
     }
-    return { format: RECORDING_FORMAT, version: RECORDING_VERSION, createdAt, source, part };
+    this.#version = header.version;
+    return { format: RECORDING_FORMAT, version: header.version, createdAt, source, part };
   }
 
   #decodeMarket(row: unknown[], line: number): void {
@@ -291,7 +330,10 @@ export class RecordingDecoder {
     }
     const quotes = new Array<Quote>(rawQuotes.length);
     for (let i = 0; i < rawQuotes.length; i++) {
-      quotes[i] = this.#decodeQuote(rawQuotes[i], seq, i, line);
+      quotes[i] =
+        this.#version === 1
+          ? this.#decodeQuote(rawQuotes[i], seq, i, line)
+          : this.#decodeQuoteV2(rawQuotes[i], seq, i, line);
     }
     this.#shared = true;
     return createSnapshot({
@@ -339,6 +381,106 @@ export class RecordingDecoder {
         return (asks ??= decoder.#decodeLevels(rawAsks, seq, index, 'asks', line));
       },
     };
+  }
+
+  #decodeQuoteV2(raw: unknown, seq: number, index: number, line: number): Quote {
+    if (!Array.isArray(raw) || raw.length !== 4) {
+      throw this.#invalid(
+        line,
+        `snapshot ${seq}: quotes[${index}]: expected [marketId, timestamp, bids, asks]`,
+      );
+    }
+    const marketId: unknown = raw[0];
+    const timestamp: unknown = raw[1];
+    if (!isSafeInteger(marketId) || typeof timestamp !== 'number' || !Number.isFinite(timestamp)) {
+      throw this.#invalid(
+        line,
+        `snapshot ${seq}: quotes[${index}]: expected an integer market id and a number timestamp`,
+      );
+    }
+    const expo = this.#markets.get(marketId)?.priceExpo;
+    const known = this.#sides.get(marketId);
+    const where = (side: string): string => `snapshot ${seq}: quotes[${index}].${side}`;
+    const bids = this.#decodeSideV2(raw[2], known?.bids, expo, where('bids'), line);
+    const asks = this.#decodeSideV2(raw[3], known?.asks, expo, where('asks'), line);
+    this.#sides.set(marketId, { bids, asks });
+    return {
+      marketId,
+      timestamp,
+      get bids(): QuoteLevel[] {
+        return bids.levels();
+      },
+      get asks(): QuoteLevel[] {
+        return asks.levels();
+      },
+    };
+  }
+
+  /** A version 2 side (see `encodeSideV2` in encode-lines.ts) against the market's previous one. */
+  #decodeSideV2(
+    raw: unknown,
+    previous: SideLevels | undefined,
+    expo: number | undefined,
+    where: string,
+    line: number,
+  ): SideLevels {
+    if (raw === 0) {
+      if (previous === undefined)
+        throw this.#invalid(line, `${where}: marked unchanged, but the market had no quote before`);
+      return previous;
+    }
+    if (typeof raw !== 'string')
+      throw this.#invalid(line, `${where}: expected 0 or a "price quantity …" string`);
+    if (raw === '') return NO_SIDE;
+    const base = previous !== undefined && previous.expo === expo ? previous : undefined;
+    const ticks: (number | undefined)[] = [];
+    let literals: (string | undefined)[] | undefined;
+    const quantities: string[] = [];
+    let start = 0;
+    for (let i = 0; ; i++) {
+      const gap = raw.indexOf(' ', start);
+      if (gap === -1)
+        throw this.#invalid(
+          line,
+          `${where}: expected price and quantity pairs, got an odd number of values`,
+        );
+      const next = raw.indexOf(' ', gap + 1);
+      const end = next === -1 ? raw.length : next;
+      if (raw.charCodeAt(start) === 64) {
+        // `@` and a literal decimal.
+        literals ??= [];
+        literals[i] = raw.slice(start + 1, gap);
+        ticks.push(undefined);
+      } else {
+        const offset = Number(raw.slice(start, gap));
+        const tick = offset + (base?.ticks[i] ?? 0);
+        if (
+          expo === undefined ||
+          !Number.isSafeInteger(offset) ||
+          !Number.isSafeInteger(tick) ||
+          tick < 0 ||
+          gap === start
+        )
+          throw this.#invalid(
+            line,
+            `${where}[${i}]: price ${JSON.stringify(raw.slice(start, gap))} is not a tick offset of a listed market`,
+          );
+        ticks.push(tick);
+      }
+      if (end - gap === 2 && raw.charCodeAt(gap + 1) === 61) {
+        // `=`: the quantity of the previous quote at this index.
+        const same = previous?.quantities[i];
+        if (same === undefined)
+          throw this.#invalid(
+            line,
+            `${where}[${i}]: quantity marked unchanged, but there was no level ${i} before`,
+          );
+        quantities.push(same);
+      } else quantities.push(raw.slice(gap + 1, end));
+      if (next === -1) break;
+      start = next + 1;
+    }
+    return new SideLevels(expo, ticks, literals, quantities);
   }
 
   #notLevels(seq: number, index: number, side: string, line: number): QuantaError {

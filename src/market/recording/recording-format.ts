@@ -6,8 +6,11 @@
 /** The `format` value of every recording header. */
 export const RECORDING_FORMAT = 'quanta-recording';
 
-/** The format version this code writes and reads. */
-export const RECORDING_VERSION = 1;
+/** The format version this code writes. */
+export const RECORDING_VERSION = 2;
+
+/** The format versions this code reads. */
+export type RecordingVersion = 1 | 2;
 
 /** First element of each body line: what the line is. */
 export const LineTag = {
@@ -24,7 +27,7 @@ export const LineTag = {
 /** The header, line 1 of every recording file. */
 export interface RecordingHeader {
   readonly format: typeof RECORDING_FORMAT;
-  readonly version: typeof RECORDING_VERSION;
+  readonly version: RecordingVersion;
   /** When the writer opened the recording (ISO 8601, UTC). */
   readonly createdAt: string;
   /** What was recorded (a venue URL, `paper`, …), or null when the writer was not told. */

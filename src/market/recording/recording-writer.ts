@@ -27,6 +27,25 @@
  *   times faster (test/bench/recording.bench.ts). A snapshot without quotes (the venue has no
  *   quotes extension) has no fifth element; an empty quotes map is `[]`.
  *
+ * # Version 2 (written by default; version 1 is still read, and written with `version: 1`)
+ *
+ * The same lines, header `"version":2`, except each quote side of a snapshot line, which is
+ * encoded against the same side of that market's previous quote in the file:
+ * - `0` (a number): every price and quantity unchanged;
+ * - otherwise `"p q p q …"`, best level first, where `p` is the level's price as an integer
+ *   number of ticks of `10^-priceExpo` (the market's) minus the ticks of the previous quote's
+ *   level at the same index (0 when there was none or the market's `priceExpo` changed), or `@`
+ *   and the literal decimal when the price does not read back exactly from ticks (off the grid,
+ *   trailing zeros…); `q` is the quantity's decimal string, or `=` when it equals the previous
+ *   quote's quantity at that index. `""` is a side without levels.
+ * A moving book thus costs one small repeated integer per level and a still one a `0`: with
+ * 10-level books the gzip file is several times smaller (test/bench/recording.bench.ts). Each
+ * file starts afresh (its first quotes are absolute), so files stay self-contained.
+ *
+ * gzip flushes: every `flushEverySnapshots` snapshots (64) or `flushEveryMs` (5 s), whichever
+ * comes first, and at close, instead of after every snapshot; a crash loses at most the
+ * snapshots since the last flush (the reader reads up to it, skipping a torn last line).
+ *
  * The markets of a snapshot are the listing as the market, removal and order lines before it
  * leave it. Market lines and a snapshot's other lines come before that snapshot's line.
  *
@@ -35,7 +54,7 @@
  * market lines of the current listing.
  *
  * Crash safety: each line is one write (plain files), and gzip files are flushed after every
- * snapshot, so a crash tears at most the last line. The reader skips a torn last line with a
+ * snapshot in version 1 (see below for version 2), so a crash tears at most the last line. The reader skips a torn last line with a
  * warning; a torn line anywhere else is an error naming file and line. A gzip file without its
  * trailer (the writer was killed) is read up to its last flush, with a warning.
  *
@@ -56,10 +75,17 @@ import {
   encodeOrderLine,
   encodeRemovalLine,
   encodeSnapshotLine,
+  encodeSnapshotLineV2,
+  type QuoteMemory,
 } from './encode-lines.ts';
 import { GzipLineSink, PlainLineSink, type LineSink } from './line-sink.ts';
 import { defaultRecordingName, isGzipPath, partPath } from './recording-files.ts';
-import { RECORDING_FORMAT, RECORDING_VERSION, type RecordingHeader } from './recording-format.ts';
+import {
+  RECORDING_FORMAT,
+  RECORDING_VERSION,
+  type RecordingHeader,
+  type RecordingVersion,
+} from './recording-format.ts';
 
 /** Default size at which a recording file is rotated: 64 MiB of lines. */
 export const DEFAULT_ROTATE_BYTES = 64 * 1024 * 1024;
@@ -76,9 +102,24 @@ export interface RecordingWriterOptions {
   readonly gzip?: boolean;
   /** What is recorded (a venue URL, `paper`…), kept in the header. Never put a secret here. */
   readonly source?: string;
-  /** Clock for the header's `createdAt` and the default file name (ms since the epoch). */
+  /**
+   * Clock for the header's `createdAt`, the default file name and `flushEveryMs` (ms since the
+   * epoch).
+   */
   readonly now?: () => number;
+  /** The format version written: 2 (default) or 1 (for readers that know only version 1). */
+  readonly version?: RecordingVersion;
+  /**
+   * gzip: push the compressed bytes to the file after this many snapshots (default 64)…
+   * A crash loses at most the snapshots since the last flush; each flush costs a few bytes.
+   */
+  readonly flushEverySnapshots?: number;
+  /** …or once this many ms passed since the last flush, at the next write (default 5000). */
+  readonly flushEveryMs?: number;
 }
+
+const DEFAULT_FLUSH_SNAPSHOTS = 64;
+const DEFAULT_FLUSH_MS = 5000;
 
 function usage(rule: string): QuantaError {
   return new QuantaError(ErrorCodes.USAGE, `recording writer: ${rule}`);
@@ -154,12 +195,28 @@ export class RecordingWriter {
   #closing: Promise<void>[] = [];
   #failure: Error | undefined;
   #closed = false;
+  // Version 2: each market's last quote sides in the current file.
+  #quoteMemory: QuoteMemory = new Map();
+  readonly #flushSnapshots: number;
+  readonly #flushMs: number;
+  readonly #now: () => number;
+  #unflushed = 0;
+  #flushedAt: number;
 
-  private constructor(path: string, rotateBytes: number, header: Omit<RecordingHeader, 'part'>) {
+  private constructor(
+    path: string,
+    rotateBytes: number,
+    header: Omit<RecordingHeader, 'part'>,
+    flush: { snapshots: number; ms: number; now: () => number },
+  ) {
     this.#firstPath = path;
     this.#rotateBytes = rotateBytes;
     this.#gzip = isGzipPath(path);
     this.#header = header;
+    this.#flushSnapshots = flush.snapshots;
+    this.#flushMs = flush.ms;
+    this.#now = flush.now;
+    this.#flushedAt = flush.now();
     this.#sink = this.#startFile(0);
   }
 
@@ -175,15 +232,27 @@ export class RecordingWriter {
       if (!Number.isSafeInteger(rotateBytes) || rotateBytes <= 0) {
         throw usage(`rotateBytes: expected a positive integer, got ${String(rotateBytes)}`);
       }
-      const nowMs = (options.now ?? Date.now)();
+      const version = options.version ?? RECORDING_VERSION;
+      if (version !== 1 && version !== 2)
+        throw usage(`version: expected 1 or 2, got ${String(version)}`);
+      const snapshots = options.flushEverySnapshots ?? DEFAULT_FLUSH_SNAPSHOTS;
+      const ms = options.flushEveryMs ?? DEFAULT_FLUSH_MS;
+      if (!Number.isSafeInteger(snapshots) || snapshots <= 0)
+        throw usage(`flushEverySnapshots: expected a positive integer, got ${String(snapshots)}`);
+      if (!Number.isFinite(ms) || ms < 0)
+        throw usage(`flushEveryMs: expected a number of ms ≥ 0, got ${String(ms)}`);
+      const now = options.now ?? Date.now;
+      const nowMs = now();
       const path = firstPath(options, nowMs);
       const header = {
         format: RECORDING_FORMAT,
-        version: RECORDING_VERSION,
+        version,
         createdAt: new Date(nowMs).toISOString(),
         source: options.source ?? null,
       } as const;
-      return Promise.resolve(new RecordingWriter(path, rotateBytes, header));
+      return Promise.resolve(
+        new RecordingWriter(path, rotateBytes, header, { snapshots, ms, now }),
+      );
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
@@ -225,9 +294,24 @@ export class RecordingWriter {
       );
     }
     // Encoded first: a snapshot that cannot be recorded is refused before any of its lines.
+    // Rotated first: version 2 encodes against what the file holds.
+    if (this.#fileBytes >= this.#rotateBytes && this.#fileSnapshots > 0) {
+      try {
+        this.#rotate();
+      } catch (error) {
+        this.#failure =
+          error instanceof Error
+            ? error
+            : new QuantaError(ErrorCodes.RECORDING_WRITE, `recording: ${String(error)}`);
+        throw this.#failure;
+      }
+    }
     let snapshotLine: string;
     try {
-      snapshotLine = encodeSnapshotLine(snapshot);
+      snapshotLine =
+        this.#header.version === 1
+          ? encodeSnapshotLine(snapshot)
+          : encodeSnapshotLineV2(snapshot, this.#quoteMemory);
     } catch (error) {
       if (!(error instanceof QuantaError)) throw error;
       throw new QuantaError(
@@ -237,14 +321,15 @@ export class RecordingWriter {
       );
     }
     try {
-      if (this.#fileBytes >= this.#rotateBytes && this.#fileSnapshots > 0) this.#rotate();
       if (snapshot.markets !== this.#lastListing) {
         this.#writeMarkets(snapshot.markets);
         this.#lastListing = snapshot.markets;
       }
       this.#line(snapshotLine);
-      this.#sink.endOfSnapshot();
       this.#fileSnapshots++;
+      this.#unflushed++;
+      if (this.#unflushed >= this.#flushSnapshots || this.#now() - this.#flushedAt >= this.#flushMs)
+        this.flush();
     } catch (error) {
       // The file may now end mid-snapshot; refuse further writes rather than record a lie.
       this.#failure =
@@ -253,6 +338,16 @@ export class RecordingWriter {
           : new QuantaError(ErrorCodes.RECORDING_WRITE, `recording: ${String(error)}`);
       throw this.#failure;
     }
+  }
+
+  /**
+   * Pushes what was written to the file now (gzip: out of the compressor, which otherwise
+   * happens every `flushEverySnapshots` snapshots or `flushEveryMs`, and at close).
+   */
+  flush(): void {
+    this.#sink.endOfSnapshot();
+    this.#unflushed = 0;
+    this.#flushedAt = this.#now();
   }
 
   /**
@@ -287,6 +382,7 @@ export class RecordingWriter {
     this.#fileSnapshots = 0;
     this.#markets = new Map();
     this.#lastListing = undefined;
+    this.#quoteMemory = new Map();
     this.#line(encodeHeader({ ...this.#header, part }));
     return sink;
   }

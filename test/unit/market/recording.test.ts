@@ -164,9 +164,10 @@ describe('recording round trip', () => {
       ],
       stale: true,
     });
-    const [file] = await record({ path: join(tempDir(), 'rec.jsonl'), source: 'paper' }, [
-      snapshot,
-    ]);
+    const [file] = await record(
+      { path: join(tempDir(), 'rec.jsonl'), source: 'paper', version: 1 },
+      [snapshot],
+    );
     expect(linesOf(file as string)).toMatchInlineSnapshot(`
       [
         "{"format":"quanta-recording","version":1,"createdAt":"2026-01-05T09:30:00.000Z","source":"paper","part":0}",
@@ -232,7 +233,7 @@ describe('recording round trip', () => {
     const opened = await openRecording(join(dir, 'nested'));
     expect(opened.header).toEqual({
       format: 'quanta-recording',
-      version: 1,
+      version: 2,
       createdAt: '2026-01-05T09:30:00.000Z',
       source: 'test',
       part: 0,
@@ -326,11 +327,11 @@ describe('recording crash safety and errors', () => {
   it('refuses another format version with a clear message', async () => {
     const [file] = await record({ path: join(tempDir(), 'rec.jsonl') }, scenario().slice(0, 2));
     const path = file as string;
-    writeFileSync(path, textOf(path).replace('"version":1', '"version":2'));
+    writeFileSync(path, textOf(path).replace('"version":2', '"version":3'));
     const error = await readError(collect(readRecording(path)));
     expect(error.code).toBe(ErrorCodes.RECORDING_INVALID);
     expect(error.message.replace(path, 'rec.jsonl')).toMatchInlineSnapshot(`
-      "rec.jsonl:1: recording format version 2 is not supported (this quanta reads version 1)
+      "rec.jsonl:1: recording format version 3 is not supported (this quanta reads versions 1 to 2)
       Read it with the quanta version that wrote it, or record again."
     `);
     expect((await readError(openRecording(path))).code).toBe(ErrorCodes.RECORDING_INVALID);
@@ -357,7 +358,7 @@ describe('recording crash safety and errors', () => {
 
   it('names the snapshot and level of a malformed quote when its levels are read', async () => {
     const path = join(tempDir(), 'rec.jsonl');
-    const [file] = await record({ path }, scenario().slice(0, 1));
+    const [file] = await record({ path, version: 1 }, scenario().slice(0, 1));
     writeFileSync(file as string, textOf(path).replace('"2999.7 0.002 ', '"2999.7 0.002 0.1 '));
     // Levels are cut from their string when first read: the snapshot itself decodes.
     const [snapshot] = await collect(readRecording(path));
@@ -504,7 +505,14 @@ const marketArb: fc.Arbitrary<Market> = fc.record({
 });
 // Any text without a space (the side separator): decimals, but also empty and odd strings.
 const levelText = fc.string({ maxLength: 10, unit: 'grapheme' }).filter((t) => !t.includes(' '));
-const levelArb = fc.record({ price: levelText, quantity: levelText });
+// Decimals on and off a price grid (ticks in version 2), with trailing zeros now and then.
+const decimalText = fc
+  .tuple(fc.nat({ max: 99_999 }), fc.option(fc.nat({ max: 9999 }), { nil: undefined }))
+  .map(([whole, fraction]) => (fraction === undefined ? String(whole) : `${whole}.${fraction}`));
+const levelArb = fc.record({
+  price: fc.oneof(decimalText, decimalText, levelText),
+  quantity: fc.oneof(decimalText, levelText),
+});
 const quoteArb: fc.Arbitrary<Quote> = fc.record({
   marketId: fc.integer({ min: 0, max: 7 }),
   timestamp: fc.integer({ min: 0, max: 2 ** 45 }),
@@ -556,17 +564,19 @@ function buildSequence(steps: readonly Step[]): Snapshot[] {
 }
 
 describe('recording property', () => {
-  it('any snapshot sequence round-trips, plain or gzip, rotated or not', async () => {
+  it('any snapshot sequence round-trips, versions 1 and 2, plain or gzip, rotated or not', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(stepArb, { maxLength: 25 }),
         fc.boolean(),
         fc.constantFrom(1, 700, 64 * 1024 * 1024),
-        async (steps, gzip, rotateBytes) => {
+        fc.constantFrom(1 as const, 2 as const),
+        fc.integer({ min: 1, max: 4 }),
+        async (steps, gzip, rotateBytes, version, flushEverySnapshots) => {
           const snapshots = buildSequence(steps);
           const dir = mkdtempSync(join(tmpdir(), 'quanta-recording-prop-'));
           try {
-            await record({ dir, gzip, rotateBytes }, snapshots);
+            await record({ dir, gzip, rotateBytes, version, flushEverySnapshots }, snapshots);
             const { list, onWarning } = warnings();
             expectSameSnapshots(await collect(readRecording(dir, { onWarning })), snapshots);
             expect(list).toEqual([]);

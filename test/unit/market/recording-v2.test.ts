@@ -1,0 +1,191 @@
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Quote, QuoteLevel } from '../../../src/domain/index.ts';
+import {
+  RecordingWriter,
+  readRecording,
+  type RecordingWarning,
+  type RecordingWriterOptions,
+} from '../../../src/market/recording/index.ts';
+import { formatTicks, toTicks } from '../../../src/market/recording/price-ticks.ts';
+import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
+import { testMarket } from '../../helpers/markets.ts';
+
+const T0 = Date.parse('2026-01-05T09:30:00Z');
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'quanta-recording-v2-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const eth = testMarket({ id: 1, priceExpo: 2 });
+
+function levels(mid: number, step: number, depth: number, quantity: (k: number) => string) {
+  const out: QuoteLevel[] = [];
+  for (let k = 0; k < depth; k++)
+    out.push({ price: formatTicks(mid + step * k, 2), quantity: quantity(k) });
+  return out;
+}
+
+/** A book moving by a few ticks per snapshot, the top quantity changing, the rest still. */
+function moving(count: number): Snapshot[] {
+  return Array.from({ length: count }, (_, i) => {
+    const mid = 300_000 + Math.round(20 * Math.sin(i / 3));
+    const quote: Quote = {
+      marketId: 1,
+      timestamp: T0 + i * 1000 - 5,
+      bids: levels(mid - 5, -5, 10, (k) => (k === 0 ? `0.${(i % 9) + 1}` : '1.5')),
+      asks: levels(mid + 5, 5, 10, () => '2'),
+    };
+    return createSnapshot({ seq: i + 1, takenAt: T0 + i * 1000, markets: [eth], quotes: [quote] });
+  });
+}
+
+async function record(options: RecordingWriterOptions, snapshots: readonly Snapshot[]) {
+  const writer = await RecordingWriter.open({ now: () => T0, source: 'test', ...options });
+  for (const snapshot of snapshots) {
+    writer.write(snapshot);
+    await writer.drained();
+  }
+  await writer.close();
+  return writer.files[0] as string;
+}
+
+async function readAll(path: string, onWarning?: (w: RecordingWarning) => void) {
+  const out: Snapshot[] = [];
+  for await (const s of readRecording(path, onWarning === undefined ? {} : { onWarning }))
+    out.push(s);
+  return out;
+}
+
+/** Snapshots as plain data (quote levels read through their getters). */
+function plain(snapshots: readonly Snapshot[]) {
+  return snapshots.map((s) => ({
+    seq: s.seq,
+    takenAt: s.takenAt,
+    quotes: [...(s.quotes?.values() ?? [])].map((q) => ({ ...q, bids: q.bids, asks: q.asks })),
+  }));
+}
+
+describe('price ticks', () => {
+  it('turns only canonical decimals on the grid into ticks, and back', () => {
+    expect(toTicks('2999.5', 2)).toBe(299_950);
+    expect(formatTicks(299_950, 2)).toBe('2999.5');
+    expect(toTicks('0.07', 2)).toBe(7);
+    expect(formatTicks(7, 2)).toBe('0.07');
+    expect(toTicks('12', 0)).toBe(12);
+    for (const off of ['2999.50', '2999.505', '02999.5', '-1', '1e3', '.5', '5.', '', ' 1'])
+      expect(toTicks(off, 2)).toBeUndefined();
+  });
+});
+
+describe('recording format version 2', () => {
+  it('writes offsets from the previous level, 0 for an unchanged side, = for an unchanged quantity', async () => {
+    const snapshots = moving(3);
+    const still = createSnapshot({
+      seq: 4,
+      takenAt: T0 + 3000,
+      markets: [eth],
+      quotes: [{ ...(snapshots[2]?.quotes?.get(1) as Quote), timestamp: T0 + 2999 }],
+    });
+    const path = await record({ path: join(tempDir(), 'rec.jsonl') }, [...snapshots, still]);
+    const rows = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as unknown[]);
+    expect((rows[0] as unknown as { version: number }).version).toBe(2);
+    const quote = (i: number) => (rows[i]?.[4] as unknown[][])[0] as unknown[];
+    // First snapshot: absolute ticks; then offsets (the book moved by 7 ticks), quantities '='.
+    expect(String(quote(2)[3]).startsWith('300005 2 300010 2 ')).toBe(true);
+    expect(quote(3)[3]).toBe(Array.from({ length: 10 }, () => '7 =').join(' '));
+    expect(String(quote(3)[2]).split(' ').slice(2, 4)).toEqual(['7', '=']);
+    // Unchanged book: both sides 0.
+    expect(quote(5).slice(2)).toEqual([0, 0]);
+    expect(plain(await readAll(path))).toEqual(plain([...snapshots, still]));
+  });
+
+  it('reads version 1 and version 2 recordings of the same snapshots alike, and is smaller', async () => {
+    const snapshots = moving(400);
+    const dir = tempDir();
+    const v1 = await record({ path: join(dir, 'v1.jsonl.gz'), version: 1 }, snapshots);
+    const v2 = await record({ path: join(dir, 'v2.jsonl.gz') }, snapshots);
+    expect(plain(await readAll(v1))).toEqual(plain(snapshots));
+    expect(plain(await readAll(v2))).toEqual(plain(snapshots));
+    expect(readFileSync(v2).length).toBeLessThan(readFileSync(v1).length);
+  });
+
+  it('flushes gzip every N snapshots: a crash loses at most those, with the torn tail skipped', async () => {
+    const snapshots = moving(300);
+    const path = await record(
+      { path: join(tempDir(), 'rec.jsonl.gz'), flushEverySnapshots: 50, flushEveryMs: 1e9 },
+      snapshots,
+    );
+    truncateSync(path, readFileSync(path).length - 40);
+    const warnings: RecordingWarning[] = [];
+    const read = await readAll(path, (w) => warnings.push(w));
+    expect(read.length).toBeGreaterThanOrEqual(250);
+    expect(read.length).toBeLessThan(300);
+    expect(plain(read)).toEqual(plain(snapshots.slice(0, read.length)));
+    expect(warnings.at(-1)?.message).toMatch(/ends without its trailer/);
+  });
+
+  it('skips a torn last line of a plain version 2 file', async () => {
+    const snapshots = moving(20);
+    const path = await record({ path: join(tempDir(), 'rec.jsonl') }, snapshots);
+    const text = readFileSync(path, 'utf8');
+    writeFileSync(path, text.slice(0, text.length - 30));
+    const warnings: RecordingWarning[] = [];
+    const read = await readAll(path, (w) => warnings.push(w));
+    expect(plain(read)).toEqual(plain(snapshots.slice(0, 19)));
+    expect(warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(/torn last line skipped/),
+    ]);
+  });
+
+  it('flushes after flushEveryMs on the writer clock', async () => {
+    let now = T0;
+    const path = join(tempDir(), 'rec.jsonl.gz');
+    const writer = await RecordingWriter.open({
+      path,
+      now: () => now,
+      flushEverySnapshots: 1000,
+      flushEveryMs: 5000,
+    });
+    const snapshots = moving(10);
+    const sizes: number[] = [];
+    for (const snapshot of snapshots) {
+      writer.write(snapshot);
+      await writer.drained();
+      // Let the compressor's output reach the file.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      sizes.push(readFileSync(path).length);
+      now += 1000;
+    }
+    await writer.close();
+    // Nothing more reaches the file before the first flush at 5 s; then bytes appear.
+    expect(sizes[1]).toBe(sizes[3]);
+    expect(sizes[5]).toBeGreaterThan(sizes[3] as number);
+    expect(gunzipSync(readFileSync(path)).toString('utf8').split('\n')).toHaveLength(10 + 3);
+  });
+
+  it('names file, line and level of a bad tick offset', async () => {
+    const path = await record({ path: join(tempDir(), 'rec.jsonl') }, moving(2));
+    writeFileSync(path, readFileSync(path, 'utf8').replace(/"300005 /, '"x1 '));
+    const [first] = await readAll(path)
+      .catch((e: unknown) => {
+        throw e;
+      })
+      .then(
+        () => [undefined],
+        (e: unknown) => [e],
+      );
+    expect(String(first)).toMatch(/rec\.jsonl:3: snapshot 1: quotes\[0\]\.asks\[0\]: price "x1"/);
+  });
+});
