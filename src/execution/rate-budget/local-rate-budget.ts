@@ -16,7 +16,7 @@ export interface LocalRateBudgetOptions {
   /** The window in ms (`execution.rateLimit.perMs`). */
   readonly perMs: number;
   /**
-   * Added to `perMs` after an answer. Default 5: the hold already starts at the answer, after
+   * Added to `perMs` after an answer. Default 2: the hold already starts at the answer, after
    * the venue counted the request; the guard only covers whole-ms clocks.
    */
   readonly guardMs?: number;

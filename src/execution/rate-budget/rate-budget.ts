@@ -64,7 +64,7 @@ export interface RateBudget {
 }
 
 /** The default guard added to `perMs` after an answer (see `LocalRateBudget`). */
-export const DEFAULT_GUARD_MS = 5;
+export const DEFAULT_GUARD_MS = 2;
 
 const NO_OP_PERMIT: Permit = { release: () => undefined };
 

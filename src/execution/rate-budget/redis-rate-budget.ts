@@ -23,7 +23,7 @@ export interface RedisRateBudgetOptions {
   /** Requests per window for all processes together (`execution.rateLimit.requests`). */
   readonly requests: number;
   readonly perMs: number;
-  /** Added to `perMs` after an answer. Default 5. */
+  /** Added to `perMs` after an answer. Default 2. */
   readonly guardMs?: number;
   /** A killed process's in-flight slots free within `perMs` + this. Default 1000. */
   readonly leaseMarginMs?: number;

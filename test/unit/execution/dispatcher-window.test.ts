@@ -1,5 +1,5 @@
 /**
- * The dispatcher's rate window: a send holds its slot from its start until `perMs` + guard (5 ms)
+ * The dispatcher's rate window: a send holds its slot from its start until `perMs` + guard (2 ms)
  * after its answer, because the venue counts the request somewhere in between. Time is a
  * settable clock and the dispatcher's injected sleep; answers come when the test says.
  */
@@ -100,7 +100,7 @@ const order = (n: number): SignedOrderRequest => ({
 });
 
 describe('Dispatcher rate window', () => {
-  it('frees a slot perMs + 5 after the answer, not perMs after the start', async () => {
+  it('frees a slot perMs + 2 after the answer, not perMs after the start', async () => {
     const time = fakeTime();
     const venue = controlledVenue(time.now);
     const dispatcher = dispatcherWith(2, time, venue.submitter);
@@ -115,19 +115,19 @@ describe('Dispatcher rate window', () => {
     await time.advanceTo(600);
     venue.sends[0]?.answer();
     await settle();
-    // A window counted from the start would send the third at 1005, inside the venue's
+    // A window counted from the start would send the third at 1002, inside the venue's
     // window that still holds the first (counted at up to 600).
-    await time.advanceTo(1005);
+    await time.advanceTo(1002);
     expect(venue.sends).toHaveLength(2);
     // One timer for the one waiter, set to the moment the first slot frees.
     expect(time.pendingSleeps()).toBe(1);
-    await time.advanceTo(1604);
+    await time.advanceTo(1601);
     expect(venue.sends).toHaveLength(2);
-    await time.advanceTo(1605);
+    await time.advanceTo(1602);
     expect(venue.sends.map((s) => [s.body, s.at])).toEqual([
       ['order-1', 0],
       ['order-2', 0],
-      ['order-3', 1605],
+      ['order-3', 1602],
     ]);
 
     venue.sends[1]?.answer();
@@ -147,12 +147,12 @@ describe('Dispatcher rate window', () => {
     await settle();
     venue.sends[0]?.answer();
     expect(await first).toMatchObject({ kind: 'placed', attempts: 1 });
-    // Held: the next order waits for it until 1005.
+    // Held: the next order waits for it until 1002.
     const second = dispatcher.dispatch(2, order(2), 10_000_000);
     await settle();
     expect(venue.sends).toHaveLength(1);
-    await time.advanceTo(1005);
-    expect(venue.sends.map((s) => s.at)).toEqual([0, 1005]);
+    await time.advanceTo(1002);
+    expect(venue.sends.map((s) => s.at)).toEqual([0, 1002]);
     venue.sends[1]?.answer();
     await second;
     await dispatcher.drain(1000);
@@ -187,8 +187,8 @@ describe('Dispatcher rate window', () => {
     });
     const results = [1, 2].map((n) => dispatcher.dispatch(n, order(n), 10_000_000));
     await settle();
-    // The 429 answer frees the slot at 1005, while the venue's Retry-After runs to 5000.
-    await time.advanceTo(1005);
+    // The 429 answer frees the slot at 1002, while the venue's Retry-After runs to 5000.
+    await time.advanceTo(1002);
     await time.advanceTo(4999);
     expect(venue.sends.map((s) => [s.body, s.at])).toEqual([['order-1', 0]]);
     await time.advanceTo(5000);
@@ -220,21 +220,21 @@ describe('Dispatcher expiry at the moment of sending', () => {
     const time = fakeTime();
     const venue = controlledVenue(time.now);
     const dispatcher = dispatcherWith(1, time, venue.submitter);
-    // One slot: the first holds it until 1005 after its answer; the second would leave then,
+    // One slot: the first holds it until 1002 after its answer; the second would leave then,
     // after its 900 ms expiry (margin 100 ms); the third, valid for long, takes the slot next.
     const first = dispatcher.dispatch(1, order(1), 10_000_000);
     const second = dispatcher.dispatch(2, order(2), 900);
     const third = dispatcher.dispatch(3, order(3), 10_000_000);
     await settle();
-    expect(dispatcher.estimatedWaitMs()).toBe(3 * 1005);
+    expect(dispatcher.estimatedWaitMs()).toBe(3 * 1002);
     venue.sends[0]?.answer();
     await settle();
-    await time.advanceTo(1005);
+    await time.advanceTo(1002);
     // The second expired in the queue: not sent; the third got the slot without waiting for
     // a hold the second never needed.
     expect(venue.sends.map((s) => [s.body, s.at])).toEqual([
       ['order-1', 0],
-      ['order-3', 1005],
+      ['order-3', 1002],
     ]);
     const expired = await second;
     expect(expired.kind).toBe('unsent');
