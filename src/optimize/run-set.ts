@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
@@ -81,11 +81,17 @@ function cached<T>(
  */
 export function decodedSnapshots(data: string): Promise<Snapshot[]> {
   return cached(recordings, data, async () => {
-    const path = /^https?:\/\//i.test(data) ? await download(data) : data;
-    const recording = await openRecording(path, { onWarning: () => undefined });
-    const snapshots: Snapshot[] = [];
-    for await (const snapshot of recording.snapshots()) snapshots.push(snapshot);
-    return snapshots;
+    const remote = /^https?:\/\//i.test(data);
+    const path = remote ? await download(data) : data;
+    try {
+      const recording = await openRecording(path, { onWarning: () => undefined });
+      const snapshots: Snapshot[] = [];
+      for await (const snapshot of recording.snapshots()) snapshots.push(snapshot);
+      return snapshots;
+    } finally {
+      // The download is decoded in memory now; its file is not needed.
+      if (remote) await rm(dirname(path), { recursive: true, force: true });
+    }
   });
 }
 

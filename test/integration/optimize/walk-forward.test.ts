@@ -5,7 +5,7 @@
  * sample and below zero out of sample, the stitched out-of-sample equity ends below the starting
  * capital, and the holdout (the last 30 seconds, never searched) fails the overall winner too.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -168,5 +168,14 @@ describe('quanta optimize --walk-forward', () => {
     `);
     expect(Number(result.holdout?.inSample.score)).toBeGreaterThan(0);
     expect(Number(result.holdout?.outOfSample.score)).toBeLessThan(0);
+
+    // The page: heatmap, scatter (two folds and the holdout) and a link to the best run's report.
+    const best = result.ranking[0]!;
+    const link = `runs/1-${best.id}/report.html`;
+    const page = readFileSync(join(dir, 'out', 'optimize.html'), 'utf8');
+    expect(page).toContain(`<a href="${link}">`);
+    expect(page.match(/<circle /g)).toHaveLength(3);
+    expect(page).toContain('Heatmap: best pnl by side and amount');
+    expect(existsSync(join(dir, 'out', link))).toBe(true);
   }, 60_000);
 });
