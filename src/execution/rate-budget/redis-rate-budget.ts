@@ -254,6 +254,7 @@ export class RedisRateBudget implements RateBudget {
       allOrNothing ? 1 : 0,
       kind,
       ORDERS_WAITING_MS,
+      this.#token,
     );
   }
 

@@ -22,11 +22,14 @@ end
 `;
 
 /**
- * KEYS: slots (zset), pause (string: paused until, ms), orders-waiting (string: until, ms).
+ * KEYS: slots (zset), pause (string: paused until, ms), orders-waiting (hash: process token →
+ * until, ms).
  * ARGV: now ('' = TIME), limit, leaseMs, member prefix, count, all-or-nothing (1/0), kind
- * ('order' | 'lookup' | 'poll'), orders-waiting marker ms.
+ * ('order' | 'lookup' | 'poll'), orders-waiting marker ms, process token.
  * Returns {granted, waitMs, paused (1/0)}; granted members are `prefix:1` … `prefix:granted`.
- * Lookups and polls yield while any process has orders waiting (the marker).
+ * Lookups and polls yield while any process has orders waiting: an order call that leaves
+ * orders waiting marks its process (for marker ms, renewed by its next try), one that grants
+ * them all clears the mark at once (a mark left to lapse would idle every slot freed meanwhile).
  */
 export const ACQUIRE_LUA = `${NOW}
 local pausedUntil = tonumber(redis.call('GET', KEYS[2]) or '0')
@@ -37,8 +40,12 @@ local lease = tonumber(ARGV[3])
 local count = tonumber(ARGV[5])
 local free = limit - redis.call('ZCARD', KEYS[1])
 if ARGV[7] ~= 'order' then
-  local ordersUntil = tonumber(redis.call('GET', KEYS[3]) or '0')
-  if ordersUntil > now then free = 0 end
+  for _, untilMs in ipairs(redis.call('HVALS', KEYS[3])) do
+    if tonumber(untilMs) > now then
+      free = 0
+      break
+    end
+  end
 end
 local grant = math.min(math.max(free, 0), count)
 if grant < count and ARGV[6] == '1' then grant = 0 end
@@ -46,9 +53,14 @@ for i = 1, grant do
   redis.call('ZADD', KEYS[1], now + lease, ARGV[4] .. ':' .. i)
 end
 if grant > 0 then redis.call('PEXPIRE', KEYS[1], lease + 60000) end
-if grant < count and ARGV[7] == 'order' then
-  local marker = tonumber(ARGV[8])
-  redis.call('SET', KEYS[3], now + marker, 'PX', marker)
+if ARGV[7] == 'order' then
+  if grant < count then
+    local marker = tonumber(ARGV[8])
+    redis.call('HSET', KEYS[3], ARGV[9], now + marker)
+    redis.call('PEXPIRE', KEYS[3], marker)
+  else
+    redis.call('HDEL', KEYS[3], ARGV[9])
+  end
 end
 if grant > 0 then return {grant, 0, 0} end
 local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')

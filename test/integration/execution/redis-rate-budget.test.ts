@@ -58,6 +58,7 @@ function window() {
         allOrNothing ? 1 : 0,
         kind,
         250,
+        kind === 'order' ? prefix.split('-')[0] : 'poller',
       )) as [number, number, number],
     hold: (now: number, member: string, ms: number) =>
       redis.eval(HOLD_LUA, 1, keys[0]!, now, member, ms),
@@ -94,13 +95,18 @@ describe('the Lua window (injected clock)', () => {
     expect(await w.acquire(0, 'a', 2)).toEqual([2, 0, 0]);
     expect((await w.acquire(1, 'p', 2, 'poll', true))[0]).toBe(0);
     expect((await w.acquire(1, 'p', 1, 'poll', true))[0]).toBe(1);
-    // Full; an order is refused and leaves its marker for 250 ms.
-    expect((await w.acquire(2, 'o', 1))[0]).toBe(0);
+    // Full; an order of process o is refused and marks o as waiting for 250 ms.
+    expect((await w.acquire(2, 'o-1', 1))[0]).toBe(0);
     await w.hold(3, 'a:1', 0); // a slot frees...
     expect((await w.acquire(4, 'p2', 1, 'poll', true))[0]).toBe(0); // ...not for a poll
-    expect((await w.acquire(5, 'o', 1))[0]).toBe(1); // the order takes it
+    expect((await w.acquire(5, 'o-2', 1))[0]).toBe(1); // the order takes it: o's mark cleared
     await w.hold(6, 'a:2', 0);
-    expect((await w.acquire(252, 'p3', 1, 'poll', true))[0]).toBe(1); // marker gone
+    expect((await w.acquire(7, 'p3', 1, 'poll', true))[0]).toBe(1);
+    // A process that dies while waiting: its mark lapses after 250 ms.
+    expect((await w.acquire(8, 'k-1', 1))[0]).toBe(0);
+    await w.hold(9, 'p3:1', 0);
+    expect((await w.acquire(257, 'p4', 1, 'poll', true))[0]).toBe(0);
+    expect((await w.acquire(258, 'p4', 1, 'poll', true))[0]).toBe(1);
   });
 
   it('a 429 pause stops every taker until it ends, and is only ever extended', async () => {
