@@ -43,7 +43,7 @@ export interface VenuePollerOptions {
 
 /** The poller of `config.poll` over `transport` (quotes only when `poll.quotes` is on). */
 export function createVenuePoller(options: VenuePollerOptions): Poller {
-  const { transport, poll } = options;
+  const { transport, poll, budget } = options;
   return new Poller({
     fetchMarkets: (signal) => transport.listMarkets(signal),
     ...(poll.quotes ? { fetchQuotes: (signal: AbortSignal) => transport.getQuotes(signal) } : {}),
@@ -53,8 +53,8 @@ export function createVenuePoller(options: VenuePollerOptions): Poller {
     now: options.now,
     sleep: options.sleep,
     log: options.log.child({ part: 'poller' }),
-    ...(options.budget === undefined
+    ...(budget === undefined
       ? {}
-      : { takePermits: (count: number) => options.budget!.tryTake('poll', count) }),
+      : { takePermits: (count: number) => budget.tryTake('poll', count) }),
   });
 }
