@@ -298,7 +298,11 @@ export class OrderJournal {
     }
     try {
       migrateJournal(db);
-      settleUncountedAttempts(db, options.bootId === undefined ? currentBootId() : options.bootId);
+      if (path !== ':memory:')
+        settleUncountedAttempts(
+          db,
+          options.bootId === undefined ? currentBootId() : options.bootId,
+        );
       return new OrderJournal(db, true, path !== ':memory:' && path !== '');
     } catch (error) {
       db.close();

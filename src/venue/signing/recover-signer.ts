@@ -1,3 +1,4 @@
+import { secp256k1 } from '@noble/curves/secp256k1';
 import {
   recoverTypedDataAddress,
   type Address,
@@ -7,6 +8,8 @@ import {
 
 /** The order of the secp256k1 group. */
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+import { keccak256Bytes } from './keccak256.ts';
+
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 
 /**
@@ -39,6 +42,26 @@ export async function recoverTypedDataSigner<
       ...typedData,
       signature: signature as `0x${string}`,
     });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The address (lowercase hex) that made `signature` over a 32-byte `digest`, or `undefined`
+ * when the signature is not canonical or recovers nothing. Synchronous and without viem's
+ * per-call dynamic import: the paper venue checks every order with it.
+ */
+export function recoverDigestSigner(digest: Uint8Array, signature: string): string | undefined {
+  if (!isCanonicalSignature(signature)) return undefined;
+  try {
+    const recovery = Number.parseInt(signature.slice(130, 132), 16) - 27;
+    const publicKey = secp256k1.Signature.fromCompact(signature.slice(2, 130))
+      .addRecoveryBit(recovery)
+      .recoverPublicKey(digest)
+      .toRawBytes(false);
+    const hash = keccak256Bytes(publicKey.subarray(1));
+    return `0x${Buffer.from(hash.subarray(12)).toString('hex')}`;
   } catch {
     return undefined;
   }

@@ -1,9 +1,10 @@
 import type { Address, Hex } from 'viem';
-import { parseOrderRequestBody } from '../schemas/index.ts';
+import { ErrorCodes } from '../../errors/index.ts';
+import { hexAddress, parseOrderRequestBody, parseWire } from '../schemas/index.ts';
 import type { OrderRequestBody, SigningDomainConfig } from '../types.ts';
-import { buildOrderTypedData } from './order-typed-data.ts';
+import { orderDigest } from './order-digest.ts';
 import { orderSigningKey } from './order-signing-key.ts';
-import { recoverTypedDataSigner } from './recover-signer.ts';
+import { recoverDigestSigner } from './recover-signer.ts';
 
 /** What `signOrder` needs. */
 export interface SignOrderParams {
@@ -64,10 +65,13 @@ export interface VerifyOrderParams {
  *   signer or subaccount is malformed (validate those first); a bad signature gives `false`.
  */
 export async function verifyOrderSignature(params: VerifyOrderParams): Promise<boolean> {
-  const typedData = buildOrderTypedData(
-    { subaccountId: params.subaccountId, body: params.body, signer: params.signer },
-    params.domain,
-  );
-  const recovered = await recoverTypedDataSigner(typedData, params.signature);
-  return recovered !== undefined && recovered.toLowerCase() === params.signer.toLowerCase();
+  // The same checks, in the same order and words, as building the typed data did.
+  const body = parseOrderRequestBody(params.body);
+  const signer = parseWire(hexAddress, params.signer, {
+    code: ErrorCodes.INVALID_WIRE_DATA,
+    what: 'order signer',
+  }) as Address;
+  const digest = orderDigest(params.subaccountId, body, signer, params.domain);
+  const recovered = recoverDigestSigner(digest, params.signature);
+  return Promise.resolve(recovered !== undefined && recovered === signer.toLowerCase());
 }
