@@ -13,29 +13,37 @@ import {
 } from './recording-format.ts';
 
 /**
- * One quote side as version 2 rebuilds it: prices as ticks (or literal decimals) and quantities,
- * turned into `QuoteLevel`s only when read. A side marked unchanged shares its predecessor's.
+ * One quote side as version 2 rebuilds it: prices as ticks (NaN for a literal price) and each
+ * quantity as a span of the line text that holds it, turned into `QuoteLevel` strings only when
+ * read. A side marked unchanged shares its predecessor's object.
  */
 class SideLevels {
   #levels: QuoteLevel[] | undefined;
   constructor(
     readonly expo: number | undefined,
-    readonly ticks: readonly (number | undefined)[],
+    readonly ticks: readonly number[],
     readonly literals: readonly (string | undefined)[] | undefined,
-    readonly quantities: readonly string[],
+    /** Quantity i is `texts[i].slice(starts[i], ends[i])`. */
+    readonly texts: readonly string[],
+    readonly starts: readonly number[],
+    readonly ends: readonly number[],
   ) {}
+
+  get count(): number {
+    return this.ticks.length;
+  }
 
   levels(): QuoteLevel[] {
     if (this.#levels === undefined) {
-      const count = this.quantities.length;
+      const count = this.ticks.length;
       const levels = new Array<QuoteLevel>(count);
       for (let i = 0; i < count; i++) {
-        const tick = this.ticks[i];
-        const price =
-          tick === undefined
-            ? (this.literals?.[i] as string)
-            : formatTicks(tick, this.expo as number);
-        levels[i] = { price, quantity: this.quantities[i] as string };
+        const tick = this.ticks[i] as number;
+        const price = Number.isNaN(tick)
+          ? (this.literals?.[i] as string)
+          : formatTicks(tick, this.expo as number);
+        const quantity = (this.texts[i] as string).slice(this.starts[i], this.ends[i]);
+        levels[i] = { price, quantity };
       }
       this.#levels = levels;
     }
@@ -43,7 +51,7 @@ class SideLevels {
   }
 }
 
-const NO_SIDE = new SideLevels(undefined, [], undefined, []);
+const NO_SIDE = new SideLevels(undefined, [], undefined, [], [], []);
 
 /**
  * Something the reader skipped or repaired but did not fail on: a torn last line, an empty file,
@@ -433,54 +441,87 @@ export class RecordingDecoder {
       throw this.#invalid(line, `${where}: expected 0 or a "price quantity …" string`);
     if (raw === '') return NO_SIDE;
     const base = previous !== undefined && previous.expo === expo ? previous : undefined;
-    const ticks: (number | undefined)[] = [];
+    const ticks: number[] = [];
     let literals: (string | undefined)[] | undefined;
-    const quantities: string[] = [];
-    let start = 0;
+    const texts: string[] = [];
+    const starts: number[] = [];
+    const ends: number[] = [];
+    const length = raw.length;
+    // Scanned by character: offsets summed as they are read, quantities kept as spans.
+    let at = 0;
     for (let i = 0; ; i++) {
-      const gap = raw.indexOf(' ', start);
-      if (gap === -1)
-        throw this.#invalid(
-          line,
-          `${where}: expected price and quantity pairs, got an odd number of values`,
-        );
-      const next = raw.indexOf(' ', gap + 1);
-      const end = next === -1 ? raw.length : next;
-      if (raw.charCodeAt(start) === 64) {
+      const start = at;
+      let code = raw.charCodeAt(at);
+      if (code === 64) {
         // `@` and a literal decimal.
+        const gap = raw.indexOf(' ', at);
+        if (gap === -1) throw this.#oddValues(where, line);
         literals ??= [];
-        literals[i] = raw.slice(start + 1, gap);
-        ticks.push(undefined);
+        literals[i] = raw.slice(at + 1, gap);
+        ticks.push(Number.NaN);
+        at = gap;
       } else {
-        const offset = Number(raw.slice(start, gap));
-        const tick = offset + (base?.ticks[i] ?? 0);
+        let negative = false;
+        if (code === 45) {
+          negative = true;
+          at += 1;
+          code = raw.charCodeAt(at);
+        }
+        let value = 0;
+        const digitsFrom = at;
+        while (code >= 48 && code <= 57) {
+          value = value * 10 + (code - 48);
+          at += 1;
+          code = raw.charCodeAt(at);
+        }
+        if (at >= length) throw this.#oddValues(where, line);
+        const previousTick = base?.ticks[i] ?? 0;
+        const tick = (negative ? -value : value) + (Number.isNaN(previousTick) ? 0 : previousTick);
         if (
+          code !== 32 ||
+          at === digitsFrom ||
           expo === undefined ||
-          !Number.isSafeInteger(offset) ||
-          !Number.isSafeInteger(tick) ||
-          tick < 0 ||
-          gap === start
-        )
+          !Number.isSafeInteger(value) ||
+          tick < 0
+        ) {
+          const end = raw.indexOf(' ', start);
           throw this.#invalid(
             line,
-            `${where}[${i}]: price ${JSON.stringify(raw.slice(start, gap))} is not a tick offset of a listed market`,
+            `${where}[${i}]: price ${JSON.stringify(raw.slice(start, end === -1 ? length : end))} is not a tick offset of a listed market`,
           );
+        }
         ticks.push(tick);
       }
-      if (end - gap === 2 && raw.charCodeAt(gap + 1) === 61) {
+      // `at` is on the space before the quantity.
+      const from = at + 1;
+      let to = raw.indexOf(' ', from);
+      if (to === -1) to = length;
+      if (to - from === 1 && raw.charCodeAt(from) === 61) {
         // `=`: the quantity of the previous quote at this index.
-        const same = previous?.quantities[i];
-        if (same === undefined)
+        if (previous === undefined || i >= previous.count)
           throw this.#invalid(
             line,
             `${where}[${i}]: quantity marked unchanged, but there was no level ${i} before`,
           );
-        quantities.push(same);
-      } else quantities.push(raw.slice(gap + 1, end));
-      if (next === -1) break;
-      start = next + 1;
+        texts.push(previous.texts[i] as string);
+        starts.push(previous.starts[i] as number);
+        ends.push(previous.ends[i] as number);
+      } else {
+        texts.push(raw);
+        starts.push(from);
+        ends.push(to);
+      }
+      if (to === length) break;
+      at = to + 1;
     }
-    return new SideLevels(expo, ticks, literals, quantities);
+    return new SideLevels(expo, ticks, literals, texts, starts, ends);
+  }
+
+  #oddValues(where: string, line: number): QuantaError {
+    return this.#invalid(
+      line,
+      `${where}: expected price and quantity pairs, got an odd number of values`,
+    );
   }
 
   #notLevels(seq: number, index: number, side: string, line: number): QuantaError {
