@@ -58,7 +58,7 @@ function window() {
         allOrNothing ? 1 : 0,
         kind,
         250,
-        kind === 'order' ? prefix.split('-')[0] : 'poller',
+        kind === 'order' ? (prefix.split('-')[0] ?? prefix) : 'poller',
       )) as [number, number, number],
     hold: (now: number, member: string, ms: number) =>
       redis.eval(HOLD_LUA, 1, keys[0]!, now, member, ms),
