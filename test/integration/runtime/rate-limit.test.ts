@@ -2,13 +2,13 @@
  * Done-when 3 (first part): a paper venue limited to R requests/s and an executor set to R
  * requests per second: a burst of 100 intents gets no 429 and every order lands.
  *
- * `execution.rateLimit` is the budget of order requests; the poller's market and quote requests
- * come on top (config/live.example.yaml says so). The paper venue's `rateLimit` counts every
- * request of a client, so here the write API (registration and orders) is a paper venue
- * limited to exactly R, and the read API is a second paper venue serving the same engine
- * without a limit, as a deployment with separate read and write base URLs would be. The
- * venue then refuses the first order beyond R in any second: one extra order request in a
- * window, and an order needs a second attempt.
+ * `execution.rateLimit` is the budget of every request (orders, and the poller's market and
+ * quote requests: `countPolls` is on by default, so polls only take what the orders leave).
+ * Registration comes before the budget opens, so here the write API (registration and orders)
+ * is a paper venue limited to exactly R, and the read API is a second paper venue serving the
+ * same engine without a limit, as a deployment with separate read and write base URLs would
+ * be. The venue then refuses the first order beyond R in any second: one extra order request
+ * in a window, and an order needs a second attempt.
  */
 import { afterEach, expect, it } from 'vitest';
 import { startPaperVenue } from '../../../src/paper/index.ts';
