@@ -58,6 +58,10 @@ export async function runOptimizeCommand(args: readonly string[]): Promise<numbe
     flags.queue === undefined
       ? createLocalPool(threads)
       : await (await import('../optimize/queue.ts')).createQueueRunner(flags.queue);
+  if (flags.queue !== undefined)
+    stderr.write(
+      'optimize: sets go onto the queue; `quanta worker --queue URL` processes run them\n',
+    );
   let progress: ReturnType<typeof createSetProgress> | undefined;
   let run;
   try {

@@ -34,12 +34,18 @@ export async function runWorkerCommand(args: readonly string[]): Promise<number>
   const threads = number(flags.threads, '--threads', defaultThreads());
   const lockMs = number(flags['lock-ms'], '--lock-ms', 30_000);
   const pool = createLocalPool(threads);
-  const worker = await startQueueWorker({
-    url: flags.queue,
-    runner: pool,
-    lockMs,
-    onJob: (id) => stderr.write(`worker: running ${id}\n`),
-  });
+  let worker;
+  try {
+    worker = await startQueueWorker({
+      url: flags.queue,
+      runner: pool,
+      lockMs,
+      onJob: (id) => stderr.write(`worker: running ${id}\n`),
+    });
+  } catch (error) {
+    await pool.close();
+    throw error;
+  }
   stderr.write(`worker: ready, ${threads} threads\n`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));

@@ -72,6 +72,8 @@ export const ErrorCodes = {
   // control server: a non-loopback bind without its bearer token; the address cannot be bound
   CONTROL_TOKEN_MISSING: 'QUANTA_CONTROL_TOKEN_MISSING',
   CONTROL_LISTEN_FAILED: 'QUANTA_CONTROL_LISTEN_FAILED',
+  // parameter sweeps: the BullMQ queue's redis does not answer
+  QUEUE_UNREACHABLE: 'QUANTA_QUEUE_UNREACHABLE',
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

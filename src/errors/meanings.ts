@@ -126,6 +126,7 @@ export const ErrorMeanings = {
   [ErrorCodes.REPORT_WRITE_FAILED]: unexpected(FAILURE),
   [ErrorCodes.RECORDING_NOT_FOUND]: unexpected(USAGE),
   [ErrorCodes.RECORDING_WRITE]: unexpected(FAILURE),
+  [ErrorCodes.QUEUE_UNREACHABLE]: unexpected(FAILURE),
 } as const satisfies Record<ErrorCode, ErrorMeaning>;
 
 /**

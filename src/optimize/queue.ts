@@ -1,5 +1,6 @@
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import type { SetRunner } from './local-pool.ts';
 import type { SetOutcome, SetTask } from './run-set.ts';
 
@@ -8,9 +9,48 @@ export const QUEUE_NAME = 'quanta-optimize';
 /** Finished jobs are kept this long, so a restarted sweep finds what ran while it was down. */
 const KEEP_SECONDS = 7 * 24 * 3600;
 
-function connect(url: string): Redis {
-  // BullMQ's blocking commands need maxRetriesPerRequest null.
-  return new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * A connection for BullMQ (its blocking commands need `maxRetriesPerRequest: null`), checked with
+ * a PING first: a wrong address fails in seconds instead of retrying for ever.
+ *
+ * @throws QuantaError `QUANTA_QUEUE_UNREACHABLE` naming host and port (never a password in the
+ *   URL) and the last connection error when redis does not answer.
+ */
+async function connect(url: string): Promise<Redis> {
+  let where = url;
+  try {
+    const { hostname, port } = new URL(url);
+    where = `${hostname}:${port || '6379'}`;
+  } catch {
+    throw new QuantaError(ErrorCodes.USAGE, '--queue expects a URL like redis://HOST:PORT');
+  }
+  const connection = new Redis(url, { maxRetriesPerRequest: null });
+  let lastError = 'no answer';
+  // Connection errors are retried by ioredis; the last one is kept for the message.
+  connection.on('error', (error: Error) => {
+    lastError = error.message;
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      connection.ping(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), CONNECT_TIMEOUT_MS);
+      }),
+    ]);
+  } catch (cause) {
+    connection.disconnect();
+    throw new QuantaError(
+      ErrorCodes.QUEUE_UNREACHABLE,
+      `queue: redis at ${where} did not answer within ${CONNECT_TIMEOUT_MS / 1000} s (${lastError})`,
+      { cause, details: ['Check --queue and that redis-server runs there.'] },
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+  return connection;
 }
 
 /** A job id per sweep and set: adding a set twice (a resumed sweep) adds it once. */
@@ -25,8 +65,8 @@ export function jobIdOf(task: SetTask): string {
  * workers can take them.
  */
 export async function createQueueRunner(url: string): Promise<SetRunner> {
-  const connection = connect(url);
-  const eventsConnection = connect(url);
+  const connection = await connect(url);
+  const eventsConnection = await connect(url);
   const queue = new Queue(QUEUE_NAME, { connection });
   const events = new QueueEvents(QUEUE_NAME, { connection: eventsConnection });
   await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
@@ -79,7 +119,7 @@ export interface QueueWorkerOptions {
 export async function startQueueWorker(
   options: QueueWorkerOptions,
 ): Promise<{ close(): Promise<void> }> {
-  const connection = connect(options.url);
+  const connection = await connect(options.url);
   const lockDuration = options.lockMs ?? 30_000;
   const worker = new Worker(
     QUEUE_NAME,

@@ -74,6 +74,7 @@ describe('ErrorMeanings', () => {
         "QUANTA_REPORT_WRITE_FAILED         unexpected UNKNOWN  1",
         "QUANTA_RECORDING_NOT_FOUND         unexpected UNKNOWN  2",
         "QUANTA_RECORDING_WRITE             unexpected UNKNOWN  1",
+        "QUANTA_QUEUE_UNREACHABLE           unexpected UNKNOWN  1",
       ]
     `);
   });
