@@ -9,7 +9,18 @@
  * least disturbed by whatever else the machine runs). Run with `node --expose-gc` (run.ts does)
  * for heap figures measured from a collected heap.
  */
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordingWriter, readRecording } from '../../src/market/recording/index.ts';
@@ -18,6 +29,7 @@ import { createSnapshot, type Snapshot } from '../../src/market/snapshot.ts';
 import { marketToWireRow, quotesToWire } from '../../src/venue/schemas/index.ts';
 import type { Market, Quote, QuoteLevel } from '../../src/domain/index.ts';
 import { testMarket } from '../helpers/markets.ts';
+import { reportFigure } from './figures.ts';
 
 function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -79,6 +91,8 @@ interface Files {
   naive: string;
   ours: string;
   oursGz: string;
+  /** The same snapshots written as format version 1 (gzip), for comparison. */
+  v1Gz: string;
 }
 
 /** Writes the same snapshots in the naive format and in ours (plain and gzip). */
@@ -89,12 +103,19 @@ async function buildFiles(): Promise<Files> {
     naive: join(dir, 'naive.jsonl'),
     ours: join(dir, 'ours.jsonl'),
     oursGz: join(dir, 'ours.jsonl.gz'),
+    v1Gz: join(dir, 'v1.jsonl.gz'),
   };
   let markets = makeMarkets();
   const mids = markets.map((_, i) => 100_000 + i * 37_000);
   const rotateBytes = Number.MAX_SAFE_INTEGER;
   const plain = await RecordingWriter.open({ path: files.ours, rotateBytes, source: 'bench' });
   const gzip = await RecordingWriter.open({ path: files.oursGz, rotateBytes, source: 'bench' });
+  const v1 = await RecordingWriter.open({
+    path: files.v1Gz,
+    rotateBytes,
+    source: 'bench',
+    version: 1,
+  });
   const naiveFd = openSync(files.naive, 'wx');
   let naiveChunk: string[] = [];
   let listing = new Map<number, Market>();
@@ -130,6 +151,8 @@ async function buildFiles(): Promise<Files> {
     plain.write(snapshot);
     gzip.write(snapshot);
     await gzip.drained();
+    v1.write(snapshot);
+    await v1.drained();
     if (naiveMarketsOf !== markets) {
       naiveMarkets = JSON.stringify(markets.map(marketToWireRow));
       naiveMarketsOf = markets;
@@ -146,6 +169,7 @@ async function buildFiles(): Promise<Files> {
   closeSync(naiveFd);
   await plain.close();
   await gzip.close();
+  await v1.close();
   return files;
 }
 
@@ -303,6 +327,23 @@ async function main(): Promise<void> {
         `ours/raw JSON.parse of our lines ${(ours / raw).toFixed(2)} (the parse share of (b))`,
     );
     console.log(`process peak RSS: ${mb(process.resourceUsage().maxRSS * 1024)}`);
+
+    // Size: the naive JSONL gzipped at zlib's default level (what `gzip` gives it) against our
+    // gzip recording (format 2, flushed every 64 snapshots) and format 1 (flushed per snapshot).
+    const naiveGz = join(files.dir, 'naive.jsonl.gz');
+    await pipeline(createReadStream(files.naive), createGzip(), createWriteStream(naiveGz));
+    const perRow = (path: string) => size(path) / MARKET_ROWS;
+    console.log(
+      `gzip bytes per market-row at depth ${DEPTH}: naive ${perRow(naiveGz).toFixed(1)}, ` +
+        `ours v2 ${perRow(files.oursGz).toFixed(1)}, v1 ${perRow(files.v1Gz).toFixed(1)}`,
+    );
+    // Sizes are deterministic: one round.
+    reportFigure({
+      name: `recording gzip bytes per market-row / naive at ${DEPTH}-level depth`,
+      goal: { atMost: 0.35 },
+      unit: 'x',
+      rounds: [perRow(files.oursGz) / perRow(naiveGz)],
+    });
   } finally {
     rmSync(files.dir, { recursive: true, force: true });
   }

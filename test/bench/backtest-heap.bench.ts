@@ -1,0 +1,86 @@
+/**
+ * Backtest memory benchmark (issue 17, item 4): how much the heap grows over a long do-nothing
+ * backtest. Retained state must grow with orders and trades, not snapshots. See README.md.
+ *
+ *   npm run bench -- backtest-heap
+ *
+ * Knobs: BENCH_HEAP_SNAPSHOTS (1,000,000), BENCH_HEAP_MARKETS (2). Needs --expose-gc (run.ts).
+ */
+import { rmSync } from 'node:fs';
+import { runBacktest } from '../../src/backtest/run-backtest.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import { buildBenchData, envInt, writeConfig } from './backtest-data.ts';
+import { reportFigure } from './figures.ts';
+
+const SNAPSHOTS = envInt('BENCH_HEAP_SNAPSHOTS', 1_000_000);
+const MARKETS = envInt('BENCH_HEAP_MARKETS', 2);
+const gc = (globalThis as { gc?: () => void }).gc;
+const MB = 1024 * 1024;
+
+function heapAfterGc(): number {
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+async function main(): Promise<void> {
+  if (gc === undefined) throw new Error('run with node --expose-gc (npm run bench does)');
+  console.log(
+    `backtest heap benchmark: do-nothing over ${SNAPSHOTS} snapshots of ${MARKETS} markets`,
+  );
+  const built = Date.now();
+  const data = await buildBenchData({
+    markets: MARKETS,
+    snapshots: SNAPSHOTS,
+    depth: 5,
+    naive: false,
+    gzip: true,
+  });
+  console.log(`recording built in ${((Date.now() - built) / 1000).toFixed(0)} s`);
+  try {
+    const config = await loadConfig(
+      writeConfig(data.dir, 'do-nothing', 'test/bench/do-nothing.strategy.ts', ['M1-USD']),
+    );
+    // Warm-up on a short recording: modules, strategy and engine code loaded once.
+    const warm = await buildBenchData({
+      markets: MARKETS,
+      snapshots: 2000,
+      depth: 5,
+      naive: false,
+    });
+    await runBacktest({ config, data: warm.ours, projectRoot: process.cwd() });
+    rmSync(warm.dir, { recursive: true, force: true });
+    const before = heapAfterGc();
+    const step = Math.max(1, Math.floor(SNAPSHOTS / 10));
+    const started = Date.now();
+    const trace = await runBacktest({
+      config,
+      data: data.ours,
+      projectRoot: process.cwd(),
+      onProgress: (done) => {
+        if (done % step !== 0) return;
+        const growth = (heapAfterGc() - before) / MB;
+        const rate = done / ((Date.now() - started) / 1000);
+        console.log(
+          `  ${String(done).padStart(9)} snapshots: heap +${growth.toFixed(2)} MB (${rate.toFixed(0)}/s)`,
+        );
+      },
+    });
+    // The finished trace is held: what a run retains is measured, not collected.
+    const growth = (heapAfterGc() - before) / MB;
+    if (trace.snapshots !== SNAPSHOTS) throw new Error(`replayed ${trace.snapshots} snapshots`);
+    console.log(
+      `kept ${trace.samples.length} of ${trace.sampleCount ?? 0} samples; heap growth ${growth.toFixed(2)} MB`,
+    );
+    reportFigure({
+      name: `heap growth over ${SNAPSHOTS.toLocaleString('en-US')} do-nothing snapshots`,
+      goal: { atMost: 16 },
+      unit: 'MB',
+      rounds: [growth],
+    });
+  } finally {
+    rmSync(data.dir, { recursive: true, force: true });
+  }
+}
+
+await main();
