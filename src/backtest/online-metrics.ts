@@ -46,6 +46,7 @@ export class PnlAccumulator {
   drawdownDenominator = 1n;
   #peak: bigint;
   #previousEquity: bigint;
+  #previousNet = 0n;
   #ruined = false;
   #sum = 0n;
   #sumSquares = 0n;
@@ -76,6 +77,13 @@ export class PnlAccumulator {
     this.losses += losses;
     if (point.inMarket) this.inMarketSamples += 1;
     this.grossSumX18 += point.grossNotionalX18;
+    const previous = this.#previousEquity;
+    if (point.netPnlX18 === this.#previousNet && this.samples > 1) {
+      // Equity unchanged (a flat stretch): no new peak or drawdown, a zero return.
+      if (previous <= 0n) this.#ruined = true;
+      return;
+    }
+    this.#previousNet = point.netPnlX18;
     const equity = this.startX18 + point.netPnlX18;
     // Drawdown, as computeDrawdown.
     if (equity > this.#peak) this.#peak = equity;
@@ -90,7 +98,6 @@ export class PnlAccumulator {
       this.drawdownDenominator = this.#peak;
     }
     // Returns, as computeRiskRatios (which gives up once a previous equity is ≤ 0).
-    const previous = this.#previousEquity;
     if (previous <= 0n) this.#ruined = true;
     else if (!this.#ruined) {
       const r = ((equity - previous) * RETURN_SCALE) / previous;
