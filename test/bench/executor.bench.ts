@@ -2,7 +2,8 @@
  * The live order path against honest baselines, measured in one run (issue 17, items 2, 3, 7).
  *
  * A paper venue runs in this process on port 0 (HTTP on loopback, signatures verified, orders
- * filled by the simulation). Every round runs, interleaved, one after the other:
+ * filled by the simulation). Every round runs (a), (b) and (c) in turns of 25 orders (so a burst
+ * of load on the machine lands on all three alike), then (d):
  *   (a) bare loop: what a minimal client does per order: build the EIP-712 typed data by hand,
  *       viem `signTypedData`, `fetch` the order with the credential headers, parse the answer;
  *   (b) the executor end to end over HTTP, as the bot wires it (buildTradingStack: sizing,
@@ -22,11 +23,20 @@
  *     (submit to answer booked) minus its signing, less the p50 of (a)'s fetch (ms, goal <= 0.5);
  *   - fsyncs per order (disk journal) (goal <= 1).
  *
- *   BENCH_ORDERS (per loop and round, default 300), BENCH_ROUNDS (default 5).
+ *   BENCH_ORDERS (per case and round, default 300), BENCH_ROUNDS (default 5).
  */
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { spawnSync } from 'node:child_process';
-import { accessSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  fsyncSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,7 +46,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { parseConfig } from '../../src/config/index.ts';
 import { OrderJournal } from '../../src/execution/journal.ts';
 import { createLogger, type Logger } from '../../src/log/logger.ts';
-import { createSnapshot, type Snapshot } from '../../src/market/snapshot.ts';
+import { createSnapshot } from '../../src/market/snapshot.ts';
 import { startPaperVenue, type PaperVenue } from '../../src/paper/index.ts';
 import { buildTradingStack } from '../../src/runtime/trading-stack.ts';
 import { createOrder, register, type OrderCredentials } from '../../src/venue/endpoints/index.ts';
@@ -52,6 +62,7 @@ import { reportFigure } from './figures.ts';
 
 const N = Number(process.env.BENCH_ORDERS ?? 300);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const CHUNK = 25;
 const SIGN_CHUNK = 50;
 const SIGN_CHUNKS = 10;
 const WALLET_KEY = keccak256(toHex('quanta bench wallet'));
@@ -119,7 +130,7 @@ interface LoopResult {
 }
 
 /** (a) A bare client: typed data by hand, viem signTypedData, fetch, parse. */
-async function bareLoop(session: Session): Promise<LoopResult> {
+async function bareLoop(session: Session, orders = N): Promise<LoopResult> {
   const account = privateKeyToAccount(SIGNING_KEY);
   const subAccountId = packSubaccountId(session.subaccountId);
   const headers = {
@@ -131,7 +142,7 @@ async function bareLoop(session: Session): Promise<LoopResult> {
   };
   const fetchMs: number[] = [];
   const started = performance.now();
-  for (let i = 0; i < N; i++) {
+  for (let i = 0; i < orders; i++) {
     const body: OrderRequestBody = {
       marketId: 1,
       isBuy: i % 2 === 0,
@@ -177,13 +188,12 @@ async function bareLoop(session: Session): Promise<LoopResult> {
   return { ms: performance.now() - started, unsignedMs: fetchMs };
 }
 
-/** (b)/(c) The executor over HTTP, wired as the bot wires it. */
-async function executorLoop(
+/** (b)/(c) The executor over HTTP, wired as the bot wires it; `run` sends `orders` orders. */
+async function executorStack(
   session: Session,
   journalPath: string,
-  orders = N,
   mark?: (what: string) => void,
-): Promise<LoopResult> {
+): Promise<{ run: (orders: number) => Promise<LoopResult>; close: () => Promise<void> }> {
   const journal = OrderJournal.open(journalPath);
   const config = parseConfig(
     `venue: { writeUrl: "${session.venue.url}", readUrl: "${session.venue.url}" }\n` +
@@ -234,38 +244,60 @@ async function executorLoop(
     log: session.log,
   });
   const engine = session.venue.engine;
-  const snapshotAt = (seq: number): Snapshot =>
-    createSnapshot({
-      seq,
-      takenAt: Date.now(),
-      markets: engine.listMarkets(),
-      quotes: engine.quotes(),
-    });
-  const unsignedMs: number[] = [];
-  let total = 0;
-  mark?.('start');
-  for (let i = 0; i < orders; i++) {
-    // The snapshot is the poller's work, not the order path's.
-    const snapshot = snapshotAt(i + 1);
-    const started = performance.now();
-    const outcome = await executor.submit(
-      'bench',
-      { marketId: 1, side: i % 2 === 0 ? 'BUY' : 'SELL', type: 'MARKET', amount: '0.01' },
-      snapshot,
-    );
-    await executor.settle();
-    const ms = performance.now() - started;
-    total += ms;
-    unsignedMs.push(ms - signMs);
-    if (outcome.kind !== 'sent') throw new Error(`executor: order ${i} refused`);
+  let seq = 0;
+  let sent = 0;
+  const run = async (orders: number): Promise<LoopResult> => {
+    const unsignedMs: number[] = [];
+    let total = 0;
+    for (let i = 0; i < orders; i++) {
+      // The snapshot is the poller's work, not the order path's.
+      seq += 1;
+      const snapshot = createSnapshot({
+        seq,
+        takenAt: Date.now(),
+        markets: engine.listMarkets(),
+        quotes: engine.quotes(),
+      });
+      const started = performance.now();
+      const outcome = await executor.submit(
+        'bench',
+        { marketId: 1, side: seq % 2 === 0 ? 'BUY' : 'SELL', type: 'MARKET', amount: '0.01' },
+        snapshot,
+      );
+      await executor.settle();
+      const ms = performance.now() - started;
+      total += ms;
+      unsignedMs.push(ms - signMs);
+      if (outcome.kind !== 'sent') throw new Error(`executor: order ${seq} refused`);
+      sent += 1;
+    }
+    return { ms: total, unsignedMs };
+  };
+  const close = async (): Promise<void> => {
+    const filled = journal.inStates(['FILLED']).length;
+    await dispatcher.drain(1000);
+    journal.close();
+    if (filled !== sent) throw new Error(`executor: expected ${sent} FILLED orders, got ${filled}`);
+  };
+  return { run, close };
+}
+
+/** The machine's fsync as it is right now: p50 of `fsync` after a 4 KB write, in ms. */
+function fsyncP50(path: string, samples = 20): number {
+  const fd = openSync(path, 'w');
+  const page = Buffer.alloc(4096, 1);
+  const ms: number[] = [];
+  try {
+    for (let i = 0; i < samples; i++) {
+      writeSync(fd, page, 0, page.length, 0);
+      const t = performance.now();
+      fsyncSync(fd);
+      ms.push(performance.now() - t);
+    }
+  } finally {
+    closeSync(fd);
   }
-  mark?.('end');
-  const filled = journal.inStates(['FILLED']).length;
-  await dispatcher.drain(1000);
-  journal.close();
-  if (filled !== orders)
-    throw new Error(`executor: expected ${orders} FILLED orders, got ${filled}`);
-  return { ms: total, unsignedMs };
+  return median(ms);
 }
 
 /** (d) Live signer against raw secp256k1 of the same digests, chunk by chunk. */
@@ -351,8 +383,14 @@ async function fsyncChild(journalPath: string, orders: number): Promise<void> {
   const session = await startSession();
   try {
     // Warm-up: the risk engine writes its day baseline once (a key-value write of its own).
-    await executorLoop(session, `${journalPath}.warm`, 5);
-    await executorLoop(session, journalPath, orders, mark);
+    const warm = await executorStack(session, `${journalPath}.warm`);
+    await warm.run(5);
+    await warm.close();
+    const stack = await executorStack(session, journalPath, mark);
+    mark('start');
+    await stack.run(orders);
+    mark('end');
+    await stack.close();
   } finally {
     await session.venue.close();
   }
@@ -362,25 +400,49 @@ async function main(): Promise<void> {
   const session = await startSession();
   const dir = mkdtempSync(join(tmpdir(), 'quanta-bench-'));
   const rounds = { signing: [] as number[], disk: [] as number[], overhead: [] as number[] };
+  const chunks = Math.max(1, Math.ceil(N / CHUNK));
   try {
     // Warm-up: JIT, connection pool, key preparation.
-    await bareLoop(session);
-    await executorLoop(session, ':memory:');
-    console.log(`${N} orders per loop and round, ${ROUNDS} rounds (a, b, c, d interleaved)`);
-    console.log('round  bare/s  exec-mem/s  exec-disk/s  bare fetch p50  exec-mem p50 - sign');
+    await bareLoop(session, 50);
+    const warm = await executorStack(session, ':memory:');
+    await warm.run(50);
+    await warm.close();
+    console.log(
+      `${chunks * CHUNK} orders per case and round, ${ROUNDS} rounds; a, b and c alternate every ${CHUNK} orders, then d`,
+    );
+    console.log(
+      'round  bare/s  exec-mem/s  exec-disk/s  bare fetch p50  exec-mem p50 - sign  fsync p50',
+    );
     for (let round = 0; round < ROUNDS; round++) {
-      const bare = await bareLoop(session);
-      const memory = await executorLoop(session, ':memory:');
-      const disk = await executorLoop(session, join(dir, `journal-${round}.sqlite`));
+      const memory = await executorStack(session, ':memory:');
+      const disk = await executorStack(session, join(dir, `journal-${round}.sqlite`));
+      const totals = { bare: 0, memory: 0, disk: 0 };
+      const fetchMs: number[] = [];
+      const memoryMs: number[] = [];
+      // Paired finely: a burst of load on the machine lands on all three cases alike.
+      for (let chunk = 0; chunk < chunks; chunk++) {
+        const bare = await bareLoop(session, CHUNK);
+        const inMemory = await memory.run(CHUNK);
+        const onDisk = await disk.run(CHUNK);
+        totals.bare += bare.ms;
+        totals.memory += inMemory.ms;
+        totals.disk += onDisk.ms;
+        fetchMs.push(...bare.unsignedMs);
+        memoryMs.push(...inMemory.unsignedMs);
+      }
+      await memory.close();
+      await disk.close();
       const signing = signingRound(session.subaccountId);
-      const fetchP50 = median(bare.unsignedMs);
-      const memoryP50 = median(memory.unsignedMs);
+      // What one fsync costs on this disk now: the floor of (c) over (b), per order.
+      const fsyncMs = fsyncP50(join(dir, 'fsync-probe'));
+      const fetchP50 = median(fetchMs);
+      const memoryP50 = median(memoryMs);
       rounds.signing.push(signing);
-      rounds.disk.push(bare.ms / disk.ms);
+      rounds.disk.push(totals.bare / totals.disk);
       rounds.overhead.push(memoryP50 - fetchP50);
-      const rate = (result: LoopResult): string => String(Math.round((N / result.ms) * 1000));
+      const rate = (ms: number): string => String(Math.round(((chunks * CHUNK) / ms) * 1000));
       console.log(
-        `${String(round + 1).padStart(5)}  ${rate(bare).padStart(6)}  ${rate(memory).padStart(10)}  ${rate(disk).padStart(11)}  ${fetchP50.toFixed(2).padStart(11)} ms  ${memoryP50.toFixed(2).padStart(14)} ms`,
+        `${String(round + 1).padStart(5)}  ${rate(totals.bare).padStart(6)}  ${rate(totals.memory).padStart(10)}  ${rate(totals.disk).padStart(11)}  ${fetchP50.toFixed(2).padStart(11)} ms  ${memoryP50.toFixed(2).padStart(14)} ms  ${fsyncMs.toFixed(2).padStart(6)} ms`,
       );
     }
   } finally {
