@@ -210,7 +210,8 @@ export class Executor {
    * (counting the ones accepted before it as in flight) and is signed; refusals are logged and
    * counted, never sent. The accepted ones are then journaled together in one transaction (one
    * fsync), and only then is any of them sent (DESIGN order-safety rule 3); the sends continue
-   * in the background (see {@link settle}).
+   * in the background (see {@link settle}). When signing or journaling fails, nothing of the
+   * batch is journaled or sent, and the error is thrown.
    *
    * @returns one outcome per intent, in the order given.
    */
