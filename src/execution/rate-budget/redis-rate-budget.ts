@@ -47,7 +47,8 @@ const MAX_RETRY_MS = 50;
 /** How long an order waiting anywhere keeps lookups and polls of every process back. */
 const ORDERS_WAITING_MS = 250;
 
-type AcquireReply = [granted: number, waitMs: number, paused: number];
+/** {granted, waitMs, paused, then for each granted slot the ms until it may be used}. */
+type AcquireReply = [granted: number, waitMs: number, paused: number, ...delays: number[]];
 
 interface Scripts {
   quantaRateAcquire(...args: (string | number)[]): Promise<AcquireReply>;
@@ -100,6 +101,8 @@ export class RedisRateBudget implements RateBudget {
    * Redis too), because the others may still be in fallback with slots Redis does not know.
    */
   #settleUntil = 0;
+  /** Reserved slots on their way to waiters (see `#handOverIn`). */
+  #promised = 0;
 
   private constructor(options: RedisRateBudgetOptions) {
     this.#options = options;
@@ -255,6 +258,9 @@ export class RedisRateBudget implements RateBudget {
       kind,
       ORDERS_WAITING_MS,
       this.#token,
+      // Orders may reserve slots that free within half a window (only answered requests'
+      // slots free that soon; in-flight leases end later).
+      Math.floor(this.#options.perMs / 2),
     );
   }
 
@@ -317,7 +323,9 @@ export class RedisRateBudget implements RateBudget {
       const next = this.#nextOwnFreeAt();
       return next === Infinity ? Infinity : Math.max(1, next - now);
     }
-    let wanted = this.#waiters.size;
+    // Waiters that a reserved slot is already coming for are not asked for again.
+    let wanted = this.#waiters.size - this.#promised;
+    if (wanted <= 0) return Infinity;
     if (now < this.#settleUntil) {
       wanted = Math.min(wanted, this.#ownFree());
       if (wanted <= 0) return Math.max(1, Math.min(this.#settleUntil, this.#nextOwnFreeAt()) - now);
@@ -331,9 +339,14 @@ export class RedisRateBudget implements RateBudget {
       this.#enterFallback(error);
       return 0;
     }
-    const [granted, waitMs, paused] = reply;
+    const [granted, waitMs, paused, ...delays] = reply;
     for (let i = 1; i <= granted; i++) {
       const permit = this.#permit(`${prefix}:${i}`);
+      const delayMs = delays[i - 1] ?? 0;
+      if (delayMs > 0) {
+        this.#handOverIn(permit, delayMs);
+        continue;
+      }
       // The waiter left (aborted) while Redis answered: the slot goes back at once.
       if (!this.#waiters.grant(permit)) permit.release(false);
     }
@@ -341,7 +354,26 @@ export class RedisRateBudget implements RateBudget {
       this.#pausedUntil = Math.max(this.#pausedUntil, this.#options.now() + waitMs);
       return waitMs;
     }
-    return granted > 0 ? 0 : Math.min(waitMs, MAX_RETRY_MS);
+    if (granted > 0) return 0;
+    return Math.min(waitMs, MAX_RETRY_MS);
+  }
+
+  /**
+   * A reserved slot: someone else's, held until `delayMs` from now, then ours. Handed to the
+   * first waiter by a local timer at that moment, with no Redis round trip on the way.
+   */
+  #handOverIn(permit: Permit, delayMs: number): void {
+    this.#promised += 1;
+    void this.#options
+      .sleep(delayMs, this.#stop.signal)
+      .then(
+        () => true,
+        () => false,
+      )
+      .then((due) => {
+        this.#promised -= 1;
+        if (!due || !this.#waiters.grant(permit)) permit.release(false);
+      });
   }
 
   #enterFallback(error: unknown): void {

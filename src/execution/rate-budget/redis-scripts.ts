@@ -25,8 +25,12 @@ end
  * KEYS: slots (zset), pause (string: paused until, ms), orders-waiting (hash: process token →
  * until, ms).
  * ARGV: now ('' = TIME), limit, leaseMs, member prefix, count, all-or-nothing (1/0), kind
- * ('order' | 'lookup' | 'poll'), orders-waiting marker ms, process token.
- * Returns {granted, waitMs, paused (1/0)}; granted members are `prefix:1` … `prefix:granted`.
+ * ('order' | 'lookup' | 'poll'), orders-waiting marker ms, process token, reserve horizon ms.
+ * Returns {granted, waitMs, paused (1/0), delay of each granted slot…}; granted members are
+ * `prefix:1` … `prefix:granted`. Orders the window cannot take now may reserve slots that free
+ * within the horizon: the member held until S is replaced by the caller's, leased from S, and
+ * its delay is S - now. The slot stays taken without a gap (held until S, then the caller's
+ * from S), and the caller sends at S by its own timer, with no second round trip then.
  * Lookups and polls yield while any process has orders waiting: an order call that leaves
  * orders waiting marks its process (for marker ms, renewed by its next try), one that grants
  * them all clears the mark at once (a mark left to lapse would idle every slot freed meanwhile).
@@ -49,8 +53,22 @@ if ARGV[7] ~= 'order' then
 end
 local grant = math.min(math.max(free, 0), count)
 if grant < count and ARGV[6] == '1' then grant = 0 end
+local delays = {}
 for i = 1, grant do
   redis.call('ZADD', KEYS[1], now + lease, ARGV[4] .. ':' .. i)
+  delays[i] = 0
+end
+local horizon = tonumber(ARGV[10] or '0')
+if ARGV[7] == 'order' and grant < count and ARGV[6] ~= '1' and horizon > 0 then
+  local soon = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now + horizon,
+    'WITHSCORES', 'LIMIT', 0, count - grant)
+  for j = 1, #soon, 2 do
+    local at = tonumber(soon[j + 1])
+    grant = grant + 1
+    redis.call('ZREM', KEYS[1], soon[j])
+    redis.call('ZADD', KEYS[1], at + lease, ARGV[4] .. ':' .. grant)
+    delays[grant] = at - now
+  end
 end
 if grant > 0 then redis.call('PEXPIRE', KEYS[1], lease + 60000) end
 if ARGV[7] == 'order' then
@@ -62,7 +80,11 @@ if ARGV[7] == 'order' then
     redis.call('HDEL', KEYS[3], ARGV[9])
   end
 end
-if grant > 0 then return {grant, 0, 0} end
+if grant > 0 then
+  local reply = {grant, 0, 0}
+  for i = 1, grant do reply[3 + i] = delays[i] end
+  return reply
+end
 local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local wait = 1
 if first[2] then wait = math.max(1, tonumber(first[2]) - now) end

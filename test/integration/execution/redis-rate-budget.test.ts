@@ -38,6 +38,29 @@ function window() {
   const keys = [`t${keyN}:slots`, `t${keyN}:pause`, `t${keyN}:waiting`];
   const LIMIT = 3;
   const LEASE = 1500;
+  const reply = async (
+    now: number,
+    prefix: string,
+    count: number,
+    kind: 'order' | 'poll',
+    allOrNothing: boolean,
+    horizon: number,
+  ) =>
+    (await redis.eval(
+      ACQUIRE_LUA,
+      3,
+      ...keys,
+      now,
+      LIMIT,
+      LEASE,
+      prefix,
+      count,
+      allOrNothing ? 1 : 0,
+      kind,
+      250,
+      kind === 'order' ? (prefix.split('-')[0] ?? prefix) : 'poller',
+      horizon,
+    )) as number[];
   return {
     acquire: async (
       now: number,
@@ -45,21 +68,10 @@ function window() {
       count: number,
       kind: 'order' | 'poll' = 'order',
       allOrNothing = false,
-    ) =>
-      (await redis.eval(
-        ACQUIRE_LUA,
-        3,
-        ...keys,
-        now,
-        LIMIT,
-        LEASE,
-        prefix,
-        count,
-        allOrNothing ? 1 : 0,
-        kind,
-        250,
-        kind === 'order' ? (prefix.split('-')[0] ?? prefix) : 'poller',
-      )) as [number, number, number],
+    ) => (await reply(now, prefix, count, kind, allOrNothing, 0)).slice(0, 3),
+    /** The whole reply, with the delay of each granted slot, orders reserving within `horizon`. */
+    reserve: (now: number, prefix: string, count: number, horizon: number) =>
+      reply(now, prefix, count, 'order', false, horizon),
     hold: (now: number, member: string, ms: number) =>
       redis.eval(HOLD_LUA, 1, keys[0]!, now, member, ms),
     pause: (now: number, ms: number) => redis.eval(PAUSE_LUA, 1, keys[1]!, now, ms),
@@ -107,6 +119,19 @@ describe('the Lua window (injected clock)', () => {
     await w.hold(9, 'p3:1', 0);
     expect((await w.acquire(257, 'p4', 1, 'poll', true))[0]).toBe(0);
     expect((await w.acquire(258, 'p4', 1, 'poll', true))[0]).toBe(1);
+  });
+
+  it('an order reserves a slot freeing within the horizon: no gap, never one slot too many', async () => {
+    const w = window();
+    expect(await w.acquire(0, 'a', 3)).toEqual([3, 0, 0]);
+    await w.hold(100, 'a:1', 1002); // free at 1102
+    await w.hold(200, 'a:2', 1002); // free at 1202
+    // At 900: a:1 frees in 202 ms, a:2 in 302 (beyond a 250-ms horizon), a:3 is in flight.
+    expect(await w.reserve(900, 'b', 3, 250)).toEqual([1, 0, 0, 202]);
+    // b:1 now holds that slot from 1102 (leased): the window is still full at 1102.
+    expect(await w.acquire(1102, 'c', 1)).toEqual([0, 100, 0]);
+    expect((await w.acquire(1202, 'c', 1))[0]).toBe(1);
+    expect((await w.acquire(1203, 'd', 1))[0]).toBe(0);
   });
 
   it('a 429 pause stops every taker until it ends, and is only ever extended', async () => {
