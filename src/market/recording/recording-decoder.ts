@@ -13,36 +13,38 @@ import {
 } from './recording-format.ts';
 
 /**
- * One quote side as version 2 rebuilds it: prices as ticks (NaN for a literal price) and each
- * quantity as a span of the line text that holds it, turned into `QuoteLevel` strings only when
- * read. A side marked unchanged shares its predecessor's object.
+ * One quote side as version 2 rebuilds it, turned into `QuoteLevel` strings only when read: per
+ * level three numbers in `nums` (the price in ticks, NaN for a literal price; then the span of
+ * its quantity in `texts[level]`, or in `texts` itself when it is one string for all levels). A
+ * side marked unchanged shares its predecessor's object.
  */
 class SideLevels {
   #levels: QuoteLevel[] | undefined;
   constructor(
     readonly expo: number | undefined,
-    readonly ticks: readonly number[],
+    readonly nums: readonly number[],
+    readonly texts: string | readonly string[],
     readonly literals: readonly (string | undefined)[] | undefined,
-    /** Quantity i is `texts[i].slice(starts[i], ends[i])`. */
-    readonly texts: readonly string[],
-    readonly starts: readonly number[],
-    readonly ends: readonly number[],
   ) {}
 
   get count(): number {
-    return this.ticks.length;
+    return this.nums.length / 3;
+  }
+
+  text(level: number): string {
+    return typeof this.texts === 'string' ? this.texts : (this.texts[level] as string);
   }
 
   levels(): QuoteLevel[] {
     if (this.#levels === undefined) {
-      const count = this.ticks.length;
+      const count = this.count;
       const levels = new Array<QuoteLevel>(count);
       for (let i = 0; i < count; i++) {
-        const tick = this.ticks[i] as number;
+        const tick = this.nums[3 * i] as number;
         const price = Number.isNaN(tick)
           ? (this.literals?.[i] as string)
           : formatTicks(tick, this.expo as number);
-        const quantity = (this.texts[i] as string).slice(this.starts[i], this.ends[i]);
+        const quantity = this.text(i).slice(this.nums[3 * i + 1], this.nums[3 * i + 2]);
         levels[i] = { price, quantity };
       }
       this.#levels = levels;
@@ -51,7 +53,7 @@ class SideLevels {
   }
 }
 
-const NO_SIDE = new SideLevels(undefined, [], undefined, [], [], []);
+const NO_SIDE = new SideLevels(undefined, [], '', undefined);
 
 /**
  * Something the reader skipped or repaired but did not fail on: a torn last line, an empty file,
@@ -408,9 +410,8 @@ export class RecordingDecoder {
     }
     const expo = this.#markets.get(marketId)?.priceExpo;
     const known = this.#sides.get(marketId);
-    const where = (side: string): string => `snapshot ${seq}: quotes[${index}].${side}`;
-    const bids = this.#decodeSideV2(raw[2], known?.bids, expo, where('bids'), line);
-    const asks = this.#decodeSideV2(raw[3], known?.asks, expo, where('asks'), line);
+    const bids = this.#decodeSideV2(raw[2], known?.bids, expo, seq, index, 'bids', line);
+    const asks = this.#decodeSideV2(raw[3], known?.asks, expo, seq, index, 'asks', line);
     this.#sides.set(marketId, { bids, asks });
     return {
       marketId,
@@ -429,23 +430,30 @@ export class RecordingDecoder {
     raw: unknown,
     previous: SideLevels | undefined,
     expo: number | undefined,
-    where: string,
+    seq: number,
+    index: number,
+    side: string,
     line: number,
   ): SideLevels {
     if (raw === 0) {
       if (previous === undefined)
-        throw this.#invalid(line, `${where}: marked unchanged, but the market had no quote before`);
+        throw this.#invalid(
+          line,
+          `${this.#where(seq, index, side)}: marked unchanged, but the market had no quote before`,
+        );
       return previous;
     }
     if (typeof raw !== 'string')
-      throw this.#invalid(line, `${where}: expected 0 or a "price quantity …" string`);
+      throw this.#invalid(
+        line,
+        `${this.#where(seq, index, side)}: expected 0 or a "price quantity …" string`,
+      );
     if (raw === '') return NO_SIDE;
     const base = previous !== undefined && previous.expo === expo ? previous : undefined;
-    const ticks: number[] = [];
+    const nums: number[] = [];
     let literals: (string | undefined)[] | undefined;
-    const texts: string[] = [];
-    const starts: number[] = [];
-    const ends: number[] = [];
+    // One string for every quantity until one is taken from the previous side (`=`).
+    let texts: string | string[] = raw;
     const length = raw.length;
     // Scanned by character: offsets summed as they are read, quantities kept as spans.
     let at = 0;
@@ -455,10 +463,10 @@ export class RecordingDecoder {
       if (code === 64) {
         // `@` and a literal decimal.
         const gap = raw.indexOf(' ', at);
-        if (gap === -1) throw this.#oddValues(where, line);
+        if (gap === -1) throw this.#oddValues(this.#where(seq, index, side), line);
         literals ??= [];
         literals[i] = raw.slice(at + 1, gap);
-        ticks.push(Number.NaN);
+        nums.push(Number.NaN);
         at = gap;
       } else {
         let negative = false;
@@ -474,8 +482,9 @@ export class RecordingDecoder {
           at += 1;
           code = raw.charCodeAt(at);
         }
-        if (at >= length) throw this.#oddValues(where, line);
-        const previousTick = base?.ticks[i] ?? 0;
+        if (at >= length) throw this.#oddValues(this.#where(seq, index, side), line);
+        const previousTick =
+          base === undefined || i >= base.count ? 0 : (base.nums[3 * i] as number);
         const tick = (negative ? -value : value) + (Number.isNaN(previousTick) ? 0 : previousTick);
         if (
           code !== 32 ||
@@ -487,10 +496,10 @@ export class RecordingDecoder {
           const end = raw.indexOf(' ', start);
           throw this.#invalid(
             line,
-            `${where}[${i}]: price ${JSON.stringify(raw.slice(start, end === -1 ? length : end))} is not a tick offset of a listed market`,
+            `${this.#where(seq, index, side)}[${i}]: price ${JSON.stringify(raw.slice(start, end === -1 ? length : end))} is not a tick offset of a listed market`,
           );
         }
-        ticks.push(tick);
+        nums.push(tick);
       }
       // `at` is on the space before the quantity.
       const from = at + 1;
@@ -501,20 +510,24 @@ export class RecordingDecoder {
         if (previous === undefined || i >= previous.count)
           throw this.#invalid(
             line,
-            `${where}[${i}]: quantity marked unchanged, but there was no level ${i} before`,
+            `${this.#where(seq, index, side)}[${i}]: quantity marked unchanged, but there was no level ${i} before`,
           );
-        texts.push(previous.texts[i] as string);
-        starts.push(previous.starts[i] as number);
-        ends.push(previous.ends[i] as number);
+        if (typeof texts === 'string') texts = new Array<string>(i).fill(raw);
+        texts.push(previous.text(i));
+        nums.push(previous.nums[3 * i + 1] as number, previous.nums[3 * i + 2] as number);
       } else {
-        texts.push(raw);
-        starts.push(from);
-        ends.push(to);
+        if (typeof texts !== 'string') texts.push(raw);
+        nums.push(from, to);
       }
       if (to === length) break;
       at = to + 1;
     }
-    return new SideLevels(expo, ticks, literals, texts, starts, ends);
+    return new SideLevels(expo, nums, texts, literals);
+  }
+
+  /** Names a quote side in messages. */
+  #where(seq: number, index: number, side: string): string {
+    return `snapshot ${seq}: quotes[${index}].${side}`;
   }
 
   #oddValues(where: string, line: number): QuantaError {
