@@ -188,10 +188,6 @@ it('three processes share one budget: >= 0.9 R, no 429, survive a SIGKILL and a 
   console.info(`Redis back: ${back.toFixed(3)} R`);
 
   console.info(`whole run: ${Date.now() - bots[0]!.spawnedAt} ms from the first spawn`);
-  for (const [i, bot] of bots.entries()) {
-    const warnings = logged(bot, '').filter((r) => (r.level as number) >= 40);
-    console.info(`bot ${i + 1} warnings: ${JSON.stringify(warnings.map((w) => w.msg))}`);
-  }
   const limited = venue.requestLog().filter((r) => r.limited).length;
   expect({ limited }, describe()).toEqual({ limited: 0 });
   for (const ratio of perWindow) expect(ratio).toBeGreaterThanOrEqual(0.9);
