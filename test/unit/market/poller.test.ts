@@ -113,3 +113,54 @@ describe('Poller', () => {
     expect(down).toBeInstanceOf(VenueError);
   });
 });
+
+describe('Poller with a rate budget', () => {
+  it('takes one permit per request, releases each after its answer, and skips a poll without one', async () => {
+    const eth = testMarket();
+    const events: string[] = [];
+    let grant = true;
+    let now = 1_000_000;
+    const poller = new Poller({
+      fetchMarkets: () => {
+        events.push('markets');
+        return Promise.resolve([{ ...eth }]);
+      },
+      fetchQuotes: () => {
+        events.push('quotes');
+        return Promise.resolve([]);
+      },
+      takePermits: (count) => {
+        events.push(`take ${count}`);
+        if (!grant) return Promise.resolve(undefined);
+        return Promise.resolve(
+          Array.from({ length: count }, (_, i) => ({
+            release: () => events.push(`release ${i}`),
+          })),
+        );
+      },
+      intervalMs: 1000,
+      staleAfterMs: 3000,
+      maxBackoffMs: 8000,
+      now: () => now,
+      sleep: () => Promise.resolve(),
+      log: silentLogger,
+    });
+    const signal = new AbortController().signal;
+    expect((await poller.pollOnce(signal))?.seq).toBe(1);
+    expect(events).toEqual(['take 2', 'markets', 'quotes', 'release 0', 'release 1']);
+
+    events.length = 0;
+    grant = false;
+    now += 1000;
+    // Skipped: no request, not a failure (no backoff), no snapshot inside staleAfterMs...
+    expect(await poller.pollOnce(signal)).toBeUndefined();
+    expect(events).toEqual(['take 2']);
+    expect(poller.failures).toBe(0);
+    expect(poller.nextDelayMs()).toBe(1000);
+    // ...and a stale one after it, like failed polls.
+    now += 3000;
+    const stale = await poller.pollOnce(signal);
+    expect(stale?.stale).toBe(true);
+    expect(stale?.seq).toBe(2);
+  });
+});
