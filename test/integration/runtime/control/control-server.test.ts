@@ -179,6 +179,7 @@ it('POST /halt, /resume and /strategies/{name}/resume; GET /status shows mode an
     unresolvedOrders: 0,
     strategies: ['dca'],
     paused: [],
+    rateBudget: { mode: 'local', fallbacks: 0, pausedForMs: 0 },
   });
   expect(status.body.lastOrders).toHaveLength(3);
   expect(Array.isArray(status.body.openOrders)).toBe(true);

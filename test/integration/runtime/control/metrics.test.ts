@@ -94,6 +94,10 @@ it('exposes the issue’s metrics with bounded labels', async () => {
     'quanta_strategy_errors_total',
     'quanta_strategy_paused',
     'quanta_trading_mode',
+    'quanta_rate_budget_mode',
+    'quanta_rate_budget_requests',
+    'quanta_polls_skipped',
+    'quanta_rate_budget_fallbacks',
     'process_cpu_seconds_total',
     'nodejs_heap_size_used_bytes',
   ])
@@ -104,6 +108,8 @@ it('exposes the issue’s metrics with bounded labels', async () => {
   expect(value('quanta_polls_total', '{outcome="ok"}')).toBeGreaterThan(0);
   expect(value('quanta_trading_mode', '{mode="trading"}')).toBe(1);
   expect(value('quanta_trading_mode', '{mode="halt"}')).toBe(0);
+  expect(value('quanta_rate_budget_mode', '{mode="local"}')).toBe(1);
+  expect(value('quanta_rate_budget_mode', '{mode="fallback"}')).toBe(0);
   const filled = bot.journal.all().filter((r) => r.state === 'FILLED').length;
   expect(value('quanta_journal_orders', '{state="FILLED"}')).toBeGreaterThanOrEqual(filled);
   // The sub-quantum BTC order was refused, counted under its strategy and reason.
