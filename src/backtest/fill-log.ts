@@ -26,14 +26,18 @@ export function journalWithFillLog(journal: OrderJournal, fills: FillEvent[]): O
     }
     return after;
   };
+  // Methods run on the journal itself (its private fields are not on the proxy), bound once.
+  const bound = new Map<PropertyKey, unknown>();
   return new Proxy(journal, {
     get(target, property) {
       if (property === 'recordOutcome') return recordOutcome;
+      const known = bound.get(property);
+      if (known !== undefined) return known;
       const value: unknown = Reflect.get(target, property, target);
-      // Methods run on the journal itself (its private fields are not on the proxy).
-      return typeof value === 'function'
-        ? (value as (...args: unknown[]) => unknown).bind(target)
-        : value;
+      if (typeof value !== 'function') return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      bound.set(property, method);
+      return method;
     },
   });
 }

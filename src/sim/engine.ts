@@ -306,18 +306,15 @@ export class SimEngine {
    */
   replayQuotes(quotes: ReadonlyMap<number, Quote> | readonly Quote[]): void {
     const now = this.#sync();
-    const sims: MarketSim[] = [];
     for (const quote of quotes.values()) {
-      const sim = this.#markets.get(quote.marketId);
-      if (sim === undefined)
+      if (!this.#markets.has(quote.marketId))
         throw this.#invalid(`external quote: market ${quote.marketId} not found`);
-      sims.push(sim);
     }
-    let index = 0;
+    const matching = this.#resting.size > 0;
     for (const quote of quotes.values()) {
-      const sim = sims[index++] as MarketSim;
+      const sim = this.#markets.get(quote.marketId) as MarketSim;
       sim.external = { quote, book: null, midX18: undefined };
-      if (this.#resting.size > 0) this.#matchResting(sim, now);
+      if (matching) this.#matchResting(sim, now);
     }
   }
 
