@@ -412,7 +412,11 @@ export class RecordingDecoder {
     const known = this.#sides.get(marketId);
     const bids = this.#decodeSideV2(raw[2], known?.bids, expo, seq, index, 'bids', line);
     const asks = this.#decodeSideV2(raw[3], known?.asks, expo, seq, index, 'asks', line);
-    this.#sides.set(marketId, { bids, asks });
+    if (known === undefined) this.#sides.set(marketId, { bids, asks });
+    else {
+      known.bids = bids;
+      known.asks = asks;
+    }
     return {
       marketId,
       timestamp,
