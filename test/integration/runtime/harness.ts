@@ -63,6 +63,8 @@ export interface TestConfig {
   readonly poll?: { intervalMs?: number; quotes?: boolean };
   readonly execution?: {
     rateLimit?: { requests: number; perMs: number };
+    /** Default false here: these bots poll every 100 ms, far beyond the default 10/s budget. */
+    countPolls?: boolean;
     concurrency?: number;
     maxAttempts?: number;
     orderTtlMs?: number;
@@ -82,7 +84,9 @@ export async function writeBotConfig(dir: string, config: TestConfig): Promise<s
     wallet: { privateKeyEnv: WALLET_ENV },
     state: { dir: join(dir, 'state') },
     poll: { intervalMs: 100, ...config.poll },
-    execution: config.execution ?? {},
+    // Polls every 100 ms are 20 requests/s: counted against the default budget of 10/s they
+    // would be skipped half the time. Tests of the budget itself turn countPolls on.
+    execution: { countPolls: false, ...config.execution },
     risk: config.risk ?? {},
     log: { level: 'debug', ...config.log },
     strategies: config.strategies,

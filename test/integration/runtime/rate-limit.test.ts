@@ -49,7 +49,7 @@ it(`a burst of ${BURST} intents at the venue's own limit (${R}/s) gets no 429 an
     writeUrl: writeApi.url,
     readUrl: readApi.url,
     poll: { intervalMs: POLL_MS },
-    execution: { rateLimit: { requests: R, perMs: 1000 }, concurrency: 4 },
+    execution: { rateLimit: { requests: R, perMs: 1000 }, countPolls: true, concurrency: 4 },
     strategies: [
       {
         module: strategyModule('fixtures/burst'),
