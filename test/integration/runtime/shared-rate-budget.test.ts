@@ -204,4 +204,4 @@ it('three processes share one budget: >= 0.9 R, no 429, survive a SIGKILL and a 
     expect(logged(bot, 'shared rate budget unreachable')).toHaveLength(1);
     expect(logged(bot, 'shared rate budget reachable again')).toHaveLength(1);
   }
-}, 120_000);
+}, 150_000);
