@@ -247,6 +247,7 @@ export class Executor {
     for (const outcome of outcomes) {
       if (outcome.kind !== 'sent') continue;
       const { record } = outcome;
+      const amount = formatX18(record.amountX18);
       this.#options.log.info(
         {
           orderId: record.id,
@@ -254,11 +255,11 @@ export class Executor {
           symbol: record.symbol,
           side: record.side,
           type: record.type,
-          amount: formatX18(record.amountX18),
+          amount,
           price: formatX18(record.priceX18),
           tag: record.tag,
         },
-        `order ${record.id}: ${record.side} ${formatX18(record.amountX18)} ${record.symbol} ${record.type}`,
+        `order ${record.id}: ${record.side} ${amount} ${record.symbol} ${record.type}`,
       );
       this.#track(this.#send(record, true));
     }
@@ -450,18 +451,19 @@ export class Executor {
       },
       this.#options.now(),
     );
+    const filled = formatX18(order.totalFilledX18);
     this.#options.log.info(
       {
         orderId: record.id,
         venueOrderId: order.id,
         state: order.status,
-        filled: formatX18(order.totalFilledX18),
+        filled,
         avgPrice: formatX18(priceX18),
         priceEstimated: estimated,
         fee: formatX18(feeX18),
         liquidity,
       },
-      `order ${record.id} ${order.status}: filled ${formatX18(order.totalFilledX18)} ${record.symbol}`,
+      `order ${record.id} ${order.status}: filled ${filled} ${record.symbol}`,
     );
     // The venue told us what became of it: no longer counted at full size.
     this.#unresolved.delete(record.id);

@@ -230,29 +230,7 @@ export class OrderJournal {
       'INSERT INTO kv (scope, key, value) VALUES (?, ?, ?) ON CONFLICT(scope, key) DO UPDATE SET value = excluded.value',
     );
     this.#insertMany = db.transaction((orders: readonly NewOrder[], now: number) =>
-      orders.map((order) =>
-        Number(
-          this.#insert.run(
-            order.strategy,
-            order.tag,
-            order.marketId,
-            order.symbol,
-            order.side,
-            order.type,
-            order.amountX18.toString(),
-            order.priceX18.toString(),
-            order.reduceOnly ? 1 : 0,
-            order.body,
-            order.signature,
-            order.signer,
-            order.expiryTs,
-            order.referencePriceX18?.toString() ?? null,
-            INITIAL_ORDER_STATE,
-            now,
-            now,
-          ).lastInsertRowid,
-        ),
-      ),
+      orders.map((order) => this.#insertOne(order, now)),
     );
     this.#lazySync = writable && onDisk;
     if (writable) {
@@ -262,6 +240,30 @@ export class OrderJournal {
         this.#live.set(record.id, { record, written: record.attempts });
       }
     }
+  }
+
+  #insertOne(order: NewOrder, now: number): number {
+    return Number(
+      this.#insert.run(
+        order.strategy,
+        order.tag,
+        order.marketId,
+        order.symbol,
+        order.side,
+        order.type,
+        order.amountX18.toString(),
+        order.priceX18.toString(),
+        order.reduceOnly ? 1 : 0,
+        order.body,
+        order.signature,
+        order.signer,
+        order.expiryTs,
+        order.referencePriceX18?.toString() ?? null,
+        INITIAL_ORDER_STATE,
+        now,
+        now,
+      ).lastInsertRowid,
+    );
   }
 
   /**
@@ -357,7 +359,9 @@ export class OrderJournal {
    */
   insertPendingMany(orders: readonly NewOrder[], now: number): OrderRecord[] {
     if (orders.length === 0) return [];
-    const ids = this.#insertMany(orders, now);
+    // One row commits on its own (no BEGIN/COMMIT around it): the same single fsync.
+    const ids =
+      orders.length === 1 ? [this.#insertOne(orders[0]!, now)] : this.#insertMany(orders, now);
     return orders.map((order, i) => {
       const record: OrderRecord = {
         ...pickNewOrder(order),
