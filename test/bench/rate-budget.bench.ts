@@ -7,6 +7,8 @@
  *       request log gives the rate it admitted over 8 s of saturation (after the first second:
  *       R / the mean time a slot takes to come round) and the number of 429s.
  *       Goal: >= 0.97 R, no 429.
+ *   (c) the same backlog split over three dispatchers, each with its own Redis budget sharing
+ *       R (three bots' worth of budgets in one process, Redis on loopback). Goal: >= 0.9 R.
  *   (b) permit overhead with Redis on loopback: a shared budget (real redis-server, R large
  *       enough never to wait) takes and releases one permit per request, sequentially; the time
  *       from asking to holding the permit, p50 and p99, against the local budget's in the same
@@ -52,8 +54,14 @@ const ORDER: VenueOrder = {
   updatedAt: '',
 };
 
-/** (a): one round of saturation; resolves to achieved / R and the 429s the venue answered. */
-async function achievedRound(dir: string): Promise<{ ratio: number; limited: number }> {
+/**
+ * (a) and (c): one round of saturation by one dispatcher per budget (none given: one dispatcher
+ * with its own local budget); resolves to achieved / R and the 429s the venue answered.
+ */
+async function achievedRound(
+  dir: string,
+  budgets: readonly RateBudget[] = [],
+): Promise<{ ratio: number; limited: number }> {
   const venue = await startPaperVenue({ rateLimit: (R * 5) / 4, logRequests: true });
   const markFile = openSync(join(dir, 'attempts'), 'a');
   const submitter: OrderSubmitter = {
@@ -70,27 +78,33 @@ async function achievedRound(dir: string): Promise<{ ratio: number; limited: num
       return ORDER;
     },
   };
-  const dispatcher = new Dispatcher({
-    submitter,
-    requests: R,
-    perMs: PER_MS,
-    concurrency: 4,
-    maxAttempts: 3,
-    now: Date.now,
-    sleep,
-    log: silentLogger,
-    onAttempt: () => {
-      writeSync(markFile, 'attempt\n');
-      fsyncSync(markFile);
-    },
-  });
+  const dispatchers = (budgets.length === 0 ? [undefined] : budgets).map(
+    (budget) =>
+      new Dispatcher({
+        submitter,
+        ...(budget === undefined ? {} : { budget }),
+        requests: R,
+        perMs: PER_MS,
+        concurrency: 4,
+        maxAttempts: 3,
+        now: Date.now,
+        sleep,
+        log: silentLogger,
+        onAttempt: () => {
+          writeSync(markFile, 'attempt\n');
+          fsyncSync(markFile);
+        },
+      }),
+  );
   const backlog = Math.ceil(((SATURATED_MS + 2 * PER_MS) / PER_MS) * R);
   const started = Date.now();
-  const sends = Array.from({ length: backlog }, (_, i) =>
-    dispatcher.dispatch(
-      i + 1,
-      { body: `order-${i}`, signature: '0x', signer: '0x' },
-      started + 120_000,
+  const sends = dispatchers.flatMap((dispatcher, d) =>
+    Array.from({ length: backlog }, (_, i) =>
+      dispatcher.dispatch(
+        d * backlog + i + 1,
+        { body: `order-${d}-${i}`, signature: '0x', signer: '0x' },
+        started + 120_000,
+      ),
     ),
   );
   await sleep(PER_MS + SATURATED_MS + 200, new AbortController().signal);
@@ -108,7 +122,7 @@ async function achievedRound(dir: string): Promise<{ ratio: number; limited: num
   const rounds = Math.max(0, times.length - R);
   const ratio = rounds === 0 ? 0 : PER_MS / (gapSum / rounds);
   const limited = log.filter((r) => r.limited).length;
-  await dispatcher.drain(0);
+  for (const dispatcher of dispatchers) await dispatcher.drain(0);
   await Promise.allSettled(sends);
   closeSync(markFile);
   await venue.close();
@@ -137,6 +151,7 @@ const dir = mkdtempSync(join(tmpdir(), 'quanta-rate-bench-'));
 const redis = await startRedisServer();
 try {
   const achieved: number[] = [];
+  const sharedAchieved: number[] = [];
   const limited: number[] = [];
   const redisP50: number[] = [];
   const redisP99: number[] = [];
@@ -145,6 +160,26 @@ try {
     const a = await achievedRound(dir);
     achieved.push(a.ratio);
     limited.push(a.limited);
+
+    const shares = await Promise.all(
+      [1, 2, 3].map(() =>
+        RedisRateBudget.open({
+          url: redis.url,
+          key: `quanta:rate:shared${round}`,
+          requests: R,
+          perMs: PER_MS,
+          expectedProcesses: 3,
+          now: Date.now,
+          sleep,
+          log: silentLogger,
+        }),
+      ),
+    );
+    const c = await achievedRound(dir, shares);
+    if (shares.some((share) => share.status().fallbacks > 0)) throw new Error('a budget fell back');
+    for (const share of shares) await share.close();
+    sharedAchieved.push(c.ratio);
+    limited.push(c.limited);
 
     const huge = 1_000_000_000;
     const shared = await RedisRateBudget.open({
@@ -168,7 +203,8 @@ try {
     redisP99.push(percentile(sharedTimes, 99));
     localP50.push(percentile(localTimes, 50));
     console.log(
-      `round ${round}: achieved ${a.ratio.toFixed(3)} R, ${a.limited} 429s; permit p50 ` +
+      `round ${round}: achieved ${a.ratio.toFixed(3)} R (local), ${c.ratio.toFixed(3)} R (3 shared), ` +
+        `${a.limited + c.limited} 429s; permit p50 ` +
         `${redisP50.at(-1)!.toFixed(3)} ms p99 ${redisP99.at(-1)!.toFixed(3)} ms (Redis), ` +
         `p50 ${localP50.at(-1)!.toFixed(4)} ms (local)`,
     );
@@ -178,6 +214,12 @@ try {
     goal: { atLeast: 0.97 },
     unit: 'x',
     rounds: achieved,
+  });
+  reportFigure({
+    name: 'rate achieved / R, 3 budgets sharing R in Redis (venue at 1.25 R)',
+    goal: { atLeast: 0.9 },
+    unit: 'x',
+    rounds: sharedAchieved,
   });
   reportFigure({
     name: 'rate 429s (venue at 1.25 R)',
