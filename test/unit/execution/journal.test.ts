@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -31,6 +31,30 @@ afterEach(() => {
 });
 
 describe('OrderJournal', () => {
+  it('checkpoints the WAL itself when quiet, not inside a commit (SQLite autocheckpoint off)', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'quanta-journal-'));
+    const path = join(dir, 'journal.sqlite');
+    const journal = OrderJournal.open(path);
+    const before = statSync(path).size;
+    // ~1500 pages in the WAL: SQLite's default (1000) would have checkpointed inside a commit.
+    for (let i = 0; i < 500; i++) {
+      const { id } = journal.insertPending(
+        { ...order(`0x${i.toString(16)}`), body: 'x'.repeat(8000) },
+        1000 + i,
+      );
+      journal.markAttempt(id, 1000 + i);
+    }
+    expect(statSync(path).size).toBe(before);
+    expect(statSync(`${path}-wal`).size).toBeGreaterThan(1000 * 4096);
+    // Quiet for two ticks: the journal copies the WAL into the file.
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    expect(statSync(path).size).toBeGreaterThan(before + 500 * 8000);
+    journal.close();
+    const reopened = OrderJournal.open(path);
+    expect(reopened.inStates(['SENT'])).toHaveLength(500);
+    reopened.close();
+  });
+
   it('keeps an order from PENDING through SENT to its outcome, across a reopen', () => {
     dir = mkdtempSync(join(tmpdir(), 'quanta-journal-'));
     const path = join(dir, 'journal.sqlite');
