@@ -68,6 +68,16 @@ export function parseEnvelope(
   const envelope = parsed.kind === 'json' && isPlainObject(parsed.value) ? parsed.value : undefined;
   const envelopeStatus = envelope === undefined ? undefined : readStatus(envelope.status);
   const effective = worseStatus(status, envelopeStatus);
+  // The common case first: a success envelope needs no message search and no masking (the
+  // message found below only ever goes into an error).
+  if (
+    isSuccess(effective) &&
+    envelope !== undefined &&
+    ('body' in envelope || 'message' in envelope || 'status' in envelope)
+  ) {
+    const message = typeof envelope.message === 'string' ? envelope.message : '';
+    return { body: envelope.body, message };
+  }
   // A 2xx body may carry credentials (registration answers the service secret), so raw text of
   // a success status never goes into an error; only a message field or an HTML title does.
   const rawSaid =
