@@ -6,6 +6,7 @@ import {
   parseVenueOrder,
   venueOrderToWire,
 } from '../../../../src/venue/schemas/index.ts';
+import { checkWireOrderFast, wireOrderSchema } from '../../../../src/venue/schemas/order.ts';
 import type { OrderRequestBody, VenueOrder } from '../../../../src/venue/types.ts';
 import { readVector } from '../../../helpers/vectors.ts';
 
@@ -174,6 +175,125 @@ describe('wire order', () => {
         expect(parseVenueOrder(wire)).toStrictEqual(order);
       }),
       { numRuns: 1000 },
+    );
+  });
+});
+
+describe('the hand-checked order answer agrees with wireOrderSchema', () => {
+  const values: unknown[] = [
+    undefined,
+    null,
+    true,
+    0,
+    -0,
+    1,
+    -1,
+    1.5,
+    2 ** 53,
+    2 ** 53 - 1,
+    NaN,
+    Infinity,
+    '',
+    '0',
+    '1',
+    '01',
+    '-1',
+    '1.5',
+    '1e3',
+    ' 1',
+    '1 ',
+    '１',
+    '12345678901234567890123456789012345678901',
+    'BUY',
+    'SELL',
+    'buy',
+    'MARKET',
+    'LIMIT',
+    'OPEN',
+    'PARTIAL',
+    'PARTIALLY_FILLED',
+    'FILLED',
+    'CANCELLED',
+    'PERPETUAL',
+    'SPOT',
+    'ETH-USD',
+    [],
+    {},
+    ['1'],
+    '2026-01-05T00:00:00Z',
+    '2026-01-05T00:00:00',
+    '2026-01-05T00:00',
+    '2026-01-05T00:00:00.1+02:00',
+    '2026-01-05T00:00:00+0200',
+    '2026-01-05T24:00:00Z',
+    '2026-02-29T00:00:00Z',
+    '2024-02-29T00:00:00Z',
+    '2026-01-05',
+    '2026-01-05 00:00:00Z',
+    '2026-01-05t00:00:00z',
+    '2026-01-05T00:00:00Z\n',
+  ];
+  const check = (candidate: unknown) => {
+    const fast = checkWireOrderFast(candidate);
+    const slow = wireOrderSchema.safeParse(candidate);
+    if (fast !== undefined) {
+      expect(slow.success, JSON.stringify(candidate)).toBe(true);
+      // (toEqual: a key present as undefined, which JSON cannot send, the schema keeps.)
+      expect(fast).toEqual(slow.data);
+    } else if (
+      typeof candidate === 'object' &&
+      candidate !== null &&
+      Object.getPrototypeOf(candidate) === Object.prototype
+    ) {
+      // A plain object the schema accepts always takes the fast path.
+      expect(slow.success, JSON.stringify(candidate)).toBe(false);
+    }
+    // Whichever path decides, the answer parses the same.
+    let viaParse: unknown;
+    try {
+      viaParse = parseVenueOrder(candidate);
+    } catch (error) {
+      viaParse = (error as Error).message;
+    }
+    expect(slow.success ? typeof viaParse : 'string').toBe(slow.success ? 'object' : 'string');
+  };
+
+  it('every field set to each of many values, present or left out', () => {
+    for (const key of [...Object.keys(wireOrder), 'avgFillPricex18', 'extra']) {
+      for (const value of values) check({ ...wireOrder, [key]: value });
+      const { [key]: _left, ...rest } = { ...wireOrder, avgFillPricex18: '3' } as Record<
+        string,
+        unknown
+      >;
+      check(rest);
+    }
+  });
+
+  it('non-plain objects go to the schema', () => {
+    expect(
+      checkWireOrderFast(Object.assign(Object.create(null) as object, wireOrder)),
+    ).toBeUndefined();
+    expect(checkWireOrderFast([wireOrder])).toBeUndefined();
+    expect(checkWireOrderFast(JSON.stringify(wireOrder))).toBeUndefined();
+    expect(checkWireOrderFast(null)).toBeUndefined();
+    expect(checkWireOrderFast(wireOrder)).toBeDefined();
+  });
+
+  it('random JSON-ish answers', () => {
+    const field = fc.oneof(
+      fc.constantFrom(...values.filter((v) => v !== undefined)),
+      fc.string(),
+      fc.integer(),
+      fc.double(),
+      fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      fc.bigInt({ min: 0n, max: 10n ** 30n }).map(String),
+    );
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.constantFrom(...Object.keys(wireOrder), 'avgFillPricex18'), field),
+        (patch) => check({ ...wireOrder, ...patch }),
+      ),
+      { numRuns: 2000 },
     );
   });
 });
