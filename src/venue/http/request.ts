@@ -80,12 +80,14 @@ export async function venueRequest(options: VenueRequestOptions): Promise<VenueR
   const { method, timeoutMs } = options;
   const endpoint = `${method} ${options.path.split('?')[0] ?? ''}`;
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  const base = parseBaseUrl(options.baseUrl, endpoint);
-  const url = buildUrl(base, options.path, options.query);
+  const { base, shownUrl } = knownBase(options.baseUrl, endpoint);
+  const url =
+    options.query === undefined
+      ? knownUrl(base, options.baseUrl, options.path)
+      : buildUrl(base, options.path, options.query);
   const body = serializeBody(options.body, endpoint);
   const headers = buildHeaders(options.headers ?? {}, body !== undefined, endpoint);
   const secrets = Object.values(options.headers ?? {});
-  const shownUrl = base.origin + base.pathname.replace(/\/+$/, '');
   const now = options.now ?? Date.now;
   checkPositive('timeoutMs', timeoutMs, endpoint);
   checkPositive('maxResponseBytes', maxBytes, endpoint);
@@ -134,7 +136,13 @@ export async function venueRequest(options: VenueRequestOptions): Promise<VenueR
 
     let text: string;
     try {
-      text = await readCapped(response, maxBytes, controller.signal);
+      // A declared length within the cap bounds the body (fetch never reads past it) unless the
+      // body is compressed (the length is then the compressed size): read it whole.
+      const encoding = response.headers.get('content-encoding');
+      text =
+        Number.isFinite(declared) && (encoding === null || encoding === 'identity')
+          ? await response.text()
+          : await readCapped(response, maxBytes, controller.signal);
     } catch (error) {
       if (error === CAP_HIT) {
         abort('cap');
@@ -191,6 +199,32 @@ async function readCapped(
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+// Base URLs and order paths are few and sent again and again: parsed and built once each.
+const CACHE_MAX = 32;
+const bases = new Map<string, { base: URL; shownUrl: string }>();
+const urls = new Map<string, string>();
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): V {
+  if (cache.size >= CACHE_MAX) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
+function knownBase(baseUrl: string, endpoint: string): { base: URL; shownUrl: string } {
+  const known = bases.get(baseUrl);
+  if (known !== undefined) return known;
+  const base = parseBaseUrl(baseUrl, endpoint);
+  return remember(bases, baseUrl, {
+    base,
+    shownUrl: base.origin + base.pathname.replace(/\/+$/, ''),
+  });
+}
+
+function knownUrl(base: URL, baseUrl: string, path: string): string {
+  const key = `${baseUrl} ${path}`;
+  return urls.get(key) ?? remember(urls, key, buildUrl(base, path, undefined));
 }
 
 function parseBaseUrl(baseUrl: string, endpoint: string): URL {

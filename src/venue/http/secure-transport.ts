@@ -17,6 +17,9 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === 'localhost' || host === '[::1]' || IPV4_LOOPBACK.test(host);
 }
 
+/** The last base URL found fit for credentials (almost always the only one). */
+let lastAllowed: string | undefined;
+
 /**
  * Refuses a base URL that would send credentials in clear text: plain `http:` to anything but a
  * loopback host, or a URL that is not http(s) at all. Call it before any request that carries
@@ -32,6 +35,8 @@ export function isLoopbackHost(hostname: string): boolean {
  * ```
  */
 export function assertCredentialTransport(baseUrl: string): void {
+  // The same URL on every order: checked once (the verdict is a function of the string).
+  if (baseUrl === lastAllowed) return;
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -42,8 +47,10 @@ export function assertCredentialTransport(baseUrl: string): void {
       { details: ['set venue.writeUrl to an https:// URL'] },
     );
   }
-  if (url.protocol === 'https:') return;
-  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return;
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    lastAllowed = baseUrl;
+    return;
+  }
   const shown = `${url.protocol}//${url.host}`;
   const why =
     url.protocol === 'http:' ? 'is plain http to a non-loopback host' : 'is not an http(s) URL';

@@ -1,4 +1,5 @@
 import { inspect } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes } from '../../../src/errors/index.ts';
 import { VenueError } from '../../../src/venue/errors.ts';
@@ -63,6 +64,16 @@ beforeAll(async () => {
     'GET /abort-after-headers': (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"body":', () => midFlight?.abort());
+    },
+    'GET /gzip-bomb': (_req, res) => {
+      // A few KB on the wire, 8 MiB once fetch has decompressed it.
+      const packed = gzipSync(Buffer.alloc(8 * 1024 * 1024, 0x20));
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': String(packed.length),
+      });
+      res.end(packed);
     },
     'GET /huge': (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -310,6 +321,15 @@ describe('venueRequest: every bad answer becomes a typed VenueError', () => {
     `);
     expect(DEFAULT_MAX_RESPONSE_BYTES).toBe(4 * 1024 * 1024);
   });
+
+  it(
+    'a compressed answer within the cap on the wire is still capped once decompressed',
+    { timeout: 10_000 },
+    async () => {
+      const e = await failure(options({ path: '/gzip-bomb', maxResponseBytes: 1024 * 1024 }));
+      expect([e.code, e.status]).toEqual([ErrorCodes.VENUE_RESPONSE_TOO_LARGE, 200]);
+    },
+  );
 
   it(
     'a declared Content-Length above the cap fails before reading',
