@@ -2,7 +2,7 @@ import { X18_SCALE, notionalX18 } from '../money/index.ts';
 import { bigintRatio, formatRatio } from './ratio-decimal.ts';
 import type { RiskRatios } from './risk-ratios.ts';
 import type { periodsPerYear } from './risk-ratios.ts';
-import type { MarketSample } from './trace.ts';
+import type { MarketSample } from './market-sample.ts';
 
 // The same constants as risk-ratios.ts: these accumulators compute exactly what
 // computeRiskRatios computes from the whole series, one sample at a time.

@@ -1,24 +1,10 @@
 import type { RefusalReason } from '../execution/refusal.ts';
 import type { OrderRecord } from '../execution/order-record.ts';
 import type { FillModel } from './fill-model.ts';
+import type { MarketSample } from './market-sample.ts';
 import type { MeasuredRun } from './online-metrics.ts';
 
-/** One market's state right after a snapshot was processed. All x18, quote units for money. */
-export interface MarketSample {
-  readonly marketId: number;
-  /** Signed position (base units). */
-  readonly positionX18: bigint;
-  /** Mid price of the recorded quote (0 when the market had no quote). */
-  readonly markPriceX18: bigint;
-  /** Average entry price of the open position (0 when flat). */
-  readonly avgEntryPriceX18: bigint;
-  /** Cumulative realized PnL before fees. */
-  readonly realizedPnlX18: bigint;
-  /** Cumulative fees. */
-  readonly feesX18: bigint;
-  /** Cumulative quote amount traded. */
-  readonly turnoverX18: bigint;
-}
+export type { MarketSample } from './market-sample.ts';
 
 /** The best bid and ask of a market at a sample (null for an empty side). */
 export interface MarketTop {
