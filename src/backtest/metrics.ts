@@ -256,8 +256,8 @@ function measureTrace(
         trace.orders.filter((o) => o.marketId === id),
         perYear,
       ),
-      finalPosition: formatX18(market?.state.positionX18 ?? 0n),
-      avgEntryPrice: formatX18(market?.state.avgEntryPriceX18 ?? 0n),
+      finalPosition: formatX18(market?.lastSample.positionX18 ?? 0n),
+      avgEntryPrice: formatX18(market?.lastSample.avgEntryPriceX18 ?? 0n),
       lastMarkPrice: formatX18(market?.mark ?? 0n),
     };
   });

@@ -141,7 +141,7 @@ export class PnlAccumulator {
 export interface MarketAccumulator {
   readonly acc: PnlAccumulator;
   /** Its last sample (carried forward while a sample leaves the market out). */
-  state: MarketSample;
+  lastSample: MarketSample;
   /** The last non-zero mark seen. */
   lastMark: bigint | undefined;
   /** The mark that valued the last sample. */
@@ -175,11 +175,11 @@ export class ScopeAccumulator {
   push(markets: readonly MarketSample[]): void {
     for (const sample of markets) {
       const known = this.markets.get(sample.marketId);
-      if (known !== undefined) known.state = sample;
+      if (known !== undefined) known.lastSample = sample;
       else {
         this.markets.set(sample.marketId, {
           acc: new PnlAccumulator(this.startX18, this.#samples),
-          state: sample,
+          lastSample: sample,
           lastMark: undefined,
           mark: 0n,
           previousRealized: 0n,
@@ -194,7 +194,7 @@ export class ScopeAccumulator {
     let grossSum = 0n;
     let inMarket = false;
     for (const market of this.markets.values()) {
-      const state = market.state;
+      const state = market.lastSample;
       if (state.markPriceX18 > 0n) market.lastMark = state.markPriceX18;
       const mark = market.lastMark ?? state.avgEntryPriceX18;
       market.mark = mark;
