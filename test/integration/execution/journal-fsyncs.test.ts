@@ -21,10 +21,10 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
 
-type TraceEvent = 'fsync' | 'send' | 'start' | 'end';
+type TraceEvent = 'fsync' | 'send' | 'start' | 'end' | 'snapshot';
 
 /** Runs `snapshots` snapshots of `perSnapshot` orders under strace; the events between marks. */
-async function traced(snapshots: number, perSnapshot: number) {
+async function traced(snapshots: number, perSnapshot: number, pauseMs = 0) {
   const dir = await mkdtemp(join(tmpdir(), 'quanta-fsyncs-'));
   dirs.push(dir);
   const trace = join(dir, 'trace');
@@ -46,6 +46,7 @@ async function traced(snapshots: number, perSnapshot: number) {
       join(dir, 'journal.sqlite'),
       String(snapshots),
       String(perSnapshot),
+      String(pauseMs),
     ],
     { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
   );
@@ -62,7 +63,7 @@ async function traced(snapshots: number, perSnapshot: number) {
     if (marked === 'start') inside = true;
     if (!inside) continue;
     if (name === 'fsync' || name === 'fdatasync') events.push('fsync');
-    else if (marked === 'send' || marked === 'end') events.push(marked);
+    else if (marked === 'send' || marked === 'end' || marked === 'snapshot') events.push(marked);
     if (marked === 'end') break;
   }
   return { events, states: JSON.parse(run.stdout) as Record<string, number> };
@@ -76,6 +77,16 @@ describe('the disk journal fsyncs once per order, before the order leaves', () =
     expect(events.filter((e) => e === 'fsync')).toHaveLength(10);
     // Every send is preceded by its own fsync: fsync, send, fsync, send, …
     expect(events.join(' ')).toBe(`${'fsync send '.repeat(10)}end`);
+  });
+
+  it('WAL checkpoints run while the journal is quiet, never in an order', async () => {
+    const { events, states } = await traced(4, 1, 400);
+    expect(states).toEqual({ FILLED: 5 });
+    const text = events.join(' ');
+    // From each snapshot's start to its send: the order's one fsync, nothing else.
+    expect(text.match(/snapshot fsync send/g)).toHaveLength(4);
+    // The pauses between them hold the checkpoints (WAL and file, and the WAL's restart).
+    expect(events.filter((e) => e === 'fsync').length).toBeGreaterThanOrEqual(4 + 3 * 3);
   });
 
   it('the orders of one snapshot share one fsync, made before the first of them leaves', async () => {
