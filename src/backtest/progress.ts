@@ -4,6 +4,12 @@ import type { Writable } from 'node:stream';
 export interface ProgressOptions {
   /** Expected number of ticks (snapshots); without it there is no bar, percentage or ETA. */
   readonly total?: number;
+  /**
+   * Size of the input in bytes (a recording's files; compressed size for gzip), when the number
+   * of ticks is not known up front: the bar, percentage and ETA then follow the bytes consumed
+   * that `tick` is given, and the count stays a plain number of snapshots. Ignored with `total`.
+   */
+  readonly totalBytes?: number;
   /** Where to write (usually `process.stderr`, so `--json` output on stdout stays clean). */
   readonly stream: NodeJS.WriteStream | Writable;
   /** A terminal gets one line redrawn in place; anything else gets plain periodic lines. */
@@ -20,8 +26,11 @@ export interface ProgressOptions {
 
 /** A progress display: count work with `tick`, finish with `done`. */
 export interface Progress {
-  /** Counts `n` more units of work (default 1); redraws when due. */
-  tick(n?: number): void;
+  /**
+   * Counts `n` more units of work (default 1); redraws when due. With `totalBytes`, `bytes` is
+   * how much of the input is consumed so far (it only moves forward).
+   */
+  tick(n?: number, bytes?: number): void;
   /** Writes the final line. Later calls of `tick` and `done` do nothing. */
   done(): void;
 }
@@ -57,11 +66,16 @@ function rate(perSecond: number | null): string {
 export function createProgress(options: ProgressOptions): Progress {
   const { stream, isTTY, now } = options;
   const total = options.total !== undefined && options.total > 0 ? options.total : undefined;
+  const totalBytes =
+    total === undefined && options.totalBytes !== undefined && options.totalBytes > 0
+      ? options.totalBytes
+      : undefined;
   const label = options.label ?? 'backtest';
   const ttyInterval = options.ttyIntervalMs ?? 100;
   const plainInterval = options.plainIntervalMs ?? 10_000;
   const startedAt = now();
   let count = 0;
+  let consumed = 0;
   let finished = false;
   let lastWriteAt: number | undefined;
   let lastTenth = 0;
@@ -71,42 +85,58 @@ export function createProgress(options: ProgressOptions): Progress {
     const elapsed = at - startedAt;
     return elapsed > 0 ? (count * 1000) / elapsed : null;
   };
+  /** Share of the input consumed (0 to 1) when measured in bytes. */
+  const byteShare = (): number => Math.min(consumed, totalBytes ?? 0) / (totalBytes ?? 1);
   const eta = (at: number): string => {
+    if (totalBytes !== undefined) {
+      const share = byteShare();
+      if (share === 0 || at <= startedAt) return 'ETA -:--';
+      return `ETA ${duration(((at - startedAt) * (1 - share)) / share)}`;
+    }
     const speed = perSecond(at);
     if (total === undefined || speed === null || speed === 0) return 'ETA -:--';
     return `ETA ${duration(((total - Math.min(count, total)) / speed) * 1000)}`;
   };
-  const percent = (): number =>
-    total === undefined ? 0 : Math.floor((Math.min(count, total) * 100) / total);
+  const percent = (): number => {
+    if (totalBytes !== undefined) return Math.floor(byteShare() * 100);
+    return total === undefined ? 0 : Math.floor((Math.min(count, total) * 100) / total);
+  };
+  const measured = total !== undefined || totalBytes !== undefined;
 
   const ttyLine = (at: number, tail: string): string => {
-    if (total === undefined) return `${label} ${count} snapshots  ${rate(perSecond(at))}  ${tail}`;
-    const filled = Math.floor((Math.min(count, total) * BAR_WIDTH) / total);
+    if (!measured) return `${label} ${count} snapshots  ${rate(perSecond(at))}  ${tail}`;
+    const filled =
+      totalBytes !== undefined
+        ? Math.floor(byteShare() * BAR_WIDTH)
+        : Math.floor((Math.min(count, total ?? 0) * BAR_WIDTH) / (total ?? 1));
     const bar = `${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}`;
-    return `${label} [${bar}] ${String(percent()).padStart(3)}% ${count}/${total}  ${rate(perSecond(at))}  ${tail}`;
+    const done = total === undefined ? `${count} snapshots` : `${count}/${total}`;
+    return `${label} [${bar}] ${String(percent()).padStart(3)}% ${done}  ${rate(perSecond(at))}  ${tail}`;
   };
   const drawTty = (line: string): void => {
     // Pad over the previous line's tail: `\r` moves the cursor but does not clear.
     stream.write(`\r${line.padEnd(drawnLength)}`);
     drawnLength = line.length;
   };
-  const plainLine = (at: number): string =>
-    total === undefined
-      ? `${label}: ${count} snapshots, ${rate(perSecond(at))}\n`
-      : `${label}: ${percent()}% (${count}/${total} snapshots), ${rate(perSecond(at))}, ${eta(at)}\n`;
+  const plainLine = (at: number): string => {
+    if (!measured) return `${label}: ${count} snapshots, ${rate(perSecond(at))}\n`;
+    const done = total === undefined ? `${count} snapshots` : `${count}/${total} snapshots`;
+    return `${label}: ${percent()}% (${done}), ${rate(perSecond(at))}, ${eta(at)}\n`;
+  };
 
   return {
-    tick(n = 1) {
+    tick(n = 1, bytes?: number) {
       if (finished) return;
       count += n;
+      if (bytes !== undefined && bytes > consumed) consumed = bytes;
       const at = now();
       if (isTTY) {
         if (lastWriteAt !== undefined && at - lastWriteAt < ttyInterval) return;
         lastWriteAt = at;
-        drawTty(ttyLine(at, total === undefined ? `${duration(at - startedAt)} elapsed` : eta(at)));
+        drawTty(ttyLine(at, measured ? eta(at) : `${duration(at - startedAt)} elapsed`));
         return;
       }
-      const tenth = total === undefined ? 0 : Math.floor(percent() / 10);
+      const tenth = measured ? Math.floor(percent() / 10) : 0;
       const quiet = at - (lastWriteAt ?? startedAt) >= plainInterval;
       if (tenth > lastTenth || quiet) {
         lastTenth = Math.max(lastTenth, tenth);

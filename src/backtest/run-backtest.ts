@@ -45,10 +45,12 @@ export interface BacktestOptions {
   readonly projectRoot: string;
   readonly log?: Logger;
   /**
-   * Called once the strategies are loaded and the recording opened, before the replay. The
-   * number of snapshots is not known then: the recording is read once, as it is replayed.
+   * Called once the strategies are loaded and the recording opened, before the replay, with the
+   * size of the recording's files in bytes (compressed for gzip; undefined with `snapshots`).
+   * The number of snapshots is not known then: the recording is read once, as it is replayed,
+   * so progress is measured in bytes (see `onProgress`).
    */
-  readonly onStart?: () => void;
+  readonly onStart?: (recordingBytes: number | undefined) => void;
   /**
    * Drop snapshots whose seq or takenAt does not increase (counted) instead of failing on the
    * first; files that overlap in time are an error even so.
@@ -56,8 +58,11 @@ export interface BacktestOptions {
   readonly repair?: boolean;
   /** With `repair`: called once the recording has been replayed, with the snapshots dropped. */
   readonly onRepaired?: (dropped: number) => void;
-  /** Called after every snapshot with the count so far. */
-  readonly onProgress?: (done: number) => void;
+  /**
+   * Called after every snapshot with the count so far and the bytes of the recording consumed up
+   * to it (of the size `onStart` was given; 0 with `snapshots`).
+   */
+  readonly onProgress?: (done: number, bytesRead: number) => void;
   /** The fill model; default: the config's `backtest:` section. */
   readonly fillModel?: FillModel;
   /**
@@ -238,7 +243,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   const named = new Set(config.strategies.flatMap((s) => s.markets));
   const charted = new Set<number>();
   let previousAt: number | undefined;
-  options.onStart?.();
+  options.onStart?.(recording.bytes);
   const scan = recording.snapshots();
   for await (const recorded of scan) {
     if (previousAt !== undefined) {
@@ -333,7 +338,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     }));
     last = snapshot;
     count += 1;
-    options.onProgress?.(count);
+    options.onProgress?.(count, scan.bytesRead);
   }
   if (options.repair === true) options.onRepaired?.(scan.dropped);
   if (unchecked) checkSymbols(true);
@@ -391,11 +396,17 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
 
 /** Already decoded snapshots behind the reading interface of an opened recording. */
 function decodedRecording(snapshots: readonly Snapshot[]): {
-  snapshots(overrides?: unknown): AsyncIterable<Snapshot> & { readonly dropped: number };
+  /** Not a file: no size. */
+  readonly bytes: undefined;
+  snapshots(
+    overrides?: unknown,
+  ): AsyncIterable<Snapshot> & { readonly dropped: number; readonly bytesRead: number };
 } {
   return {
+    bytes: undefined,
     snapshots: () => ({
       dropped: 0,
+      bytesRead: 0,
       [Symbol.asyncIterator](): AsyncIterator<Snapshot> {
         const each = snapshots[Symbol.iterator]();
         return { next: () => Promise.resolve(each.next()) };

@@ -61,15 +61,17 @@ export async function runBacktestCommand(args: readonly string[]): Promise<numbe
       const noun = dropped === 1 ? 'snapshot' : 'snapshots';
       stderr.write(`repair: dropped ${dropped} ${noun} whose seq or takenAt did not increase\n`);
     },
-    onStart: () => {
+    onStart: (recordingBytes) => {
+      // One pass over the recording: the bar follows the bytes read of its files.
       progress = createProgress({
+        ...(recordingBytes === undefined ? {} : { totalBytes: recordingBytes }),
         stream: stderr,
         isTTY: stderr.isTTY,
         now: Date.now,
         label: 'backtest',
       });
     },
-    onProgress: () => progress?.tick(),
+    onProgress: (_done, bytesRead) => progress?.tick(1, bytesRead),
   });
   progress?.done();
   const metrics = computeMetrics(trace);

@@ -56,6 +56,12 @@ export interface ReadLinesOptions {
    * short (the writer was killed before closing it), so its lines are what could be decompressed.
    */
   readonly onMissingTrailer?: (() => void) | undefined;
+  /**
+   * Set before each batch is yielded to how many bytes of the file were consumed to produce it
+   * and the batches before: the file's own bytes, so compressed bytes for gzip (those zlib has
+   * taken in), comparable with the file's size for a progress display.
+   */
+  readonly position?: { bytes: number } | undefined;
 }
 
 /**
@@ -92,13 +98,14 @@ export async function* readLineBatches(
   path: string,
   options: ReadLinesOptions = {},
 ): AsyncGenerator<string[], void, undefined> {
-  const { signal } = options;
+  const { signal, position } = options;
   const gzip = isGzipPath(path);
   const file = createReadStream(path, {
     highWaterMark: CHUNK_BYTES,
     ...(signal === undefined ? {} : { signal }),
   });
   let stream: Readable = file;
+  let gunzipped: { readonly bytesWritten: number } | undefined;
   if (gzip) {
     // SYNC_FLUSH at the end: a truncated stream ends quietly instead of "unexpected end of file"
     // (which would also lose the output of the last chunk); hasTrailer tells the two apart.
@@ -108,6 +115,7 @@ export async function* readLineBatches(
     });
     // Errors surface through the iteration of `gunzip`, which pipeline destroys with them.
     stream = pipeline(file, gunzip, () => undefined);
+    gunzipped = gunzip;
   }
   // Decoded here rather than by setEncoding, to count the bytes for the gzip trailer check.
   const utf8 = new StringDecoder('utf8');
@@ -117,6 +125,7 @@ export async function* readLineBatches(
   try {
     for await (const data of stream as AsyncIterable<Buffer>) {
       bytes += data.length;
+      if (position !== undefined) position.bytes = gunzipped?.bytesWritten ?? bytes;
       const chunk = utf8.write(data);
       let newline = chunk.indexOf('\n');
       if (newline === -1) {
@@ -141,6 +150,7 @@ export async function* readLineBatches(
     stream.destroy();
     file.destroy();
   }
+  if (position !== undefined) position.bytes = gzip ? file.bytesRead : bytes;
   if (carry !== '') yield [carry];
   if (!complete) options.onMissingTrailer?.();
 }

@@ -29,6 +29,12 @@ export interface ReadRecordingOptions {
 export interface RecordingSnapshots extends AsyncIterable<Snapshot> {
   /** Snapshots dropped by `repair` in the latest iteration so far (0 without `repair`). */
   readonly dropped: number;
+  /**
+   * Bytes of the recording's files consumed so far by the latest iteration (compressed bytes for
+   * gzip files), up to the snapshot last yielded: with {@link OpenedRecording.bytes}, how far a
+   * single read has got (a snapshot's share of its batch is estimated by its place in it).
+   */
+  readonly bytesRead: number;
 }
 
 /** A recording opened by {@link openRecording}. */
@@ -37,6 +43,8 @@ export interface OpenedRecording {
   readonly header: RecordingHeader;
   /** The files that make up the recording, in reading order. */
   readonly files: readonly string[];
+  /** The total size of `files` on disk in bytes (compressed for gzip), as opened. */
+  readonly bytes: number;
   /**
    * Streams the snapshots of every file in order; each call starts from the beginning and gives
    * the same snapshots and the same verdict.
@@ -100,17 +108,21 @@ export async function resolveRecordingFiles(path: string | readonly string[]): P
 /** The order check of the read in progress, kept so a caller can ask what it dropped. */
 interface ReadState {
   order?: SnapshotOrder;
+  /** Bytes consumed up to the line being decoded, all files so far. */
+  bytesRead: number;
 }
 
 async function* readFiles(
   files: readonly string[],
   options: ReadRecordingOptions,
-  state: ReadState = {},
+  state: ReadState = { bytesRead: 0 },
 ): AsyncGenerator<Snapshot, void, undefined> {
   const warn = options.onWarning ?? defaultWarn;
   const order = new SnapshotOrder(options.repair === true);
   state.order = order;
   let previous: ReadonlyMap<number, Market> = new Map();
+  let before = 0;
+  const position = { bytes: 0 };
   for (const file of files) {
     // Each file is self-contained; the previous one's markets only lend their objects.
     const decoder = new RecordingDecoder(file, warn, previous);
@@ -122,8 +134,18 @@ async function* readFiles(
     let count = 0;
     // One line behind: a line is known to be the last one (allowed to be torn) only at the end.
     let pending: string | undefined;
-    for await (const batch of readLineBatches(file, { signal: options.signal, onMissingTrailer })) {
+    position.bytes = 0;
+    let batchStart = 0;
+    const batches = readLineBatches(file, { signal: options.signal, onMissingTrailer, position });
+    for await (const batch of batches) {
+      // The lines of a batch share its bytes evenly (the pending line is one behind: close enough).
+      const from = before + batchStart;
+      const span = position.bytes - batchStart;
+      batchStart = position.bytes;
+      let line = 0;
       for (const text of batch) {
+        line += 1;
+        state.bytesRead = from + Math.floor((span * line) / batch.length);
         if (pending !== undefined) {
           const snapshot = decoder.decodeLine(pending, false);
           if (snapshot !== undefined && order.admit(snapshot, decoder)) {
@@ -134,6 +156,8 @@ async function* readFiles(
         pending = text;
       }
     }
+    before += position.bytes;
+    state.bytesRead = before;
     if (pending === undefined) {
       warn({
         file,
@@ -182,7 +206,7 @@ export async function* readRecording(
   path: string | readonly string[],
   options: ReadRecordingOptions = {},
 ): AsyncGenerator<Snapshot, void, undefined> {
-  yield* readFiles(await resolveRecordingFiles(path), options);
+  yield* readFiles(await resolveRecordingFiles(path), options, { bytesRead: 0 });
 }
 
 /**
@@ -216,16 +240,22 @@ export async function openRecording(
   if (header === undefined) {
     throw new QuantaError(ErrorCodes.RECORDING_INVALID, `${first}:1: no complete recording header`);
   }
+  let bytes = 0;
+  for (const file of files) bytes += (await stat(file)).size;
   return {
     header,
     files,
+    bytes,
     snapshots: (overrides = {}) => {
-      const state: ReadState = {};
+      const state: ReadState = { bytesRead: 0 };
       const read = { ...options, ...overrides };
       return {
         [Symbol.asyncIterator]: () => readFiles(files, read, state),
         get dropped() {
           return state.order?.dropped ?? 0;
+        },
+        get bytesRead() {
+          return state.bytesRead;
         },
       };
     },

@@ -60,5 +60,7 @@ describe('backtests of the example strategies on the fixture recording', () => {
     expect(result.stdout).toMatch(/^Backtest: \d+ snapshots/m);
     expect(result.stdout).toMatch(/^TOTAL /m);
     expect(result.stderr).toContain('backtest: done');
+    // One pass over the recording: progress is its bytes read, with a percentage and an ETA.
+    expect(result.stderr).toMatch(/^backtest: 50% \(\d+ snapshots\), .+, ETA \d+:\d\d$/m);
   }, 60_000);
 });

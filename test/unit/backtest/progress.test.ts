@@ -136,3 +136,48 @@ describe('createProgress elsewhere (pipes, CI logs)', () => {
     expect(chunks).toEqual(['backtest: done, 0 snapshots in 0:00 (-/s)\n']);
   });
 });
+
+describe('createProgress measured in bytes (one pass over a recording)', () => {
+  it('draws the bar, percentage and ETA from the bytes consumed, counting snapshots', () => {
+    const { chunks, stream, clock, now } = harness();
+    const progress = createProgress({ totalBytes: 4000, stream, isTTY: true, now });
+    clock.t += 1000;
+    progress.tick(1, 1000);
+    clock.t += 1000;
+    progress.tick(1, 800); // never backwards
+    clock.t += 1000;
+    progress.tick(298, 3000);
+    progress.done();
+    expect(chunks).toEqual([
+      '\rbacktest [######..................]  25% 1 snapshots  1.0/s  ETA 0:03',
+      '\rbacktest [######..................]  25% 2 snapshots  1.0/s  ETA 0:06',
+      '\rbacktest [##################......]  75% 300 snapshots  100/s  ETA 0:01',
+      '\rbacktest [##################......]  75% 300 snapshots  100/s  done in 0:03',
+      '\n',
+    ]);
+  });
+
+  it('writes plain lines at each 10% of the bytes', () => {
+    const { chunks, stream, clock, now } = harness();
+    const progress = createProgress({ totalBytes: 1000, stream, isTTY: false, now });
+    for (let i = 1; i <= 20; i += 1) {
+      clock.t += 100;
+      progress.tick(5, i * 50);
+    }
+    progress.done();
+    expect(chunks.slice(0, 2)).toEqual([
+      'backtest: 10% (10 snapshots), 50.0/s, ETA 0:02\n',
+      'backtest: 20% (20 snapshots), 50.0/s, ETA 0:02\n',
+    ]);
+    expect(chunks).toHaveLength(10);
+    expect(chunks[9]).toBe('backtest: done, 100 snapshots in 0:02 (50.0/s)\n');
+  });
+
+  it('a total in snapshots wins over bytes', () => {
+    const { chunks, stream, clock, now } = harness();
+    const progress = createProgress({ total: 10, totalBytes: 1000, stream, isTTY: true, now });
+    clock.t += 1000;
+    progress.tick(5, 900);
+    expect(chunks[0]).toContain(' 50% 5/10');
+  });
+});
