@@ -19,7 +19,11 @@ export {
   isFlat,
   absAmount,
   mid,
+  midX18,
   spread,
+  toX18,
+  fixedX18,
+  RollingWindow,
 } from './strategy/helpers.ts';
 /** zod, re-exported so a strategy project needs only `quanta` to declare its params. */
 export { z } from 'zod';

@@ -1,6 +1,22 @@
-import { Decimal } from 'decimal.js';
 import { z } from 'zod';
-import { defineStrategy, type OrderIntent } from 'quanta';
+import {
+  RollingWindow,
+  absAmount,
+  defineStrategy,
+  fixedX18,
+  midX18,
+  parseDecimalToX18,
+  positionX18,
+  toX18,
+  type OrderIntent,
+} from 'quanta';
+
+interface Limits {
+  readonly entryX18: bigint;
+  readonly exitX18: bigint;
+  readonly orderX18: bigint;
+  readonly maxX18: bigint;
+}
 
 const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'expected a decimal string like "0.01"');
 
@@ -9,6 +25,9 @@ const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'expected a decimal stri
  * z-score of the latest mid against the window's mean. Above `entryZ` it sells, below `-entryZ`
  * it buys (one `orderAmount` per snapshot, never beyond `maxPosition` either way); once the
  * z-score is back within `exitZ` it closes the position with a reduce-only order.
+ *
+ * All in exact x18 bigints through the strategy helpers (`RollingWindow` compares the z-score
+ * with a threshold without a division or a square root), so nothing is rounded on the way.
  */
 export default defineStrategy({
   name: 'mean-reversion',
@@ -23,43 +42,49 @@ export default defineStrategy({
     .strict()
     .refine((p) => p.exitZ < p.entryZ, { message: 'exitZ must be below entryZ', path: ['exitZ'] }),
   init() {
-    return { mids: new Map<number, Decimal[]>() };
+    return { mids: new Map<number, RollingWindow>(), limits: undefined as Limits | undefined };
   },
   onSnapshot(snapshot, ctx) {
     if (snapshot.stale) return [];
-    const { window, entryZ, exitZ, orderAmount, maxPosition } = ctx.params;
+    const { window, orderAmount } = ctx.params;
+    const { mids } = ctx.state;
+    // The params as x18, once.
+    const { entryX18, exitX18, orderX18, maxX18 } = (ctx.state.limits ??= {
+      entryX18: toX18(ctx.params.entryZ),
+      exitX18: toX18(ctx.params.exitZ),
+      orderX18: parseDecimalToX18(ctx.params.orderAmount, 'orderAmount'),
+      maxX18: parseDecimalToX18(ctx.params.maxPosition, 'maxPosition'),
+    });
     const intents: OrderIntent[] = [];
     for (const marketId of ctx.marketIds) {
-      const quote = snapshot.quotes?.get(marketId);
-      const bid = quote?.bids[0];
-      const ask = quote?.asks[0];
-      if (bid === undefined || ask === undefined) continue;
-      const mid = new Decimal(bid.price).plus(ask.price).div(2);
-      const mids = ctx.state.mids.get(marketId) ?? [];
-      mids.push(mid);
-      if (mids.length > window) mids.shift();
-      ctx.state.mids.set(marketId, mids);
-      if (mids.length < window) continue;
+      const mid = midX18(snapshot.quotes?.get(marketId));
+      if (mid === undefined) continue;
+      let recent = mids.get(marketId);
+      if (recent === undefined) mids.set(marketId, (recent = new RollingWindow(window)));
+      recent.push(mid);
+      if (!recent.full || recent.flat) continue;
 
-      const mean = Decimal.sum(...mids).div(mids.length);
-      const variance = Decimal.sum(...mids.map((m) => m.minus(mean).pow(2))).div(mids.length);
-      if (variance.isZero()) continue;
-      const z = mid.minus(mean).div(variance.sqrt());
       // Drawn on this market's price chart in the backtest report.
       const symbol = snapshot.markets.get(marketId)?.symbol;
-      if (symbol !== undefined) ctx.plot(`${symbol}:mean`, mean.toFixed(8));
-      const position = new Decimal(ctx.position(marketId));
+      if (symbol !== undefined)
+        ctx.plot(`${symbol}:mean`, fixedX18(recent.sumX18, 8, BigInt(recent.count)));
+      const held = ctx.position(marketId);
+      const position = positionX18(held);
 
-      if (z.abs().lte(exitZ) && !position.isZero()) {
+      if (
+        position !== 0n &&
+        recent.compareZ(mid, exitX18) <= 0 &&
+        recent.compareZ(mid, -exitX18) >= 0
+      ) {
         intents.push({
           marketId,
-          side: position.isPositive() ? 'SELL' : 'BUY',
+          side: position > 0n ? 'SELL' : 'BUY',
           type: 'MARKET',
-          amount: position.abs().toFixed(),
+          amount: absAmount(held),
           reduceOnly: true,
           tag: 'mr-exit',
         });
-      } else if (z.gt(entryZ) && position.minus(orderAmount).gte(new Decimal(maxPosition).neg())) {
+      } else if (recent.compareZ(mid, entryX18) > 0 && position - orderX18 >= -maxX18) {
         intents.push({
           marketId,
           side: 'SELL',
@@ -67,7 +92,7 @@ export default defineStrategy({
           amount: orderAmount,
           tag: 'mr-entry',
         });
-      } else if (z.lt(-entryZ) && position.plus(orderAmount).lte(maxPosition)) {
+      } else if (recent.compareZ(mid, -entryX18) < 0 && position + orderX18 <= maxX18) {
         intents.push({
           marketId,
           side: 'BUY',

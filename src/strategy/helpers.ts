@@ -6,6 +6,7 @@
 import { formatX18, parseDecimalToX18 } from '../money/index.ts';
 import { markPriceX18 } from '../market/mark-price.ts';
 import type { Quote } from '../domain/index.ts';
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
 
 /**
  * A position as `ctx.position(marketId)` returns it (`"-0.5"` is short), as an exact signed x18
@@ -70,4 +71,162 @@ export function spread(quote: Quote | undefined): string | undefined {
   if (bid === undefined || ask === undefined) return undefined;
   const difference = parseDecimalToX18(ask.price) - parseDecimalToX18(bid.price);
   return difference < 0n ? `-${formatX18(-difference)}` : formatX18(difference);
+}
+
+/**
+ * The mid of the best bid and ask as an x18 bigint (the mark-price rule of {@link mid}), or
+ * undefined when either side is empty.
+ *
+ * @example
+ * midX18(quote) // 100500000000000000000n for bid 100, ask 101
+ */
+export function midX18(quote: Quote | undefined): bigint | undefined {
+  return markPriceX18(quote);
+}
+
+const X18 = 10n ** 18n;
+const SIGNED_DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i;
+
+/**
+ * A number (a param such as `entryZ: 1.5`, taken as its shortest decimal form, as decimal.js
+ * takes it) or a decimal string as an exact signed x18 integer.
+ *
+ * @throws QuantaError `QUANTA_INVALID_DECIMAL` for a value that is not finite, not a decimal, or
+ *   finer than 18 fraction digits.
+ * @example
+ * toX18(1.5) // 1500000000000000000n
+ * toX18('-0.25') // -250000000000000000n
+ */
+export function toX18(value: number | string): bigint {
+  const text = typeof value === 'number' ? String(value) : value;
+  const match = SIGNED_DECIMAL.exec(text);
+  if (match === null) {
+    throw new QuantaError(ErrorCodes.INVALID_DECIMAL, `${JSON.stringify(text)} is not a decimal`);
+  }
+  const fraction = match[3] ?? '';
+  const digits = BigInt(`${match[2] ?? '0'}${fraction}`);
+  const shift = 18 + Number(match[4] ?? '0') - fraction.length;
+  let scaled: bigint;
+  if (shift >= 0) scaled = digits * 10n ** BigInt(shift);
+  else {
+    const divisor = 10n ** BigInt(-shift);
+    if (digits % divisor !== 0n) {
+      throw new QuantaError(
+        ErrorCodes.INVALID_DECIMAL,
+        `${JSON.stringify(text)} has more than 18 fraction digits`,
+      );
+    }
+    scaled = digits / divisor;
+  }
+  return match[1] === '-' ? -scaled : scaled;
+}
+
+/**
+ * `valueX18 / divisor` rounded half away from zero to `decimals` places, with exactly that many
+ * (decimal.js's `toFixed(decimals)`, except that a value rounding to zero has no `-`), computed
+ * exactly: e.g. a mean as `fixedX18(sum, 8, n)`.
+ *
+ * @example
+ * fixedX18(10n ** 18n, 2, 3n) // '0.33'
+ * fixedX18(2500000000000000000n, 0) // '3'
+ */
+export function fixedX18(valueX18: bigint, decimals: number, divisor = 1n): string {
+  if (!Number.isSafeInteger(decimals) || decimals < 0 || decimals > 100) {
+    throw new QuantaError(ErrorCodes.INVALID_DECIMAL, `decimals ${decimals}: expected 0 to 100`);
+  }
+  if (divisor === 0n) throw new QuantaError(ErrorCodes.INVALID_DECIMAL, 'division by zero');
+  const negative = valueX18 < 0n !== divisor < 0n;
+  const numerator = (valueX18 < 0n ? -valueX18 : valueX18) * 10n ** BigInt(decimals);
+  const denominator = (divisor < 0n ? -divisor : divisor) * X18;
+  const rounded = (2n * numerator + denominator) / (2n * denominator);
+  const digits = rounded.toString().padStart(decimals + 1, '0');
+  const text = decimals === 0 ? digits : `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
+  return negative && rounded !== 0n ? `-${text}` : text;
+}
+
+/**
+ * An exact rolling window of x18 values (the last `size` pushed) with its sum and the z-score
+ * test mean-reversion strategies need, in bigints: no float, no decimal.js, no square root. The
+ * variance is the population one (divided by the count).
+ *
+ * @example
+ * const window = new RollingWindow(20);
+ * window.push(midX18(quote)!);
+ * if (window.full && window.compareZ(midX18(quote)!, toX18(2)) > 0) { ... } // z-score above 2
+ */
+export class RollingWindow {
+  readonly size: number;
+  readonly #values: bigint[] = [];
+  #head = 0;
+  #sum = 0n;
+  #sumOfSquares = 0n;
+
+  constructor(size: number) {
+    if (!Number.isSafeInteger(size) || size < 1) {
+      throw new QuantaError(ErrorCodes.INVALID_DECIMAL, `window size ${size}: expected 1 or more`);
+    }
+    this.size = size;
+  }
+
+  /** Adds a value, dropping the oldest once `size` are held. */
+  push(valueX18: bigint): void {
+    if (this.#values.length < this.size) this.#values.push(valueX18);
+    else {
+      const dropped = this.#values[this.#head] as bigint;
+      this.#sum -= dropped;
+      this.#sumOfSquares -= dropped * dropped;
+      this.#values[this.#head] = valueX18;
+      this.#head = (this.#head + 1) % this.size;
+    }
+    this.#sum += valueX18;
+    this.#sumOfSquares += valueX18 * valueX18;
+  }
+
+  /** How many values are held (at most `size`). */
+  get count(): number {
+    return this.#values.length;
+  }
+
+  /** True once `size` values are held. */
+  get full(): boolean {
+    return this.#values.length === this.size;
+  }
+
+  /** The sum of the values held, x18: the mean is `fixedX18(window.sumX18, dp, BigInt(window.count))`. */
+  get sumX18(): bigint {
+    return this.#sum;
+  }
+
+  /** True when every value held is the same (the variance is zero: no z-score). */
+  get flat(): boolean {
+    return this.#varianceTimesCountSquared() === 0n;
+  }
+
+  /** count² × variance, in x36 units: count × Σx² − (Σx)². */
+  #varianceTimesCountSquared(): bigint {
+    return BigInt(this.#values.length) * this.#sumOfSquares - this.#sum * this.#sum;
+  }
+
+  /**
+   * The sign of `z − threshold`, where z is the z-score of `valueX18` against the values held
+   * ((value − mean) / standard deviation), computed exactly: -1 below, 0 equal, 1 above.
+   *
+   * @param thresholdX18 - the threshold in x18, any sign (`toX18(entryZ)`, once).
+   * @throws QuantaError when the window is empty or `flat` (z is undefined).
+   */
+  compareZ(valueX18: bigint, thresholdX18: bigint): -1 | 0 | 1 {
+    const variance = this.#varianceTimesCountSquared();
+    if (variance === 0n) {
+      throw new QuantaError(ErrorCodes.INVALID_DECIMAL, 'z-score of a flat or empty window');
+    }
+    // z = (n·x − Σx) / √(n·Σx² − (Σx)²); compare n·x − Σx with t·√(…) by signs, then squares.
+    const left = (BigInt(this.#values.length) * valueX18 - this.#sum) * X18;
+    const t = thresholdX18;
+    if (left >= 0n && t <= 0n) return left === 0n && t === 0n ? 0 : 1;
+    if (left <= 0n && t >= 0n) return -1;
+    const l = left * left;
+    const r = t * t * variance;
+    const order = l > r ? 1 : l < r ? -1 : 0;
+    return left > 0n ? order : order === 0 ? 0 : order === 1 ? -1 : 1;
+  }
 }

@@ -6,6 +6,7 @@ it('the public surface is a deliberate list', () => {
     [
       "ErrorCodes",
       "QuantaError",
+      "RollingWindow",
       "X18_SCALE",
       "absAmount",
       "buildReport",
@@ -14,6 +15,7 @@ it('the public surface is a deliberate list', () => {
       "createLogger",
       "defineStrategy",
       "findMarketBySymbol",
+      "fixedX18",
       "floorToGrid",
       "formatSummary",
       "formatX18",
@@ -24,6 +26,7 @@ it('the public surface is a deliberate list', () => {
       "isShort",
       "loadConfig",
       "mid",
+      "midX18",
       "notionalX18",
       "parseDecimalToX18",
       "positionX18",
@@ -31,6 +34,7 @@ it('the public surface is a deliberate list', () => {
       "runBacktest",
       "spread",
       "startBot",
+      "toX18",
       "writeReport",
       "z",
     ]

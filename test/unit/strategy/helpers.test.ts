@@ -1,6 +1,9 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
+  RollingWindow,
   absAmount,
+  fixedX18,
+  toX18,
   isFlat,
   isLong,
   isShort,
@@ -40,4 +43,55 @@ it('mid (the mark-price rule) and spread of a quote, exact in x18', () => {
     mid({ marketId: 1, timestamp: 0, bids: [], asks: [{ price: '1', quantity: '1' }] }),
   ).toBeUndefined();
   expect(spread({ marketId: 1, timestamp: 0, bids: [], asks: [] })).toBeUndefined();
+});
+
+describe('exact x18 helpers for strategy maths', () => {
+  it('toX18 takes numbers by their shortest decimal form, and signed decimal strings', () => {
+    expect(toX18(1.5)).toBe(1_500_000_000_000_000_000n);
+    expect(toX18(0.1)).toBe(100_000_000_000_000_000n);
+    expect(toX18(1e-7)).toBe(100_000_000_000n);
+    expect(toX18(2e21)).toBe(2n * 10n ** 39n);
+    expect(toX18('-0.25')).toBe(-250_000_000_000_000_000n);
+    expect(() => toX18(1e-19)).toThrow(/more than 18 fraction digits/);
+    expect(() => toX18(Number.NaN)).toThrow(/not a decimal/);
+  });
+
+  it('fixedX18 rounds half away from zero to a fixed number of places, dividing exactly', () => {
+    const one = 10n ** 18n;
+    expect(fixedX18(one, 2, 3n)).toBe('0.33');
+    expect(fixedX18(2n * one, 2, 3n)).toBe('0.67');
+    expect(fixedX18((5n * one) / 2n, 0)).toBe('3');
+    expect(fixedX18(-(5n * one) / 2n, 0)).toBe('-3');
+    expect(fixedX18(-1n, 8)).toBe('0.00000000');
+    expect(fixedX18(123_456_785n * 10n ** 10n, 8)).toBe('1.23456785');
+    expect(fixedX18(123_456_785n * 10n ** 9n, 8)).toBe('0.12345679');
+  });
+
+  it('RollingWindow keeps the last `size` values and compares z-scores exactly', () => {
+    const w = new RollingWindow(4);
+    for (const v of ['10', '12', '11', '13', '9']) w.push(toX18(v));
+    // Holds 12, 11, 13, 9: mean 11.25, population sd √2.1875 ≈ 1.479
+    expect(w.count).toBe(4);
+    expect(w.full).toBe(true);
+    expect(w.sumX18).toBe(toX18('45'));
+    expect(fixedX18(w.sumX18, 2, BigInt(w.count))).toBe('11.25');
+    const nine = toX18('9'); // z ≈ -1.5213
+    expect(w.compareZ(nine, toX18('-1.52'))).toBe(-1);
+    expect(w.compareZ(nine, toX18('-1.53'))).toBe(1);
+    expect(w.compareZ(nine, 0n)).toBe(-1);
+    expect(w.compareZ(nine, toX18('2'))).toBe(-1);
+    expect(w.compareZ(toX18('11.25'), 0n)).toBe(0);
+    expect(w.compareZ(toX18('14'), toX18('1.85'))).toBe(1); // z ≈ 1.859
+    expect(w.compareZ(toX18('14'), toX18('1.86'))).toBe(-1);
+    // Exactly on the threshold: n − 1 equal values and one other give z² = n − 1.
+    const exact = new RollingWindow(5);
+    for (const v of ['1', '1', '1', '1', '3']) exact.push(toX18(v));
+    expect(exact.compareZ(toX18('3'), toX18('2'))).toBe(0);
+    expect(exact.compareZ(toX18('1'), toX18('-0.5'))).toBe(0);
+    const flat = new RollingWindow(2);
+    flat.push(1n);
+    flat.push(1n);
+    expect(flat.flat).toBe(true);
+    expect(() => flat.compareZ(1n, 0n)).toThrow(/flat/);
+  });
 });
