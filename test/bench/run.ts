@@ -35,7 +35,10 @@ const figuresFile = join(figuresDir, 'figures.jsonl');
 let failed = 0;
 for (const name of benches) {
   console.log(`\n=== ${name}`);
-  const result = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(here, name)], {
+  // The quanta-source condition, as `npm run bench` gives this process: a strategy's
+  // `import 'quanta'` then reaches src/, the code the bench measures, not a stale dist/.
+  const args = ['--expose-gc', '--conditions=quanta-source', '--import', 'tsx', join(here, name)];
+  const result = spawnSync(process.execPath, args, {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, [FIGURES_FILE_ENV]: figuresFile },
