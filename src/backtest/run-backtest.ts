@@ -7,6 +7,7 @@ import { buildTradingStack, type TradingStack } from '../runtime/trading-stack.t
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { openRecording } from '../market/recording/index.ts';
 import { markPriceX18 } from '../market/mark-price.ts';
+import { bestPriceX18 } from '../market/best-price.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { SimEngine } from '../sim/index.ts';
 import { checkStrategySymbols } from '../strategy/check-symbols.ts';
@@ -478,8 +479,10 @@ function topsOf(snapshot: Snapshot, charted: ReadonlySet<number>): MarketTop[] {
     .sort((a, b) => a - b)
     .map((marketId) => {
       const quote = snapshot.quotes?.get(marketId);
-      const best = (levels: readonly { price: string }[] | undefined): bigint | null =>
-        levels?.[0] === undefined ? null : parseDecimalToX18(levels[0].price, 'quote price');
-      return { marketId, bidX18: best(quote?.bids), askX18: best(quote?.asks) };
+      return {
+        marketId,
+        bidX18: bestPriceX18(quote, 'bids') ?? null,
+        askX18: bestPriceX18(quote, 'asks') ?? null,
+      };
     });
 }

@@ -1,4 +1,4 @@
-import { parseDecimalToX18 } from '../money/index.ts';
+import { bestPriceX18 } from './best-price.ts';
 import type { Quote } from '../domain/index.ts';
 
 /**
@@ -12,10 +12,8 @@ import type { Quote } from '../domain/index.ts';
  * // 100500000000000000000n
  */
 export function markPriceX18(quote: Quote | undefined): bigint | undefined {
-  const bid = quote?.bids[0];
-  const ask = quote?.asks[0];
-  if (bid === undefined || ask === undefined) return undefined;
-  return (
-    (parseDecimalToX18(bid.price, 'quote price') + parseDecimalToX18(ask.price, 'quote price')) / 2n
-  );
+  const bid = bestPriceX18(quote, 'bids');
+  if (bid === undefined) return undefined;
+  const ask = bestPriceX18(quote, 'asks');
+  return ask === undefined ? undefined : (bid + ask) / 2n;
 }

@@ -4,6 +4,8 @@ import type { Market, Quote, QuoteLevel } from '../../domain/index.ts';
 import { sameMarket } from '../same-market.ts';
 import { createSnapshot, type Snapshot } from '../snapshot.ts';
 import { formatTicks } from './price-ticks.ts';
+import { BEST_PRICE_X18 } from '../best-price.ts';
+import { parseDecimalToX18 } from '../../money/index.ts';
 import {
   LineTag,
   RECORDING_FORMAT,
@@ -35,6 +37,15 @@ class SideLevels implements LevelSource {
     return typeof this.texts === 'string' ? this.texts : (this.texts[level] as string);
   }
 
+  /** The first level's price as x18, without building the levels. */
+  bestX18(): bigint | undefined {
+    if (this.nums.length === 0) return undefined;
+    const tick = this.nums[0] as number;
+    if (Number.isNaN(tick)) return parseDecimalToX18(this.literals?.[0] as string, 'quote price');
+    // tick × 10^-expo, exactly (expo < 16 for a tick price).
+    return BigInt(tick) * X18_OF_EXPO[this.expo as number]!;
+  }
+
   levels(): QuoteLevel[] {
     if (this.#levels === undefined) {
       const count = this.count;
@@ -55,9 +66,17 @@ class SideLevels implements LevelSource {
 
 const NO_SIDE = new SideLevels(undefined, [], '', undefined);
 
+/** 10^(18 − expo): one tick of a `10^-expo` grid in x18. */
+const X18_OF_EXPO: readonly bigint[] = Array.from(
+  { length: 19 },
+  (_, expo) => 10n ** BigInt(18 - expo),
+);
+
 /** A side whose levels are cut from their text when first read. */
 interface LevelSource {
   levels(): QuoteLevel[];
+  /** The first level's price as x18 (undefined for an empty side). */
+  bestX18(): bigint | undefined;
 }
 
 /**
@@ -89,6 +108,11 @@ export class RecordedQuote implements Quote {
     return this.#asks.levels();
   }
 
+  /** The best price of a side as x18, without building the side's levels. */
+  [BEST_PRICE_X18](side: 'bids' | 'asks'): bigint | undefined {
+    return (side === 'bids' ? this.#bids : this.#asks).bestX18();
+  }
+
   toJSON(): Quote {
     return { marketId: this.marketId, timestamp: this.timestamp, bids: this.bids, asks: this.asks };
   }
@@ -104,6 +128,11 @@ class TextLevels implements LevelSource {
 
   levels(): QuoteLevel[] {
     return (this.#levels ??= this.cut(this.text));
+  }
+
+  bestX18(): bigint | undefined {
+    const top = this.levels()[0];
+    return top === undefined ? undefined : parseDecimalToX18(top.price, 'quote price');
   }
 }
 

@@ -6,6 +6,9 @@ import type { Quote, QuoteLevel } from '../../../src/domain/index.ts';
 import { RecordingWriter, openRecording } from '../../../src/market/recording/index.ts';
 import { formatTicks } from '../../../src/market/recording/price-ticks.ts';
 import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
+import { bestPriceX18 } from '../../../src/market/best-price.ts';
+import { markPriceX18 } from '../../../src/market/mark-price.ts';
+import { parseDecimalToX18 } from '../../../src/money/index.ts';
 import { testMarket } from '../../helpers/markets.ts';
 
 const T0 = Date.parse('2026-01-05T09:30:00Z');
@@ -76,4 +79,58 @@ describe('recording bytes read, for a one-pass progress bar', () => {
       expect(seen[0] as number).toBeLessThan(size * 0.3);
     });
   }
+});
+
+describe('best prices of a recorded quote without its levels', () => {
+  it('equal the first level parsed, for tick and literal prices, both versions', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quanta-recording-best-'));
+    dirs.push(dir);
+    const sample = snapshots(300).map((snapshot, i) => {
+      const quote = snapshot.quotes?.get(1) as Quote;
+      // Every 7th: a price finer than the grid (kept literally); every 11th: an empty side.
+      const bids =
+        i % 7 === 0
+          ? [{ price: `${2999 + (i % 3)}.125`, quantity: '1' }, ...quote.bids.slice(1)]
+          : quote.bids;
+      const asks = i % 11 === 0 ? [] : quote.asks;
+      return createSnapshot({
+        seq: snapshot.seq,
+        takenAt: snapshot.takenAt,
+        markets: [eth],
+        quotes: [{ ...quote, bids, asks }],
+      });
+    });
+    for (const version of [1, 2] as const) {
+      const writer = await RecordingWriter.open({
+        path: join(dir, `v${version}.jsonl`),
+        version,
+        now: () => T0,
+        source: 'test',
+      });
+      for (const snapshot of sample) {
+        writer.write(snapshot);
+        await writer.drained();
+      }
+      await writer.close();
+      let i = 0;
+      for await (const snapshot of (
+        await openRecording(join(dir, `v${version}.jsonl`))
+      ).snapshots()) {
+        const decoded = snapshot.quotes?.get(1);
+        // Read the best prices first (no levels built yet), then the levels.
+        const bid = bestPriceX18(decoded, 'bids');
+        const ask = bestPriceX18(decoded, 'asks');
+        const mark = markPriceX18(decoded);
+        const top = (side: readonly { price: string }[]) =>
+          side[0] === undefined ? undefined : parseDecimalToX18(side[0].price);
+        const expected = sample[i]?.quotes?.get(1) as Quote;
+        expect(bid).toBe(top(expected.bids));
+        expect(ask).toBe(top(expected.asks));
+        expect(decoded?.bids).toEqual(expected.bids);
+        expect(mark).toBe(bid === undefined || ask === undefined ? undefined : (bid + ask) / 2n);
+        i += 1;
+      }
+      expect(i).toBe(sample.length);
+    }
+  });
 });
