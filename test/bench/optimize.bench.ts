@@ -126,9 +126,10 @@ const backtestMs = async (): Promise<number> => {
 const one = createLocalPool(1);
 const all = createLocalPool(CORES);
 try {
-  // Warm-up: every thread decodes the recording and loads the strategy once.
-  await rate(one, 2);
-  await rate(all, 2 * CORES);
+  // Warm-up: every thread decodes the recording, loads the strategy and runs enough sets for the
+  // JIT to settle (with 2 sets a thread, the first measured round still ran colder code).
+  await rate(one, 8);
+  await rate(all, 8 * CORES);
   await backtestMs();
   const scaling: number[] = [];
   const perSet: number[] = [];
