@@ -1,3 +1,4 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import type { Address, Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ErrorCodes, isQuantaError, QuantaError } from '../errors/index.ts';
@@ -11,6 +12,21 @@ import {
 } from '../venue/signing/index.ts';
 import type { SigningDomainConfig } from '../venue/types.ts';
 import type { CredentialStore, StoredCredential } from './credential-store.ts';
+
+/**
+ * A registration the venue answered 429 is tried again after its `Retry-After`, this many times:
+ * the venue refused it unread, so sending it again cannot register twice. Registration takes no
+ * permit of the rate budget (it runs before the budget opens), so a bot starting beside others
+ * that use the account's whole budget meets 429s here and must wait, not exit.
+ */
+const RATE_LIMITED_RETRIES = 5;
+/** The longest single wait a 429 may ask of a registration. */
+const MAX_RATE_LIMITED_WAIT_MS = 10_000;
+/** The wait when a 429 names none. */
+const DEFAULT_RATE_LIMITED_WAIT_MS = 1000;
+
+const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  wait(ms, undefined, signal === undefined ? {} : { signal });
 
 /** Options of {@link CredentialManager}. */
 export interface CredentialManagerOptions {
@@ -28,6 +44,11 @@ export interface CredentialManagerOptions {
   readonly credentialTtlMs: number;
   readonly now: () => number;
   readonly log: Logger;
+  /**
+   * Waits out a 429's `Retry-After` before a registration is tried again; injectable so tests
+   * need no real sleeps. Default: a timer that stops when `signal` aborts.
+   */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** A usable credential: headers for order calls and the key that signs orders. */
@@ -127,7 +148,9 @@ export class CredentialManager {
     const { brokerId, connection, log, now } = this.#options;
     let nonce = this.#all.reduce((max, c) => Math.max(max, c.nonce + 1), 0);
     const signingPrivateKey = generateSigningKey();
-    for (let attempt = 0; ; attempt++) {
+    let nonceTaken = false;
+    let rateLimited = 0;
+    for (;;) {
       const expiryTs = now() + this.#options.credentialTtlMs;
       const request = await signRegistration({
         walletPrivateKey: this.#options.walletPrivateKey,
@@ -160,10 +183,28 @@ export class CredentialManager {
         );
         return stored;
       } catch (error) {
+        if (
+          error instanceof VenueError &&
+          error.code === ErrorCodes.VENUE_RATE_LIMITED &&
+          rateLimited < RATE_LIMITED_RETRIES
+        ) {
+          rateLimited += 1;
+          const waitMs = Math.min(
+            error.retryAfterMs ?? DEFAULT_RATE_LIMITED_WAIT_MS,
+            MAX_RATE_LIMITED_WAIT_MS,
+          );
+          log.warn(
+            { endpoint: error.endpoint, waitMs, retry: rateLimited, of: RATE_LIMITED_RETRIES },
+            'registration rate-limited by the venue; trying again after its Retry-After',
+          );
+          await (this.#options.sleep ?? defaultSleep)(waitMs, signal);
+          continue;
+        }
         // The stored counter can lag the venue's (a lost state dir): take the venue's word once.
         const expected =
           error instanceof VenueError ? NONCE_HINT.exec(error.venueMessage ?? '') : null;
-        if (attempt === 0 && expected?.[1] !== undefined && Number(expected[1]) !== nonce) {
+        if (!nonceTaken && expected?.[1] !== undefined && Number(expected[1]) !== nonce) {
+          nonceTaken = true;
           log.warn(
             { storedNonce: nonce, venueNonce: Number(expected[1]) },
             "registration nonce out of step with the venue; using the venue's",

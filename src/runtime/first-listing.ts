@@ -1,29 +1,44 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import pRetry from 'p-retry';
 import { summarizeError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
 import { listMarkets, type VenueConnection } from '../venue/endpoints/index.ts';
+import { VenueError } from '../venue/errors.ts';
 import type { Market } from '../domain/index.ts';
 
-const ATTEMPTS = 3;
+const ATTEMPTS = 5;
+/** The longest `Retry-After` a 429 may make the first listing wait. */
+const MAX_RETRY_AFTER_MS = 10_000;
 
 /**
  * The venue's market list at start, retried briefly. A bot does not start without it: the
  * configured symbols are checked against it and recovered fills are booked with its fees
- * (an empty stand-in once booked them with no fee at all).
+ * (an empty stand-in once booked them with no fee at all). The listing takes no permit of the
+ * rate budget (the budget opens after it), so a bot starting beside others that use the
+ * account's whole budget may meet a 429: it waits the venue's `Retry-After` before the next try
+ * instead of spending its attempts inside the same window.
  *
  * @throws the last `VenueError` after {@link ATTEMPTS} attempts (exit 1).
  */
-export async function firstListing(read: VenueConnection, log: Logger): Promise<Market[]> {
+export async function firstListing(
+  read: VenueConnection,
+  log: Logger,
+  /** Waits out a 429's `Retry-After`; injectable so tests need no real sleeps. */
+  sleep: (ms: number) => Promise<void> = (ms) => wait(ms),
+): Promise<Market[]> {
   return pRetry(() => listMarkets(read, { signal: AbortSignal.timeout(read.timeoutMs) }), {
     retries: ATTEMPTS - 1,
     minTimeout: 250,
     maxTimeout: 2000,
-    onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
-      if (retriesLeft > 0)
-        log.warn(
-          { err: summarizeError(error), attempt: attemptNumber },
-          'listing markets at start failed; retrying',
-        );
+    onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
+      if (retriesLeft === 0) return;
+      log.warn(
+        { err: summarizeError(error), attempt: attemptNumber },
+        'listing markets at start failed; retrying',
+      );
+      if (error instanceof VenueError && error.retryAfterMs !== undefined) {
+        await sleep(Math.min(error.retryAfterMs, MAX_RETRY_AFTER_MS));
+      }
     },
   });
 }

@@ -1,0 +1,90 @@
+/**
+ * Registration takes no permit of the rate budget (it runs before the budget opens), so a bot
+ * started beside others that use the account's whole budget meets a 429 on POST /api/v1/auth.
+ * It used to exit there ("venue rate-limited POST /api/v1/auth"): found by the three-bot shared
+ * budget test. Now it waits out `Retry-After` (on the injected clock here) and registers.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { CredentialManager } from '../../../src/account/credential-manager.ts';
+import { CredentialStore } from '../../../src/account/credential-store.ts';
+import { ErrorCodes } from '../../../src/errors/index.ts';
+import { silentLogger } from '../../../src/log/logger.ts';
+import { startPaperVenue, type PaperVenue } from '../../../src/paper/index.ts';
+import { listMarkets, type VenueConnection } from '../../../src/venue/endpoints/index.ts';
+import { DEFAULT_SIGNING_DOMAIN } from '../../../src/venue/types.ts';
+import { MARGIN_MS, T0, TTL_MS, WALLET_KEY } from './helpers.ts';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const step of cleanups.splice(0).reverse()) await step();
+});
+
+async function saturatedVenue(): Promise<{
+  clock: { now: number };
+  venue: PaperVenue;
+  connection: VenueConnection;
+  manager: (sleep: (ms: number) => Promise<void>) => CredentialManager;
+}> {
+  const clock = { now: T0 };
+  // One request per second for the whole venue, and another bot's request already took it.
+  const venue = await startPaperVenue({ port: 0, seed: 7, clock: () => clock.now, rateLimit: 1 });
+  const dir = mkdtempSync(join(tmpdir(), 'quanta-register-429-'));
+  cleanups.push(() => venue.close());
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const connection: VenueConnection = { baseUrl: venue.url, timeoutMs: 5000 };
+  await listMarkets(connection);
+  return {
+    clock,
+    venue,
+    connection,
+    manager: (sleep) =>
+      new CredentialManager({
+        store: new CredentialStore(join(dir, 'credentials.json')),
+        connection,
+        brokerId: 1,
+        subaccountIndex: 1,
+        chainId: 42161,
+        domain: DEFAULT_SIGNING_DOMAIN,
+        headerPrefix: 'Service-',
+        walletPrivateKey: WALLET_KEY,
+        renewMarginMs: MARGIN_MS,
+        credentialTtlMs: TTL_MS,
+        now: () => clock.now,
+        log: silentLogger,
+        sleep,
+      }),
+  };
+}
+
+it('a registration answered 429 waits out Retry-After and registers once', async () => {
+  const { clock, venue, manager } = await saturatedVenue();
+  const waits: number[] = [];
+  const credentials = manager((ms) => {
+    waits.push(ms);
+    clock.now += ms;
+    return Promise.resolve();
+  });
+  const { registered } = await credentials.ensure();
+  expect(registered).toBe(true);
+  expect(waits).toEqual([1000]);
+  // The refused request and the one that registered; no second registration.
+  expect(venue.requestCount('/api/v1/auth')).toBe(2);
+});
+
+it('a venue that keeps answering 429 fails the registration after five waits, naming it', async () => {
+  const { venue, manager } = await saturatedVenue();
+  const waits: number[] = [];
+  // The clock never moves: the venue's window never frees.
+  const credentials = manager((ms) => {
+    waits.push(ms);
+    return Promise.resolve();
+  });
+  await expect(credentials.ensure()).rejects.toMatchObject({
+    code: ErrorCodes.VENUE_RATE_LIMITED,
+  });
+  expect(waits).toHaveLength(5);
+  expect(venue.requestCount('/api/v1/auth')).toBe(6);
+});
