@@ -196,8 +196,21 @@ it('three processes share one budget: >= 0.9 R, no 429, survive a SIGKILL and a 
   console.info(`Redis back: ${back.toFixed(3)} R`);
 
   console.info(`whole run: ${Date.now() - bots[0]!.spawnedAt} ms from the first spawn`);
-  const limited = venue.requestLog().filter((r) => r.limited).length;
-  expect({ limited }, describe()).toEqual({ limited: 0 });
+  const refused = venue.requestLog().filter((r) => r.limited);
+  const limited = refused.length;
+  // Where a 429 fell, relative to each phase's start, so a failure says which phase let it by.
+  const phaseOf = (at: number): string =>
+    at >= restartedAt
+      ? `Redis back +${at - restartedAt} ms`
+      : at >= stoppedAt
+        ? `Redis down +${at - stoppedAt} ms`
+        : at >= killedAt
+          ? `after SIGKILL +${at - killedAt} ms`
+          : `steady +${at - t0} ms`;
+  expect(
+    { limited },
+    `429s at: ${refused.map((r) => `${phaseOf(r.at)} ${r.path}`).join('; ')}\n${describe()}`,
+  ).toEqual({ limited: 0 });
   for (const ratio of perWindow) expect(ratio).toBeGreaterThanOrEqual(0.9);
   for (const orders of phase1Orders) expect(orders).toBeGreaterThan(STEADY_MS / 1000);
   // Taking the killed bot's share means the two reach about R; without it they would stay at
