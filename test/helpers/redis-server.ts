@@ -13,9 +13,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.ts';
 
 const INSTALL_HINT =
   'the redis-server binary is missing: run `npm test` (its pretest installs it as root) or `sudo apt-get install -y redis-server`';
@@ -40,18 +41,6 @@ export function redisServerBinary(): string {
   const path = found.stdout.trim();
   if (found.status !== 0 || path === '') throw new Error(INSTALL_HINT);
   return path;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Resolves once a PING on the port answers PONG, or rejects after `timeoutMs`. */

@@ -9,7 +9,6 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { generatePrivateKey } from 'viem/accounts';
@@ -19,6 +18,7 @@ import { startPaperVenue } from '../../../../src/paper/index.ts';
 import { startBot } from '../../../../src/runtime/bot.ts';
 import { captureLogs, strategyModule, tempDir, waitFor, WALLET_ENV } from '../harness.ts';
 import { writeControlConfig } from './control-harness.ts';
+import { freePort } from '../../../helpers/free-port.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -34,19 +34,6 @@ function prometheusBinary(): string {
   const path = found.stdout.trim();
   if (found.status !== 0 || path === '') throw new Error(INSTALL_HINT);
   return path;
-}
-
-/** A port free right now on 127.0.0.1 (Prometheus needs a number, not 0). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The value of the first series `query` returns, or undefined while there is none. */
