@@ -68,7 +68,8 @@ interface OwnSlot {
  * locally (orders first) and one loop asks Redis for as many slots as are waited for.
  *
  * Redis unreachable: the process keeps to `requests / expectedProcesses` on its own, counting
- * the slots it still holds, logs that once, shows `fallback` in status and metrics, tries Redis
+ * the slots it still holds, after one quiet `perMs` in which it takes none (the others' slots
+ * of the shared window are still in the venue's), logs that once, shows `fallback` in status and metrics, tries Redis
  * again every `probeEveryMs`, and when it answers carries its held slots back into the shared
  * window before taking any new one, and keeps to its share for `perMs` + 3 probes more (the
  * others may not be back yet). Never unlimited, never stopped.
@@ -103,6 +104,11 @@ export class RedisRateBudget implements RateBudget {
   #settleUntil = 0;
   /** Reserved slots on their way to waiters (see `#handOverIn`). */
   #promised = 0;
+  /**
+   * Just fallen back from the shared window: until then this process takes no new slot (see
+   * `#enterFallback`).
+   */
+  #quietUntil = 0;
 
   private constructor(options: RedisRateBudgetOptions) {
     this.#options = options;
@@ -145,7 +151,8 @@ export class RedisRateBudget implements RateBudget {
     try {
       await budget.#redis.connect();
     } catch (error) {
-      budget.#enterFallback(error);
+      // Never in the shared window: there is nothing of it to wait out.
+      budget.#enterFallback(error, false);
     }
     budget.#maintaining = budget.#maintain();
     return budget;
@@ -272,7 +279,9 @@ export class RedisRateBudget implements RateBudget {
   }
 
   #ownFree(): number {
-    if (this.#options.now() < this.#pausedUntil) return 0;
+    const now = this.#options.now();
+    if (now < this.#pausedUntil) return 0;
+    if (this.#mode === 'fallback' && now < this.#quietUntil) return 0;
     return this.#share - this.#ownUsed();
   }
 
@@ -319,6 +328,7 @@ export class RedisRateBudget implements RateBudget {
         if (!this.#waiters.grant(permit)) permit.release(false);
       }
       if (this.#waiters.size === 0) return undefined;
+      if (now < this.#quietUntil) return this.#quietUntil - now;
       // The probe kicks the loop when Redis answers again.
       const next = this.#nextOwnFreeAt();
       return next === Infinity ? Infinity : Math.max(1, next - now);
@@ -376,10 +386,20 @@ export class RedisRateBudget implements RateBudget {
       });
   }
 
-  #enterFallback(error: unknown): void {
+  /**
+   * Keeps to this process's share from now on. `wasShared`: leaving the shared window, whose
+   * slots were spread over the processes as their waiters came, not by shares: one holding
+   * fewer than its share at this moment would add the difference on top of the others' many
+   * (up to R + R / expectedProcesses in the venue's window, over 1.25 R with three). So no new
+   * slot until `perMs` + guard from now, when every slot answered under the shared window has
+   * freed (Redis went away before we noticed, so nobody takes one after this); from then on,
+   * each process's share adds only to its own requests still in flight, which it counts.
+   */
+  #enterFallback(error: unknown, wasShared = true): void {
     if (this.#mode === 'fallback' || this.#stop.signal.aborted) return;
     this.#mode = 'fallback';
     this.#fallbacks += 1;
+    if (wasShared) this.#quietUntil = this.#options.now() + this.#holdMs;
     this.#options.log.warn(
       {
         rateBudget: 'fallback',

@@ -18,6 +18,7 @@ import type { Permit } from '../../../src/execution/rate-budget/rate-budget.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
 import { sleep } from '../../../src/runtime/sleep.ts';
 import { captureLogs } from '../runtime/harness.ts';
+import { settle } from '../../helpers/manual-timer.ts';
 import { startRedisServer, type RedisServer } from '../../helpers/redis-server.ts';
 
 let server: RedisServer;
@@ -158,6 +159,69 @@ describe('RedisRateBudget', () => {
       sleep,
       log,
     });
+
+  it('a process that falls back holding less than its share waits until the shared slots have freed', async () => {
+    // Its own Redis (this test kills it) and an injected clock for the budgets and the scripts.
+    const own = await startRedisServer();
+    let t = 1_000_000;
+    const sleepers: { at: number; wake: () => void }[] = [];
+    const clockSleep = (ms: number, stop: AbortSignal) =>
+      new Promise<void>((resolve, reject) => {
+        if (stop.aborted) return reject(stop.reason as Error);
+        const sleeper = { at: t + ms, wake: resolve };
+        sleepers.push(sleeper);
+        stop.addEventListener('abort', () => reject(stop.reason as Error), { once: true });
+      });
+    const advance = async (ms: number) => {
+      t += ms;
+      for (const sleeper of sleepers.splice(0)) {
+        if (sleeper.at <= t) sleeper.wake();
+        else sleepers.push(sleeper);
+      }
+      await settle();
+    };
+    const openOn = () =>
+      RedisRateBudget.open({
+        url: own.url,
+        key: 'quiet',
+        requests: 6,
+        perMs: 300,
+        guardMs: 2,
+        expectedProcesses: 2,
+        leaseMarginMs: 300,
+        probeEveryMs: 100,
+        now: () => t,
+        redisNow: () => t,
+        sleep: clockSleep,
+        log: silentLogger,
+      });
+    const a = await openOn();
+    const b = await openOn();
+    try {
+      // b sent five requests just now (held 302 ms in Redis and by b); a holds none.
+      for (let i = 0; i < 5; i++) (await b.take('order', signal)).release();
+      await own.stop();
+      // a's next take finds Redis gone. Its share is 3, but b's five are still in the venue's
+      // window: taking 3 now would make 8 in it against R = 6.
+      let granted = false;
+      const next = a.take('order', signal).then((permit) => {
+        granted = true;
+        return permit;
+      });
+      const deadline = Date.now() + 5000;
+      while (a.status().mode !== 'fallback' && Date.now() < deadline) await settle();
+      expect(a.status()).toMatchObject({ mode: 'fallback', requests: 3 });
+      await advance(301);
+      expect(granted).toBe(false);
+      await advance(1);
+      (await next).release();
+      expect(granted).toBe(true);
+    } finally {
+      await a.close();
+      await b.close();
+      await own.dispose();
+    }
+  });
 
   it('two budgets share R; a stopped Redis gives each its share (logged once), and back', async () => {
     const logsA = captureLogs();
