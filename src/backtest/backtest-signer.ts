@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { keccak256, stringToHex, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { OrderSigner } from '../execution/executor.ts';
@@ -18,8 +19,9 @@ export function backtestSignerAddress(): Address {
 
 /**
  * The backtest's order signer. The simulation verifies no signature, so this one skips the
- * ECDSA: the signature is a deterministic stand-in of the same shape (65 bytes: the keccak of
- * the body the executor built, twice, then `1b`), unique per body as a real one is, and the
+ * ECDSA: the signature is a deterministic stand-in of the same shape (65 bytes: the SHA-256 of
+ * the body the executor built, twice, then `1b`; node's native hash, some 40 times cheaper than
+ * a keccak in JavaScript), unique per body as a real one is, and the
  * signer is the backtest key's address. What it never changes is the body: the executor builds
  * and journals the order body bytes before asking any signer, so the bytes a backtest order
  * carries are exactly the ones live trading signs and sends (test/unit/backtest/backtest-signer).
@@ -28,7 +30,7 @@ export function backtestSigner(): OrderSigner {
   const signer = backtestSignerAddress();
   return {
     sign(body: OrderRequestBody): Promise<{ signature: string; signer: string }> {
-      const hash = keccak256(stringToHex(JSON.stringify(body))).slice(2);
+      const hash = createHash('sha256').update(JSON.stringify(body)).digest('hex');
       return Promise.resolve({ signature: `0x${hash}${hash}1b`, signer });
     },
   };

@@ -398,6 +398,7 @@ export class SimEngine {
     if (sim === undefined) throw new SimRejection(`market ${request.marketId} not found`);
 
     const account = this.#account(accountId);
+    const at = iso(now);
     const order: BookedOrder = {
       id: this.#nextOrderId,
       accountId,
@@ -408,7 +409,7 @@ export class SimEngine {
       priceX18: request.priceX18,
       expiryTs: request.expiryTs,
       isReduce: request.isReduce,
-      createdAt: iso(now),
+      createdAt: at,
       capacityX18: request.isReduce
         ? min(request.amountX18, account.reducibleX18(sim.market.id, request.side))
         : request.amountX18,
@@ -417,7 +418,7 @@ export class SimEngine {
       totalFilledX18: 0n,
       filledNotionalX36: 0n,
       feesPaidX18: 0n,
-      updatedAt: iso(now),
+      updatedAt: at,
       fills: [],
     };
     this.#nextOrderId += 1;

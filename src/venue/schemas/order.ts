@@ -5,6 +5,7 @@ import { parseX18String } from '../../money/index.ts';
 import type { OrderRequestBody, VenueOrder } from '../types.ts';
 import {
   int128DecimalString,
+  isInt128Decimal,
   isoTimestamp,
   marketType,
   nonNegativeInteger,
@@ -83,10 +84,42 @@ const STATUS_TO_WIRE: Readonly<Record<OrderStatus, WireOrderStatus>> = {
  *   non-negative decimal string with at most 18 fraction digits, got "1e-3"`.
  */
 export function parseOrderRequestBody(raw: unknown): OrderRequestBody {
-  return parseWire(orderRequestBodySchema, raw, {
-    code: ErrorCodes.INVALID_WIRE_DATA,
-    what: 'order request',
-  });
+  return (
+    checkOrderRequestBodyFast(raw) ??
+    parseWire(orderRequestBodySchema, raw, {
+      code: ErrorCodes.INVALID_WIRE_DATA,
+      what: 'order request',
+    })
+  );
+}
+
+/**
+ * The order request body when `raw` passes every rule of `orderRequestBodySchema` (checked by
+ * hand: the body is parsed on every order by the signer, the paper venue and the backtest's
+ * simulated venue, and zod's object walk costs several times this), else undefined: the caller
+ * then asks the schema, which decides and words the error. Exported for the tests that hold the
+ * two to the same verdicts. Keys come out in the schema's order, unknown keys dropped, as zod
+ * gives them.
+ */
+export function checkOrderRequestBodyFast(raw: unknown): OrderRequestBody | undefined {
+  if (typeof raw !== 'object' || raw === null || Object.getPrototypeOf(raw) !== Object.prototype) {
+    return undefined;
+  }
+  const o = raw as Record<string, unknown>;
+  const { marketId, isBuy, orderType, amount, price, expiryTs, isReduce } = o;
+  if (
+    !isCount(marketId) ||
+    marketId > UINT32_MAX ||
+    typeof isBuy !== 'boolean' ||
+    (orderType !== 'MARKET' && orderType !== 'LIMIT') ||
+    !isInt128Decimal(amount) ||
+    !isInt128Decimal(price) ||
+    !isCount(expiryTs) ||
+    typeof isReduce !== 'boolean'
+  ) {
+    return undefined;
+  }
+  return { marketId, isBuy, orderType, amount, price, expiryTs, isReduce };
 }
 
 // The rules of `wireOrderSchema`, checked by hand (an order answer is on every order's path;

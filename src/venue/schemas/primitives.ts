@@ -87,6 +87,16 @@ export const int128DecimalString = decimalString.refine(
   },
 );
 
+/**
+ * Whether `value` passes {@link int128DecimalString} (its regex and its int128 bound), for hand
+ * checks on hot paths that must agree with the schema.
+ */
+export function isInt128Decimal(value: unknown): value is string {
+  return (
+    typeof value === 'string' && PLAIN_DECIMAL.test(value) && parseDecimalToX18(value) <= INT128_MAX
+  );
+}
+
 /** A 20-byte hex address with `0x`; any letter case (checksums are not enforced on the wire). */
 // The bad value is not echoed: a private key pasted where an address belongs must not come back.
 export const hexAddress = z.string().regex(HEX_ADDRESS, {

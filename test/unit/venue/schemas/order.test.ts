@@ -6,7 +6,12 @@ import {
   parseVenueOrder,
   venueOrderToWire,
 } from '../../../../src/venue/schemas/index.ts';
-import { checkWireOrderFast, wireOrderSchema } from '../../../../src/venue/schemas/order.ts';
+import {
+  checkOrderRequestBodyFast,
+  checkWireOrderFast,
+  orderRequestBodySchema,
+  wireOrderSchema,
+} from '../../../../src/venue/schemas/order.ts';
 import type { OrderRequestBody, VenueOrder } from '../../../../src/venue/types.ts';
 import { readVector } from '../../../helpers/vectors.ts';
 
@@ -292,6 +297,107 @@ describe('the hand-checked order answer agrees with wireOrderSchema', () => {
       fc.property(
         fc.dictionary(fc.constantFrom(...Object.keys(wireOrder), 'avgFillPricex18'), field),
         (patch) => check({ ...wireOrder, ...patch }),
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('the hand-checked order request body agrees with orderRequestBodySchema', () => {
+  const values: unknown[] = [
+    undefined,
+    null,
+    true,
+    false,
+    0,
+    -0,
+    1,
+    -1,
+    1.5,
+    2 ** 32 - 1,
+    2 ** 32,
+    2 ** 53,
+    2 ** 53 - 1,
+    NaN,
+    Infinity,
+    '',
+    '0',
+    '1',
+    '01',
+    '-1',
+    '1.5',
+    '1.',
+    '.5',
+    '0.000000000000000001',
+    '0.0000000000000000001',
+    '1e3',
+    ' 1',
+    '1 ',
+    '１',
+    '170141183460469231731.687303715884105727',
+    '170141183460469231731.687303715884105728',
+    'MARKET',
+    'LIMIT',
+    'market',
+    [],
+    {},
+  ];
+  const check = (candidate: unknown) => {
+    const fast = checkOrderRequestBodyFast(candidate);
+    const slow = orderRequestBodySchema.safeParse(candidate);
+    if (fast !== undefined) {
+      expect(slow.success, JSON.stringify(candidate)).toBe(true);
+      expect(fast).toStrictEqual(slow.data);
+      // The same bytes as the schema's output (key order included): what a signer stringifies.
+      expect(JSON.stringify(fast)).toBe(JSON.stringify(slow.data));
+    } else if (
+      typeof candidate === 'object' &&
+      candidate !== null &&
+      Object.getPrototypeOf(candidate) === Object.prototype
+    ) {
+      expect(slow.success, JSON.stringify(candidate)).toBe(false);
+    }
+    let viaParse: unknown;
+    try {
+      viaParse = parseOrderRequestBody(candidate);
+    } catch (error) {
+      viaParse = (error as Error).message;
+    }
+    expect(typeof viaParse).toBe(slow.success ? 'object' : 'string');
+  };
+
+  it('every field set to each of many values, present or left out', () => {
+    for (const key of [...Object.keys(body), 'extra']) {
+      for (const value of values) check({ ...body, [key]: value });
+      const { [key]: _left, ...rest } = { ...body } as Record<string, unknown>;
+      check(rest);
+    }
+  });
+
+  it('non-plain objects go to the schema', () => {
+    expect(checkOrderRequestBodyFast(Object.assign(Object.create(null) as object, body))).toBe(
+      undefined,
+    );
+    expect(checkOrderRequestBodyFast([body])).toBeUndefined();
+    expect(checkOrderRequestBodyFast(JSON.stringify(body))).toBeUndefined();
+    expect(checkOrderRequestBodyFast(body)).toStrictEqual(body);
+  });
+
+  it('random JSON-ish bodies', () => {
+    const field = fc.oneof(
+      fc.constantFrom(...values.filter((v) => v !== undefined)),
+      fc.string(),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.bigInt({ min: 0n, max: 10n ** 40n }).map(String),
+      fc
+        .tuple(fc.bigInt({ min: 0n, max: 10n ** 22n }), fc.bigInt({ min: 0n, max: 10n ** 19n }))
+        .map(([a, b]) => `${a}.${b}`),
+    );
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom(...Object.keys(body), 'extra'), field), (patch) =>
+        check({ ...body, ...patch }),
       ),
       { numRuns: 2000 },
     );
