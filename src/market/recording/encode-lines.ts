@@ -179,17 +179,17 @@ function encodeSideV2(
 /**
  * A version 2 snapshot line: as version 1, but each quote side encoded against the market's
  * previous quote in the file (`encodeSideV2`), so a moving book costs small integers and a still
- * one a `0`. `memory` is updated to this snapshot.
+ * one a `0`. `memory` is updated to this snapshot. A keyframe line (`tag` `"k"`, version 3) is
+ * encoded against an empty `memory`.
  *
  * @throws QuantaError `QUANTA_RECORDING_WRITE` as `encodeSnapshotLine` (memory unchanged then).
  */
-export function encodeSnapshotLineV2(snapshot: Snapshot, memory: QuoteMemory): string {
-  const line: unknown[] = [
-    LineTag.snapshot,
-    snapshot.seq,
-    snapshot.takenAt,
-    snapshot.stale ? 1 : 0,
-  ];
+export function encodeSnapshotLineV2(
+  snapshot: Snapshot,
+  memory: QuoteMemory,
+  tag: typeof LineTag.snapshot | typeof LineTag.keyframe = LineTag.snapshot,
+): string {
+  const line: unknown[] = [tag, snapshot.seq, snapshot.takenAt, snapshot.stale ? 1 : 0];
   if (snapshot.quotes !== undefined) {
     const quotes: unknown[] = [];
     const updates: [number, SideMemory, SideMemory][] = [];

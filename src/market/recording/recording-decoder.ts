@@ -3,8 +3,8 @@ import { parseMarketRow, type MarketRow } from '../../venue/schemas/index.ts';
 import type { Market, Quote, QuoteLevel } from '../../domain/index.ts';
 import { sameMarket } from '../same-market.ts';
 import { createSnapshot, type Snapshot } from '../snapshot.ts';
-import { formatTicks } from './price-ticks.ts';
 import { BEST_PRICE_X18 } from '../best-price.ts';
+import { QuoteTrack, TRACK_LIMIT, type LevelSource } from './quote-track.ts';
 import { parseDecimalToX18 } from '../../money/index.ts';
 import {
   LineTag,
@@ -13,71 +13,6 @@ import {
   type RecordingHeader,
   type RecordingVersion,
 } from './recording-format.ts';
-
-/**
- * One quote side as version 2 rebuilds it, turned into `QuoteLevel` strings only when read: per
- * level three numbers in `nums` (the price in ticks, NaN for a literal price; then the span of
- * its quantity in `texts[level]`, or in `texts` itself when it is one string for all levels). A
- * side marked unchanged shares its predecessor's object.
- */
-class SideLevels implements LevelSource {
-  #levels: QuoteLevel[] | undefined;
-  constructor(
-    readonly expo: number | undefined,
-    readonly nums: readonly number[],
-    readonly texts: string | readonly string[],
-    readonly literals: readonly (string | undefined)[] | undefined,
-  ) {}
-
-  get count(): number {
-    return this.nums.length / 3;
-  }
-
-  text(level: number): string {
-    return typeof this.texts === 'string' ? this.texts : (this.texts[level] as string);
-  }
-
-  /** The first level's price as x18, without building the levels. */
-  bestX18(): bigint | undefined {
-    if (this.nums.length === 0) return undefined;
-    const tick = this.nums[0] as number;
-    if (Number.isNaN(tick)) return parseDecimalToX18(this.literals?.[0] as string, 'quote price');
-    // tick × 10^-expo, exactly (expo < 16 for a tick price).
-    return BigInt(tick) * X18_OF_EXPO[this.expo as number]!;
-  }
-
-  levels(): QuoteLevel[] {
-    if (this.#levels === undefined) {
-      const count = this.count;
-      const levels = new Array<QuoteLevel>(count);
-      for (let i = 0; i < count; i++) {
-        const tick = this.nums[3 * i] as number;
-        const price = Number.isNaN(tick)
-          ? (this.literals?.[i] as string)
-          : formatTicks(tick, this.expo as number);
-        const quantity = this.text(i).slice(this.nums[3 * i + 1], this.nums[3 * i + 2]);
-        levels[i] = { price, quantity };
-      }
-      this.#levels = levels;
-    }
-    return this.#levels;
-  }
-}
-
-const NO_SIDE = new SideLevels(undefined, [], '', undefined);
-
-/** 10^(18 − expo): one tick of a `10^-expo` grid in x18. */
-const X18_OF_EXPO: readonly bigint[] = Array.from(
-  { length: 19 },
-  (_, expo) => 10n ** BigInt(18 - expo),
-);
-
-/** A side whose levels are cut from their text when first read. */
-interface LevelSource {
-  levels(): QuoteLevel[];
-  /** The first level's price as x18 (undefined for an empty side). */
-  bestX18(): bigint | undefined;
-}
 
 /**
  * A recorded quote: its levels are built when `bids` or `asks` is first read (a backtest reads
@@ -92,25 +27,33 @@ export class RecordedQuote implements Quote {
   readonly timestamp: number;
   readonly #bids: LevelSource;
   readonly #asks: LevelSource;
+  readonly #at: number;
 
-  constructor(marketId: number, timestamp: number, bids: LevelSource, asks: LevelSource) {
+  constructor(
+    marketId: number,
+    timestamp: number,
+    bids: LevelSource,
+    asks: LevelSource,
+    at: number,
+  ) {
     this.marketId = marketId;
     this.timestamp = timestamp;
     this.#bids = bids;
     this.#asks = asks;
+    this.#at = at;
   }
 
   get bids(): QuoteLevel[] {
-    return this.#bids.levels();
+    return this.#bids.levels(this.#at);
   }
 
   get asks(): QuoteLevel[] {
-    return this.#asks.levels();
+    return this.#asks.levels(this.#at);
   }
 
   /** The best price of a side as x18, without building the side's levels. */
   [BEST_PRICE_X18](side: 'bids' | 'asks'): bigint | undefined {
-    return (side === 'bids' ? this.#bids : this.#asks).bestX18();
+    return (side === 'bids' ? this.#bids : this.#asks).bestX18(this.#at);
   }
 
   toJSON(): Quote {
@@ -183,8 +126,8 @@ export class RecordingDecoder {
   #shared = false;
   #line = 0;
   #version: RecordingVersion = RECORDING_VERSION;
-  // Version 2: each market's last sides in this file.
-  readonly #sides = new Map<number, { bids: SideLevels; asks: SideLevels }>();
+  // Version 2 and later: each market's current track of quotes in this file.
+  readonly #tracks = new Map<number, QuoteTrack>();
 
   /**
    * @param file - the file name, used in messages.
@@ -249,6 +192,11 @@ export class RecordingDecoder {
     switch (row[0]) {
       case LineTag.snapshot:
         return this.#decodeSnapshot(row, line);
+      case LineTag.keyframe:
+        if (this.#version < 3) break;
+        // Every side of a keyframe is absolute: what the tracks hold is needed no more.
+        this.#tracks.clear();
+        return this.#decodeSnapshot(row, line);
       case LineTag.market:
         this.#decodeMarket(row, line);
         return undefined;
@@ -258,12 +206,11 @@ export class RecordingDecoder {
       case LineTag.order:
         this.#decodeOrder(row, line);
         return undefined;
-      default:
-        throw this.#invalid(
-          line,
-          `unknown line kind ${describe(row[0])} (expected "s", "m", "r" or "o")`,
-        );
     }
+    throw this.#invalid(
+      line,
+      `unknown line kind ${describe(row[0])} (expected "s", ${this.#version < 3 ? '' : '"k", '}"m", "r" or "o")`,
+    );
   }
 
   #invalid(line: number, rule: string, details?: readonly string[], cause?: unknown): QuantaError {
@@ -287,7 +234,7 @@ export class RecordingDecoder {
         `not a quanta recording: header format is ${describe(header.format)}, expected "${RECORDING_FORMAT}"`,
       );
     }
-    if (header.version !== 1 && header.version !== 2) {
+    if (header.version !== 1 && header.version !== 2 && header.version !== 3) {
       throw this.#invalid(
         1,
         `recording format version ${describe(header.version)} is not supported (this quanta reads versions 1 to ${RECORDING_VERSION})`,
@@ -465,6 +412,7 @@ export class RecordingDecoder {
       timestamp,
       new TextLevels(rawBids, cut('bids')),
       new TextLevels(rawAsks, cut('asks')),
+      0,
     );
   }
 
@@ -483,127 +431,34 @@ export class RecordingDecoder {
         `snapshot ${seq}: quotes[${index}]: expected an integer market id and a number timestamp`,
       );
     }
+    const bids: unknown = raw[2];
+    const asks: unknown = raw[3];
+    if (bids !== 0 && typeof bids !== 'string') throw this.#notSideV2(seq, index, 'bids', line);
+    if (asks !== 0 && typeof asks !== 'string') throw this.#notSideV2(seq, index, 'asks', line);
     const expo = this.#markets.get(marketId)?.priceExpo;
-    const known = this.#sides.get(marketId);
-    const bids = this.#decodeSideV2(raw[2], known?.bids, expo, seq, index, 'bids', line);
-    const asks = this.#decodeSideV2(raw[3], known?.asks, expo, seq, index, 'asks', line);
-    if (known === undefined) this.#sides.set(marketId, { bids, asks });
-    else {
-      known.bids = bids;
-      known.asks = asks;
-    }
-    return new RecordedQuote(marketId, timestamp, bids, asks);
-  }
-
-  /** A version 2 side (see `encodeSideV2` in encode-lines.ts) against the market's previous one. */
-  #decodeSideV2(
-    raw: unknown,
-    previous: SideLevels | undefined,
-    expo: number | undefined,
-    seq: number,
-    index: number,
-    side: string,
-    line: number,
-  ): SideLevels {
-    if (raw === 0) {
-      if (previous === undefined)
-        throw this.#invalid(
-          line,
-          `${this.#where(seq, index, side)}: marked unchanged, but the market had no quote before`,
-        );
-      return previous;
-    }
-    if (typeof raw !== 'string')
-      throw this.#invalid(
-        line,
-        `${this.#where(seq, index, side)}: expected 0 or a "price quantity …" string`,
+    let track = this.#tracks.get(marketId);
+    if (track === undefined || track.expo !== expo || track.length >= TRACK_LIMIT) {
+      // A new track starts from the sides of the market's last quote (whose deltas are applied
+      // now): the first quote in the file, a changed tick grid, or a long stretch without a
+      // keyframe.
+      const last = track === undefined ? -1 : track.length - 1;
+      track = new QuoteTrack(
+        this.#file,
+        expo,
+        track?.side('bids', last),
+        track?.side('asks', last),
       );
-    if (raw === '') return NO_SIDE;
-    const base = previous !== undefined && previous.expo === expo ? previous : undefined;
-    const nums: number[] = [];
-    let literals: (string | undefined)[] | undefined;
-    // One string for every quantity until one is taken from the previous side (`=`).
-    let texts: string | string[] = raw;
-    const length = raw.length;
-    // Scanned by character: offsets summed as they are read, quantities kept as spans.
-    let at = 0;
-    for (let i = 0; ; i++) {
-      const start = at;
-      let code = raw.charCodeAt(at);
-      if (code === 64) {
-        // `@` and a literal decimal.
-        const gap = raw.indexOf(' ', at);
-        if (gap === -1) throw this.#oddValues(this.#where(seq, index, side), line);
-        literals ??= [];
-        literals[i] = raw.slice(at + 1, gap);
-        nums.push(Number.NaN);
-        at = gap;
-      } else {
-        let negative = false;
-        if (code === 45) {
-          negative = true;
-          at += 1;
-          code = raw.charCodeAt(at);
-        }
-        let value = 0;
-        const digitsFrom = at;
-        while (code >= 48 && code <= 57) {
-          value = value * 10 + (code - 48);
-          at += 1;
-          code = raw.charCodeAt(at);
-        }
-        if (at >= length) throw this.#oddValues(this.#where(seq, index, side), line);
-        const previousTick =
-          base === undefined || i >= base.count ? 0 : (base.nums[3 * i] as number);
-        const tick = (negative ? -value : value) + (Number.isNaN(previousTick) ? 0 : previousTick);
-        if (
-          code !== 32 ||
-          at === digitsFrom ||
-          expo === undefined ||
-          !Number.isSafeInteger(value) ||
-          tick < 0
-        ) {
-          const end = raw.indexOf(' ', start);
-          throw this.#invalid(
-            line,
-            `${this.#where(seq, index, side)}[${i}]: price ${JSON.stringify(raw.slice(start, end === -1 ? length : end))} is not a tick offset of a listed market`,
-          );
-        }
-        nums.push(tick);
-      }
-      // `at` is on the space before the quantity.
-      const from = at + 1;
-      let to = raw.indexOf(' ', from);
-      if (to === -1) to = length;
-      if (to - from === 1 && raw.charCodeAt(from) === 61) {
-        // `=`: the quantity of the previous quote at this index.
-        if (previous === undefined || i >= previous.count)
-          throw this.#invalid(
-            line,
-            `${this.#where(seq, index, side)}[${i}]: quantity marked unchanged, but there was no level ${i} before`,
-          );
-        if (typeof texts === 'string') texts = new Array<string>(i).fill(raw);
-        texts.push(previous.text(i));
-        nums.push(previous.nums[3 * i + 1] as number, previous.nums[3 * i + 2] as number);
-      } else {
-        if (typeof texts !== 'string') texts.push(raw);
-        nums.push(from, to);
-      }
-      if (to === length) break;
-      at = to + 1;
+      this.#tracks.set(marketId, track);
     }
-    return new SideLevels(expo, nums, texts, literals);
+    // The sides are applied only when read (see QuoteTrack).
+    const at = track.push(bids, asks, line, seq, index);
+    return new RecordedQuote(marketId, timestamp, track.bids, track.asks, at);
   }
 
-  /** Names a quote side in messages. */
-  #where(seq: number, index: number, side: string): string {
-    return `snapshot ${seq}: quotes[${index}].${side}`;
-  }
-
-  #oddValues(where: string, line: number): QuantaError {
+  #notSideV2(seq: number, index: number, side: string, line: number): QuantaError {
     return this.#invalid(
       line,
-      `${where}: expected price and quantity pairs, got an odd number of values`,
+      `snapshot ${seq}: quotes[${index}].${side}: expected 0 or a "price quantity …" string`,
     );
   }
 

@@ -7,10 +7,10 @@
 export const RECORDING_FORMAT = 'quanta-recording';
 
 /** The format version this code writes. */
-export const RECORDING_VERSION = 2;
+export const RECORDING_VERSION = 3;
 
 /** The format versions this code reads. */
-export type RecordingVersion = 1 | 2;
+export type RecordingVersion = 1 | 2 | 3;
 
 /** First element of each body line: what the line is. */
 export const LineTag = {
@@ -22,6 +22,11 @@ export const LineTag = {
   order: 'o',
   /** One snapshot: seq, time, stale flag and quotes. */
   snapshot: 's',
+  /**
+   * Version 3: a snapshot line whose quote sides are all absolute (encoded as if the market had
+   * no quote before), so a reader may drop the deltas it has not applied yet.
+   */
+  keyframe: 'k',
 } as const;
 
 /** The header, line 1 of every recording file. */

@@ -27,7 +27,7 @@
  *   times faster (test/bench/recording.bench.ts). A snapshot without quotes (the venue has no
  *   quotes extension) has no fifth element; an empty quotes map is `[]`.
  *
- * # Version 2 (written by default; version 1 is still read, and written with `version: 1`)
+ * # Version 2 (still read; written with `version: 2`, version 1 with `version: 1`)
  *
  * The same lines, header `"version":2`, except each quote side of a snapshot line, which is
  * encoded against the same side of that market's previous quote in the file:
@@ -41,6 +41,15 @@
  * A moving book thus costs one small repeated integer per level and a still one a `0`: with
  * 10-level books the gzip file is several times smaller (test/bench/recording.bench.ts). Each
  * file starts afresh (its first quotes are absolute), so files stay self-contained.
+ *
+ * # Version 3 (written by default)
+ *
+ * Version 2 plus keyframe lines: every `keyframeEverySnapshots` snapshots (256) of a file, the
+ * snapshot line is tagged `"k"` instead of `"s"` and every side in it is encoded as if its
+ * market had no quote before in the file (absolute ticks, no `0`, no `=`); the next lines encode
+ * against it. A reader applies a market's deltas only when its quote is read, so for a market
+ * nobody reads it drops the pending deltas at each keyframe unread (`quote-track.ts`); a
+ * keyframe costs the bytes of one absolute book per market.
  *
  * gzip flushes: every `flushEverySnapshots` snapshots (64) or `flushEveryMs` (5 s), whichever
  * comes first, and at close, instead of after every snapshot; a crash loses at most the
@@ -81,6 +90,7 @@ import {
 import { GzipLineSink, PlainLineSink, type LineSink } from './line-sink.ts';
 import { defaultRecordingName, isGzipPath, partPath } from './recording-files.ts';
 import {
+  LineTag,
   RECORDING_FORMAT,
   RECORDING_VERSION,
   type RecordingHeader,
@@ -107,8 +117,12 @@ export interface RecordingWriterOptions {
    * epoch).
    */
   readonly now?: () => number;
-  /** The format version written: 2 (default) or 1 (for readers that know only version 1). */
+  /**
+   * The format version written: 3 (default), or 2 or 1 for readers that know only those.
+   */
   readonly version?: RecordingVersion;
+  /** Version 3: a keyframe line every this many snapshots of a file (default 256). */
+  readonly keyframeEverySnapshots?: number;
   /**
    * gzip: push the compressed bytes to the file after this many snapshots (default 64)…
    * A crash loses at most the snapshots since the last flush; each flush costs a few bytes.
@@ -120,6 +134,7 @@ export interface RecordingWriterOptions {
 
 const DEFAULT_FLUSH_SNAPSHOTS = 64;
 const DEFAULT_FLUSH_MS = 5000;
+const DEFAULT_KEYFRAME_SNAPSHOTS = 256;
 
 function usage(rule: string): QuantaError {
   return new QuantaError(ErrorCodes.USAGE, `recording writer: ${rule}`);
@@ -195,8 +210,11 @@ export class RecordingWriter {
   #closing: Promise<void>[] = [];
   #failure: Error | undefined;
   #closed = false;
-  // Version 2: each market's last quote sides in the current file.
+  // Version 2 and later: each market's last quote sides in the current file.
   #quoteMemory: QuoteMemory = new Map();
+  readonly #keyframes: number;
+  // Version 3: snapshot lines since the file's start or its last keyframe.
+  #sinceKeyframe = 0;
   readonly #flushSnapshots: number;
   readonly #flushMs: number;
   readonly #now: () => number;
@@ -208,7 +226,9 @@ export class RecordingWriter {
     rotateBytes: number,
     header: Omit<RecordingHeader, 'part'>,
     flush: { snapshots: number; ms: number; now: () => number },
+    keyframes: number,
   ) {
+    this.#keyframes = keyframes;
     this.#firstPath = path;
     this.#rotateBytes = rotateBytes;
     this.#gzip = isGzipPath(path);
@@ -233,8 +253,13 @@ export class RecordingWriter {
         throw usage(`rotateBytes: expected a positive integer, got ${String(rotateBytes)}`);
       }
       const version = options.version ?? RECORDING_VERSION;
-      if (version !== 1 && version !== 2)
-        throw usage(`version: expected 1 or 2, got ${String(version)}`);
+      if (version !== 1 && version !== 2 && version !== 3)
+        throw usage(`version: expected 1, 2 or 3, got ${String(version)}`);
+      const keyframes = options.keyframeEverySnapshots ?? DEFAULT_KEYFRAME_SNAPSHOTS;
+      if (!Number.isSafeInteger(keyframes) || keyframes <= 0)
+        throw usage(
+          `keyframeEverySnapshots: expected a positive integer, got ${String(keyframes)}`,
+        );
       const snapshots = options.flushEverySnapshots ?? DEFAULT_FLUSH_SNAPSHOTS;
       const ms = options.flushEveryMs ?? DEFAULT_FLUSH_MS;
       if (!Number.isSafeInteger(snapshots) || snapshots <= 0)
@@ -251,7 +276,7 @@ export class RecordingWriter {
         source: options.source ?? null,
       } as const;
       return Promise.resolve(
-        new RecordingWriter(path, rotateBytes, header, { snapshots, ms, now }),
+        new RecordingWriter(path, rotateBytes, header, { snapshots, ms, now }, keyframes),
       );
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
@@ -307,11 +332,14 @@ export class RecordingWriter {
       }
     }
     let snapshotLine: string;
+    const keyframe = this.#header.version === 3 && this.#sinceKeyframe >= this.#keyframes;
+    // A keyframe encodes against nothing; the memory is replaced only once the line is encoded.
+    const memory: QuoteMemory = keyframe ? (new Map() as QuoteMemory) : this.#quoteMemory;
     try {
       snapshotLine =
         this.#header.version === 1
           ? encodeSnapshotLine(snapshot)
-          : encodeSnapshotLineV2(snapshot, this.#quoteMemory);
+          : encodeSnapshotLineV2(snapshot, memory, keyframe ? LineTag.keyframe : LineTag.snapshot);
     } catch (error) {
       if (!(error instanceof QuantaError)) throw error;
       throw new QuantaError(
@@ -326,6 +354,8 @@ export class RecordingWriter {
         this.#lastListing = snapshot.markets;
       }
       this.#line(snapshotLine);
+      this.#quoteMemory = memory;
+      this.#sinceKeyframe = keyframe ? 1 : this.#sinceKeyframe + 1;
       this.#fileSnapshots++;
       this.#unflushed++;
       if (this.#unflushed >= this.#flushSnapshots || this.#now() - this.#flushedAt >= this.#flushMs)
@@ -383,6 +413,7 @@ export class RecordingWriter {
     this.#markets = new Map();
     this.#lastListing = undefined;
     this.#quoteMemory = new Map();
+    this.#sinceKeyframe = 0;
     this.#line(encodeHeader({ ...this.#header, part }));
     return sink;
   }

@@ -100,7 +100,7 @@ describe('recording format version 2', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as unknown[]);
-    expect((rows[0] as unknown as { version: number }).version).toBe(2);
+    expect((rows[0] as unknown as { version: number }).version).toBe(3);
     const quote = (i: number) => (rows[i]?.[4] as unknown[][])[0] as unknown[];
     // First snapshot: absolute ticks; then offsets (the book moved by 7 ticks), quantities '='.
     expect(String(quote(2)[3]).startsWith('300005 2 300010 2 ')).toBe(true);
@@ -175,17 +175,108 @@ describe('recording format version 2', () => {
     expect(gunzipSync(readFileSync(path)).toString('utf8').split('\n')).toHaveLength(10 + 3);
   });
 
-  it('names file, line and level of a bad tick offset', async () => {
+  it('names file, line and level of a bad tick offset when that side is read', async () => {
     const path = await record({ path: join(tempDir(), 'rec.jsonl') }, moving(2));
     writeFileSync(path, readFileSync(path, 'utf8').replace(/"300005 /, '"x1 '));
-    const [first] = await readAll(path)
-      .catch((e: unknown) => {
-        throw e;
-      })
-      .then(
-        () => [undefined],
-        (e: unknown) => [e],
-      );
-    expect(String(first)).toMatch(/rec\.jsonl:3: snapshot 1: quotes\[0\]\.asks\[0\]: price "x1"/);
+    // Sides are applied only when read: the snapshots stream, the bad side fails its reader.
+    const read = await readAll(path);
+    expect(read).toHaveLength(2);
+    expect(read[0]?.quotes?.get(1)?.bids).toHaveLength(10);
+    expect(() => read[1]?.quotes?.get(1)?.asks).toThrow(
+      /rec\.jsonl:3: snapshot 1: quotes\[0\]\.asks\[0\]: price "x1"/,
+    );
+  });
+
+  it('refuses a side marked unchanged at the start of a file at once', async () => {
+    const path = await record({ path: join(tempDir(), 'rec.jsonl') }, moving(2));
+    writeFileSync(path, readFileSync(path, 'utf8').replace(/"300005 [^"]*"/, '0'));
+    await expect(readAll(path)).rejects.toThrow(
+      /rec\.jsonl:3: snapshot 1: quotes\[0\]\.asks: marked unchanged, but the market had no quote before/,
+    );
+  });
+});
+
+describe('recording format version 3', () => {
+  /** The tags of the snapshot lines of a plain recording. */
+  function tags(path: string): string[] {
+    return readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => JSON.parse(l) as unknown[])
+      .filter((row) => row[0] === 's' || row[0] === 'k')
+      .map((row) => row[0] as string);
+  }
+
+  it('writes a keyframe line every N snapshots, its sides absolute', async () => {
+    const snapshots = moving(12);
+    const path = await record(
+      { path: join(tempDir(), 'rec.jsonl'), keyframeEverySnapshots: 5 },
+      snapshots,
+    );
+    expect(tags(path).join('')).toBe('ssssskssssks');
+    const rows = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as unknown[]);
+    const keyframe = rows.find((row) => row[0] === 'k') as unknown[];
+    const asks = String(((keyframe[4] as unknown[][])[0] as unknown[])[3]);
+    // Absolute ticks and every quantity spelled out.
+    expect(asks.split(' ').slice(0, 2)).toEqual([
+      String(300_000 + 5 + Math.round(20 * Math.sin(5 / 3))),
+      '2',
+    ]);
+    expect(asks).not.toMatch(/=/);
+    expect(plain(await readAll(path))).toEqual(plain(snapshots));
+  });
+
+  it('gives every quote its own book whatever order the quotes are read in', async () => {
+    const snapshots = moving(40);
+    const path = await record(
+      { path: join(tempDir(), 'rec.jsonl'), keyframeEverySnapshots: 7 },
+      snapshots,
+    );
+    const expected = plain(snapshots);
+    // Backwards, then every third, then all again (each side applied once, from any point).
+    const backwards = await readAll(path);
+    const reversed = plain([...backwards].reverse());
+    expect(reversed).toEqual([...expected].reverse());
+    const strided = await readAll(path);
+    for (let i = 0; i < strided.length; i += 3)
+      expect(plain([strided[i] as Snapshot])).toEqual([expected[i]]);
+    expect(plain(strided)).toEqual(expected);
+  });
+
+  it('reads a long version 2 file (no keyframes) exactly, through its bounded tracks', async () => {
+    const snapshots = moving(1300);
+    const path = await record({ path: join(tempDir(), 'rec.jsonl.gz'), version: 2 }, snapshots);
+    const read = await readAll(path);
+    // Only the last quote is read first: the deltas of 1300 snapshots are applied on the way.
+    expect(plain(read.slice(-1))).toEqual(plain(snapshots.slice(-1)));
+    expect(plain(read)).toEqual(plain(snapshots));
+  });
+
+  it('refuses a keyframe line in a version 2 file', async () => {
+    const path = await record({ path: join(tempDir(), 'rec.jsonl'), version: 2 }, moving(3));
+    writeFileSync(path, readFileSync(path, 'utf8').replace('["s",3,', '["k",3,'));
+    await expect(readAll(path)).rejects.toThrow(
+      /rec\.jsonl:5: unknown line kind "k" \(expected "s", "m", "r" or "o"\)/,
+    );
+  });
+
+  it('refuses an unchanged quantity in a keyframe when it is read', async () => {
+    const path = await record(
+      { path: join(tempDir(), 'rec.jsonl'), keyframeEverySnapshots: 2 },
+      moving(3),
+    );
+    const text = readFileSync(path, 'utf8');
+    const line = text.split('\n').findIndex((l) => l.startsWith('["k"'));
+    writeFileSync(path, text.replace(/(\["k",[^"]*"\d+ )[^ "]+/, '$1='));
+    const read = await readAll(path);
+    expect(() => read[2]?.quotes?.get(1)?.bids).toThrow(
+      new RegExp(
+        `rec\\.jsonl:${line + 1}: snapshot 3: quotes\\[0\\]\\.bids\\[0\\]: quantity marked unchanged, but there was no level 0 before`,
+      ),
+    );
   });
 });

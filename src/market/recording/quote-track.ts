@@ -1,0 +1,141 @@
+import { ErrorCodes, QuantaError } from '../../errors/index.ts';
+import type { QuoteLevel } from '../../domain/index.ts';
+import { applySideDelta, SideFormatError, SideLevels } from './side-levels.ts';
+
+/**
+ * One side of the quotes a recorded quote can read: the quote passes its own place (`at`), so one
+ * source serves every quote of a stretch of the file (version 1 sides ignore it).
+ */
+export interface LevelSource {
+  levels(at: number): QuoteLevel[];
+  /** The first level's price as x18 (undefined for an empty side). */
+  bestX18(at: number): bigint | undefined;
+}
+
+type Side = 'bids' | 'asks';
+
+/** A side's delta string, `0` (unchanged), or the side once the delta was applied. */
+type Entry = string | 0 | SideLevels;
+
+/**
+ * Beyond this many quotes without a keyframe (version 2 files have none), the decoder applies a
+ * track's deltas and starts the next track from the result, so memory stays bounded.
+ */
+export const TRACK_LIMIT = 512;
+
+/**
+ * The quotes of one market in a stretch of a version 2+ file, with their sides kept as the delta
+ * strings the line held until one is read. A side is the previous one plus its delta, so reading
+ * quote k applies the deltas since the last side applied before it; a market nobody reads costs a
+ * string kept per quote, and its deltas are dropped unread when a keyframe line (version 3)
+ * starts the next track. Applied sides replace their strings, so each delta is applied once
+ * however the quotes are read (in order, backwards, or again in a second replay).
+ */
+export class QuoteTrack {
+  readonly #bids: Entry[] = [];
+  readonly #asks: Entry[] = [];
+  // Per quote: its line, seq and index in the snapshot, for messages.
+  readonly #where: number[] = [];
+  /** The bids of the quotes on this track. */
+  readonly bids: LevelSource;
+  /** The asks of the quotes on this track. */
+  readonly asks: LevelSource;
+
+  /**
+   * @param file - the file, named in messages.
+   * @param expo - the market's `priceExpo` for every quote of the track (a change starts a new
+   *   track).
+   * @param bidsBefore - the bids of the market's quote before the track (undefined at the start
+   *   of a file or at a keyframe).
+   */
+  constructor(
+    readonly file: string,
+    readonly expo: number | undefined,
+    private readonly bidsBefore: SideLevels | undefined,
+    private readonly asksBefore: SideLevels | undefined,
+  ) {
+    this.bids = new TrackSide(this, 'bids');
+    this.asks = new TrackSide(this, 'asks');
+  }
+
+  /** How many quotes the track holds. */
+  get length(): number {
+    return this.#bids.length;
+  }
+
+  /**
+   * Appends a quote's sides as the line held them; returns its place on the track.
+   *
+   * @throws QuantaError `QUANTA_RECORDING_INVALID` for a side marked unchanged at the start of a
+   *   file or keyframe (nothing to be unchanged from), found at once.
+   */
+  push(bids: string | 0, asks: string | 0, line: number, seq: number, index: number): number {
+    const at = this.#bids.length;
+    this.#where.push(line, seq, index);
+    this.#bids.push(bids);
+    this.#asks.push(asks);
+    if (at === 0) {
+      if (bids === 0 && this.bidsBefore === undefined) this.side('bids', 0);
+      if (asks === 0 && this.asksBefore === undefined) this.side('asks', 0);
+    }
+    return at;
+  }
+
+  /**
+   * The side of quote `at`, applying the deltas it depends on (once).
+   *
+   * @throws QuantaError `QUANTA_RECORDING_INVALID` naming file, line and side of the first
+   *   malformed delta on the way.
+   */
+  side(side: Side, at: number): SideLevels {
+    const entries = side === 'bids' ? this.#bids : this.#asks;
+    const found = entries[at];
+    if (found instanceof SideLevels) return found;
+    let from = at - 1;
+    while (from >= 0 && !(entries[from] instanceof SideLevels)) from--;
+    let current = from < 0 ? (side === 'bids' ? this.bidsBefore : this.asksBefore) : undefined;
+    if (from >= 0) current = entries[from] as SideLevels;
+    for (let i = from + 1; i <= at; i++) {
+      const entry = entries[i] as string | 0;
+      if (entry === 0) {
+        if (current === undefined)
+          throw this.#invalid(i, side, ': marked unchanged, but the market had no quote before');
+      } else {
+        try {
+          current = applySideDelta(entry, current, this.expo);
+        } catch (error) {
+          if (error instanceof SideFormatError) throw this.#invalid(i, side, error.detail);
+          throw error;
+        }
+      }
+      entries[i] = current;
+    }
+    return current as SideLevels;
+  }
+
+  #invalid(at: number, side: Side, detail: string): QuantaError {
+    const line = this.#where[3 * at] as number;
+    const seq = this.#where[3 * at + 1] as number;
+    const index = this.#where[3 * at + 2] as number;
+    return new QuantaError(
+      ErrorCodes.RECORDING_INVALID,
+      `${this.file}:${line}: snapshot ${seq}: quotes[${index}].${side}${detail}`,
+    );
+  }
+}
+
+/** One side of a track, as the recorded quotes on it read it. */
+class TrackSide implements LevelSource {
+  constructor(
+    private readonly track: QuoteTrack,
+    private readonly side: Side,
+  ) {}
+
+  levels(at: number): QuoteLevel[] {
+    return this.track.side(this.side, at).levels();
+  }
+
+  bestX18(at: number): bigint | undefined {
+    return this.track.side(this.side, at).bestX18();
+  }
+}

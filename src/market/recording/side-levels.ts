@@ -1,0 +1,160 @@
+import type { QuoteLevel } from '../../domain/index.ts';
+import { parseDecimalToX18 } from '../../money/index.ts';
+import { formatTicks } from './price-ticks.ts';
+
+/**
+ * A quote side of format version 2 and later as rebuilt from its delta string, turned into
+ * `QuoteLevel` strings only when read: per level three numbers in `nums` (the price in ticks, NaN
+ * for a literal price; then the span of its quantity in `texts[level]`, or in `texts` itself when
+ * it is one string for all levels).
+ */
+export class SideLevels {
+  #levels: QuoteLevel[] | undefined;
+  constructor(
+    readonly expo: number | undefined,
+    readonly nums: readonly number[],
+    readonly texts: string | readonly string[],
+    readonly literals: readonly (string | undefined)[] | undefined,
+  ) {}
+
+  get count(): number {
+    return this.nums.length / 3;
+  }
+
+  text(level: number): string {
+    return typeof this.texts === 'string' ? this.texts : (this.texts[level] as string);
+  }
+
+  /** The first level's price as x18, without building the levels. */
+  bestX18(): bigint | undefined {
+    if (this.nums.length === 0) return undefined;
+    const tick = this.nums[0] as number;
+    if (Number.isNaN(tick)) return parseDecimalToX18(this.literals?.[0] as string, 'quote price');
+    // tick × 10^-expo, exactly (expo < 16 for a tick price).
+    return BigInt(tick) * (X18_OF_EXPO[this.expo as number] as bigint);
+  }
+
+  levels(): QuoteLevel[] {
+    if (this.#levels === undefined) {
+      const count = this.count;
+      const levels = new Array<QuoteLevel>(count);
+      for (let i = 0; i < count; i++) {
+        const tick = this.nums[3 * i] as number;
+        const price = Number.isNaN(tick)
+          ? (this.literals?.[i] as string)
+          : formatTicks(tick, this.expo as number);
+        const quantity = this.text(i).slice(this.nums[3 * i + 1], this.nums[3 * i + 2]);
+        levels[i] = { price, quantity };
+      }
+      this.#levels = levels;
+    }
+    return this.#levels;
+  }
+}
+
+/** A side without levels (`""`). */
+export const NO_SIDE = new SideLevels(undefined, [], '', undefined);
+
+/** 10^(18 − expo): one tick of a `10^-expo` grid in x18. */
+const X18_OF_EXPO: readonly bigint[] = Array.from(
+  { length: 19 },
+  (_, expo) => 10n ** BigInt(18 - expo),
+);
+
+/**
+ * What is wrong with a side's delta string; `detail` continues the side's name in a message
+ * (`: …` or `[level]: …`), which the caller prefixes with file, line and side.
+ */
+export class SideFormatError extends Error {
+  constructor(readonly detail: string) {
+    super(detail);
+  }
+}
+
+const ODD_VALUES = ': expected price and quantity pairs, got an odd number of values';
+
+/**
+ * Applies one side's delta string (see `encodeSideV2` in encode-lines.ts) to the market's
+ * previous side: offsets summed as they are read, quantities kept as spans of their string.
+ *
+ * @param previous - the same side of the market's previous quote in the file, if any.
+ * @param expo - the market's `priceExpo` now (undefined when it is not listed).
+ * @throws SideFormatError for a malformed string or a delta without what it refers to.
+ */
+export function applySideDelta(
+  raw: string,
+  previous: SideLevels | undefined,
+  expo: number | undefined,
+): SideLevels {
+  if (raw === '') return NO_SIDE;
+  const base = previous !== undefined && previous.expo === expo ? previous : undefined;
+  const nums: number[] = [];
+  let literals: (string | undefined)[] | undefined;
+  // One string for every quantity until one is taken from the previous side (`=`).
+  let texts: string | string[] = raw;
+  const length = raw.length;
+  let at = 0;
+  for (let i = 0; ; i++) {
+    const start = at;
+    let code = raw.charCodeAt(at);
+    if (code === 64) {
+      // `@` and a literal decimal.
+      const gap = raw.indexOf(' ', at);
+      if (gap === -1) throw new SideFormatError(ODD_VALUES);
+      literals ??= [];
+      literals[i] = raw.slice(at + 1, gap);
+      nums.push(Number.NaN);
+      at = gap;
+    } else {
+      let negative = false;
+      if (code === 45) {
+        negative = true;
+        at += 1;
+        code = raw.charCodeAt(at);
+      }
+      let value = 0;
+      const digitsFrom = at;
+      while (code >= 48 && code <= 57) {
+        value = value * 10 + (code - 48);
+        at += 1;
+        code = raw.charCodeAt(at);
+      }
+      if (at >= length) throw new SideFormatError(ODD_VALUES);
+      const previousTick = base === undefined || i >= base.count ? 0 : (base.nums[3 * i] as number);
+      const tick = (negative ? -value : value) + (Number.isNaN(previousTick) ? 0 : previousTick);
+      if (
+        code !== 32 ||
+        at === digitsFrom ||
+        expo === undefined ||
+        !Number.isSafeInteger(value) ||
+        tick < 0
+      ) {
+        const end = raw.indexOf(' ', start);
+        throw new SideFormatError(
+          `[${i}]: price ${JSON.stringify(raw.slice(start, end === -1 ? length : end))} is not a tick offset of a listed market`,
+        );
+      }
+      nums.push(tick);
+    }
+    // `at` is on the space before the quantity.
+    const from = at + 1;
+    let to = raw.indexOf(' ', from);
+    if (to === -1) to = length;
+    if (to - from === 1 && raw.charCodeAt(from) === 61) {
+      // `=`: the quantity of the previous quote at this index.
+      if (previous === undefined || i >= previous.count)
+        throw new SideFormatError(
+          `[${i}]: quantity marked unchanged, but there was no level ${i} before`,
+        );
+      if (typeof texts === 'string') texts = new Array<string>(i).fill(raw);
+      texts.push(previous.text(i));
+      nums.push(previous.nums[3 * i + 1] as number, previous.nums[3 * i + 2] as number);
+    } else {
+      if (typeof texts !== 'string') texts.push(raw);
+      nums.push(from, to);
+    }
+    if (to === length) break;
+    at = to + 1;
+  }
+  return new SideLevels(expo, nums, texts, literals);
+}
