@@ -244,26 +244,32 @@ export class Executor {
       if (record === undefined) throw new Error('unreachable: staged order not journaled');
       return { kind: 'sent', record };
     });
+    // (The lines are built only when they are written: a backtest logs nothing.)
+    const logged = this.#options.log.isLevelEnabled('info');
     for (const outcome of outcomes) {
       if (outcome.kind !== 'sent') continue;
       const { record } = outcome;
-      const amount = formatX18(record.amountX18);
-      this.#options.log.info(
-        {
-          orderId: record.id,
-          strategy: record.strategy,
-          symbol: record.symbol,
-          side: record.side,
-          type: record.type,
-          amount,
-          price: formatX18(record.priceX18),
-          tag: record.tag,
-        },
-        `order ${record.id}: ${record.side} ${amount} ${record.symbol} ${record.type}`,
-      );
+      if (logged) this.#logSent(record);
       this.#track(this.#send(record, true));
     }
     return outcomes;
+  }
+
+  #logSent(record: OrderRecord): void {
+    const amount = formatX18(record.amountX18);
+    this.#options.log.info(
+      {
+        orderId: record.id,
+        strategy: record.strategy,
+        symbol: record.symbol,
+        side: record.side,
+        type: record.type,
+        amount,
+        price: formatX18(record.priceX18),
+        tag: record.tag,
+      },
+      `order ${record.id}: ${record.side} ${amount} ${record.symbol} ${record.type}`,
+    );
   }
 
   /**
@@ -451,20 +457,22 @@ export class Executor {
       },
       this.#options.now(),
     );
-    const filled = formatX18(order.totalFilledX18);
-    this.#options.log.info(
-      {
-        orderId: record.id,
-        venueOrderId: order.id,
-        state: order.status,
-        filled,
-        avgPrice: formatX18(priceX18),
-        priceEstimated: estimated,
-        fee: formatX18(feeX18),
-        liquidity,
-      },
-      `order ${record.id} ${order.status}: filled ${filled} ${record.symbol}`,
-    );
+    if (this.#options.log.isLevelEnabled('info')) {
+      const filled = formatX18(order.totalFilledX18);
+      this.#options.log.info(
+        {
+          orderId: record.id,
+          venueOrderId: order.id,
+          state: order.status,
+          filled,
+          avgPrice: formatX18(priceX18),
+          priceEstimated: estimated,
+          fee: formatX18(feeX18),
+          liquidity,
+        },
+        `order ${record.id} ${order.status}: filled ${filled} ${record.symbol}`,
+      );
+    }
     // The venue told us what became of it: no longer counted at full size.
     this.#unresolved.delete(record.id);
     this.#options.observer?.updated?.(updated);

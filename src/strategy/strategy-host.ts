@@ -9,7 +9,7 @@ import type {
   StrategyStore,
 } from './define-strategy.ts';
 import type { OrderIntent } from './intent.ts';
-import { orderIntentSchema } from './intent-schema.ts';
+import { checkOrderIntentFast, orderIntentSchema } from './intent-schema.ts';
 import { raceDeadline, realTimer, TIMED_OUT, type StartTimer } from './strategy-timer.ts';
 
 /** What a host needs to run one strategy instance; everything outside comes in as functions. */
@@ -87,6 +87,8 @@ export class StrategyHost {
   #paused = false;
   #state: unknown = undefined;
   #marketIds: number[] = [];
+  /** The last `ctx.position` text of each market and the amount it was formatted from. */
+  readonly #positions = new Map<number, { readonly x18: bigint; readonly text: string }>();
   #marketsSeen: Snapshot['markets'] | undefined;
   #symbolsSeen = new Set<string>();
 
@@ -125,6 +127,17 @@ export class StrategyHost {
     return this.#timeouts;
   }
 
+  // `ctx.position` as text, formatted again only when the amount changed (strategies ask for it
+  // on every snapshot; it changes with fills).
+  #positionText(marketId: number): string {
+    const x18 = this.#options.positionOf(marketId);
+    const last = this.#positions.get(marketId);
+    if (last !== undefined && last.x18 === x18) return last.text;
+    const text = formatX18(x18);
+    this.#positions.set(marketId, { x18, text });
+    return text;
+  }
+
   #context(): StrategyContext<unknown, unknown> {
     const options = this.#options;
     return {
@@ -132,7 +145,7 @@ export class StrategyHost {
       params: options.params,
       symbols: options.symbols,
       marketIds: this.#marketIds,
-      position: (marketId) => formatX18(options.positionOf(marketId)),
+      position: (marketId) => this.#positionText(marketId),
       openOrders: options.openOrders,
       now: options.now,
       log: options.log,
@@ -290,6 +303,11 @@ export class StrategyHost {
     }
     const intents: OrderIntent[] = [];
     for (const candidate of returned) {
+      const fast = checkOrderIntentFast(candidate);
+      if (fast !== undefined) {
+        intents.push(fast);
+        continue;
+      }
       const parsed = orderIntentSchema.safeParse(candidate);
       if (parsed.success) {
         intents.push(parsed.data as OrderIntent);
