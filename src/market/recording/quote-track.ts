@@ -1,6 +1,6 @@
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import type { QuoteLevel } from '../../domain/index.ts';
-import { applySideDelta, SideFormatError, SideLevels } from './side-levels.ts';
+import { applySideDelta, SideFormatError, SideLevels, X18_OF_EXPO } from './side-levels.ts';
 
 /**
  * One side of the quotes a recorded quote can read: the quote passes its own place (`at`), so one
@@ -16,6 +16,9 @@ type Side = 'bids' | 'asks';
 
 /** A side's delta string, `0` (unchanged), or the side once the delta was applied. */
 type Entry = string | 0 | SideLevels;
+
+/** A side without levels, in the top ticks (real ones are never negative). */
+const NO_TOP = -1;
 
 /**
  * Beyond this many quotes without a keyframe (version 2 files have none), the decoder applies a
@@ -34,6 +37,9 @@ export const TRACK_LIMIT = 512;
 export class QuoteTrack {
   readonly #bids: Entry[] = [];
   readonly #asks: Entry[] = [];
+  // Per quote, once a best price was asked for: the top tick of each side (NO_TOP: no level).
+  readonly #bidTops: number[] = [];
+  readonly #askTops: number[] = [];
   // Per quote: its line, seq and index in the snapshot, for messages.
   readonly #where: number[] = [];
   /** The bids of the quotes on this track. */
@@ -113,6 +119,60 @@ export class QuoteTrack {
     return current as SideLevels;
   }
 
+  /**
+   * The best price of quote `at`'s side as x18. Walking from the last side known, it reads only
+   * each delta's first price (the top is the previous top plus that offset), so a chart's tops
+   * or a final mark cost a few characters per quote, not the whole book; a literal top (`@`) or
+   * a missing one falls back to applying the deltas. The rest of each delta is checked when its
+   * levels are read.
+   */
+  bestX18(side: Side, at: number): bigint | undefined {
+    const entries = side === 'bids' ? this.#bids : this.#asks;
+    const found = entries[at];
+    if (found instanceof SideLevels) return found.bestX18();
+    const tops = side === 'bids' ? this.#bidTops : this.#askTops;
+    let from = at;
+    while (from >= 0 && tops[from] === undefined && !(entries[from] instanceof SideLevels)) from--;
+    // The top tick so far, NO_TOP when the side has no level (the next top is then absolute).
+    let top: number;
+    if (from >= 0 && tops[from] !== undefined) {
+      top = tops[from] as number;
+    } else {
+      const known =
+        from >= 0
+          ? (entries[from] as SideLevels)
+          : side === 'bids'
+            ? this.bidsBefore
+            : this.asksBefore;
+      if (known === undefined) {
+        // Nothing before the track: its first side must be absolute (the full path reports a 0).
+        if (entries[0] === 0) return this.side(side, at).bestX18();
+        top = NO_TOP;
+      } else if (known.count === 0) {
+        top = NO_TOP;
+      } else {
+        top = known.nums[0] as number;
+        // A literal top, or a grid changed with the track: leave it to the full path.
+        if (Number.isNaN(top) || known.expo !== this.expo) return this.side(side, at).bestX18();
+      }
+    }
+    for (let i = from + 1; i <= at; i++) {
+      const entry = entries[i] as string | 0;
+      if (entry !== 0) {
+        if (entry === '') top = NO_TOP;
+        else {
+          const offset = firstOffset(entry);
+          if (offset === undefined) return this.side(side, at).bestX18();
+          top = (top === NO_TOP ? 0 : top) + offset;
+          if (top < 0) return this.side(side, at).bestX18();
+        }
+      }
+      tops[i] = top;
+    }
+    if (top === NO_TOP || this.expo === undefined) return this.side(side, at).bestX18();
+    return BigInt(top) * (X18_OF_EXPO[this.expo] as bigint);
+  }
+
   #invalid(at: number, side: Side, detail: string): QuantaError {
     const line = this.#where[3 * at] as number;
     const seq = this.#where[3 * at + 1] as number;
@@ -136,6 +196,25 @@ class TrackSide implements LevelSource {
   }
 
   bestX18(at: number): bigint | undefined {
-    return this.track.side(this.side, at).bestX18();
+    return this.track.bestX18(this.side, at);
   }
+}
+
+/**
+ * The first price offset of a delta string (`-12 …`), or undefined when it is not a plain
+ * integer followed by a space (a literal `@…`, or malformed: the full path reports it).
+ */
+function firstOffset(raw: string): number | undefined {
+  let at = 0;
+  let code = raw.charCodeAt(0);
+  const negative = code === 45;
+  if (negative) code = raw.charCodeAt(++at);
+  const from = at;
+  let value = 0;
+  while (code >= 48 && code <= 57) {
+    value = value * 10 + (code - 48);
+    code = raw.charCodeAt(++at);
+  }
+  if (code !== 32 || at === from || at - from > 15) return undefined;
+  return negative ? -value : value;
 }

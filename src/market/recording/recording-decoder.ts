@@ -5,6 +5,7 @@ import { sameMarket } from '../same-market.ts';
 import { createSnapshot, type Snapshot } from '../snapshot.ts';
 import { BEST_PRICE_X18 } from '../best-price.ts';
 import { QuoteTrack, TRACK_LIMIT, type LevelSource } from './quote-track.ts';
+import { SnapshotLineScanner } from './scan-snapshot-line.ts';
 import { parseDecimalToX18 } from '../../money/index.ts';
 import {
   LineTag,
@@ -128,6 +129,7 @@ export class RecordingDecoder {
   #version: RecordingVersion = RECORDING_VERSION;
   // Version 2 and later: each market's current track of quotes in this file.
   readonly #tracks = new Map<number, QuoteTrack>();
+  readonly #scanner = new SnapshotLineScanner();
 
   /**
    * @param file - the file name, used in messages.
@@ -166,6 +168,12 @@ export class RecordingDecoder {
    */
   decodeLine(text: string, isLast: boolean): Snapshot | undefined {
     const line = ++this.#line;
+    // Version 2+: a snapshot line as the writer writes it is read where it stands; any other
+    // line (or anything odd) goes through JSON.parse, which words the errors.
+    if (this.#version >= 2 && line > 1 && this.#scanner.scan(text)) {
+      const scanned = this.#fromScan(line);
+      if (scanned !== undefined) return scanned;
+    }
     let row: unknown;
     try {
       row = JSON.parse(text);
@@ -435,6 +443,43 @@ export class RecordingDecoder {
     const asks: unknown = raw[3];
     if (bids !== 0 && typeof bids !== 'string') throw this.#notSideV2(seq, index, 'bids', line);
     if (asks !== 0 && typeof asks !== 'string') throw this.#notSideV2(seq, index, 'asks', line);
+    return this.#quoteV2(marketId, timestamp, bids, asks, seq, index, line);
+  }
+
+  /** The snapshot of the line the scanner just read, or undefined to decode it from JSON. */
+  #fromScan(line: number): Snapshot | undefined {
+    const { keyframe, seq, takenAt, stale, hasQuotes, count, marketIds, timestamps, bids, asks } =
+      this.#scanner.out;
+    // Refused (by the JSON path) before version 3.
+    if (keyframe && this.#version < 3) return undefined;
+    if (keyframe) this.#tracks.clear();
+    this.#shared = true;
+    if (!hasQuotes)
+      return createSnapshot({ seq, takenAt, markets: this.#markets, stale: stale === 1 });
+    const quotes = new Array<Quote>(count);
+    for (let i = 0; i < quotes.length; i++) {
+      quotes[i] = this.#quoteV2(
+        marketIds[i] as number,
+        timestamps[i] as number,
+        bids[i] as string | 0,
+        asks[i] as string | 0,
+        seq,
+        i,
+        line,
+      );
+    }
+    return createSnapshot({ seq, takenAt, markets: this.#markets, quotes, stale: stale === 1 });
+  }
+
+  #quoteV2(
+    marketId: number,
+    timestamp: number,
+    bids: string | 0,
+    asks: string | 0,
+    seq: number,
+    index: number,
+    line: number,
+  ): Quote {
     const expo = this.#markets.get(marketId)?.priceExpo;
     let track = this.#tracks.get(marketId);
     if (track === undefined || track.expo !== expo || track.length >= TRACK_LIMIT) {

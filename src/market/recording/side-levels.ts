@@ -56,7 +56,7 @@ export class SideLevels {
 export const NO_SIDE = new SideLevels(undefined, [], '', undefined);
 
 /** 10^(18 − expo): one tick of a `10^-expo` grid in x18. */
-const X18_OF_EXPO: readonly bigint[] = Array.from(
+export const X18_OF_EXPO: readonly bigint[] = Array.from(
   { length: 19 },
   (_, expo) => 10n ** BigInt(18 - expo),
 );

@@ -12,6 +12,8 @@ import {
 } from '../../../src/market/recording/index.ts';
 import { formatTicks, toTicks } from '../../../src/market/recording/price-ticks.ts';
 import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
+import { bestPriceX18 } from '../../../src/market/best-price.ts';
+import { parseDecimalToX18 } from '../../../src/money/index.ts';
 import { testMarket } from '../../helpers/markets.ts';
 
 const T0 = Date.parse('2026-01-05T09:30:00Z');
@@ -245,6 +247,71 @@ describe('recording format version 3', () => {
     for (let i = 0; i < strided.length; i += 3)
       expect(plain([strided[i] as Snapshot])).toEqual([expected[i]]);
     expect(plain(strided)).toEqual(expected);
+  });
+
+  it('gives best prices from the top offsets alone that agree with the levels, in any order', async () => {
+    // Literal tops (off the grid), empty sides, unchanged sides and moves, across keyframes.
+    const snapshots = moving(90).map((snapshot, i) => {
+      const quote = snapshot.quotes?.get(1) as Quote;
+      const bids =
+        i % 7 === 3
+          ? [{ price: `${2999 + (i % 3)}.125`, quantity: '1' }, ...quote.bids.slice(1)]
+          : quote.bids;
+      const asks = i % 11 === 4 || i % 11 === 5 ? [] : quote.asks;
+      return createSnapshot({
+        seq: snapshot.seq,
+        takenAt: snapshot.takenAt,
+        markets: [eth],
+        quotes: [{ ...quote, bids, asks }],
+      });
+    });
+    const expectedTop = (i: number, side: 'bids' | 'asks') => {
+      const top = (snapshots[i]?.quotes?.get(1) as Quote)[side][0];
+      return top === undefined ? undefined : parseDecimalToX18(top.price);
+    };
+    for (const version of [2, 3] as const) {
+      const path = await record(
+        { path: join(tempDir(), 'rec.jsonl'), version, keyframeEverySnapshots: 16 },
+        snapshots,
+      );
+      const read = await readAll(path);
+      // A scrambled order; every fifth quote also has its levels built first.
+      let seed = 11;
+      const order = read.map((_, i) => i);
+      for (let i = order.length - 1; i > 0; i--) {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        const j = seed % (i + 1);
+        [order[i], order[j]] = [order[j] as number, order[i] as number];
+      }
+      for (const i of order) {
+        const quote = read[i]?.quotes?.get(1);
+        if (i % 5 === 0) expect(quote?.asks.length).toBeGreaterThanOrEqual(0);
+        expect(bestPriceX18(quote, 'bids')).toBe(expectedTop(i, 'bids'));
+        expect(bestPriceX18(quote, 'asks')).toBe(expectedTop(i, 'asks'));
+      }
+      expect(plain(read)).toEqual(plain(snapshots));
+    }
+  });
+
+  it('reads snapshot lines spelled otherwise than the writer does (spaces, escapes) alike', async () => {
+    const snapshots = moving(30);
+    const path = await record(
+      { path: join(tempDir(), 'rec.jsonl'), keyframeEverySnapshots: 8 },
+      snapshots,
+    );
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    // The scanner reads the writer's own spelling; these must go through JSON.parse, same result.
+    const respelled = lines.map((line, i) => {
+      if (!/^\["[sk]",/.test(line)) return line;
+      const row = JSON.parse(line) as unknown[];
+      if (i % 3 === 0) return `[${row.map((v) => JSON.stringify(v)).join(', ')}]`;
+      if (i % 3 === 1) return line.replace(/"(\d)/, (_, d: string) => `"\\u003${d}`);
+      return line.replace(/^\["([sk])",(\d+),(\d+)/, '["$1",$2,$3.0');
+    });
+    expect(respelled.filter((l, i) => l !== lines[i]).length).toBeGreaterThan(20);
+    const other = join(tempDir(), 'respelled.jsonl');
+    writeFileSync(other, `${respelled.join('\n')}\n`);
+    expect(plain(await readAll(other))).toEqual(plain(snapshots));
   });
 
   it('reads a long version 2 file (no keyframes) exactly, through its bounded tracks', async () => {
