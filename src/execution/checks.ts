@@ -1,5 +1,6 @@
-import { formatX18, notionalExceeds, parseDecimalToX18 } from '../money/index.ts';
+import { formatX18, notionalExceeds } from '../money/index.ts';
 import type { Market, Quote } from '../domain/index.ts';
+import { bestPriceX18 } from '../market/best-price.ts';
 import { refuse, type Refusal } from './refusal.ts';
 import type { SizedOrder } from './sizing.ts';
 
@@ -28,8 +29,8 @@ export interface CheckContext {
  */
 export function referencePriceX18(order: SizedOrder, quote: Quote | undefined): bigint | undefined {
   if (order.type === 'LIMIT') return order.priceX18;
-  const level = order.side === 'BUY' ? quote?.asks[0] : quote?.bids[0];
-  return level === undefined ? undefined : parseDecimalToX18(level.price, 'quote price');
+  // (Without building the quote's levels when it knows its best prices: a recorded quote.)
+  return bestPriceX18(quote, order.side === 'BUY' ? 'asks' : 'bids');
 }
 
 const abs = (value: bigint): bigint => (value < 0n ? -value : value);
