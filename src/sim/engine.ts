@@ -15,7 +15,7 @@ import {
   type QuoteLevel,
 } from '../domain/index.ts';
 import { type Book, type BookLevel, takeLiquidity } from './book-level.ts';
-import { bookFromQuote } from './external-book.ts';
+import { bookFromQuote, lazyBookFromQuote } from './external-book.ts';
 import { fillFeeX18 } from '../money/index.ts';
 import { AccountLedger } from './ledger.ts';
 import {
@@ -45,7 +45,7 @@ interface MarketSim {
   /**
    * Replay mode: the last external quote, and the book made of it with its mid once someone
    * needed them (`replayQuotes` parses lazily: `book` stays null until an order, a resting order
-   * or a mid reading touches the market).
+   * or a mid reading touches the market, and then each side is parsed when first read).
    */
   external: ExternalBook | null;
 }
@@ -53,7 +53,8 @@ interface MarketSim {
 interface ExternalBook {
   readonly quote: Quote;
   book: Book | null;
-  midX18: bigint | undefined;
+  /** The book's mid once read (`{ x18: undefined }` for a quote with an empty side). */
+  mid: { readonly x18: bigint | undefined } | null;
 }
 
 /** An order the engine holds: the request, its fills so far and its state. */
@@ -268,7 +269,7 @@ export class SimEngine {
     const sim = this.#markets.get(marketId);
     if (sim === undefined) return undefined;
     if (sim.external === null) return sim.midX18;
-    return this.#externalBook(sim.external).midX18;
+    return this.#externalMid(sim.external);
   }
 
   /**
@@ -289,7 +290,7 @@ export class SimEngine {
       return { sim, quote, book: bookFromQuote(quote) };
     });
     for (const { sim, quote, book } of parsed) {
-      sim.external = { quote, book, midX18: bookMid(book) };
+      sim.external = { quote, book, mid: { x18: bookMid(book) } };
       this.#matchResting(sim, now);
     }
   }
@@ -313,7 +314,7 @@ export class SimEngine {
     const matching = this.#resting.size > 0;
     for (const quote of quotes.values()) {
       const sim = this.#markets.get(quote.marketId) as MarketSim;
-      sim.external = { quote, book: null, midX18: undefined };
+      sim.external = { quote, book: null, mid: null };
       if (matching) this.#matchResting(sim, now);
     }
   }
@@ -361,7 +362,7 @@ export class SimEngine {
     this.#sync();
     for (const sim of this.#markets.values()) {
       if (sim.external === null || (marketId !== undefined && sim.market.id !== marketId)) continue;
-      const { midX18 } = this.#externalBook(sim.external);
+      const midX18 = this.#externalMid(sim.external);
       if (midX18 !== undefined) sim.midX18 = snapPriceToGrid(midX18, sim.market.priceExpo);
       sim.external = null;
       sim.syntheticBook = null;
@@ -501,16 +502,19 @@ export class SimEngine {
     return target;
   }
 
-  #externalBook(external: ExternalBook): { book: Book; midX18: bigint | undefined } {
-    if (external.book === null) {
-      external.book = bookFromQuote(external.quote);
-      external.midX18 = bookMid(external.book);
-    }
-    return external as { book: Book; midX18: bigint | undefined };
+  // A replayed quote's book: each side parsed when first read (an order reads one side).
+  #externalBook(external: ExternalBook): Book {
+    external.book ??= lazyBookFromQuote(external.quote);
+    return external.book;
+  }
+
+  #externalMid(external: ExternalBook): bigint | undefined {
+    external.mid ??= { x18: bookMid(this.#externalBook(external)) };
+    return external.mid.x18;
   }
 
   #bookOf(sim: MarketSim): Book {
-    if (sim.external !== null) return this.#externalBook(sim.external).book;
+    if (sim.external !== null) return this.#externalBook(sim.external);
     sim.syntheticBook ??= buildSyntheticBook(
       sim.midX18,
       sim.market.priceExpo,

@@ -33,9 +33,35 @@ function parseLevels(
  *   a plain decimal.
  */
 export function bookFromQuote(quote: Quote): Book {
-  const bids = parseLevels(quote.bids, quote.marketId, 'bids');
-  const asks = parseLevels(quote.asks, quote.marketId, 'asks');
-  bids.sort((a, b) => (a.priceX18 === b.priceX18 ? 0 : a.priceX18 > b.priceX18 ? -1 : 1));
-  asks.sort((a, b) => (a.priceX18 === b.priceX18 ? 0 : a.priceX18 < b.priceX18 ? -1 : 1));
-  return { bids, asks };
+  return { bids: sideFromQuote(quote, 'bids'), asks: sideFromQuote(quote, 'asks') };
+}
+
+/**
+ * {@link bookFromQuote} with each side parsed (and checked) only when first read, then kept: an
+ * order reads the side it trades against, so the other side of the quote is never decoded. The
+ * same levels in the same order as the eager form.
+ *
+ * @throws QuantaError `QUANTA_INVALID_DECIMAL` from the read of a side with a malformed level.
+ */
+export function lazyBookFromQuote(quote: Quote): Book {
+  let bids: BookLevel[] | undefined;
+  let asks: BookLevel[] | undefined;
+  return {
+    get bids(): BookLevel[] {
+      bids ??= sideFromQuote(quote, 'bids');
+      return bids;
+    },
+    get asks(): BookLevel[] {
+      asks ??= sideFromQuote(quote, 'asks');
+      return asks;
+    },
+  };
+}
+
+function sideFromQuote(quote: Quote, side: 'bids' | 'asks'): BookLevel[] {
+  const levels = parseLevels(quote[side], quote.marketId, side);
+  if (side === 'bids')
+    levels.sort((a, b) => (a.priceX18 === b.priceX18 ? 0 : a.priceX18 > b.priceX18 ? -1 : 1));
+  else levels.sort((a, b) => (a.priceX18 === b.priceX18 ? 0 : a.priceX18 < b.priceX18 ? -1 : 1));
+  return levels;
 }

@@ -50,6 +50,28 @@ describe('replayQuotes (lazy external books)', () => {
     );
   });
 
+  it('an order reads only the side it trades against; the mid reads both', () => {
+    const { engine } = engineAt();
+    const bidsRead = (): never => {
+      throw new Error('bids were read');
+    };
+    engine.replayQuotes([
+      {
+        marketId: 1,
+        timestamp: T0,
+        get bids() {
+          return bidsRead();
+        },
+        asks: eth.asks,
+      },
+    ]);
+    // A BUY takes the asks, best first (3000.5, then 3000.75), and never parses the bids.
+    const buy = engine.placeOrder('a', request({ amountX18: x18('0.3') }));
+    expect(buy.status).toBe('FILLED');
+    expect(buy.avgFillPriceX18).toBe(x18('3000.666666666666666666'));
+    expect(() => engine.midPriceX18(1)).toThrow('bids were read');
+  });
+
   it('matches resting orders against each new quote of their market only', () => {
     const { engine, clock } = engineAt();
     engine.replayQuotes([eth]);
