@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { pipeline, type Readable } from 'node:stream';
@@ -102,6 +102,10 @@ export async function* readLineBatches(
 ): AsyncGenerator<string[], void, undefined> {
   const { signal, position } = options;
   const gzip = isGzipPath(path);
+  if (!gzip) {
+    yield* readPlainBatches(path, signal, position);
+    return;
+  }
   const file = createReadStream(path, {
     highWaterMark: CHUNK_BYTES,
     ...(signal === undefined ? {} : { signal }),
@@ -155,4 +159,69 @@ export async function* readLineBatches(
   if (position !== undefined) position.bytes = gzip ? file.bytesRead : bytes;
   if (carry !== '') yield [carry];
   if (!complete) options.onMissingTrailer?.();
+}
+
+/**
+ * A plain file read chunk by chunk with `readSync`: from the page cache a 64 KiB read takes
+ * microseconds, less than a read stream's machinery per chunk (a thread-pool round trip, stream
+ * buffering, an async iterator), which was about two thirds of the time to get a file's lines.
+ * The event loop gets a turn between batches (`readLineBatches` is async, so its reader awaits
+ * each), and `signal` is looked at before each read.
+ */
+function* readPlainBatches(
+  path: string,
+  signal: AbortSignal | undefined,
+  position: { bytes: number } | undefined,
+): Generator<string[], void, undefined> {
+  const stopIfAborted = (): void => {
+    if (signal?.aborted === true)
+      throw new QuantaError(ErrorCodes.ABORTED, `recording ${path}: reading aborted`, {
+        cause: signal.reason,
+      });
+  };
+  stopIfAborted();
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw readFailure(path, error, false);
+  }
+  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  const utf8 = new StringDecoder('utf8');
+  let bytes = 0;
+  let carry = '';
+  try {
+    for (;;) {
+      stopIfAborted();
+      let read: number;
+      try {
+        read = readSync(fd, buffer, 0, CHUNK_BYTES, null);
+      } catch (error) {
+        throw readFailure(path, error, false);
+      }
+      if (read === 0) break;
+      bytes += read;
+      if (position !== undefined) position.bytes = bytes;
+      // The decoder copies what it turns into text, so the buffer is free for the next read.
+      const chunk = utf8.write(read === CHUNK_BYTES ? buffer : buffer.subarray(0, read));
+      let newline = chunk.indexOf('\n');
+      if (newline === -1) {
+        carry += chunk;
+        continue;
+      }
+      const lines: string[] = [carry + chunk.slice(0, newline)];
+      let start = newline + 1;
+      while ((newline = chunk.indexOf('\n', start)) !== -1) {
+        lines.push(chunk.slice(start, newline));
+        start = newline + 1;
+      }
+      carry = chunk.slice(start);
+      yield lines;
+    }
+    carry += utf8.end();
+  } finally {
+    closeSync(fd);
+  }
+  if (position !== undefined) position.bytes = bytes;
+  if (carry !== '') yield [carry];
 }

@@ -314,6 +314,24 @@ describe('recording format version 3', () => {
     expect(plain(await readAll(other))).toEqual(plain(snapshots));
   });
 
+  it('stops a plain file read between chunks when the signal aborts', async () => {
+    const snapshots = moving(2000);
+    const path = await record({ path: join(tempDir(), 'rec.jsonl') }, snapshots);
+    expect(readFileSync(path).length).toBeGreaterThan(3 * 64 * 1024);
+    const controller = new AbortController();
+    let seen = 0;
+    const reading = (async () => {
+      for await (const snapshot of readRecording(path, { signal: controller.signal })) {
+        seen += 1;
+        if (snapshot.seq === 1) controller.abort();
+      }
+    })();
+    await expect(reading).rejects.toMatchObject({ code: 'QUANTA_ABORTED' });
+    // The lines of the chunk already read, not the file.
+    expect(seen).toBeGreaterThan(0);
+    expect(seen).toBeLessThan(snapshots.length / 2);
+  });
+
   it('reads a long version 2 file (no keyframes) exactly, through its bounded tracks', async () => {
     const snapshots = moving(1300);
     const path = await record({ path: join(tempDir(), 'rec.jsonl.gz'), version: 2 }, snapshots);
