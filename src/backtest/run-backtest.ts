@@ -5,7 +5,7 @@ import { OrderJournal } from '../execution/journal.ts';
 import type { ProducedIntent } from '../execution/trading-session.ts';
 import { buildTradingStack, type TradingStack } from '../runtime/trading-stack.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
-import { openRecording } from '../market/recording/index.ts';
+import { openRecording, type SnapshotBatch } from '../market/recording/index.ts';
 import { markPriceX18 } from '../market/mark-price.ts';
 import { bestPriceX18 } from '../market/best-price.ts';
 import type { Snapshot } from '../market/snapshot.ts';
@@ -243,103 +243,113 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   // Price charts: every market a strategy names (by symbol) or trades.
   const named = new Set(config.strategies.flatMap((s) => s.markets));
   const charted = new Set<number>();
+  // `charted` by id ascending, sorted again only when it grew (it only grows).
+  let chartedSorted: number[] = [];
+  const chartedIds = (): readonly number[] => {
+    if (chartedSorted.length !== charted.size) chartedSorted = [...charted].sort((a, b) => a - b);
+    return chartedSorted;
+  };
   let previousAt: number | undefined;
   options.onStart?.(recording.bytes);
   const scan = recording.snapshots();
-  for await (const recorded of scan) {
-    if (previousAt !== undefined) {
-      const gap = recorded.takenAt - previousAt;
-      gaps.set(gap, (gaps.get(gap) ?? 0) + 1);
-      gapCount += 1;
-    }
-    previousAt = recorded.takenAt;
-    if (run === undefined) {
-      run = await start(recorded);
-      instanceNames = run.session.strategyNames();
-    }
-    const { engine, venue, executor, session } = run;
-    if (recorded.markets !== run.activeOf) {
-      // The listing changed (the decoder hands on one Map while it does not).
-      for (const market of recorded.markets.values()) {
-        if (markets.has(market.id)) continue;
-        const withFees = withModelFees(market, fillModel);
-        markets.set(market.id, withFees);
-        now = recorded.takenAt;
-        engine.addMarket(withFees);
-        run.active.set(market.id, withFees.isActive);
+  // A chunk's snapshots at a time: one await per batch rather than one per snapshot.
+  for await (const batch of scan.batches()) {
+    for (let inBatch = 0; inBatch < batch.snapshots.length; inBatch++) {
+      const recorded = batch.snapshots[inBatch] as Snapshot;
+      if (previousAt !== undefined) {
+        const gap = recorded.takenAt - previousAt;
+        gaps.set(gap, (gaps.get(gap) ?? 0) + 1);
+        gapCount += 1;
       }
-      for (const market of markets.values()) if (named.has(market.symbol)) charted.add(market.id);
-      if (unchecked) checkSymbols(false);
-    }
-    let snapshot = recorded;
-    if (feesChanged) {
-      if (feeMarkets?.from !== recorded.markets) {
-        const to = new Map<number, Market>();
-        for (const [id, market] of recorded.markets) to.set(id, withModelFees(market, fillModel));
-        feeMarkets = { from: recorded.markets, to };
+      previousAt = recorded.takenAt;
+      if (run === undefined) {
+        run = await start(recorded);
+        instanceNames = run.session.strategyNames();
       }
-      snapshot = Object.freeze({ ...recorded, markets: feeMarkets.to });
-    }
-    now = snapshot.takenAt;
-    if (count === 0) startedAt = now;
-    position = { index: count, takenAt: now };
-    if (recorded.markets !== run.activeOf) {
-      syncActive(engine, snapshot, run.active);
-      run.activeOf = recorded.markets;
-    }
-    if (snapshot.quotes !== undefined)
-      engine.replayQuotes(slips ? [...snapshot.quotes.values()].map(slip) : snapshot.quotes);
-    // Orders sent earlier that reach the venue by now meet this snapshot's book, before the
-    // strategies see it (a live answer arrives before the next poll too).
-    if (venue.arrive() > 0) await settle(run, journal);
-    await session.onSnapshot(snapshot);
-    await settle(run, journal);
-    let pin = count === 0;
-    if (fills.length > fillsCharted) {
-      for (let i = fillsCharted; i < fills.length; i++)
-        charted.add((fills[i] as FillEvent).marketId);
-      fillsCharted = fills.length;
-      pin = true;
-    }
-    if (midSeen.size < charted.size) {
-      for (const marketId of charted) {
-        if (midSeen.has(marketId)) continue;
-        const quote = snapshot.quotes?.get(marketId);
-        if (quote?.bids[0] === undefined && quote?.asks[0] === undefined) continue;
-        midSeen.add(marketId);
+      const { engine, venue, executor, session } = run;
+      if (recorded.markets !== run.activeOf) {
+        // The listing changed (the decoder hands on one Map while it does not).
+        for (const market of recorded.markets.values()) {
+          if (markets.has(market.id)) continue;
+          const withFees = withModelFees(market, fillModel);
+          markets.set(market.id, withFees);
+          now = recorded.takenAt;
+          engine.addMarket(withFees);
+          run.active.set(market.id, withFees.isActive);
+        }
+        for (const market of markets.values()) if (named.has(market.symbol)) charted.add(market.id);
+        if (unchecked) checkSymbols(false);
+      }
+      let snapshot = recorded;
+      if (feesChanged) {
+        if (feeMarkets?.from !== recorded.markets) {
+          const to = new Map<number, Market>();
+          for (const [id, market] of recorded.markets) to.set(id, withModelFees(market, fillModel));
+          feeMarkets = { from: recorded.markets, to };
+        }
+        snapshot = Object.freeze({ ...recorded, markets: feeMarkets.to });
+      }
+      now = snapshot.takenAt;
+      if (count === 0) startedAt = now;
+      position = { index: count, takenAt: now };
+      if (recorded.markets !== run.activeOf) {
+        syncActive(engine, snapshot, run.active);
+        run.activeOf = recorded.markets;
+      }
+      if (snapshot.quotes !== undefined)
+        engine.replayQuotes(slips ? [...snapshot.quotes.values()].map(slip) : snapshot.quotes);
+      // Orders sent earlier that reach the venue by now meet this snapshot's book, before the
+      // strategies see it (a live answer arrives before the next poll too).
+      if (venue.arrive() > 0) await settle(run, journal);
+      await session.onSnapshot(snapshot);
+      await settle(run, journal);
+      let pin = count === 0;
+      if (fills.length > fillsCharted) {
+        for (let i = fillsCharted; i < fills.length; i++)
+          charted.add((fills[i] as FillEvent).marketId);
+        fillsCharted = fills.length;
         pin = true;
       }
+      if (midSeen.size < charted.size) {
+        for (const marketId of charted) {
+          if (midSeen.has(marketId)) continue;
+          const quote = snapshot.quotes?.get(marketId);
+          if (quote?.bids[0] === undefined && quote?.asks[0] === undefined) continue;
+          midSeen.add(marketId);
+          pin = true;
+        }
+      }
+      const accountMarkets = marketSamples(snapshot, executor.positions, marks);
+      account.push(accountMarkets);
+      const byStrategy: StrategySample[] = [];
+      for (const name of instanceNames) {
+        const own = marketSamples(snapshot, executor.strategyPositions(name), marks);
+        let scope = byInstance.get(name);
+        if (scope === undefined) byInstance.set(name, (scope = new ScopeAccumulator(startX18)));
+        scope.push(own);
+        if (own.length > 0) byStrategy.push({ strategy: name, markets: own });
+      }
+      const { equityX18, drawdownX18 } = account.total.equity();
+      returns.push(equityX18);
+      timeline?.t.push(snapshot.takenAt);
+      timeline?.seq.push(snapshot.seq);
+      const drawn = plots.length === 0 ? NO_PLOTS : plots;
+      if (plots.length > 0) plots = [];
+      const at = snapshot;
+      keeper.offer(equityX18, drawdownX18, pin, () => ({
+        sample: {
+          seq: at.seq,
+          t: at.takenAt,
+          markets: accountMarkets,
+          byStrategy,
+          tops: topsOf(at, chartedIds()),
+        },
+        plots: drawn,
+      }));
+      last = snapshot;
+      count += 1;
+      options.onProgress?.(count, batch.bytesRead[inBatch] as number);
     }
-    const accountMarkets = marketSamples(snapshot, executor.positions, marks);
-    account.push(accountMarkets);
-    const byStrategy: StrategySample[] = [];
-    for (const name of instanceNames) {
-      const own = marketSamples(snapshot, executor.strategyPositions(name), marks);
-      let scope = byInstance.get(name);
-      if (scope === undefined) byInstance.set(name, (scope = new ScopeAccumulator(startX18)));
-      scope.push(own);
-      if (own.length > 0) byStrategy.push({ strategy: name, markets: own });
-    }
-    const { equityX18, drawdownX18 } = account.total.equity();
-    returns.push(equityX18);
-    timeline?.t.push(snapshot.takenAt);
-    timeline?.seq.push(snapshot.seq);
-    const drawn = plots.length === 0 ? NO_PLOTS : plots;
-    if (plots.length > 0) plots = [];
-    const at = snapshot;
-    keeper.offer(equityX18, drawdownX18, pin, () => ({
-      sample: {
-        seq: at.seq,
-        t: at.takenAt,
-        markets: accountMarkets,
-        byStrategy,
-        tops: topsOf(at, charted),
-      },
-      plots: drawn,
-    }));
-    last = snapshot;
-    count += 1;
-    options.onProgress?.(count, scan.bytesRead);
   }
   if (options.repair === true) options.onRepaired?.(scan.dropped);
   if (unchecked) checkSymbols(true);
@@ -399,19 +409,29 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
 function decodedRecording(snapshots: readonly Snapshot[]): {
   /** Not a file: no size. */
   readonly bytes: undefined;
-  snapshots(
-    overrides?: unknown,
-  ): AsyncIterable<Snapshot> & { readonly dropped: number; readonly bytesRead: number };
+  snapshots(overrides?: unknown): {
+    readonly dropped: number;
+    batches(): AsyncIterable<SnapshotBatch>;
+  };
 } {
   return {
     bytes: undefined,
     snapshots: () => ({
       dropped: 0,
-      bytesRead: 0,
-      [Symbol.asyncIterator](): AsyncIterator<Snapshot> {
-        const each = snapshots[Symbol.iterator]();
-        return { next: () => Promise.resolve(each.next()) };
-      },
+      batches: () => ({
+        [Symbol.asyncIterator](): AsyncIterator<SnapshotBatch> {
+          // One batch of them all (nothing read: no bytes).
+          let done = false;
+          return {
+            next: () => {
+              if (done) return Promise.resolve({ done: true, value: undefined });
+              done = true;
+              const bytesRead = new Array<number>(snapshots.length).fill(0);
+              return Promise.resolve({ done: false, value: { snapshots, bytesRead } });
+            },
+          };
+        },
+      }),
     }),
   };
 }
@@ -473,16 +493,14 @@ function marketSamples(
 const NO_MARKETS: MarketSample[] = [];
 const NO_PLOTS: PlotPoint[] = [];
 
-/** Best bid and ask of every charted market, by id ascending. */
-function topsOf(snapshot: Snapshot, charted: ReadonlySet<number>): MarketTop[] {
-  return [...charted]
-    .sort((a, b) => a - b)
-    .map((marketId) => {
-      const quote = snapshot.quotes?.get(marketId);
-      return {
-        marketId,
-        bidX18: bestPriceX18(quote, 'bids') ?? null,
-        askX18: bestPriceX18(quote, 'asks') ?? null,
-      };
-    });
+/** Best bid and ask of every charted market (ids given ascending). */
+function topsOf(snapshot: Snapshot, charted: readonly number[]): MarketTop[] {
+  return charted.map((marketId) => {
+    const quote = snapshot.quotes?.get(marketId);
+    return {
+      marketId,
+      bidX18: bestPriceX18(quote, 'bids') ?? null,
+      askX18: bestPriceX18(quote, 'asks') ?? null,
+    };
+  });
 }

@@ -10,6 +10,7 @@ export {
   type ReadRecordingOptions,
   type OpenedRecording,
   type RecordingSnapshots,
+  type SnapshotBatch,
 } from './recording-reader.ts';
 export { RecordingDecoder, type RecordingWarning } from './recording-decoder.ts';
 export {

@@ -25,6 +25,13 @@ export interface ReadRecordingOptions {
   readonly repair?: boolean;
 }
 
+/** Snapshots decoded from one chunk of a file, with how far each one had read. */
+export interface SnapshotBatch {
+  readonly snapshots: readonly Snapshot[];
+  /** `bytesRead` (see {@link RecordingSnapshots}) as of each snapshot. */
+  readonly bytesRead: readonly number[];
+}
+
 /** The snapshots of an opened recording, one read of its files per iteration. */
 export interface RecordingSnapshots extends AsyncIterable<Snapshot> {
   /** Snapshots dropped by `repair` in the latest iteration so far (0 without `repair`). */
@@ -35,6 +42,12 @@ export interface RecordingSnapshots extends AsyncIterable<Snapshot> {
    * single read has got (a snapshot's share of its batch is estimated by its place in it).
    */
   readonly bytesRead: number;
+  /**
+   * The same snapshots in batches (those of one chunk read), for a reader that goes through
+   * many: one await per batch instead of one per snapshot. Each call starts a read from the
+   * beginning, as iterating does; `dropped` follows it.
+   */
+  batches(): AsyncIterable<SnapshotBatch>;
 }
 
 /** A recording opened by {@link openRecording}. */
@@ -117,6 +130,20 @@ async function* readFiles(
   options: ReadRecordingOptions,
   state: ReadState = { bytesRead: 0 },
 ): AsyncGenerator<Snapshot, void, undefined> {
+  for await (const batch of readFileBatches(files, options, state)) {
+    const { snapshots, bytesRead } = batch;
+    for (let i = 0; i < snapshots.length; i++) {
+      state.bytesRead = bytesRead[i] as number;
+      yield snapshots[i] as Snapshot;
+    }
+  }
+}
+
+async function* readFileBatches(
+  files: readonly string[],
+  options: ReadRecordingOptions,
+  state: ReadState,
+): AsyncGenerator<SnapshotBatch, void, undefined> {
   const warn = options.onWarning ?? defaultWarn;
   const order = new SnapshotOrder(options.repair === true);
   state.order = order;
@@ -142,19 +169,22 @@ async function* readFiles(
       const from = before + batchStart;
       const span = position.bytes - batchStart;
       batchStart = position.bytes;
+      const snapshots: Snapshot[] = [];
+      const bytesRead: number[] = [];
       let line = 0;
       for (const text of batch) {
         line += 1;
-        state.bytesRead = from + Math.floor((span * line) / batch.length);
         if (pending !== undefined) {
           const snapshot = decoder.decodeLine(pending, false);
           if (snapshot !== undefined && order.admit(snapshot, decoder)) {
             count += 1;
-            yield snapshot;
+            snapshots.push(snapshot);
+            bytesRead.push(from + Math.floor((span * line) / batch.length));
           }
         }
         pending = text;
       }
+      if (snapshots.length > 0) yield { snapshots, bytesRead };
     }
     before += position.bytes;
     state.bytesRead = before;
@@ -169,7 +199,7 @@ async function* readFiles(
     const snapshot = decoder.decodeLine(pending, true);
     if (snapshot !== undefined && order.admit(snapshot, decoder)) {
       count += 1;
-      yield snapshot;
+      yield { snapshots: [snapshot], bytesRead: [before] };
     }
     if (noTrailer) {
       warn({
@@ -251,6 +281,9 @@ export async function openRecording(
       const read = { ...options, ...overrides };
       return {
         [Symbol.asyncIterator]: () => readFiles(files, read, state),
+        batches: () => ({
+          [Symbol.asyncIterator]: () => readFileBatches(files, read, state),
+        }),
         get dropped() {
           return state.order?.dropped ?? 0;
         },

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Quote, QuoteLevel } from '../../../src/domain/index.ts';
 import {
   RecordingWriter,
+  openRecording,
   readRecording,
   type RecordingWarning,
   type RecordingWriterOptions,
@@ -330,6 +331,31 @@ describe('recording format version 3', () => {
     // The lines of the chunk already read, not the file.
     expect(seen).toBeGreaterThan(0);
     expect(seen).toBeLessThan(snapshots.length / 2);
+  });
+
+  it('gives the same snapshots and bytes read in batches as one by one', async () => {
+    const path = await record({ path: join(tempDir(), 'rec.jsonl.gz') }, moving(2000));
+    const opened = await openRecording(path);
+    const one = opened.snapshots();
+    const seqs: number[] = [];
+    const bytes: number[] = [];
+    for await (const snapshot of one) {
+      seqs.push(snapshot.seq);
+      bytes.push(one.bytesRead);
+    }
+    const batched: number[] = [];
+    const batchedBytes: number[] = [];
+    let batches = 0;
+    for await (const batch of opened.snapshots().batches()) {
+      batches += 1;
+      batched.push(...batch.snapshots.map((snapshot) => snapshot.seq));
+      batchedBytes.push(...batch.bytesRead);
+    }
+    expect(seqs).toHaveLength(2000);
+    expect(batched).toEqual(seqs);
+    expect(batchedBytes).toEqual(bytes);
+    expect(batches).toBeGreaterThan(1);
+    expect(batches).toBeLessThan(seqs.length / 10);
   });
 
   it('reads a long version 2 file (no keyframes) exactly, through its bounded tracks', async () => {
