@@ -89,6 +89,8 @@ export function unrealizedPnlX18(position: PositionState, markPriceX18: bigint):
 /** Positions of all markets of one account (or one strategy), built from fills. */
 export class PositionBook {
   readonly #positions = new Map<number, PositionState>();
+  /** {@link entries} since the last fill (a backtest reads them on every snapshot). */
+  #sorted: [number, PositionState][] | undefined;
 
   /** The position in a market (flat when never traded). */
   get(marketId: number): PositionState {
@@ -103,12 +105,17 @@ export class PositionBook {
   apply(fill: FillInput): PositionState {
     const next = applyFill(this.get(fill.marketId), fill);
     this.#positions.set(fill.marketId, next);
+    this.#sorted = undefined;
     return next;
   }
 
   /** Every market traded so far, by id ascending. */
   entries(): [number, PositionState][] {
-    return [...this.#positions.entries()].sort((a, b) => a[0] - b[0]);
+    this.#sorted ??= [...this.#positions.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map((entry) => Object.freeze(entry) as [number, PositionState]);
+    // A copy of the list (its pairs are frozen): what a caller does with it stays its own.
+    return this.#sorted.slice();
   }
 
   /** Realized PnL minus fees, over all markets. */
