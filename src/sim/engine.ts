@@ -86,8 +86,16 @@ interface ActivityChange {
   readonly atMs: number;
 }
 
+let isoMs = Number.NaN;
+let isoText = '';
+
+/** `ms` as an ISO timestamp; the last one is kept (a replay places its orders at one time). */
 function iso(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== isoMs) {
+    isoText = new Date(ms).toISOString();
+    isoMs = ms;
+  }
+  return isoText;
 }
 
 function min(a: bigint, b: bigint): bigint {
