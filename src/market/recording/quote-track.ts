@@ -35,13 +35,16 @@ export const TRACK_LIMIT = 512;
  * however the quotes are read (in order, backwards, or again in a second replay).
  */
 export class QuoteTrack {
-  readonly #bids: Entry[] = [];
-  readonly #asks: Entry[] = [];
+  // Sized up front from the stretch between the file's last two keyframes (when known): grown
+  // push by push they were copied over and over, a few KB per snapshot to collect.
+  readonly #bids: Entry[];
+  readonly #asks: Entry[];
+  #count = 0;
   // Per quote, once a best price was asked for: the top tick of each side (NO_TOP: no level).
   readonly #bidTops: number[] = [];
   readonly #askTops: number[] = [];
   // Per quote: its line, seq and index in the snapshot, for messages.
-  readonly #where: number[] = [];
+  readonly #where: number[];
   /** The bids of the quotes on this track. */
   readonly bids: LevelSource;
   /** The asks of the quotes on this track. */
@@ -59,14 +62,18 @@ export class QuoteTrack {
     readonly expo: number | undefined,
     private readonly bidsBefore: SideLevels | undefined,
     private readonly asksBefore: SideLevels | undefined,
+    capacity = 0,
   ) {
+    this.#bids = new Array<Entry>(capacity);
+    this.#asks = new Array<Entry>(capacity);
+    this.#where = new Array<number>(3 * capacity);
     this.bids = new TrackSide(this, 'bids');
     this.asks = new TrackSide(this, 'asks');
   }
 
   /** How many quotes the track holds. */
   get length(): number {
-    return this.#bids.length;
+    return this.#count;
   }
 
   /**
@@ -76,10 +83,12 @@ export class QuoteTrack {
    *   file or keyframe (nothing to be unchanged from), found at once.
    */
   push(bids: string | 0, asks: string | 0, line: number, seq: number, index: number): number {
-    const at = this.#bids.length;
-    this.#where.push(line, seq, index);
-    this.#bids.push(bids);
-    this.#asks.push(asks);
+    const at = this.#count++;
+    this.#where[3 * at] = line;
+    this.#where[3 * at + 1] = seq;
+    this.#where[3 * at + 2] = index;
+    this.#bids[at] = bids;
+    this.#asks[at] = asks;
     if (at === 0) {
       if (bids === 0 && this.bidsBefore === undefined) this.side('bids', 0);
       if (asks === 0 && this.asksBefore === undefined) this.side('asks', 0);

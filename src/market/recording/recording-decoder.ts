@@ -147,6 +147,9 @@ export class RecordingDecoder {
   #version: RecordingVersion = RECORDING_VERSION;
   // Version 2 and later: each market's current track of quotes in this file.
   readonly #tracks = new Map<number, QuoteTrack>();
+  // Snapshot lines since the last keyframe, and between the last two: a new track's capacity.
+  #sinceKeyframe = 0;
+  #keyframeSpan = 0;
   readonly #scanner = new SnapshotLineScanner();
 
   /**
@@ -221,7 +224,7 @@ export class RecordingDecoder {
       case LineTag.keyframe:
         if (this.#version < 3) break;
         // Every side of a keyframe is absolute: what the tracks hold is needed no more.
-        this.#tracks.clear();
+        this.#atKeyframe();
         return this.#decodeSnapshot(row, line);
       case LineTag.market:
         this.#decodeMarket(row, line);
@@ -370,6 +373,7 @@ export class RecordingDecoder {
   }
 
   #decodeSnapshot(row: unknown[], line: number): Snapshot {
+    this.#sinceKeyframe += 1;
     const seq = row[1];
     const takenAt = row[2];
     const stale = row[3];
@@ -458,13 +462,20 @@ export class RecordingDecoder {
     return this.#quoteV2(marketId, timestamp, bids, asks, seq, index, line);
   }
 
+  #atKeyframe(): void {
+    this.#tracks.clear();
+    this.#keyframeSpan = Math.min(this.#sinceKeyframe, TRACK_LIMIT);
+    this.#sinceKeyframe = 0;
+  }
+
   /** The snapshot of the line the scanner just read, or undefined to decode it from JSON. */
   #fromScan(line: number): Snapshot | undefined {
     const { keyframe, seq, takenAt, stale, hasQuotes, count, marketIds, timestamps, bids, asks } =
       this.#scanner.out;
     // Refused (by the JSON path) before version 3.
     if (keyframe && this.#version < 3) return undefined;
-    if (keyframe) this.#tracks.clear();
+    if (keyframe) this.#atKeyframe();
+    this.#sinceKeyframe += 1;
     this.#shared = true;
     if (!hasQuotes)
       return createSnapshot({ seq, takenAt, markets: this.#markets, stale: stale === 1 });
@@ -504,6 +515,7 @@ export class RecordingDecoder {
         expo,
         track?.side('bids', last),
         track?.side('asks', last),
+        this.#keyframeSpan,
       );
       this.#tracks.set(marketId, track);
     }
