@@ -138,6 +138,22 @@ export class StrategyHost {
     return text;
   }
 
+  // The context's functions, made once (a fresh context object is still built for every call).
+  readonly #position = (marketId: number): string => this.#positionText(marketId);
+  readonly #plot = (name: string, value: number | string): void => {
+    const options = this.#options;
+    const text = plotValue(value);
+    if (typeof name !== 'string' || name === '' || name.length > 64 || text === undefined) {
+      options.log.warn(
+        { plot: String(name).slice(0, 64) },
+        'ctx.plot ignored: expected a name of 1 to 64 characters and a finite number or decimal string',
+      );
+      return;
+    }
+    options.log.debug({ plot: name, value: text }, 'plot');
+    options.onPlot?.(name, text, options.now());
+  };
+
   #context(): StrategyContext<unknown, unknown> {
     const options = this.#options;
     return {
@@ -145,24 +161,13 @@ export class StrategyHost {
       params: options.params,
       symbols: options.symbols,
       marketIds: this.#marketIds,
-      position: (marketId) => this.#positionText(marketId),
+      position: this.#position,
       openOrders: options.openOrders,
       now: options.now,
       log: options.log,
       store: options.store,
       state: this.#state,
-      plot: (name, value) => {
-        const text = plotValue(value);
-        if (typeof name !== 'string' || name === '' || name.length > 64 || text === undefined) {
-          options.log.warn(
-            { plot: String(name).slice(0, 64) },
-            'ctx.plot ignored: expected a name of 1 to 64 characters and a finite number or decimal string',
-          );
-          return;
-        }
-        options.log.debug({ plot: name, value: text }, 'plot');
-        options.onPlot?.(name, text, options.now());
-      },
+      plot: this.#plot,
     };
   }
 
