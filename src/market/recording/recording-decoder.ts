@@ -6,6 +6,7 @@ import { createSnapshot, type Snapshot } from '../snapshot.ts';
 import { BEST_PRICE_X18 } from '../best-price.ts';
 import { QuoteTrack, TRACK_LIMIT, type LevelSource } from './quote-track.ts';
 import { SnapshotLineScanner } from './scan-snapshot-line.ts';
+import { QuotePlaces, RecordedQuotes } from './recorded-quotes.ts';
 import { parseDecimalToX18 } from '../../money/index.ts';
 import {
   LineTag,
@@ -151,6 +152,8 @@ export class RecordingDecoder {
   #sinceKeyframe = 0;
   #keyframeSpan = 0;
   readonly #scanner = new SnapshotLineScanner();
+  // The places of the last scanned line's quotes, shared while the lines list the same markets.
+  #places: QuotePlaces | undefined;
 
   /**
    * @param file - the file name, used in messages.
@@ -491,7 +494,17 @@ export class RecordingDecoder {
         line,
       );
     }
-    return withQuotes(seq, takenAt, this.#markets, stale === 1, quotes);
+    if (this.#places?.same(marketIds, count) !== true)
+      this.#places = QuotePlaces.of(marketIds, count);
+    if (this.#places === undefined)
+      return withQuotes(seq, takenAt, this.#markets, stale === 1, quotes);
+    return Object.freeze({
+      seq,
+      takenAt,
+      markets: this.#markets,
+      stale: stale === 1,
+      quotes: new RecordedQuotes(this.#places, quotes),
+    });
   }
 
   #quoteV2(
