@@ -21,7 +21,12 @@ const ROUNDS = envInt('BENCH_ROUNDS', 3);
 const ROOT = process.cwd();
 const ROWS = MARKETS * SNAPSHOTS;
 
+const gc = (globalThis as { gc?: () => void }).gc;
+
 async function seconds(run: () => Promise<unknown>): Promise<number> {
+  // Each case starts from a collected heap (with --expose-gc, as run.ts gives): otherwise a case
+  // pays for collecting the garbage of the one before it (the naive decode leaves ~100 MB).
+  gc?.();
   const start = process.hrtime.bigint();
   await run();
   return Number(process.hrtime.bigint() - start) / 1e9;
