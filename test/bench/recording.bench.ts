@@ -329,13 +329,13 @@ async function main(): Promise<void> {
     console.log(`process peak RSS: ${mb(process.resourceUsage().maxRSS * 1024)}`);
 
     // Size: the naive JSONL gzipped at zlib's default level (what `gzip` gives it) against our
-    // gzip recording (format 2, flushed every 64 snapshots) and format 1 (flushed per snapshot).
+    // gzip recording (format 3, flushed every 64 snapshots) and format 1 (flushed per snapshot).
     const naiveGz = join(files.dir, 'naive.jsonl.gz');
     await pipeline(createReadStream(files.naive), createGzip(), createWriteStream(naiveGz));
     const perRow = (path: string) => size(path) / MARKET_ROWS;
     console.log(
       `gzip bytes per market-row at depth ${DEPTH}: naive ${perRow(naiveGz).toFixed(1)}, ` +
-        `ours v2 ${perRow(files.oursGz).toFixed(1)}, v1 ${perRow(files.v1Gz).toFixed(1)}`,
+        `ours v3 ${perRow(files.oursGz).toFixed(1)}, v1 ${perRow(files.v1Gz).toFixed(1)}`,
     );
     // Sizes are deterministic: one round.
     reportFigure({
