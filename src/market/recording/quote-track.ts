@@ -55,7 +55,8 @@ export class QuoteTrack {
    * @param expo - the market's `priceExpo` for every quote of the track (a change starts a new
    *   track).
    * @param bidsBefore - the bids of the market's quote before the track (undefined at the start
-   *   of a file or at a keyframe).
+   *   of a file or at a keyframe); `asksBefore` the same for its asks.
+   * @param capacity - how many quotes the track will likely hold (its arrays are made that long).
    */
   constructor(
     readonly file: string,
