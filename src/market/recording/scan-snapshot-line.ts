@@ -5,7 +5,9 @@
  * reads the values where they stand instead of building the line's JSON tree: each side becomes
  * a slice of the line (no copy), and nothing else is allocated. Anything else (another shape, an
  * escape, an exponent, a torn line) is left to `JSON.parse`, which then decides and words the
- * error, so the scanner only ever has to say "not mine".
+ * error, so the scanner only ever has to say "not mine". One thing JSON forbids is not looked for:
+ * a raw control character inside a side (the writer's `JSON.stringify` never leaves one; in a
+ * corrupt file it ends up in a level's text, which the simulation's decimal parse refuses).
  */
 
 /**
