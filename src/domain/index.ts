@@ -6,6 +6,7 @@
 export type { Market, MarketType } from './market.ts';
 export type { OrderSide, OrderType } from './order-terms.ts';
 export type { Quote, QuoteLevel } from './quote.ts';
+export { QUOTE_LEVELS_X18, quoteLevelsX18 } from './quote-levels-x18.ts';
 export type { FillLiquidity } from './fill.ts';
 export {
   IllegalOrderTransition,

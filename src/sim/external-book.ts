@@ -1,5 +1,5 @@
 import { parseDecimalToX18 } from '../money/index.ts';
-import type { Quote, QuoteLevel } from '../domain/index.ts';
+import { quoteLevelsX18, type Quote, type QuoteLevel } from '../domain/index.ts';
 import type { Book, BookLevel } from './book-level.ts';
 
 function parseLevels(
@@ -22,6 +22,15 @@ function parseLevels(
       };
     }
   });
+}
+
+// Price and quantity pairs as a quote hands them over without strings (see quoteLevelsX18).
+function levelsFromX18(x18: readonly bigint[]): BookLevel[] {
+  const levels = new Array<BookLevel>(x18.length / 2);
+  for (let i = 0; i < levels.length; i++) {
+    levels[i] = { priceX18: x18[2 * i] as bigint, remainingX18: x18[2 * i + 1] as bigint };
+  }
+  return levels;
 }
 
 /**
@@ -59,7 +68,9 @@ export function lazyBookFromQuote(quote: Quote): Book {
 }
 
 function sideFromQuote(quote: Quote, side: 'bids' | 'asks'): BookLevel[] {
-  const levels = parseLevels(quote[side], quote.marketId, side);
+  const x18 = quoteLevelsX18(quote, side);
+  const levels =
+    x18 === undefined ? parseLevels(quote[side], quote.marketId, side) : levelsFromX18(x18);
   if (side === 'bids')
     levels.sort((a, b) => (a.priceX18 === b.priceX18 ? 0 : a.priceX18 > b.priceX18 ? -1 : 1));
   else levels.sort((a, b) => (a.priceX18 === b.priceX18 ? 0 : a.priceX18 < b.priceX18 ? -1 : 1));

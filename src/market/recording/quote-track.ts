@@ -10,6 +10,8 @@ export interface LevelSource {
   levels(at: number): QuoteLevel[];
   /** The first level's price as x18 (undefined for an empty side). */
   bestX18(at: number): bigint | undefined;
+  /** The levels as x18, flattened (see `SideLevels.levelsX18`), when the source has them. */
+  levelsX18?(at: number): readonly bigint[] | undefined;
 }
 
 type Side = 'bids' | 'asks';
@@ -207,6 +209,10 @@ class TrackSide implements LevelSource {
 
   bestX18(at: number): bigint | undefined {
     return this.track.bestX18(this.side, at);
+  }
+
+  levelsX18(at: number): readonly bigint[] | undefined {
+    return this.track.side(this.side, at).levelsX18();
   }
 }
 

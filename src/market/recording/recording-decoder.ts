@@ -1,6 +1,6 @@
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import { parseMarketRow, type MarketRow } from '../../venue/schemas/index.ts';
-import type { Market, Quote, QuoteLevel } from '../../domain/index.ts';
+import { QUOTE_LEVELS_X18, type Market, type Quote, type QuoteLevel } from '../../domain/index.ts';
 import { sameMarket } from '../same-market.ts';
 import { createSnapshot, type Snapshot } from '../snapshot.ts';
 import { BEST_PRICE_X18 } from '../best-price.ts';
@@ -58,6 +58,11 @@ export class RecordedQuote implements Quote {
   /** The best price of a side as x18, without building the side's levels. */
   [BEST_PRICE_X18](side: 'bids' | 'asks'): bigint | undefined {
     return (side === 'bids' ? this.#bids : this.#asks).bestX18(this.#at);
+  }
+
+  /** A side's levels as x18 straight from the recording's ticks (see `quoteLevelsX18`). */
+  [QUOTE_LEVELS_X18](side: 'bids' | 'asks'): readonly bigint[] | undefined {
+    return (side === 'bids' ? this.#bids : this.#asks).levelsX18?.(this.#at);
   }
 
   toJSON(): Quote {

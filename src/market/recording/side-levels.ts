@@ -34,6 +34,42 @@ export class SideLevels {
     return BigInt(tick) * (X18_OF_EXPO[this.expo as number] as bigint);
   }
 
+  /**
+   * The levels as x18, flattened (price then quantity of each), exactly `parseDecimalToX18` of
+   * what `levels()` gives: a tick price is its ticks times one tick in x18, with no string built
+   * or parsed (beyond 2^40 ticks or on a grid finer than 10^-15, the string `levels()` holds is
+   * parsed, so both paths always agree). Undefined when a level is not a plain decimal: the
+   * caller reads `levels()` then, and reports it.
+   */
+  levelsX18(): bigint[] | undefined {
+    const count = this.count;
+    const expo = this.expo;
+    const tickX18 = expo === undefined || expo > 15 ? undefined : X18_OF_EXPO[expo];
+    const out = new Array<bigint>(2 * count);
+    for (let i = 0; i < count; i++) {
+      const tick = this.nums[3 * i] as number;
+      let price: bigint | undefined;
+      if (Number.isNaN(tick)) {
+        const literal = this.literals?.[i] as string;
+        price = plainDecimalX18(literal, 0, literal.length);
+      } else if (tickX18 !== undefined && tick <= MAX_FAST_TICK) {
+        price = BigInt(tick) * tickX18;
+      } else {
+        const text = formatTicks(tick, expo as number);
+        price = plainDecimalX18(text, 0, text.length);
+      }
+      const quantity = plainDecimalX18(
+        this.text(i),
+        this.nums[3 * i + 1] as number,
+        this.nums[3 * i + 2] as number,
+      );
+      if (price === undefined || quantity === undefined) return undefined;
+      out[2 * i] = price;
+      out[2 * i + 1] = quantity;
+    }
+    return out;
+  }
+
   levels(): QuoteLevel[] {
     if (this.#levels === undefined) {
       const count = this.count;
@@ -50,6 +86,47 @@ export class SideLevels {
     }
     return this.#levels;
   }
+}
+
+// Ticks up to here divide by their grid exactly in doubles (formatTicks), with room to spare.
+const MAX_FAST_TICK = 2 ** 40;
+
+/** 10^(18 − k) for k fraction digits (0 to 15), for `plainDecimalX18`. */
+const FRACTION_SCALE: readonly bigint[] = Array.from(
+  { length: 16 },
+  (_, digits) => 10n ** BigInt(18 - digits),
+);
+
+/**
+ * `parseDecimalToX18(text.slice(from, to))` without the slice, the regular expression and the
+ * padded string, for a plain decimal of at most 15 digits (a number holds it exactly); longer
+ * ones go through `parseDecimalToX18`. Undefined for anything that one rejects.
+ */
+function plainDecimalX18(text: string, from: number, to: number): bigint | undefined {
+  let value = 0;
+  let digits = 0;
+  let fraction = -1;
+  for (let at = from; at < to; at++) {
+    const code = text.charCodeAt(at);
+    if (code >= 48 && code <= 57) {
+      value = value * 10 + (code - 48);
+      digits += 1;
+      if (fraction >= 0) fraction += 1;
+    } else if (code === 46 && fraction < 0 && digits > 0) {
+      fraction = 0;
+    } else {
+      return undefined;
+    }
+  }
+  if (digits === 0 || fraction === 0) return undefined;
+  if (digits > 15) {
+    try {
+      return parseDecimalToX18(text.slice(from, to));
+    } catch {
+      return undefined;
+    }
+  }
+  return BigInt(value) * (FRACTION_SCALE[fraction < 0 ? 0 : fraction] as bigint);
 }
 
 /** A side without levels (`""`). */
