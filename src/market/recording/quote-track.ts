@@ -33,8 +33,9 @@ export const TRACK_LIMIT = 512;
  * strings the line held until one is read. A side is the previous one plus its delta, so reading
  * quote k applies the deltas since the last side applied before it; a market nobody reads costs a
  * string kept per quote, and its deltas are dropped unread when a keyframe line (version 3)
- * starts the next track. Applied sides replace their strings, so each delta is applied once
- * however the quotes are read (in order, backwards, or again in a second replay).
+ * starts the next track. A side read replaces its string (so does every 16th side on the way to
+ * it), so a delta is applied at most 16 times however the quotes are read (in order, backwards,
+ * or again in a second replay), once when they are read in order.
  */
 export class QuoteTrack {
   // Sized up front from the stretch between the file's last two keyframes (when known): grown
@@ -126,7 +127,11 @@ export class QuoteTrack {
           throw error;
         }
       }
-      entries[i] = current;
+      // Kept: the side read, and every 16th on the way (a later read of one between applies at
+      // most 15 deltas again, with the same result). Keeping every side on the way kept a traded
+      // market's sides alive until the next keyframe, past the young generation: most of them
+      // are only a step to the side read.
+      if (i === at || (i & 15) === 0) entries[i] = current;
     }
     return current as SideLevels;
   }

@@ -250,6 +250,21 @@ describe('recording format version 3', () => {
     expect(plain(strided)).toEqual(expected);
   });
 
+  it('gives every quote its own book when reads skip ahead and come back across kept sides', async () => {
+    const snapshots = moving(90);
+    const path = await record(
+      { path: join(tempDir(), 'rec.jsonl'), keyframeEverySnapshots: 100 },
+      snapshots,
+    );
+    const expected = plain(snapshots);
+    const read = await readAll(path);
+    // Far ahead first (only the side read and every 16th on the way are kept), then back
+    // through the sides between, then all in order.
+    for (const i of [37, 89, 5, 20, 16, 17, 15, 88, 0, 64, 63, 47])
+      expect(plain([read[i] as Snapshot])).toEqual([expected[i]]);
+    expect(plain(read)).toEqual(expected);
+  });
+
   it('gives best prices from the top offsets alone that agree with the levels, in any order', async () => {
     // Literal tops (off the grid), empty sides, unchanged sides and moves, across keyframes.
     const snapshots = moving(90).map((snapshot, i) => {
