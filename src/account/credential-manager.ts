@@ -49,6 +49,12 @@ export interface CredentialManagerOptions {
    * need no real sleeps. Default: a timer that stops when `signal` aborts.
    */
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * A permit of the account's rate budget for each registration request (a renewal's too): the
+   * venue counts them with the orders. Released when the answer comes (the budget holds the
+   * slot on). Absent: registrations take none (`quanta register`, which runs alone).
+   */
+  readonly takePermit?: (signal: AbortSignal) => Promise<{ release(sent?: boolean): void }>;
 }
 
 /** A usable credential: headers for order calls and the key that signs orders. */
@@ -163,7 +169,9 @@ export class CredentialManager {
         domain: this.#options.domain,
       });
       try {
-        const issued = await register(connection, brokerId, request, { signal });
+        const issued = await this.#withPermit(signal, () =>
+          register(connection, brokerId, request, { signal }),
+        );
         const stored: StoredCredential = {
           venue: connection.baseUrl,
           brokerId,
@@ -217,6 +225,18 @@ export class CredentialManager {
           cause: error,
         });
       }
+    }
+  }
+
+  /** Runs one registration request under a permit of the rate budget, when there is one. */
+  async #withPermit<T>(signal: AbortSignal | undefined, send: () => Promise<T>): Promise<T> {
+    const take = this.#options.takePermit;
+    if (take === undefined) return send();
+    const permit = await take(signal ?? new AbortController().signal);
+    try {
+      return await send();
+    } finally {
+      permit.release();
     }
   }
 

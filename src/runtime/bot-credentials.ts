@@ -1,8 +1,9 @@
-import { CredentialManager } from '../account/credential-manager.ts';
+import { CredentialManager, type CredentialManagerOptions } from '../account/credential-manager.ts';
 import { CredentialStore } from '../account/credential-store.ts';
 import { readWalletKey } from '../account/wallet-key.ts';
 import type { Config } from '../config/index.ts';
 import { summarizeError } from '../errors/index.ts';
+import type { Hex } from 'viem';
 import type { Logger } from '../log/logger.ts';
 import type { VenueConnection } from '../venue/endpoints/index.ts';
 import { signingDomainOf } from './signing-domain.ts';
@@ -16,6 +17,10 @@ export interface OpenCredentialsOptions {
   readonly paths: StatePaths;
   /** The write side of the venue, where keys are registered. */
   readonly write: VenueConnection;
+  /** The wallet's private key ({@link readBotWalletKey}). */
+  readonly walletKey: Hex;
+  /** A permit of the account's rate budget for each registration request. */
+  readonly takePermit?: CredentialManagerOptions['takePermit'];
   readonly now: () => number;
   readonly log: Logger;
 }
@@ -26,13 +31,7 @@ export interface OpenCredentialsOptions {
  * @throws QuantaError when the wallet key is missing or the venue refuses the registration.
  */
 export async function openCredentials(options: OpenCredentialsOptions): Promise<CredentialManager> {
-  const { config, paths } = options;
-  const walletKey = readWalletKey(
-    config.wallet.privateKeyEnv,
-    options.env,
-    // Set only for a fully embedded paper venue: a throwaway key may be generated there.
-    paths.paperWalletKey,
-  );
+  const { config, paths, walletKey } = options;
   const credentials = new CredentialManager({
     store: new CredentialStore(paths.credentials),
     connection: options.write,
@@ -46,9 +45,25 @@ export async function openCredentials(options: OpenCredentialsOptions): Promise<
     credentialTtlMs: config.venue.credentialTtlMs,
     now: options.now,
     log: options.log.child({ part: 'account' }),
+    ...(options.takePermit === undefined ? {} : { takePermit: options.takePermit }),
   });
   await credentials.ensure(AbortSignal.timeout(credentialTimeoutMs(config)));
   return credentials;
+}
+
+/**
+ * The wallet's private key from `wallet.privateKeyEnv`, or for a fully embedded paper venue a
+ * throwaway one kept in the state dir.
+ *
+ * @throws QuantaError `QUANTA_WALLET_KEY_MISSING` naming the variable.
+ */
+export function readBotWalletKey(
+  config: Config,
+  env: NodeJS.ProcessEnv,
+  paths: Pick<StatePaths, 'paperWalletKey'>,
+): Hex {
+  // Set only for a fully embedded paper venue: a throwaway key may be generated there.
+  return readWalletKey(config.wallet.privateKeyEnv, env, paths.paperWalletKey);
 }
 
 /** A registration gets three request timeouts: it may retry. */

@@ -15,7 +15,8 @@ import { prepareStrategies, type PreparedStrategy } from '../strategy/prepare-st
 import type { StartTimer } from '../strategy/strategy-timer.ts';
 import type { Fill } from '../strategy/define-strategy.ts';
 import type { VenueConnection } from '../venue/endpoints/index.ts';
-import { credentialRenewal, openCredentials } from './bot-credentials.ts';
+import { accountFromPrivateKey } from '../venue/signing/index.ts';
+import { credentialRenewal, openCredentials, readBotWalletKey } from './bot-credentials.ts';
 import { CleanupStack } from './cleanup-stack.ts';
 import { BotMetrics } from './control/bot-metrics.ts';
 import { BotOperations } from './control/bot-operations.ts';
@@ -140,9 +141,26 @@ async function assembleBot(
   if (venue.embedded !== undefined)
     log.info({ url: venue.embedded.url }, 'embedded paper venue listening');
 
+  const walletKey = readBotWalletKey(config, options.env, paths);
+  // One budget for every request of the account from here on (issue 15): the first listing,
+  // registrations, orders, polls and lookups; shared through Redis with the other processes of
+  // the same venue and wallet when execution.rateBudget says so. It opens before the first
+  // request: a bot starting beside others that use the whole budget must not add to it unasked.
+  const budget = await openRateBudget({
+    config,
+    writeUrl: venue.writeUrl,
+    walletAddress: accountFromPrivateKey(walletKey, 'wallet key').address,
+    now,
+    sleep,
+    log,
+  });
+  cleanup.push(() => budget.close());
+  // Start-up requests go with an order's priority: nothing trades before them.
+  const takePermit = (signal: AbortSignal) => budget.take('order', signal);
+
   // Market parameters are needed to check the configured symbols and to book recovered fills
   // with the right fees: without them the bot does not start (fail closed).
-  const initialMarkets = await firstListing(read, log);
+  const initialMarkets = await firstListing(read, log, { takePermit });
   checkStrategySymbols(
     strategies,
     new Set(initialMarkets.map((market) => market.symbol)),
@@ -156,21 +174,11 @@ async function assembleBot(
     env: options.env,
     paths,
     write,
+    walletKey,
+    takePermit,
     now,
     log,
   });
-  // One budget for every request of the account from here on (issue 15): orders, polls and
-  // lookups; shared through Redis with the other processes of the same venue and wallet when
-  // execution.rateBudget says so. (The first listing and the registration above come before it.)
-  const budget = await openRateBudget({
-    config,
-    writeUrl: venue.writeUrl,
-    walletAddress: credentials.walletAddress,
-    now,
-    sleep,
-    log,
-  });
-  cleanup.push(() => budget.close());
   const journal = OrderJournal.open(paths.journal);
   cleanup.push(() => journal.close());
   // `record:` keeps the snapshots this bot trades on, so the run can be compared with its

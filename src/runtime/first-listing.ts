@@ -13,20 +13,35 @@ const MAX_RETRY_AFTER_MS = 10_000;
 /**
  * The venue's market list at start, retried briefly. A bot does not start without it: the
  * configured symbols are checked against it and recovered fills are booked with its fees
- * (an empty stand-in once booked them with no fee at all). The listing takes no permit of the
- * rate budget (the budget opens after it), so a bot starting beside others that use the
- * account's whole budget may meet a 429: it waits the venue's `Retry-After` before the next try
- * instead of spending its attempts inside the same window.
+ * (an empty stand-in once booked them with no fee at all). Each attempt takes a permit of the
+ * account's rate budget when given one (with an order's priority: nothing trades before it), so
+ * a bot starting beside others that use the whole budget does not push the account over the
+ * venue's limit. A 429 all the same (a process outside the budget) waits the venue's
+ * `Retry-After` before the next try instead of spending its attempts inside the same window.
  *
  * @throws the last `VenueError` after {@link ATTEMPTS} attempts (exit 1).
  */
 export async function firstListing(
   read: VenueConnection,
   log: Logger,
-  /** Waits out a 429's `Retry-After`; injectable so tests need no real sleeps. */
-  sleep: (ms: number) => Promise<void> = (ms) => wait(ms),
+  options: {
+    /** Waits out a 429's `Retry-After`; injectable so tests need no real sleeps. */
+    readonly sleep?: (ms: number) => Promise<void>;
+    /** The account's rate budget: a permit per attempt. */
+    readonly takePermit?: (signal: AbortSignal) => Promise<{ release(sent?: boolean): void }>;
+  } = {},
 ): Promise<Market[]> {
-  return pRetry(() => listMarkets(read, { signal: AbortSignal.timeout(read.timeoutMs) }), {
+  const sleep = options.sleep ?? ((ms: number) => wait(ms));
+  const attempt = async () => {
+    const signal = AbortSignal.timeout(read.timeoutMs);
+    const permit = await options.takePermit?.(signal);
+    try {
+      return await listMarkets(read, { signal });
+    } finally {
+      permit?.release();
+    }
+  };
+  return pRetry(attempt, {
     retries: ATTEMPTS - 1,
     minTimeout: 250,
     maxTimeout: 2000,

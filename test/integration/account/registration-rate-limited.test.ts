@@ -1,8 +1,10 @@
 /**
- * Registration takes no permit of the rate budget (it runs before the budget opens), so a bot
- * started beside others that use the account's whole budget meets a 429 on POST /api/v1/auth.
- * It used to exit there ("venue rate-limited POST /api/v1/auth"): found by the three-bot shared
- * budget test. Now it waits out `Retry-After` (on the injected clock here) and registers.
+ * Registration used to take no permit of the rate budget (it ran before the budget opened), so
+ * a bot started beside others that use the account's whole budget met a 429 on
+ * POST /api/v1/auth. It used to exit there ("venue rate-limited POST /api/v1/auth"): found by
+ * the three-bot shared budget test. It waits out `Retry-After` (on the injected clock here) and
+ * registers; and given the account's budget, it waits for a permit and meets no 429 at all
+ * (the three-bot test still saw one 429 at start-up while registration took none).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,10 +13,12 @@ import { afterEach, expect, it } from 'vitest';
 import { CredentialManager } from '../../../src/account/credential-manager.ts';
 import { CredentialStore } from '../../../src/account/credential-store.ts';
 import { ErrorCodes } from '../../../src/errors/index.ts';
+import { LocalRateBudget } from '../../../src/execution/rate-budget/local-rate-budget.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
 import { startPaperVenue, type PaperVenue } from '../../../src/paper/index.ts';
 import { listMarkets, type VenueConnection } from '../../../src/venue/endpoints/index.ts';
 import { DEFAULT_SIGNING_DOMAIN } from '../../../src/venue/types.ts';
+import { settle } from '../../helpers/manual-timer.ts';
 import { MARGIN_MS, T0, TTL_MS, WALLET_KEY } from './helpers.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -26,7 +30,10 @@ async function saturatedVenue(): Promise<{
   clock: { now: number };
   venue: PaperVenue;
   connection: VenueConnection;
-  manager: (sleep: (ms: number) => Promise<void>) => CredentialManager;
+  manager: (
+    sleep: (ms: number) => Promise<void>,
+    takePermit?: (signal: AbortSignal) => Promise<{ release(sent?: boolean): void }>,
+  ) => CredentialManager;
 }> {
   const clock = { now: T0 };
   // One request per second for the whole venue, and another bot's request already took it.
@@ -40,7 +47,7 @@ async function saturatedVenue(): Promise<{
     clock,
     venue,
     connection,
-    manager: (sleep) =>
+    manager: (sleep, takePermit) =>
       new CredentialManager({
         store: new CredentialStore(join(dir, 'credentials.json')),
         connection,
@@ -55,6 +62,7 @@ async function saturatedVenue(): Promise<{
         now: () => clock.now,
         log: silentLogger,
         sleep,
+        ...(takePermit === undefined ? {} : { takePermit }),
       }),
   };
 }
@@ -87,4 +95,47 @@ it('a venue that keeps answering 429 fails the registration after five waits, na
   });
   expect(waits).toHaveLength(5);
   expect(venue.requestCount('/api/v1/auth')).toBe(6);
+});
+
+it("given the account's rate budget, a registration waits for a permit and meets no 429", async () => {
+  const { clock, venue, manager } = await saturatedVenue();
+  // The budget knows of the other bot's request (R = 1, held until perMs + guard after it).
+  const sleepers: { at: number; wake: () => void }[] = [];
+  const budget = new LocalRateBudget({
+    requests: 1,
+    perMs: 1000,
+    now: () => clock.now,
+    sleep: (ms, signal) =>
+      new Promise<void>((resolve, reject) => {
+        sleepers.push({ at: clock.now + ms, wake: resolve });
+        signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+      }),
+  });
+  (await budget.take('order', new AbortController().signal)).release();
+  const waits: number[] = [];
+  let asked!: () => void;
+  const permitAsked = new Promise<void>((resolve) => (asked = resolve));
+  const credentials = manager(
+    (ms) => {
+      waits.push(ms);
+      clock.now += ms;
+      return Promise.resolve();
+    },
+    (signal) => {
+      asked();
+      return budget.take('order', signal);
+    },
+  );
+  const ensured = credentials.ensure();
+  // Asked for its permit (or, taking none, already through): nothing sent while none is free.
+  await Promise.race([permitAsked, ensured]);
+  await settle();
+  expect(venue.requestCount('/api/v1/auth')).toBe(0);
+  clock.now += 1002;
+  for (const sleeper of sleepers.splice(0)) if (sleeper.at <= clock.now) sleeper.wake();
+  const { registered } = await ensured;
+  expect(registered).toBe(true);
+  expect(waits).toEqual([]);
+  expect(venue.requestCount('/api/v1/auth')).toBe(1);
+  await budget.close();
 });

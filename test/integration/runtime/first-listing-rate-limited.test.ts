@@ -24,10 +24,12 @@ it('a first listing answered 429 waits out Retry-After and gets the markets', as
   await listMarkets(read);
 
   const waits: number[] = [];
-  const markets = await firstListing(read, silentLogger, (ms) => {
-    waits.push(ms);
-    clock.now += ms;
-    return Promise.resolve();
+  const markets = await firstListing(read, silentLogger, {
+    sleep: (ms) => {
+      waits.push(ms);
+      clock.now += ms;
+      return Promise.resolve();
+    },
   });
   expect(markets.length).toBeGreaterThan(0);
   expect(waits).toEqual([1000]);
