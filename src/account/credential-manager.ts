@@ -15,9 +15,9 @@ import type { CredentialStore, StoredCredential } from './credential-store.ts';
 
 /**
  * A registration the venue answered 429 is tried again after its `Retry-After`, this many times:
- * the venue refused it unread, so sending it again cannot register twice. Registration takes no
- * permit of the rate budget (it runs before the budget opens), so a bot starting beside others
- * that use the account's whole budget meets 429s here and must wait, not exit.
+ * the venue refused it unread, so sending it again cannot register twice. A bot's registrations
+ * take permits of its rate budget, but a process outside the budget (`quanta register`, another
+ * tool on the same account) can still fill the venue's window: then this waits, not exits.
  */
 const RATE_LIMITED_RETRIES = 5;
 /** The longest single wait a 429 may ask of a registration. */
