@@ -126,28 +126,17 @@ export async function* readLineBatches(
   // Decoded here rather than by setEncoding, to count the bytes for the gzip trailer check.
   const utf8 = new StringDecoder('utf8');
   let bytes = 0;
-  let carry = '';
+  const splitter = new LineSplitter();
   let complete = true;
   try {
     for await (const data of stream as AsyncIterable<Buffer>) {
       bytes += data.length;
       if (position !== undefined) position.bytes = gunzipped?.bytesWritten ?? bytes;
-      const chunk = utf8.write(data);
-      let newline = chunk.indexOf('\n');
-      if (newline === -1) {
-        carry += chunk;
-        continue;
-      }
-      const lines: string[] = [carry + chunk.slice(0, newline)];
-      let start = newline + 1;
-      while ((newline = chunk.indexOf('\n', start)) !== -1) {
-        lines.push(chunk.slice(start, newline));
-        start = newline + 1;
-      }
-      carry = chunk.slice(start);
-      yield lines;
+      const lines = splitter.push(utf8.write(data));
+      if (lines !== undefined) yield lines;
     }
-    carry += utf8.end();
+    const tail = splitter.push(utf8.end());
+    if (tail !== undefined) yield tail;
     if (gzip && options.onMissingTrailer !== undefined)
       complete = await hasTrailer(path, file.bytesRead, bytes);
   } catch (error) {
@@ -157,7 +146,8 @@ export async function* readLineBatches(
     file.destroy();
   }
   if (position !== undefined) position.bytes = gzip ? file.bytesRead : bytes;
-  if (carry !== '') yield [carry];
+  const last = splitter.rest();
+  if (last !== '') yield [last];
   if (!complete) options.onMissingTrailer?.();
 }
 
@@ -189,7 +179,7 @@ function* readPlainBatches(
   const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   const utf8 = new StringDecoder('utf8');
   let bytes = 0;
-  let carry = '';
+  const splitter = new LineSplitter();
   try {
     for (;;) {
       stopIfAborted();
@@ -203,25 +193,44 @@ function* readPlainBatches(
       bytes += read;
       if (position !== undefined) position.bytes = bytes;
       // The decoder copies what it turns into text, so the buffer is free for the next read.
-      const chunk = utf8.write(read === CHUNK_BYTES ? buffer : buffer.subarray(0, read));
-      let newline = chunk.indexOf('\n');
-      if (newline === -1) {
-        carry += chunk;
-        continue;
-      }
-      const lines: string[] = [carry + chunk.slice(0, newline)];
-      let start = newline + 1;
-      while ((newline = chunk.indexOf('\n', start)) !== -1) {
-        lines.push(chunk.slice(start, newline));
-        start = newline + 1;
-      }
-      carry = chunk.slice(start);
-      yield lines;
+      const lines = splitter.push(
+        utf8.write(read === CHUNK_BYTES ? buffer : buffer.subarray(0, read)),
+      );
+      if (lines !== undefined) yield lines;
     }
-    carry += utf8.end();
+    const tail = splitter.push(utf8.end());
+    if (tail !== undefined) yield tail;
   } finally {
     closeSync(fd);
   }
   if (position !== undefined) position.bytes = bytes;
-  if (carry !== '') yield [carry];
+  const last = splitter.rest();
+  if (last !== '') yield [last];
+}
+
+/** Cuts decoded text into lines across chunks: the text after the last newline waits for more. */
+class LineSplitter {
+  #carry = '';
+
+  /** The lines completed by `chunk`, or undefined when it holds no newline. */
+  push(chunk: string): string[] | undefined {
+    let newline = chunk.indexOf('\n');
+    if (newline === -1) {
+      this.#carry += chunk;
+      return undefined;
+    }
+    const lines: string[] = [this.#carry + chunk.slice(0, newline)];
+    let start = newline + 1;
+    while ((newline = chunk.indexOf('\n', start)) !== -1) {
+      lines.push(chunk.slice(start, newline));
+      start = newline + 1;
+    }
+    this.#carry = chunk.slice(start);
+    return lines;
+  }
+
+  /** The text after the last newline (a file's last line when it has no newline at its end). */
+  rest(): string {
+    return this.#carry;
+  }
 }
