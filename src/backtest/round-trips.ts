@@ -1,4 +1,4 @@
-import { applyFill, type PositionState } from '../execution/positions.ts';
+import { applyFill, FLAT_POSITION, type PositionState } from '../execution/positions.ts';
 import { formatX18 } from '../money/index.ts';
 import { bigintRatio, formatRatio } from './ratio-decimal.ts';
 import type { FillEvent } from './trace.ts';
@@ -42,15 +42,6 @@ interface OpenTrade {
   feesX18: bigint;
   fills: number;
 }
-
-const FLAT: PositionState = {
-  amountX18: 0n,
-  avgEntryPriceX18: 0n,
-  realizedPnlX18: 0n,
-  feesX18: 0n,
-  volumeX18: 0n,
-  turnoverX18: 0n,
-};
 
 function abs(value: bigint): bigint {
   return value < 0n ? -value : value;
@@ -108,7 +99,7 @@ export function roundTrips(fills: readonly FillEvent[]): RoundTrip[] {
   const entryOrder = new Map<string, number>();
   for (const fill of fills) {
     const key = keyOf(fill);
-    const before = positions.get(key) ?? FLAT;
+    const before = positions.get(key) ?? FLAT_POSITION;
     const after = applyFill(before, fill);
     positions.set(key, after);
     const realized = after.realizedPnlX18 - before.realizedPnlX18;

@@ -17,14 +17,15 @@ export interface PositionState {
   readonly turnoverX18: bigint;
 }
 
-const FLAT: PositionState = {
+/** No position: nothing held, traded or paid. Frozen: shared by every market without fills. */
+export const FLAT_POSITION: PositionState = Object.freeze({
   amountX18: 0n,
   avgEntryPriceX18: 0n,
   realizedPnlX18: 0n,
   feesX18: 0n,
   volumeX18: 0n,
   turnoverX18: 0n,
-};
+});
 
 /** A fill as positions see it. */
 export interface FillInput {
@@ -85,7 +86,7 @@ export class PositionBook {
 
   /** The position in a market (flat when never traded). */
   get(marketId: number): PositionState {
-    return this.#positions.get(marketId) ?? FLAT;
+    return this.#positions.get(marketId) ?? FLAT_POSITION;
   }
 
   /** Signed amount in a market. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyFill, type FillInput, type PositionState } from '../../../src/execution/positions.ts';
+import { applyFill, FLAT_POSITION, type FillInput } from '../../../src/execution/positions.ts';
 import { parseDecimalToX18 } from '../../../src/money/index.ts';
 
 const x = parseDecimalToX18;
@@ -10,18 +10,10 @@ const fill = (side: 'BUY' | 'SELL', amount: string, price: string, fee = '0'): F
   priceX18: x(price),
   feeX18: x(fee),
 });
-const flat: PositionState = {
-  amountX18: 0n,
-  avgEntryPriceX18: 0n,
-  realizedPnlX18: 0n,
-  feesX18: 0n,
-  volumeX18: 0n,
-  turnoverX18: 0n,
-};
 
 describe('applyFill (average-cost accounting)', () => {
   it('adds at the average price, realizes on a close, flips at the fill price, and is flat at zero', () => {
-    let p = applyFill(flat, fill('BUY', '2', '100', '0.1'));
+    let p = applyFill(FLAT_POSITION, fill('BUY', '2', '100', '0.1'));
     p = applyFill(p, fill('BUY', '2', '200', '0.1'));
     expect(p).toMatchObject({ amountX18: x('4'), avgEntryPriceX18: x('150'), realizedPnlX18: 0n });
 
@@ -45,8 +37,8 @@ describe('applyFill (average-cost accounting)', () => {
   });
 
   it('never changes the position it is given', () => {
-    const before = { ...flat };
+    const before = { ...FLAT_POSITION };
     applyFill(before, fill('BUY', '1', '10'));
-    expect(before).toStrictEqual(flat);
+    expect(before).toStrictEqual(FLAT_POSITION);
   });
 });
