@@ -6,7 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Hex } from 'viem';
-import { CredentialManager } from '../../../src/account/credential-manager.ts';
+import {
+  CredentialManager,
+  type CredentialManagerOptions,
+} from '../../../src/account/credential-manager.ts';
 import { CredentialStore } from '../../../src/account/credential-store.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
 import { startPaperVenue, type PaperVenue } from '../../../src/paper/index.ts';
@@ -41,13 +44,20 @@ export interface AccountHarness {
   readonly connection: VenueConnection;
   readonly dir: string;
   readonly credentialsPath: string;
-  manager(path?: string): CredentialManager;
+  /** A manager on `path` (default `credentialsPath`), with a 429 sleep or a permit if given. */
+  manager(
+    path?: string,
+    extra?: Pick<CredentialManagerOptions, 'sleep' | 'takePermit'>,
+  ): CredentialManager;
   close(): Promise<void>;
 }
 
-export async function startAccountHarness(): Promise<AccountHarness> {
+/** @param rateLimit - the venue's requests per second for everyone (none by default). */
+export async function startAccountHarness(
+  options: { rateLimit?: number } = {},
+): Promise<AccountHarness> {
   const clock: TestClock = { now: T0 };
-  const venue = await startPaperVenue({ port: 0, seed: 7, clock: () => clock.now });
+  const venue = await startPaperVenue({ port: 0, seed: 7, clock: () => clock.now, ...options });
   const dir = mkdtempSync(join(tmpdir(), 'quanta-account-'));
   const credentialsPath = join(dir, 'state', 'credentials.json');
   const connection: VenueConnection = { baseUrl: venue.url, timeoutMs: 5000 };
@@ -57,7 +67,7 @@ export async function startAccountHarness(): Promise<AccountHarness> {
     connection,
     dir,
     credentialsPath,
-    manager: (path = credentialsPath) =>
+    manager: (path = credentialsPath, extra = {}) =>
       new CredentialManager({
         store: new CredentialStore(path),
         connection,
@@ -71,6 +81,7 @@ export async function startAccountHarness(): Promise<AccountHarness> {
         credentialTtlMs: TTL_MS,
         now: () => clock.now,
         log: silentLogger,
+        ...extra,
       }),
     async close() {
       await venue.close();

@@ -6,20 +6,14 @@
  * registers; and given the account's budget, it waits for a permit and meets no 429 at all
  * (the three-bot test still saw one 429 at start-up while registration took none).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { CredentialManager } from '../../../src/account/credential-manager.ts';
-import { CredentialStore } from '../../../src/account/credential-store.ts';
 import { ErrorCodes } from '../../../src/errors/index.ts';
 import { LocalRateBudget } from '../../../src/execution/rate-budget/local-rate-budget.ts';
-import { silentLogger } from '../../../src/log/logger.ts';
-import { startPaperVenue, type PaperVenue } from '../../../src/paper/index.ts';
+import type { PaperVenue } from '../../../src/paper/index.ts';
 import { listMarkets, type VenueConnection } from '../../../src/venue/endpoints/index.ts';
-import { DEFAULT_SIGNING_DOMAIN } from '../../../src/venue/types.ts';
 import { settle } from '../../helpers/manual-timer.ts';
-import { MARGIN_MS, T0, TTL_MS, WALLET_KEY } from './helpers.ts';
+import { startAccountHarness } from './helpers.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -35,35 +29,16 @@ async function saturatedVenue(): Promise<{
     takePermit?: (signal: AbortSignal) => Promise<{ release(sent?: boolean): void }>,
   ) => CredentialManager;
 }> {
-  const clock = { now: T0 };
   // One request per second for the whole venue, and another bot's request already took it.
-  const venue = await startPaperVenue({ port: 0, seed: 7, clock: () => clock.now, rateLimit: 1 });
-  const dir = mkdtempSync(join(tmpdir(), 'quanta-register-429-'));
-  cleanups.push(() => venue.close());
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const connection: VenueConnection = { baseUrl: venue.url, timeoutMs: 5000 };
-  await listMarkets(connection);
+  const harness = await startAccountHarness({ rateLimit: 1 });
+  cleanups.push(() => harness.close());
+  await listMarkets(harness.connection);
   return {
-    clock,
-    venue,
-    connection,
+    clock: harness.clock,
+    venue: harness.venue,
+    connection: harness.connection,
     manager: (sleep, takePermit) =>
-      new CredentialManager({
-        store: new CredentialStore(join(dir, 'credentials.json')),
-        connection,
-        brokerId: 1,
-        subaccountIndex: 1,
-        chainId: 42161,
-        domain: DEFAULT_SIGNING_DOMAIN,
-        headerPrefix: 'Service-',
-        walletPrivateKey: WALLET_KEY,
-        renewMarginMs: MARGIN_MS,
-        credentialTtlMs: TTL_MS,
-        now: () => clock.now,
-        log: silentLogger,
-        sleep,
-        ...(takePermit === undefined ? {} : { takePermit }),
-      }),
+      harness.manager(undefined, { sleep, ...(takePermit === undefined ? {} : { takePermit }) }),
   };
 }
 
