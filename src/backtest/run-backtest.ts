@@ -119,19 +119,12 @@ const EMPTY_SNAPSHOT: Snapshot = Object.freeze({
 });
 
 /**
- * Sends finished and answers booked; orders still on their way to the venue wait. With none on
- * its way the executor's own settle() says so; otherwise its bookkeeping of the orders that
- * arrived is waited out (it is promise work only: the journal and the engine are in-process).
+ * Sends finished and answers booked (with the strategies' `onFill` hooks, which the executor
+ * awaits as part of each send); orders still on their way to the venue wait for a later
+ * snapshot's `arrive`.
  */
-async function settle(run: ReplayRun, journal: OrderJournal): Promise<void> {
-  if (run.venue.inFlight === 0) return run.executor.settle();
-  for (let turn = 0; ; turn += 1) {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    if (journal.inStates(['PENDING', 'SENT']).length <= run.venue.inFlight) break;
-    if (turn > 10_000) throw new Error('backtest: order bookkeeping did not finish');
-  }
-  // The fills' onFill hooks run after the journal row is written.
-  await new Promise<void>((resolve) => setImmediate(resolve));
+function settle(run: ReplayRun): Promise<void> {
+  return run.executor.settleAllBut(() => run.venue.inFlight);
 }
 
 /**
@@ -300,9 +293,9 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
         engine.replayQuotes(slips ? [...snapshot.quotes.values()].map(slip) : snapshot.quotes);
       // Orders sent earlier that reach the venue by now meet this snapshot's book, before the
       // strategies see it (a live answer arrives before the next poll too).
-      if (venue.arrive() > 0) await settle(run, journal);
+      if (venue.arrive() > 0) await settle(run);
       await session.onSnapshot(snapshot);
-      await settle(run, journal);
+      await settle(run);
       let pin = count === 0;
       if (fills.length > fillsCharted) {
         for (let i = fillsCharted; i < fills.length; i++)

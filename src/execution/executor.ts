@@ -555,6 +555,16 @@ export class Executor {
     while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
   }
 
+  /**
+   * Resolves once every send started so far has finished but `waiting()` of them: sends that
+   * wait on something only the caller can release (a backtest's orders still on their way to
+   * the simulated venue). Promise work only: no turn of the event loop.
+   */
+  async settleAllBut(waiting: () => number): Promise<void> {
+    // A tracked send never rejects (#track catches), so the race only ever resolves.
+    while (this.#running.size > waiting()) await Promise.race(this.#running);
+  }
+
   #track(work: Promise<void>): void {
     const tracked = work.catch((error: unknown) => {
       this.#options.log.error({ err: summarizeError(error) }, 'order bookkeeping failed');
