@@ -159,7 +159,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   const fills: FillEvent[] = [];
   let plots: PlotPoint[] = [];
   const intents: ProducedIntent[] = [];
-  const journal = OrderJournal.open(':memory:');
+  const journal = OrderJournal.inMemory();
   let position: ReplayPosition = { index: -1, takenAt: now };
   let run: ReplayRun | undefined;
   const start = async (first: Snapshot): Promise<ReplayRun> => {

@@ -187,6 +187,10 @@ const LIVE_STATES: ReadonlySet<OrderState> = new Set(
  * WAL checkpoints (two fsyncs each) are kept off the order path: SQLite's automatic ones are
  * off, and the journal runs a PASSIVE checkpoint when it has been quiet for a tick (100-200 ms),
  * or after a post-answer write once the WAL holds 2000 commits; closing checkpoints the rest.
+ *
+ * {@link OrderJournal.inMemory} gives a throwaway journal for backtests whose order rows are the
+ * records themselves, kept in an array: the same state machine, the same answers, no SQL per
+ * order (three statements per order were a sixth of a trading backtest's time).
  */
 export class OrderJournal {
   readonly #db: Database.Database;
@@ -214,9 +218,24 @@ export class OrderJournal {
   #commits = 0;
   #commitsSeen = 0;
   readonly #idleTimer: NodeJS.Timeout | undefined;
+  /**
+   * For a journal {@link OrderJournal.inMemory}: every order's current record, at index id - 1
+   * (the orders table), and the signatures journaled (its UNIQUE column).
+   */
+  readonly #rows: OrderRecord[] | undefined;
+  readonly #signatures: Set<string> | undefined;
 
-  private constructor(db: Database.Database, writable: boolean, onDisk: boolean) {
+  private constructor(
+    db: Database.Database,
+    writable: boolean,
+    onDisk: boolean,
+    rowsInMemory = false,
+  ) {
     this.#db = db;
+    if (rowsInMemory) {
+      this.#rows = [];
+      this.#signatures = new Set();
+    }
     this.#insert = db.prepare(
       `INSERT INTO orders (strategy, tag, market_id, symbol, side, type, amount_x18, price_x18,
          reduce_only, body, signature, signer, expiry_ts, reference_price_x18, state, fees_x18,
@@ -338,6 +357,23 @@ export class OrderJournal {
   }
 
   /**
+   * A throwaway journal (backtests) whose order rows live in memory only: every answer is the
+   * one a journal opened on `":memory:"` gives, without a statement per write, except that a
+   * PENDING order says the attempts made (0), not the attempt a file counts ahead of the send.
+   * The strategies' key-value store is still SQLite's (in memory).
+   */
+  static inMemory(): OrderJournal {
+    const db = new Database(':memory:');
+    try {
+      migrateJournal(db);
+      return new OrderJournal(db, true, false, true);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  /**
    * Opens an existing journal for reading only, safe beside the bot that writes it (SQLite WAL
    * readers never block the writer). Nothing is migrated or created, nothing is kept in memory.
    * @throws QuantaError `QUANTA_JOURNAL` when there is no journal, or it was written by another
@@ -384,10 +420,16 @@ export class OrderJournal {
    */
   insertPendingMany(orders: readonly NewOrder[], now: number): OrderRecord[] {
     if (orders.length === 0) return [];
-    // One row commits on its own (no BEGIN/COMMIT around it): the same single fsync.
-    const ids =
-      orders.length === 1 ? [this.#insertOne(orders[0]!, now)] : this.#insertMany(orders, now);
-    this.#commits += 1;
+    const rows = this.#rows;
+    let ids: number[];
+    if (rows === undefined) {
+      // One row commits on its own (no BEGIN/COMMIT around it): the same single fsync.
+      ids =
+        orders.length === 1 ? [this.#insertOne(orders[0]!, now)] : this.#insertMany(orders, now);
+      this.#commits += 1;
+    } else {
+      ids = this.#claimIdsInMemory(orders, rows.length);
+    }
     return orders.map((order, i) => {
       // Every field written out: a spread of the order followed by the new fields costs V8
       // (Node 20) some 60 µs per object, more than the insert itself.
@@ -419,8 +461,30 @@ export class OrderJournal {
         error: null,
       };
       this.#live?.set(record.id, { record, written: 1 });
+      rows?.push(record);
       return record;
     });
+  }
+
+  /** The ids the next `orders` get in memory; refuses a signature journaled before, as SQLite does. */
+  #claimIdsInMemory(orders: readonly NewOrder[], stored: number): number[] {
+    const signatures = this.#signatures!;
+    const batch = new Set<string>();
+    for (const { signature } of orders) {
+      if (signatures.has(signature) || batch.has(signature))
+        throw new QuantaError(
+          ErrorCodes.JOURNAL,
+          `UNIQUE constraint failed: orders.signature (${signature} is journaled already: the same signed bytes are one order)`,
+        );
+      batch.add(signature);
+    }
+    for (const signature of batch) signatures.add(signature);
+    return orders.map((_, i) => stored + i + 1);
+  }
+
+  /** A journal in memory: `record` is now its order's row. */
+  #keep(record: OrderRecord): void {
+    if (this.#rows !== undefined) this.#rows[record.id - 1] = record;
   }
 
   /**
@@ -435,7 +499,9 @@ export class OrderJournal {
     const { record } = live;
     const state = transition(record.state, 'sent');
     const attempts = record.attempts + 1;
-    if (attempts <= live.written) {
+    if (this.#rows !== undefined) {
+      // In memory the record is the row: nothing to write.
+    } else if (attempts <= live.written) {
       this.#lazily(() => this.#state.run(state, now, id));
     } else if (live.written === 0) {
       this.#attempt.run(attempts, state, now, id);
@@ -446,6 +512,7 @@ export class OrderJournal {
       live.written = attempts;
     }
     live.record = { ...record, state, attempts, updatedAt: now };
+    this.#keep(live.record);
   }
 
   /**
@@ -497,6 +564,7 @@ export class OrderJournal {
       if (LIVE_STATES.has(updated.state)) live.record = updated;
       else this.#live?.delete(id);
     }
+    this.#keep(updated);
     return updated;
   }
 
@@ -517,10 +585,11 @@ export class OrderJournal {
   get(id: number): OrderRecord {
     const live = this.#live?.get(id);
     if (live !== undefined) return live.record;
-    const row = this.#byId.get(id) as Row | undefined;
-    if (row === undefined)
+    const row = this.#rows === undefined ? (this.#byId.get(id) as Row | undefined) : undefined;
+    const record = this.#rows?.[id - 1] ?? (row === undefined ? undefined : toRecord(row));
+    if (record === undefined)
       throw new QuantaError(ErrorCodes.JOURNAL, `order ${id} is not in the journal`);
-    return toRecord(row);
+    return record;
   }
 
   /**
@@ -539,6 +608,10 @@ export class OrderJournal {
   }
 
   #select(states: readonly OrderState[]): OrderRecord[] {
+    if (this.#rows !== undefined) {
+      const wanted = new Set(states);
+      return this.#rows.filter((record) => wanted.has(record.state));
+    }
     const key = states.join(',');
     let statement = this.#inStates.get(key);
     if (statement === undefined) {
@@ -551,16 +624,23 @@ export class OrderJournal {
 
   /** Every order, oldest first. */
   all(): OrderRecord[] {
+    if (this.#rows !== undefined) return this.#rows.slice();
     return (this.#all.all() as Row[]).map(toRecord);
   }
 
   /** The `limit` latest orders, newest first (`GET /status`). */
   latest(limit: number): OrderRecord[] {
+    if (this.#rows !== undefined) return limit > 0 ? this.#rows.slice(-limit).reverse() : [];
     return (this.#latest.all(limit) as Row[]).map(toRecord);
   }
 
   /** How many orders are in each state (one query: metrics read it on every scrape). */
   countByState(): Partial<Record<OrderState, number>> {
+    if (this.#rows !== undefined) {
+      const counts: Partial<Record<OrderState, number>> = {};
+      for (const { state } of this.#rows) counts[state] = (counts[state] ?? 0) + 1;
+      return counts;
+    }
     const rows = this.#countByState.all() as { state: OrderState; n: number }[];
     return Object.fromEntries(rows.map((row) => [row.state, row.n]));
   }
@@ -624,6 +704,8 @@ export class OrderJournal {
 
   // A write after the order's pre-send insert: committed without an fsync (see the class doc).
   #lazily(write: () => void): void {
+    // In memory the records are the rows (#keep): nothing to write.
+    if (this.#rows !== undefined) return;
     if (!this.#lazySync) {
       write();
       return;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IllegalOrderTransition } from '../../../src/domain/index.ts';
 import { OrderJournal, type NewOrder } from '../../../src/execution/journal.ts';
+import type { OrderRecord } from '../../../src/execution/order-record.ts';
 import { OPEN_STATES, UNRESOLVED_STATES } from '../../../src/execution/order-record.ts';
 import { recoverJournal } from '../../../src/execution/recovery.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
@@ -330,5 +331,76 @@ describe('OrderJournal', () => {
     expect(reopened.inStates(OPEN_STATES)).toEqual(reader.inStates(OPEN_STATES));
     reopened.close();
     reader.close();
+  });
+});
+
+describe('OrderJournal.inMemory (backtests)', () => {
+  // Every answer of the in-memory rows against SQLite's, after each step of the same history.
+  it('answers what a journal on SQLite answers, through every kind of change', () => {
+    const sql = OrderJournal.open(':memory:');
+    const memory = OrderJournal.inMemory();
+    const both = <T>(act: (journal: OrderJournal) => T): T => {
+      const expected = act(sql);
+      const actual = act(memory);
+      expect(actual).toEqual(expected);
+      return actual;
+    };
+    // A PENDING row in SQLite counts the attempt it is about to make; in memory it says 0.
+    const fileView = (records: OrderRecord[]): OrderRecord[] =>
+      records.map((r) => (r.state === 'PENDING' && r.attempts === 0 ? { ...r, attempts: 1 } : r));
+    const compare = (): void => {
+      expect(fileView(memory.all())).toEqual(sql.all());
+      for (const limit of [0, 1, 3, 99])
+        expect(fileView(memory.latest(limit))).toEqual(sql.latest(limit));
+      expect(memory.countByState()).toEqual(sql.countByState());
+      for (const states of [
+        OPEN_STATES,
+        UNRESOLVED_STATES,
+        ['FILLED', 'REJECTED'] as const,
+        ['PENDING', 'FILLED'] as const,
+      ])
+        expect(fileView(memory.inStates(states))).toEqual(fileView(sql.inStates(states)));
+      for (const { id } of sql.all()) expect(memory.get(id)).toEqual(sql.get(id));
+    };
+    const [a = 0, b = 0, c = 0, d = 0] = both((j) =>
+      j.insertPendingMany([order('0x50'), order('0x51'), order('0x52'), order('0x53')], 1),
+    ).map((r) => r.id);
+    const e = both((j) => j.insertPending(order('0x54'), 1)).id;
+    compare();
+    for (const id of [a, b, c, e]) both((j) => j.markAttempt(id, 2));
+    compare();
+    both((j) => j.recordOutcome(a, { event: 'opened', venueOrderId: 5 }, 3));
+    both((j) => j.recordOutcome(b, { event: 'landed', error: 'seen' }, 3));
+    both((j) =>
+      j.recordOutcome(c, { state: 'FILLED', filledX18: 9n, avgFillPriceX18: 2n, feesX18: 1n }, 3),
+    );
+    both((j) => j.markAttempt(e, 3));
+    compare();
+    both((j) =>
+      j.recordOutcome(a, { event: 'partiallyFilled', filledX18: 1n, fillPriceEstimated: true }, 4),
+    );
+    both((j) => j.recordOutcome(b, { event: 'filled', filledX18: 3n, venueOrderId: 6 }, 4));
+    both((j) => j.recordOutcome(d, { event: 'rejected', error: 'never sent' }, 4));
+    both((j) => j.recordOutcome(e, { event: 'outcomeUnknown', error: 'no answer' }, 4));
+    both((j) => j.kvSet('s', 'k', 'v'));
+    compare();
+    expect(memory.kvGet('s', 'k')).toBe('v');
+    // What either refuses, both refuse, and neither writes anything of it.
+    for (const refused of [
+      (j: OrderJournal) => j.insertPendingMany([order('0x60'), order('0x51')], 5),
+      (j: OrderJournal) => j.insertPendingMany([order('0x61'), order('0x61')], 5),
+      (j: OrderJournal) => j.recordOutcome(c, { event: 'cancelled' }, 5),
+      (j: OrderJournal) => j.markAttempt(b, 5),
+      (j: OrderJournal) => j.get(99),
+    ]) {
+      expect(() => refused(sql)).toThrow();
+      expect(() => refused(memory)).toThrow();
+    }
+    expect(() => memory.insertPending(order('0x52'), 5)).toThrow(/UNIQUE/);
+    compare();
+    expect(memory.insertPending(order('0x62'), 6).id).toBe(sql.insertPending(order('0x62'), 6).id);
+    compare();
+    sql.close();
+    memory.close();
   });
 });
