@@ -315,11 +315,17 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
       const accountMarkets = marketSamples(snapshot, executor.positions, marks);
       account.push(accountMarkets);
       const byStrategy: StrategySample[] = [];
+      // A sole instance placed every order of the account (a backtest has no other orders), so
+      // its book is the account's: its samples and statistics are the account's, kept once.
+      const sole = instanceNames.length === 1;
       for (const name of instanceNames) {
-        const own = marketSamples(snapshot, executor.strategyPositions(name), marks);
+        const own = sole
+          ? accountMarkets
+          : marketSamples(snapshot, executor.strategyPositions(name), marks);
         let scope = byInstance.get(name);
-        if (scope === undefined) byInstance.set(name, (scope = new ScopeAccumulator(startX18)));
-        scope.push(own);
+        if (scope === undefined)
+          byInstance.set(name, (scope = sole ? account : new ScopeAccumulator(startX18)));
+        if (scope !== account) scope.push(own);
         if (own.length > 0) byStrategy.push({ strategy: name, markets: own });
       }
       const { equityX18, drawdownX18 } = account.total.equity();

@@ -22,6 +22,9 @@ import type { TradingMode } from './trading-mode.ts';
 
 const exposureKey = (marketId: number, side: OrderSide): string => `${marketId}:${side}`;
 
+/** Orders resting on the venue: looked up after every snapshot (fills, cancels). */
+const RESTING_STATES: readonly OrderRecord['state'][] = ['OPEN', 'PARTIALLY_FILLED'];
+
 /** The journal key-value scope where risk keeps its day baseline (not a strategy name). */
 const RISK_SCOPE = 'quanta:risk';
 
@@ -506,11 +509,11 @@ export class Executor {
     if (lookup === undefined) return;
     // Resting orders, and orders of unknown outcome whose venue id is known (a lookup resolves
     // them and releases the full size risk counted for them).
+    const resting = this.#options.journal.inStates(RESTING_STATES);
+    // Nothing to look up (most snapshots of most strategies): no list is built.
+    if (resting.length === 0 && this.#unresolved.size === 0) return;
     const unresolvedWithId = [...this.#unresolved.values()].filter((r) => r.venueOrderId !== null);
-    for (const record of [
-      ...this.#options.journal.inStates(['OPEN', 'PARTIALLY_FILLED']),
-      ...unresolvedWithId,
-    ]) {
+    for (const record of [...resting, ...unresolvedWithId]) {
       if (record.venueOrderId === null) continue;
       try {
         const order = await lookup(record.venueOrderId);

@@ -17,6 +17,8 @@ export type SessionExecutor = Pick<Executor, 'submitAll' | 'refreshOpenOrders'>;
 
 /** What a strategy's answer is while it has not come yet. */
 const NOT_YET = Symbol('not yet');
+/** Already settled: a race against it tells whether an answer is there yet. */
+const NOT_YET_P: Promise<typeof NOT_YET> = Promise.resolve(NOT_YET);
 
 /** Options of {@link TradingSession}. */
 export interface TradingSessionOptions {
@@ -64,7 +66,8 @@ export class TradingSession {
     let batch: { strategy: string; intent: OrderIntent }[] = [];
     for (const [host, answer] of answers) {
       // host.onSnapshot never rejects, so the answers not awaited yet cannot fail unhandled.
-      let intents = await Promise.race([answer, Promise.resolve(NOT_YET)]);
+      // With nothing taken yet there is nothing to hand over first: just wait.
+      let intents = batch.length === 0 ? await answer : await Promise.race([answer, NOT_YET_P]);
       if (intents === NOT_YET) {
         if (batch.length > 0) await executor.submitAll(batch, snapshot);
         batch = [];

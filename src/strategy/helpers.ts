@@ -160,6 +160,10 @@ export class RollingWindow {
   #head = 0;
   #sum = 0n;
   #sumOfSquares = 0n;
+  // count² × variance and count as a bigint, computed once per push: a strategy asks `flat` and
+  // several `compareZ` of the same window per snapshot.
+  #variance: bigint | undefined;
+  #countX = 0n;
 
   constructor(size: number) {
     if (!Number.isSafeInteger(size) || size < 1) {
@@ -180,6 +184,7 @@ export class RollingWindow {
     }
     this.#sum += valueX18;
     this.#sumOfSquares += valueX18 * valueX18;
+    this.#variance = undefined;
   }
 
   /** How many values are held (at most `size`). */
@@ -204,7 +209,11 @@ export class RollingWindow {
 
   /** count² × variance, in x36 units: count × Σx² − (Σx)². */
   #varianceTimesCountSquared(): bigint {
-    return BigInt(this.#values.length) * this.#sumOfSquares - this.#sum * this.#sum;
+    if (this.#variance === undefined) {
+      this.#countX = BigInt(this.#values.length);
+      this.#variance = this.#countX * this.#sumOfSquares - this.#sum * this.#sum;
+    }
+    return this.#variance;
   }
 
   /**
@@ -220,7 +229,7 @@ export class RollingWindow {
       throw new QuantaError(ErrorCodes.INVALID_DECIMAL, 'z-score of a flat or empty window');
     }
     // z = (n·x − Σx) / √(n·Σx² − (Σx)²); compare n·x − Σx with t·√(…) by signs, then squares.
-    const left = (BigInt(this.#values.length) * valueX18 - this.#sum) * X18;
+    const left = (this.#countX * valueX18 - this.#sum) * X18;
     const t = thresholdX18;
     if (left >= 0n && t <= 0n) return left === 0n && t === 0n ? 0 : 1;
     if (left <= 0n && t >= 0n) return -1;
