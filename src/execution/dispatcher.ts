@@ -81,6 +81,7 @@ export interface DispatcherOptions {
 export class Dispatcher {
   readonly #options: DispatcherOptions;
   readonly #queue: PQueue;
+  readonly #unqueued: boolean;
   readonly #budget: RateBudget;
   /** Whether the budget is this dispatcher's own (closed by drain) or the bot's. */
   readonly #ownsBudget: boolean;
@@ -94,6 +95,7 @@ export class Dispatcher {
     // done): a burst of more than ten is normal, not the leak Node warns about at eleven.
     setMaxListeners(0, this.#abort.signal);
     this.#queue = new PQueue({ concurrency: options.concurrency });
+    this.#unqueued = options.concurrency === Number.POSITIVE_INFINITY;
     this.#ownsBudget = options.budget === undefined;
     // Infinity requests = no rate limit (backtests run on virtual time).
     this.#budget =
@@ -143,21 +145,21 @@ export class Dispatcher {
         async () => {
           this.#checkExpiry(orderId, expiryTs);
           await this.#waitOutPause(signal);
-          const result = await this.#queue.add(
-            () =>
-              this.#withPermit(async () => {
-                // A 429 may have paused sending while this waited for its slot.
-                await this.#waitOutPause(signal);
-                // Checked again at the moment of sending, after the queue, the rate slot and
-                // any pause: nothing leaves after its expiry, and a dead order frees its slot.
-                this.#checkExpiry(orderId, expiryTs);
-                attempts += 1;
-                this.#options.onAttempt?.(orderId, attempts);
-                return this.#options.submitter.submit(request, signal);
-              }),
-            { signal },
-          );
-          return result;
+          const send = (): Promise<VenueOrder> =>
+            this.#withPermit(async () => {
+              // A 429 may have paused sending while this waited for its slot.
+              await this.#waitOutPause(signal);
+              // Checked again at the moment of sending, after the queue, the rate slot and
+              // any pause: nothing leaves after its expiry, and a dead order frees its slot.
+              this.#checkExpiry(orderId, expiryTs);
+              attempts += 1;
+              this.#options.onAttempt?.(orderId, attempts);
+              return this.#options.submitter.submit(request, signal);
+            });
+          // A queue without a concurrency limit admits every send at once (backtests): the
+          // send goes straight to its permit instead of through the queue's bookkeeping.
+          if (this.#unqueued) return await send();
+          return await this.#queue.add(send, { signal });
         },
         {
           // Every option p-retry reads is given, its defaults included (factor, maxRetryTime,

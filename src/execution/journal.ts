@@ -599,9 +599,11 @@ export class OrderJournal {
   inStates(states: readonly OrderState[]): OrderRecord[] {
     const live = this.#live;
     if (live !== undefined && states.every((state) => LIVE_STATES.has(state))) {
-      const wanted = new Set(states);
+      // (A few states: `includes` on them, not a Set built per call; the executor asks after
+      // every snapshot.)
       const records: OrderRecord[] = [];
-      for (const { record } of live.values()) if (wanted.has(record.state)) records.push(record);
+      for (const { record } of live.values())
+        if (states.includes(record.state)) records.push(record);
       return records;
     }
     return this.#select(states);

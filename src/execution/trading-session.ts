@@ -37,10 +37,13 @@ export interface TradingSessionOptions {
 export class TradingSession {
   readonly #options: TradingSessionOptions;
   readonly #hosts: ReadonlyMap<string, StrategyHost>;
+  /** The same hosts in config order, asked on every snapshot. */
+  readonly #hostList: readonly StrategyHost[];
 
   constructor(options: TradingSessionOptions) {
     this.#options = options;
     this.#hosts = new Map(options.hosts.map((host) => [host.name, host]));
+    this.#hostList = [...this.#hosts.values()];
   }
 
   /**
@@ -60,9 +63,7 @@ export class TradingSession {
    */
   async onSnapshot(snapshot: Snapshot): Promise<void> {
     const { executor, onIntent } = this.#options;
-    const answers = [...this.#hosts.values()].map(
-      (host) => [host, host.onSnapshot(snapshot)] as const,
-    );
+    const answers = this.#hostList.map((host) => [host, host.onSnapshot(snapshot)] as const);
     let batch: { strategy: string; intent: OrderIntent }[] = [];
     for (const [host, answer] of answers) {
       // host.onSnapshot never rejects, so the answers not awaited yet cannot fail unhandled.
