@@ -51,7 +51,9 @@ interface MarketSim {
 }
 
 interface ExternalBook {
-  readonly quote: Quote;
+  // Replaced in place by `replayQuotes` (one object per market, not one per market and step):
+  // nothing holds an ExternalBook beyond the step, only the Book made of it.
+  quote: Quote;
   book: Book | null;
   /** The book's mid once read (`{ x18: undefined }` for a quote with an empty side). */
   mid: { readonly x18: bigint | undefined } | null;
@@ -322,7 +324,13 @@ export class SimEngine {
     const matching = this.#resting.size > 0;
     for (const quote of quotes.values()) {
       const sim = this.#markets.get(quote.marketId) as MarketSim;
-      sim.external = { quote, book: null, mid: null };
+      const external = sim.external;
+      if (external === null) sim.external = { quote, book: null, mid: null };
+      else {
+        external.quote = quote;
+        external.book = null;
+        external.mid = null;
+      }
       if (matching) this.#matchResting(sim, now);
     }
   }
