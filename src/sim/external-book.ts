@@ -71,8 +71,22 @@ function sideFromQuote(quote: Quote, side: 'bids' | 'asks'): BookLevel[] {
   const x18 = quoteLevelsX18(quote, side);
   const levels =
     x18 === undefined ? parseLevels(quote[side], quote.marketId, side) : levelsFromX18(x18);
-  if (side === 'bids')
-    levels.sort((a, b) => (a.priceX18 === b.priceX18 ? 0 : a.priceX18 > b.priceX18 ? -1 : 1));
-  else levels.sort((a, b) => (a.priceX18 === b.priceX18 ? 0 : a.priceX18 < b.priceX18 ? -1 : 1));
+  // A venue sends its levels best first, so they are nearly always in order already: checked in
+  // one pass, sorted (stable, so equal prices keep their order) only when they are not.
+  if (!bestFirst(levels, side === 'bids')) {
+    if (side === 'bids')
+      levels.sort((a, b) => (a.priceX18 === b.priceX18 ? 0 : a.priceX18 > b.priceX18 ? -1 : 1));
+    else levels.sort((a, b) => (a.priceX18 === b.priceX18 ? 0 : a.priceX18 < b.priceX18 ? -1 : 1));
+  }
   return levels;
+}
+
+/** Whether every level's price is no better than the one before it (bids falling, asks rising). */
+function bestFirst(levels: readonly BookLevel[], bids: boolean): boolean {
+  for (let i = 1; i < levels.length; i++) {
+    const before = (levels[i - 1] as BookLevel).priceX18;
+    const price = (levels[i] as BookLevel).priceX18;
+    if (bids ? price > before : price < before) return false;
+  }
+  return true;
 }
