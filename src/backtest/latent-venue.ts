@@ -1,3 +1,4 @@
+import { deferred, type Deferred } from '../execution/deferred.ts';
 import type { OrderSubmitter, SignedOrderRequest } from '../execution/dispatcher.ts';
 import type { SimEngine } from '../sim/index.ts';
 import type { VenueOrder } from '../venue/types.ts';
@@ -33,6 +34,8 @@ export class LatentVenue {
   readonly #latencyMs: number | null;
   readonly #position: () => ReplayPosition;
   readonly #inFlight: InFlight[] = [];
+  /** Resolved (then dropped) when the next order starts its way to the venue. */
+  #parked: Deferred | undefined;
   #ended = false;
 
   /**
@@ -55,6 +58,12 @@ export class LatentVenue {
     return this.#inFlight.length;
   }
 
+  /** Resolves when the next order is sent and starts its way ({@link inFlight} grows by one). */
+  nextInFlight(): Promise<void> {
+    this.#parked ??= deferred();
+    return this.#parked.promise;
+  }
+
   /** The submitter the dispatcher sends through. */
   submitter(): OrderSubmitter {
     return {
@@ -70,6 +79,9 @@ export class LatentVenue {
         const { index, takenAt } = this.#position();
         return new Promise<VenueOrder>((resolve, reject) => {
           this.#inFlight.push({ request, sentAtIndex: index, sentAt: takenAt, resolve, reject });
+          const parked = this.#parked;
+          this.#parked = undefined;
+          parked?.resolve();
         });
       },
     };

@@ -124,7 +124,11 @@ const EMPTY_SNAPSHOT: Snapshot = Object.freeze({
  * snapshot's `arrive`.
  */
 function settle(run: ReplayRun): Promise<void> {
-  return run.executor.settleAllBut(() => run.venue.inFlight);
+  const { executor, venue } = run;
+  return executor.settleAllBut(
+    () => venue.inFlight,
+    () => venue.nextInFlight(),
+  );
 }
 
 /**

@@ -158,7 +158,7 @@ export class Dispatcher {
             });
           // A queue without a concurrency limit admits every send at once (backtests): the
           // send goes straight to its permit instead of through the queue's bookkeeping.
-          if (this.#unqueued) return await send();
+          if (this.#unqueued) return await untilAborted(send(), signal);
           return await this.#queue.add(send, { signal });
         },
         {
@@ -281,4 +281,17 @@ export class Dispatcher {
     if (this.#ownsBudget) await this.#budget.close();
     return finished;
   }
+}
+
+/**
+ * `work`, or the signal's reason once it aborts first: what p-queue does for a running task, for
+ * the sends that skip the queue (a drain must not wait on a send in progress).
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

@@ -8,6 +8,7 @@ import type { Market, OrderSide } from '../domain/index.ts';
 import type { OrderRequestBody, VenueOrder } from '../venue/types.ts';
 import { referencePriceX18, type RiskLimits } from './checks.ts';
 import { type Dispatcher, type DispatchResult, type SignedOrderRequest } from './dispatcher.ts';
+import { deferred, type Deferred } from './deferred.ts';
 import type { NewOrder, OrderJournal } from './journal.ts';
 import { FINAL_STATES, OPEN_STATES, UNRESOLVED_STATES, type OrderRecord } from './order-record.ts';
 import { Portfolio, type Liquidity } from './portfolio.ts';
@@ -99,6 +100,8 @@ export class Executor {
    */
   readonly #unresolved = new Map<number, OrderRecord>();
   readonly #running = new Set<Promise<unknown>>();
+  /** Resolved (then dropped) when the next tracked send finishes: what settleAllBut waits on. */
+  #sendFinished: Deferred | undefined;
   readonly #refusals: RefusalLog;
   #lastExpiryTs = 0;
 
@@ -562,10 +565,15 @@ export class Executor {
    * Resolves once every send started so far has finished but `waiting()` of them: sends that
    * wait on something only the caller can release (a backtest's orders still on their way to
    * the simulated venue). Promise work only: no turn of the event loop.
+   *
+   * @param waitingGrew - resolves when one more send starts waiting there: a send may still be
+   *   on its way to that wait when this is called, and then nothing finishes to say so.
    */
-  async settleAllBut(waiting: () => number): Promise<void> {
-    // A tracked send never rejects (#track catches), so the race only ever resolves.
-    while (this.#running.size > waiting()) await Promise.race(this.#running);
+  async settleAllBut(waiting: () => number, waitingGrew: () => Promise<unknown>): Promise<void> {
+    while (this.#running.size > waiting()) {
+      this.#sendFinished ??= deferred();
+      await Promise.race([this.#sendFinished.promise, waitingGrew()]);
+    }
   }
 
   #track(work: Promise<void>): void {
@@ -573,6 +581,11 @@ export class Executor {
       this.#options.log.error({ err: summarizeError(error) }, 'order bookkeeping failed');
     });
     this.#running.add(tracked);
-    void tracked.finally(() => this.#running.delete(tracked));
+    void tracked.finally(() => {
+      this.#running.delete(tracked);
+      const finished = this.#sendFinished;
+      this.#sendFinished = undefined;
+      finished?.resolve();
+    });
   }
 }

@@ -632,7 +632,11 @@ export class OrderJournal {
 
   /** The `limit` latest orders, newest first (`GET /status`). */
   latest(limit: number): OrderRecord[] {
-    if (this.#rows !== undefined) return limit > 0 ? this.#rows.slice(-limit).reverse() : [];
+    if (this.#rows !== undefined) {
+      // As SQLite's LIMIT: a negative one is no limit.
+      if (limit < 0) return this.#rows.slice().reverse();
+      return limit === 0 ? [] : this.#rows.slice(-limit).reverse();
+    }
     return (this.#latest.all(limit) as Row[]).map(toRecord);
   }
 

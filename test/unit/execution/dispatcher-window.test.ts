@@ -80,12 +80,13 @@ function dispatcherWith(
   requests: number,
   time: ReturnType<typeof fakeTime>,
   submitter: OrderSubmitter,
+  concurrency = 4,
 ) {
   return new Dispatcher({
     submitter,
     requests,
     perMs: 1000,
-    concurrency: 4,
+    concurrency,
     maxAttempts: 1,
     now: time.now,
     sleep: (ms, signal) => time.sleep(ms, signal),
@@ -200,6 +201,18 @@ describe('Dispatcher rate window', () => {
     expect(await results[1]).toMatchObject({ kind: 'placed' });
     await dispatcher.drain(0);
     expect(await results[0]).toMatchObject({ kind: 'interrupted', attempts: 1 });
+  });
+
+  it('without a concurrency limit (no queue) a drain still interrupts a send in progress', async () => {
+    const time = fakeTime();
+    const venue = controlledVenue(time.now);
+    const dispatcher = dispatcherWith(Infinity, time, venue.submitter, Infinity);
+    const result = dispatcher.dispatch(1, order(1), 10_000_000);
+    await settle();
+    expect(venue.sends).toHaveLength(1);
+    // Never answered: the drain gives up at once and the send ends as interrupted.
+    expect(await dispatcher.drain(0)).toBe(false);
+    expect(await result).toMatchObject({ kind: 'interrupted', attempts: 1 });
   });
 
   it('with requests = Infinity (backtests) nothing waits and nothing is held', async () => {

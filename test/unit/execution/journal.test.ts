@@ -350,7 +350,7 @@ describe('OrderJournal.inMemory (backtests)', () => {
       records.map((r) => (r.state === 'PENDING' && r.attempts === 0 ? { ...r, attempts: 1 } : r));
     const compare = (): void => {
       expect(fileView(memory.all())).toEqual(sql.all());
-      for (const limit of [0, 1, 3, 99])
+      for (const limit of [-1, 0, 1, 3, 99])
         expect(fileView(memory.latest(limit))).toEqual(sql.latest(limit));
       expect(memory.countByState()).toEqual(sql.countByState());
       for (const states of [
@@ -399,6 +399,11 @@ describe('OrderJournal.inMemory (backtests)', () => {
     expect(() => memory.insertPending(order('0x52'), 5)).toThrow(/UNIQUE/);
     compare();
     expect(memory.insertPending(order('0x62'), 6).id).toBe(sql.insertPending(order('0x62'), 6).id);
+    compare();
+    // Stopped before it left, then expired unsent.
+    const f = both((j) => j.insertPending(order('0x63'), 7)).id;
+    both((j) => j.releaseUnsentAttempt(f));
+    both((j) => j.recordOutcome(f, { event: 'expired', error: 'never sent' }, 8));
     compare();
     sql.close();
     memory.close();

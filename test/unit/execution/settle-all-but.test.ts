@@ -6,6 +6,7 @@
  */
 import { expect, it } from 'vitest';
 import { backtestSigner } from '../../../src/backtest/backtest-signer.ts';
+import { deferred } from '../../../src/execution/deferred.ts';
 import { Dispatcher, type SignedOrderRequest } from '../../../src/execution/dispatcher.ts';
 import { Executor } from '../../../src/execution/executor.ts';
 import { OrderJournal } from '../../../src/execution/journal.ts';
@@ -16,10 +17,16 @@ import { testMarket } from '../../helpers/markets.ts';
 
 const X18 = 10n ** 18n;
 
-it('waits for every send but the parked ones, with their answers booked', async () => {
+/**
+ * An executor whose submitter parks the first order (after `turnsBeforePark` turns of promise
+ * work, as a send that waits on a permit or a hook would) until the test answers it, and
+ * answers every later one after a few turns.
+ */
+async function parkingFirstOrder(turnsBeforePark: number): Promise<void> {
   const journal = OrderJournal.inMemory();
   const market = testMarket();
   const parked: { request: SignedOrderRequest; answer: (order: VenueOrder) => void }[] = [];
+  let grew = deferred();
   let sends = 0;
   const filled = (request: SignedOrderRequest): VenueOrder => {
     const body = JSON.parse(request.body) as { isBuy: boolean; expiryTs: number };
@@ -47,8 +54,14 @@ it('waits for every send but the parked ones, with their answers booked', async 
     submitter: {
       submit: async (request) => {
         sends += 1;
-        if (sends === 1)
-          return new Promise<VenueOrder>((answer) => parked.push({ request, answer }));
+        if (sends === 1) {
+          for (let turn = 0; turn < turnsBeforePark; turn++) await Promise.resolve();
+          return new Promise<VenueOrder>((answer) => {
+            parked.push({ request, answer });
+            grew.resolve();
+            grew = deferred();
+          });
+        }
         for (let turn = 0; turn < 5; turn++) await Promise.resolve();
         return filled(request);
       },
@@ -90,13 +103,27 @@ it('waits for every send but the parked ones, with their answers booked', async 
   await executor.submit('s', intent, snapshot);
   await executor.submit('s', intent, snapshot);
 
-  await executor.settleAllBut(() => parked.length);
+  const settle = (): Promise<void> =>
+    executor.settleAllBut(
+      () => parked.length,
+      () => grew.promise,
+    );
+  await settle();
   // The two answered orders are booked; the parked one is still on its way.
   expect(journal.all().map((order) => order.state)).toEqual(['SENT', 'FILLED', 'FILLED']);
 
   const first = parked.shift();
   first?.answer(filled(first.request));
-  await executor.settleAllBut(() => parked.length);
+  await settle();
   expect(journal.all().map((order) => order.state)).toEqual(['FILLED', 'FILLED', 'FILLED']);
   journal.close();
+}
+
+it('waits for every send but the parked ones, with their answers booked', async () => {
+  await parkingFirstOrder(0);
+});
+
+it('does not hang on a send that parks only after the wait began', async () => {
+  // Still on its way to the venue when settleAllBut starts: only its parking can end the wait.
+  await parkingFirstOrder(50);
 });
