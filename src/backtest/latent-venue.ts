@@ -1,4 +1,4 @@
-import { deferred, type Deferred } from '../execution/deferred.ts';
+import { NextEvent } from '../execution/next-event.ts';
 import type { OrderSubmitter, SignedOrderRequest } from '../execution/dispatcher.ts';
 import type { SimEngine } from '../sim/index.ts';
 import type { VenueOrder } from '../venue/types.ts';
@@ -34,8 +34,8 @@ export class LatentVenue {
   readonly #latencyMs: number | null;
   readonly #position: () => ReplayPosition;
   readonly #inFlight: InFlight[] = [];
-  /** Resolved (then dropped) when the next order starts its way to the venue. */
-  #parked: Deferred | undefined;
+  /** An order started its way to the venue. */
+  readonly #parked = new NextEvent();
   #ended = false;
 
   /**
@@ -60,8 +60,7 @@ export class LatentVenue {
 
   /** Resolves when the next order is sent and starts its way ({@link inFlight} grows by one). */
   nextInFlight(): Promise<void> {
-    this.#parked ??= deferred();
-    return this.#parked.promise;
+    return this.#parked.next();
   }
 
   /** The submitter the dispatcher sends through. */
@@ -79,9 +78,7 @@ export class LatentVenue {
         const { index, takenAt } = this.#position();
         return new Promise<VenueOrder>((resolve, reject) => {
           this.#inFlight.push({ request, sentAtIndex: index, sentAt: takenAt, resolve, reject });
-          const parked = this.#parked;
-          this.#parked = undefined;
-          parked?.resolve();
+          this.#parked.fire();
         });
       },
     };

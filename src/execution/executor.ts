@@ -8,7 +8,7 @@ import type { Market, OrderSide } from '../domain/index.ts';
 import type { OrderRequestBody, VenueOrder } from '../venue/types.ts';
 import { referencePriceX18, type RiskLimits } from './checks.ts';
 import { type Dispatcher, type DispatchResult, type SignedOrderRequest } from './dispatcher.ts';
-import { deferred, type Deferred } from './deferred.ts';
+import { NextEvent } from './next-event.ts';
 import type { NewOrder, OrderJournal } from './journal.ts';
 import { FINAL_STATES, OPEN_STATES, UNRESOLVED_STATES, type OrderRecord } from './order-record.ts';
 import { Portfolio, type Liquidity } from './portfolio.ts';
@@ -100,8 +100,8 @@ export class Executor {
    */
   readonly #unresolved = new Map<number, OrderRecord>();
   readonly #running = new Set<Promise<unknown>>();
-  /** Resolved (then dropped) when the next tracked send finishes: what settleAllBut waits on. */
-  #sendFinished: Deferred | undefined;
+  /** A tracked send finished: what settleAllBut waits on. */
+  readonly #sendFinished = new NextEvent();
   readonly #refusals: RefusalLog;
   #lastExpiryTs = 0;
 
@@ -571,8 +571,7 @@ export class Executor {
    */
   async settleAllBut(waiting: () => number, waitingGrew: () => Promise<unknown>): Promise<void> {
     while (this.#running.size > waiting()) {
-      this.#sendFinished ??= deferred();
-      await Promise.race([this.#sendFinished.promise, waitingGrew()]);
+      await Promise.race([this.#sendFinished.next(), waitingGrew()]);
     }
   }
 
@@ -583,9 +582,7 @@ export class Executor {
     this.#running.add(tracked);
     void tracked.finally(() => {
       this.#running.delete(tracked);
-      const finished = this.#sendFinished;
-      this.#sendFinished = undefined;
-      finished?.resolve();
+      this.#sendFinished.fire();
     });
   }
 }

@@ -6,7 +6,7 @@
  */
 import { expect, it } from 'vitest';
 import { backtestSigner } from '../../../src/backtest/backtest-signer.ts';
-import { deferred } from '../../../src/execution/deferred.ts';
+import { NextEvent } from '../../../src/execution/next-event.ts';
 import { Dispatcher, type SignedOrderRequest } from '../../../src/execution/dispatcher.ts';
 import { Executor } from '../../../src/execution/executor.ts';
 import { OrderJournal } from '../../../src/execution/journal.ts';
@@ -26,7 +26,7 @@ async function parkingFirstOrder(turnsBeforePark: number): Promise<void> {
   const journal = OrderJournal.inMemory();
   const market = testMarket();
   const parked: { request: SignedOrderRequest; answer: (order: VenueOrder) => void }[] = [];
-  let grew = deferred();
+  const grew = new NextEvent();
   let sends = 0;
   const filled = (request: SignedOrderRequest): VenueOrder => {
     const body = JSON.parse(request.body) as { isBuy: boolean; expiryTs: number };
@@ -58,8 +58,7 @@ async function parkingFirstOrder(turnsBeforePark: number): Promise<void> {
           for (let turn = 0; turn < turnsBeforePark; turn++) await Promise.resolve();
           return new Promise<VenueOrder>((answer) => {
             parked.push({ request, answer });
-            grew.resolve();
-            grew = deferred();
+            grew.fire();
           });
         }
         for (let turn = 0; turn < 5; turn++) await Promise.resolve();
@@ -106,7 +105,7 @@ async function parkingFirstOrder(turnsBeforePark: number): Promise<void> {
   const settle = (): Promise<void> =>
     executor.settleAllBut(
       () => parked.length,
-      () => grew.promise,
+      () => grew.next(),
     );
   await settle();
   // The two answered orders are booked; the parked one is still on its way.
