@@ -14,6 +14,7 @@ import {
 } from '../domain/index.ts';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { makeJournalFilesPrivate } from './journal-file-mode.ts';
+import { preallocateJournalWal } from './journal-wal-space.ts';
 import { JOURNAL_SCHEMA_VERSION, migrateJournal } from './journal-schema.ts';
 import type { OrderRecord } from './order-record.ts';
 
@@ -344,12 +345,18 @@ export class OrderJournal {
     }
     try {
       migrateJournal(db);
+      const onDisk = path !== ':memory:' && path !== '';
       if (path !== ':memory:')
         settleUncountedAttempts(
           db,
           options.bootId === undefined ? currentBootId() : options.bootId,
         );
-      return new OrderJournal(db, true, path !== ':memory:' && path !== '');
+      if (onDisk) {
+        // The WAL exists now (SQLite opened it to migrate): its space is written before the
+        // first order's commit, not by it.
+        preallocateJournalWal(`${path}-wal`, WAL_PREALLOCATED_BYTES);
+      }
+      return new OrderJournal(db, true, onDisk);
     } catch (error) {
       db.close();
       throw error;
@@ -731,8 +738,15 @@ const BOOT_SCOPE = 'quanta:journal';
 
 /** How often a disk journal looks whether it has been quiet since the last look (then checkpoints). */
 const CHECKPOINT_IDLE_TICK_MS = 100;
-/** The WAL's bound when the journal is never quiet: some 700 orders, about 5 000 pages (20 MB). */
-const CHECKPOINT_AFTER_COMMITS = 2000;
+/**
+ * The WAL's bound when the journal is never quiet: some 330 orders, about 12 MB of WAL (measured:
+ * 24 MB after 2000 commits of insert, sent and outcome). A checkpoint costs two fsyncs and copies
+ * the few pages those commits keep rewriting, so a tighter bound costs little and keeps the
+ * preallocated WAL small.
+ */
+const CHECKPOINT_AFTER_COMMITS = 1000;
+/** What a disk journal's WAL is preallocated to at open (see `preallocateJournalWal`): the bound above with room. */
+const WAL_PREALLOCATED_BYTES = 16 * 1024 * 1024;
 
 /** The kernel's id of this boot (Linux); undefined where it cannot be read. */
 function currentBootId(): string | null {

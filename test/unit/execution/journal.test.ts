@@ -1,9 +1,18 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IllegalOrderTransition } from '../../../src/domain/index.ts';
 import { OrderJournal, type NewOrder } from '../../../src/execution/journal.ts';
+import { preallocateJournalWal } from '../../../src/execution/journal-wal-space.ts';
 import type { OrderRecord } from '../../../src/execution/order-record.ts';
 import { OPEN_STATES, UNRESOLVED_STATES } from '../../../src/execution/order-record.ts';
 import { recoverJournal } from '../../../src/execution/recovery.ts';
@@ -38,7 +47,8 @@ describe('OrderJournal', () => {
     const journal = OrderJournal.open(path);
     const before = statSync(path).size;
     // ~1500 pages in the WAL: SQLite's default (1000) would have checkpointed inside a commit.
-    for (let i = 0; i < 500; i++) {
+    // (600 commits: below the journal's own bound, which checkpoints after an answer.)
+    for (let i = 0; i < 300; i++) {
       const { id } = journal.insertPending(
         { ...order(`0x${i.toString(16)}`), body: 'x'.repeat(8000) },
         1000 + i,
@@ -46,14 +56,55 @@ describe('OrderJournal', () => {
       journal.markAttempt(id, 1000 + i);
     }
     expect(statSync(path).size).toBe(before);
-    expect(statSync(`${path}-wal`).size).toBeGreaterThan(1000 * 4096);
     // Quiet for two ticks: the journal copies the WAL into the file.
     await new Promise((resolve) => setTimeout(resolve, 450));
-    expect(statSync(path).size).toBeGreaterThan(before + 500 * 8000);
+    expect(statSync(path).size).toBeGreaterThan(before + 300 * 8000);
     journal.close();
     const reopened = OrderJournal.open(path);
-    expect(reopened.inStates(['SENT'])).toHaveLength(500);
+    expect(reopened.inStates(['SENT'])).toHaveLength(300);
     reopened.close();
+  });
+
+  it('writes its WAL’s space at open (commits then write inside the file), and a crash copy of it recovers every commit', () => {
+    dir = mkdtempSync(join(tmpdir(), 'quanta-journal-'));
+    const path = join(dir, 'journal.sqlite');
+    const walBytes = (file: string): number => statSync(`${file}-wal`).size;
+    const journal = OrderJournal.open(path);
+    const preallocated = walBytes(path);
+    expect(preallocated).toBeGreaterThanOrEqual(16 * 1024 * 1024);
+    for (let i = 0; i < 40; i++) {
+      const { id } = journal.insertPending(order(`0x${(i + 1).toString(16)}`), 1000 + i);
+      journal.markAttempt(id, 1000 + i);
+      if (i % 2 === 0)
+        journal.recordOutcome(id, { event: 'filled', filledX18: 10n ** 16n }, 1000 + i);
+    }
+    // The commits wrote inside the preallocated file: it did not grow.
+    expect(walBytes(path)).toBe(preallocated);
+    // Extending a WAL that holds frames leaves them alone.
+    expect(preallocateJournalWal(`${path}-wal`, preallocated + 4096)).toBe(4096);
+    // A crash now: the file and its WAL as they are, never closed (the zeros follow the frames).
+    const crashed = join(dir, 'crashed.sqlite');
+    copyFileSync(path, crashed);
+    copyFileSync(`${path}-wal`, `${crashed}-wal`);
+    const recovered = OrderJournal.open(crashed, { bootId: null });
+    expect(recovered.inStates(['FILLED'])).toHaveLength(20);
+    expect(recovered.inStates(['SENT'])).toHaveLength(20);
+    recovered.close();
+    journal.close();
+    // SQLite removes the WAL at a clean close; the next open writes its space again.
+    const reopened = OrderJournal.open(path);
+    expect(walBytes(path)).toBeGreaterThanOrEqual(16 * 1024 * 1024);
+    expect(reopened.inStates(['FILLED', 'SENT'])).toHaveLength(40);
+    reopened.close();
+  });
+
+  it('leaves a missing WAL to SQLite and a long enough one as it is', () => {
+    dir = mkdtempSync(join(tmpdir(), 'quanta-journal-'));
+    expect(preallocateJournalWal(join(dir, 'none.sqlite-wal'), 4096)).toBe(0);
+    expect(existsSync(join(dir, 'none.sqlite-wal'))).toBe(false);
+    writeFileSync(join(dir, 'long.sqlite-wal'), Buffer.alloc(8192, 1));
+    expect(preallocateJournalWal(join(dir, 'long.sqlite-wal'), 4096)).toBe(0);
+    expect(readFileSync(join(dir, 'long.sqlite-wal'))).toEqual(Buffer.alloc(8192, 1));
   });
 
   it('keeps an order from PENDING through SENT to its outcome, across a reopen', () => {
