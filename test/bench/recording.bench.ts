@@ -336,7 +336,7 @@ async function main(): Promise<void> {
     const perRow = (path: string) => size(path) / MARKET_ROWS;
     console.log(
       `gzip bytes per market-row at depth ${DEPTH}: naive ${perRow(naiveGz).toFixed(1)}, ` +
-        `ours v3 ${perRow(files.oursGz).toFixed(1)}, v1 ${perRow(files.v1Gz).toFixed(1)}`,
+        `ours v4 ${perRow(files.oursGz).toFixed(1)}, v1 ${perRow(files.v1Gz).toFixed(1)}`,
     );
     console.log(
       `  random data (every quantity drawn afresh each snapshot: the worst case): ours/naive ` +
@@ -347,7 +347,7 @@ async function main(): Promise<void> {
     const sim = await simBookSizes(makeMarkets(), SNAPSHOTS, T0);
     console.log(
       `gzip bytes per market-row, paper venue books (depth ${sim.depth}): naive ` +
-        `${sim.naivePerRow.toFixed(1)}, ours v3 ${sim.oursPerRow.toFixed(1)}`,
+        `${sim.naivePerRow.toFixed(1)}, ours v4 ${sim.oursPerRow.toFixed(1)}`,
     );
     reportFigure({
       name: `recording gzip bytes per market-row / naive at ${sim.depth}-level depth, paper venue books`,

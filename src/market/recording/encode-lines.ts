@@ -2,6 +2,7 @@ import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import type { Market, Quote, QuoteLevel } from '../../domain/index.ts';
 import type { Snapshot } from '../snapshot.ts';
 import { toTicks } from './price-ticks.ts';
+import { encodeQuantityBlock } from './quantity-block.ts';
 import { LineTag, type RecordingHeader } from './recording-format.ts';
 
 /**
@@ -140,12 +141,18 @@ export const UNCHANGED_SIDE = 0;
  * level at the same index (0 without one, or when the expo changed), or `@` and the literal
  * decimal when the price is not exactly on the grid; and each `q` is the quantity's decimal
  * string, or `=` when it equals the previous quote's quantity at that index.
+ *
+ * With `shifted` (version 4), a side whose levels all moved by the same number of ticks (as many
+ * levels as before, every price on the grid) may instead be `"*<ticks> <quantity block>"`
+ * (`quantity-block.ts`), or `"*<ticks> ="` when no quantity changed: written when it is the
+ * shorter of the two, as it is unless only a few of many sizes changed.
  */
 function encodeSideV2(
   quote: Quote,
   side: 'bids' | 'asks',
   previous: SideMemory | undefined,
   expo: number | undefined,
+  shifted: boolean,
 ): { readonly encoded: string | typeof UNCHANGED_SIDE; readonly memory: SideMemory } {
   const levels = quote[side];
   const count = levels.length;
@@ -173,7 +180,34 @@ function encodeSideV2(
     const quantity = quantities[i] as string;
     out += previous?.quantities[i] === quantity ? '=' : quantity;
   }
-  return { encoded: out, memory: { expo, prices, ticks, quantities } };
+  const memory = { expo, prices, ticks, quantities };
+  if (shifted && base !== undefined) {
+    const shift = commonShift(ticks, base.ticks);
+    const still = quantities.every((quantity, i) => base.quantities[i] === quantity);
+    const block = shift === undefined ? undefined : still ? '=' : encodeQuantityBlock(quantities);
+    if (block !== undefined) {
+      const compact = `*${String(shift)} ${block}`;
+      if (compact.length < out.length) return { encoded: compact, memory };
+    }
+  }
+  return { encoded: out, memory };
+}
+
+/** The ticks every level moved by since `before` (as many levels, all on the grid), or undefined. */
+function commonShift(
+  ticks: readonly (number | undefined)[],
+  before: readonly (number | undefined)[],
+): number | undefined {
+  if (ticks.length === 0 || ticks.length !== before.length) return undefined;
+  let shift: number | undefined;
+  for (let i = 0; i < ticks.length; i++) {
+    const now = ticks[i];
+    const then = before[i];
+    if (now === undefined || then === undefined) return undefined;
+    if (shift === undefined) shift = now - then;
+    else if (now - then !== shift) return undefined;
+  }
+  return shift;
 }
 
 /**
@@ -188,7 +222,10 @@ export function encodeSnapshotLineV2(
   snapshot: Snapshot,
   memory: QuoteMemory,
   tag: typeof LineTag.snapshot | typeof LineTag.keyframe = LineTag.snapshot,
+  version: 2 | 3 | 4 = 3,
 ): string {
+  // Version 4: quote times as offsets from takenAt, and shifted sides.
+  const compact = version >= 4;
   const line: unknown[] = [tag, snapshot.seq, snapshot.takenAt, snapshot.stale ? 1 : 0];
   if (snapshot.quotes !== undefined) {
     const quotes: unknown[] = [];
@@ -196,10 +233,11 @@ export function encodeSnapshotLineV2(
     for (const quote of snapshot.quotes.values()) {
       const expo = snapshot.markets.get(quote.marketId)?.priceExpo;
       const known = memory.get(quote.marketId);
-      const bids = encodeSideV2(quote, 'bids', known?.bids, expo);
-      const asks = encodeSideV2(quote, 'asks', known?.asks, expo);
+      const bids = encodeSideV2(quote, 'bids', known?.bids, expo, compact);
+      const asks = encodeSideV2(quote, 'asks', known?.asks, expo, compact);
       updates.push([quote.marketId, bids.memory, asks.memory]);
-      quotes.push([quote.marketId, quote.timestamp, bids.encoded, asks.encoded]);
+      const time = compact ? quote.timestamp - snapshot.takenAt : quote.timestamp;
+      quotes.push([quote.marketId, time, bids.encoded, asks.encoded]);
     }
     for (const [marketId, bids, asks] of updates) memory.set(marketId, { bids, asks });
     line.push(quotes);

@@ -179,7 +179,9 @@ export class QuoteTrack {
         if (entry === '') top = NO_TOP;
         else {
           const offset = firstOffset(entry);
-          if (offset === undefined) return this.side(side, at).bestX18();
+          // (A shifted side moves the levels there were: none is malformed, for the full path.)
+          if (offset === undefined || (top === NO_TOP && entry.charCodeAt(0) === SHIFTED))
+            return this.side(side, at).bestX18();
           top = (top === NO_TOP ? 0 : top) + offset;
           if (top < 0) return this.side(side, at).bestX18();
         }
@@ -221,13 +223,17 @@ class TrackSide implements LevelSource {
   }
 }
 
+/** `*`, which starts a shifted side (version 4: every level moved by one offset). */
+const SHIFTED = 42;
+
 /**
- * The first price offset of a delta string (`-12 …`), or undefined when it is not a plain
- * integer followed by a space (a literal `@…`, or malformed: the full path reports it).
+ * The first price offset of a delta string (`-12 …`, or a shifted side's `*-12 …`), or undefined
+ * when it is not a plain integer followed by a space (a literal `@…`, or malformed: the full path
+ * reports it).
  */
 function firstOffset(raw: string): number | undefined {
-  let at = 0;
-  let code = raw.charCodeAt(0);
+  let at = raw.charCodeAt(0) === SHIFTED ? 1 : 0;
+  let code = raw.charCodeAt(at);
   const negative = code === 45;
   if (negative) code = raw.charCodeAt(++at);
   const from = at;

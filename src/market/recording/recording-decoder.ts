@@ -271,7 +271,12 @@ export class RecordingDecoder {
         `not a quanta recording: header format is ${describe(header.format)}, expected "${RECORDING_FORMAT}"`,
       );
     }
-    if (header.version !== 1 && header.version !== 2 && header.version !== 3) {
+    if (
+      header.version !== 1 &&
+      header.version !== 2 &&
+      header.version !== 3 &&
+      header.version !== 4
+    ) {
       throw this.#invalid(
         1,
         `recording format version ${describe(header.version)} is not supported (this quanta reads versions 1 to ${RECORDING_VERSION})`,
@@ -409,7 +414,7 @@ export class RecordingDecoder {
       quotes[i] =
         this.#version === 1
           ? this.#decodeQuote(rawQuotes[i], seq, i, line)
-          : this.#decodeQuoteV2(rawQuotes[i], seq, i, line);
+          : this.#decodeQuoteV2(rawQuotes[i], seq, i, line, this.#timeBase(takenAt));
     }
     this.#shared = true;
     return withQuotes(seq, takenAt, this.#markets, stale === 1, quotes);
@@ -448,7 +453,12 @@ export class RecordingDecoder {
     );
   }
 
-  #decodeQuoteV2(raw: unknown, seq: number, index: number, line: number): Quote {
+  /** What a quote's time is written against: 0, or version 4's snapshot time. */
+  #timeBase(takenAt: number): number {
+    return this.#version >= 4 ? takenAt : 0;
+  }
+
+  #decodeQuoteV2(raw: unknown, seq: number, index: number, line: number, timeBase: number): Quote {
     if (!Array.isArray(raw) || raw.length !== 4) {
       throw this.#invalid(
         line,
@@ -467,7 +477,7 @@ export class RecordingDecoder {
     const asks: unknown = raw[3];
     if (bids !== 0 && typeof bids !== 'string') throw this.#notSideV2(seq, index, 'bids', line);
     if (asks !== 0 && typeof asks !== 'string') throw this.#notSideV2(seq, index, 'asks', line);
-    return this.#quoteV2(marketId, timestamp, bids, asks, seq, index, line);
+    return this.#quoteV2(marketId, timeBase + timestamp, bids, asks, seq, index, line);
   }
 
   #atKeyframe(): void {
@@ -488,10 +498,11 @@ export class RecordingDecoder {
     if (!hasQuotes)
       return createSnapshot({ seq, takenAt, markets: this.#markets, stale: stale === 1 });
     const quotes = new Array<Quote>(count);
+    const timeBase = this.#timeBase(takenAt);
     for (let i = 0; i < quotes.length; i++) {
       quotes[i] = this.#quoteV2(
         marketIds[i] as number,
-        timestamps[i] as number,
+        timeBase + (timestamps[i] as number),
         bids[i] as string | 0,
         asks[i] as string | 0,
         seq,

@@ -7,10 +7,10 @@
 export const RECORDING_FORMAT = 'quanta-recording';
 
 /** The format version this code writes. */
-export const RECORDING_VERSION = 3;
+export const RECORDING_VERSION = 4;
 
 /** The format versions this code reads. */
-export type RecordingVersion = 1 | 2 | 3;
+export type RecordingVersion = 1 | 2 | 3 | 4;
 
 /** First element of each body line: what the line is. */
 export const LineTag = {

@@ -42,7 +42,7 @@
  * 10-level books the gzip file is several times smaller (test/bench/recording.bench.ts). Each
  * file starts afresh (its first quotes are absolute), so files stay self-contained.
  *
- * # Version 3 (written by default)
+ * # Version 3 (still read; written with `version: 3`)
  *
  * Version 2 plus keyframe lines: every `keyframeEverySnapshots` snapshots (256) of a file, the
  * snapshot line is tagged `"k"` instead of `"s"` and every side in it is encoded as if its
@@ -50,6 +50,19 @@
  * against it. A reader applies a market's deltas only when its quote is read, so for a market
  * nobody reads it drops the pending deltas at each keyframe unread (`quote-track.ts`); a
  * keyframe costs the bytes of one absolute book per market.
+ *
+ * # Version 4 (written by default)
+ *
+ * Version 3 with two changes to the snapshot lines:
+ * - a quote's time is written as its offset from the line's `takenAt` (`-7`, not 13 digits);
+ * - a side whose every level moved by the same number of ticks since the market's previous quote
+ *   (as many levels, every price on the grid now and then) may be written `"*<ticks> <block>"`:
+ *   the previous levels' prices plus `ticks`, with the quantities of `block`, which is `=` (all
+ *   as before) or `<scale><width><digits…>`: each quantity as an integer number of `10^-scale`
+ *   (scale one base-36 digit, 0-f) in `width` (1-8) base-64 digits `0-9A-Za-z-_`, no separators
+ *   (`quantity-block.ts`). The writer picks it when it is shorter than the version 2 side.
+ * On books whose sizes all change every snapshot this halves a gzip file again: the sizes' text
+ * was what was left once prices were offsets (test/bench/recording.bench.ts).
  *
  * gzip flushes: every `flushEverySnapshots` snapshots (64) or `flushEveryMs` (5 s), whichever
  * comes first, and at close, instead of after every snapshot; a crash loses at most the
@@ -118,10 +131,10 @@ export interface RecordingWriterOptions {
    */
   readonly now?: () => number;
   /**
-   * The format version written: 3 (default), or 2 or 1 for readers that know only those.
+   * The format version written: 4 (default), or 3, 2 or 1 for readers that know only those.
    */
   readonly version?: RecordingVersion;
-  /** Version 3: a keyframe line every this many snapshots of a file (default 256). */
+  /** Version 3 and later: a keyframe line every this many snapshots of a file (default 256). */
   readonly keyframeEverySnapshots?: number;
   /**
    * gzip: push the compressed bytes to the file after this many snapshots (default 64)…
@@ -253,8 +266,8 @@ export class RecordingWriter {
         throw usage(`rotateBytes: expected a positive integer, got ${String(rotateBytes)}`);
       }
       const version = options.version ?? RECORDING_VERSION;
-      if (version !== 1 && version !== 2 && version !== 3)
-        throw usage(`version: expected 1, 2 or 3, got ${String(version)}`);
+      if (version !== 1 && version !== 2 && version !== 3 && version !== 4)
+        throw usage(`version: expected 1, 2, 3 or 4, got ${String(version)}`);
       const keyframes = options.keyframeEverySnapshots ?? DEFAULT_KEYFRAME_SNAPSHOTS;
       if (!Number.isSafeInteger(keyframes) || keyframes <= 0)
         throw usage(
@@ -332,14 +345,20 @@ export class RecordingWriter {
       }
     }
     let snapshotLine: string;
-    const keyframe = this.#header.version === 3 && this.#sinceKeyframe >= this.#keyframes;
+    const version = this.#header.version;
+    const keyframe = version >= 3 && this.#sinceKeyframe >= this.#keyframes;
     // A keyframe encodes against nothing; the memory is replaced only once the line is encoded.
     const memory: QuoteMemory = keyframe ? (new Map() as QuoteMemory) : this.#quoteMemory;
     try {
       snapshotLine =
-        this.#header.version === 1
+        version === 1
           ? encodeSnapshotLine(snapshot)
-          : encodeSnapshotLineV2(snapshot, memory, keyframe ? LineTag.keyframe : LineTag.snapshot);
+          : encodeSnapshotLineV2(
+              snapshot,
+              memory,
+              keyframe ? LineTag.keyframe : LineTag.snapshot,
+              version,
+            );
     } catch (error) {
       if (!(error instanceof QuantaError)) throw error;
       throw new QuantaError(

@@ -1,6 +1,7 @@
 import type { QuoteLevel } from '../../domain/index.ts';
 import { parseDecimalToX18 } from '../../money/index.ts';
 import { formatTicks } from './price-ticks.ts';
+import { decodeQuantityBlock } from './quantity-block.ts';
 
 /**
  * A quote side of format version 2 and later as rebuilt from its delta string, turned into
@@ -150,6 +151,61 @@ export class SideFormatError extends Error {
 
 const ODD_VALUES = ': expected price and quantity pairs, got an odd number of values';
 
+/** `*`: a shifted side (format version 4, see `encodeSideV2`). */
+const SHIFTED = 42;
+/** `=`: a shifted side's quantities, all as before. */
+const UNCHANGED = 61;
+
+/** Level `level`'s tick moved by `shift`; a literal price (NaN) or a negative result is an error. */
+function shiftTick(tick: number, shift: number, level: number): number {
+  const moved = tick + shift;
+  if (!(moved >= 0))
+    throw new SideFormatError(
+      `[${level}]: shifted by ${shift} ticks from a literal or to a negative price`,
+    );
+  return moved;
+}
+
+/**
+ * A version 4 shifted side, `*<shift> <quantity block>`: the previous side's levels, each price
+ * moved by `shift` ticks, with the block's quantities (`quantity-block.ts`), or with the
+ * previous quantities for a block `=`.
+ */
+function applyShiftedSide(
+  raw: string,
+  base: SideLevels | undefined,
+  expo: number | undefined,
+): SideLevels {
+  const gap = raw.indexOf(' ');
+  const shift = gap === -1 ? Number.NaN : Number(raw.slice(1, gap));
+  if (!Number.isSafeInteger(shift) || !/^-?\d+$/.test(raw.slice(1, gap)))
+    throw new SideFormatError(
+      `: shifted side ${JSON.stringify(raw.slice(0, gap === -1 ? 16 : gap))}: expected "*" and an integer tick shift`,
+    );
+  if (base === undefined || expo === undefined)
+    throw new SideFormatError(': shifted side, but the market had no side on this grid before');
+  const count = base.count;
+  if (raw.length === gap + 2 && raw.charCodeAt(gap + 1) === UNCHANGED) {
+    // `=`: every quantity as before.
+    const nums = new Array<number>(3 * count);
+    for (let i = 0; i < 3 * count; i += 3) {
+      nums[i] = shiftTick(base.nums[i] as number, shift, i / 3);
+      nums[i + 1] = base.nums[i + 1] as number;
+      nums[i + 2] = base.nums[i + 2] as number;
+    }
+    return new SideLevels(expo, nums, base.texts, undefined);
+  }
+  const quantities = decodeQuantityBlock(raw, gap + 1, count);
+  if (typeof quantities === 'string') throw new SideFormatError(`: ${quantities}`);
+  const nums = new Array<number>(3 * count);
+  for (let i = 0; i < count; i++) {
+    nums[3 * i] = shiftTick(base.nums[3 * i] as number, shift, i);
+    nums[3 * i + 1] = 0;
+    nums[3 * i + 2] = (quantities[i] as string).length;
+  }
+  return new SideLevels(expo, nums, quantities, undefined);
+}
+
 /**
  * Applies one side's delta string (see `encodeSideV2` in encode-lines.ts) to the market's
  * previous side: offsets summed as they are read, quantities kept as spans of their string.
@@ -165,6 +221,7 @@ export function applySideDelta(
 ): SideLevels {
   if (raw === '') return NO_SIDE;
   const base = previous !== undefined && previous.expo === expo ? previous : undefined;
+  if (raw.charCodeAt(0) === SHIFTED) return applyShiftedSide(raw, base, expo);
   const nums: number[] = [];
   let literals: (string | undefined)[] | undefined;
   // One string for every quantity until one is taken from the previous side (`=`).

@@ -98,7 +98,10 @@ describe('recording format version 2', () => {
       markets: [eth],
       quotes: [{ ...(snapshots[2]?.quotes?.get(1) as Quote), timestamp: T0 + 2999 }],
     });
-    const path = await record({ path: join(tempDir(), 'rec.jsonl') }, [...snapshots, still]);
+    const path = await record({ path: join(tempDir(), 'rec.jsonl'), version: 3 }, [
+      ...snapshots,
+      still,
+    ]);
     const rows = readFileSync(path, 'utf8')
       .trim()
       .split('\n')
@@ -332,7 +335,7 @@ describe('recording format version 3', () => {
 
   it('stops a plain file read between chunks when the signal aborts', async () => {
     const snapshots = moving(2000);
-    const path = await record({ path: join(tempDir(), 'rec.jsonl') }, snapshots);
+    const path = await record({ path: join(tempDir(), 'rec.jsonl'), version: 3 }, snapshots);
     expect(readFileSync(path).length).toBeGreaterThan(3 * 64 * 1024);
     const controller = new AbortController();
     let seen = 0;

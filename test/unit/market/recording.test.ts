@@ -246,7 +246,7 @@ describe('recording round trip', () => {
     const opened = await openRecording(join(dir, 'nested'));
     expect(opened.header).toEqual({
       format: 'quanta-recording',
-      version: 3,
+      version: 4,
       createdAt: '2026-01-05T09:30:00.000Z',
       source: 'test',
       part: 0,
@@ -340,11 +340,11 @@ describe('recording crash safety and errors', () => {
   it('refuses another format version with a clear message', async () => {
     const [file] = await record({ path: join(tempDir(), 'rec.jsonl') }, scenario().slice(0, 2));
     const path = file as string;
-    writeFileSync(path, textOf(path).replace('"version":3', '"version":4'));
+    writeFileSync(path, textOf(path).replace('"version":4', '"version":5'));
     const error = await readError(collect(readRecording(path)));
     expect(error.code).toBe(ErrorCodes.RECORDING_INVALID);
     expect(error.message.replace(path, 'rec.jsonl')).toMatchInlineSnapshot(`
-      "rec.jsonl:1: recording format version 4 is not supported (this quanta reads versions 1 to 3)
+      "rec.jsonl:1: recording format version 5 is not supported (this quanta reads versions 1 to 4)
       Read it with the quanta version that wrote it, or record again."
     `);
     expect((await readError(openRecording(path))).code).toBe(ErrorCodes.RECORDING_INVALID);

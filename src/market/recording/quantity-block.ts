@@ -1,0 +1,85 @@
+/**
+ * A side's quantities as one fixed-width block (format version 4): every quantity as an integer
+ * number of `10^-scale` units, written in `width` base-64 digits, no separators:
+ * `<scale><width><digits…>`, `scale` one base-36 digit (0-f), `width` one digit (1-8).
+ *
+ * Why: on a book whose sizes all change between snapshots, the sizes are what is left to store
+ * once prices are one shift per side, and decimal text under gzip spends about 1.3 bits more per
+ * size than the numbers hold (digits that use part of their range, a point, a separator).
+ * Fixed-width base-64 leaves gzip little to add: 0.54 to 0.34 of a naive recording's bytes on
+ * the recording bench's random-size books.
+ */
+import { formatTicks, toTicks } from './price-ticks.ts';
+
+/** Digit values 0-63, in this order (no character JSON escapes, none of `@ * -` leading a side). */
+const DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_';
+const VALUE_OF = new Int8Array(128).fill(-1);
+for (let i = 0; i < DIGITS.length; i++) VALUE_OF[DIGITS.charCodeAt(i)] = i;
+
+/** 64^8 = 2^48: eight digits stay within a safe integer. */
+const MAX_WIDTH = 8;
+/** Scales a tick grid holds (see `toTicks`). */
+const MAX_SCALE = 15;
+
+/**
+ * The block of `quantities` (decimal strings), or undefined when one of them would not read back
+ * as the same string (trailing zeros, a sign, more than 15 fraction digits, beyond 2^48 units).
+ */
+export function encodeQuantityBlock(quantities: readonly string[]): string | undefined {
+  let scale = 0;
+  for (const quantity of quantities) {
+    const point = quantity.indexOf('.');
+    if (point >= 0 && quantity.length - point - 1 > scale) scale = quantity.length - point - 1;
+  }
+  if (scale > MAX_SCALE) return undefined;
+  const units = new Array<number>(quantities.length);
+  let largest = 0;
+  for (let i = 0; i < quantities.length; i++) {
+    const value = toTicks(quantities[i] as string, scale);
+    if (value === undefined) return undefined;
+    units[i] = value;
+    if (value > largest) largest = value;
+  }
+  let width = 1;
+  while (width <= MAX_WIDTH && largest >= 64 ** width) width += 1;
+  if (width > MAX_WIDTH) return undefined;
+  let out = scale.toString(36) + String(width);
+  for (const value of units) {
+    let digits = '';
+    let rest = value;
+    for (let d = 0; d < width; d++) {
+      digits = DIGITS[rest % 64] + digits;
+      rest = Math.floor(rest / 64);
+    }
+    out += digits;
+  }
+  return out;
+}
+
+/**
+ * The `count` quantities of the block that starts at `from` in `raw` (and runs to its end), as
+ * the decimal strings that were encoded; a string saying what is wrong when it is malformed.
+ */
+export function decodeQuantityBlock(raw: string, from: number, count: number): string[] | string {
+  const scale = parseInt(raw.charAt(from), 36);
+  const width = raw.charCodeAt(from + 1) - 48;
+  if (!(scale >= 0 && scale <= MAX_SCALE) || !(width >= 1 && width <= MAX_WIDTH))
+    return `quantity block ${JSON.stringify(raw.slice(from, from + 2))}: expected a scale (0-f) and a width (1-8)`;
+  const digitsFrom = from + 2;
+  if (raw.length - digitsFrom !== count * width)
+    return `quantity block: expected ${count} quantities of ${width} digits, got ${raw.length - digitsFrom} digits`;
+  const out = new Array<string>(count);
+  let at = digitsFrom;
+  for (let i = 0; i < count; i++) {
+    let value = 0;
+    for (let d = 0; d < width; d++) {
+      const code = raw.charCodeAt(at++);
+      const digit = code < 128 ? (VALUE_OF[code] as number) : -1;
+      if (digit < 0)
+        return `[${i}]: quantity digit ${JSON.stringify(raw.charAt(at - 1))} is not base-64`;
+      value = value * 64 + digit;
+    }
+    out[i] = formatTicks(value, scale);
+  }
+  return out;
+}

@@ -1,0 +1,263 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Quote, QuoteLevel } from '../../../src/domain/index.ts';
+import {
+  RecordingWriter,
+  readRecording,
+  type RecordingWriterOptions,
+} from '../../../src/market/recording/index.ts';
+import { formatTicks } from '../../../src/market/recording/price-ticks.ts';
+import {
+  decodeQuantityBlock,
+  encodeQuantityBlock,
+} from '../../../src/market/recording/quantity-block.ts';
+import { bestPriceX18 } from '../../../src/market/best-price.ts';
+import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
+import { parseDecimalToX18 } from '../../../src/money/index.ts';
+import { testMarket } from '../../helpers/markets.ts';
+
+const T0 = Date.parse('2026-01-05T09:30:00Z');
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'quanta-recording-v4-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const eth = testMarket({ id: 1, priceExpo: 2 });
+const btc = testMarket({ id: 2, symbol: 'BTC-USD', baseAsset: 'BTC', priceExpo: 1 });
+
+// A deterministic walk (xorshift32), the same on every run.
+function randomFrom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 4294967296;
+  };
+}
+
+function side(top: number, step: number, quantities: readonly string[]): QuoteLevel[] {
+  return quantities.map((quantity, k) => ({ price: formatTicks(top + step * k, 2), quantity }));
+}
+
+/**
+ * Two markets whose books move by a few ticks and whose every size is drawn afresh each
+ * snapshot (2 decimals, or a whole number, or 0.5: the scale of a side varies), now and then a
+ * level more or a price off the grid.
+ */
+function busy(count: number, seed = 7): Snapshot[] {
+  const random = randomFrom(seed);
+  let mid = 300_000;
+  const size = (): string => {
+    const roll = random();
+    if (roll < 0.1) return String(1 + Math.floor(random() * 9));
+    if (roll < 0.15) return '0.5';
+    return formatTicks(1 + Math.floor(random() * 50_000), 2);
+  };
+  return Array.from({ length: count }, (_, i) => {
+    mid += Math.round((random() - 0.5) * 20);
+    const depth = i % 37 === 36 ? 11 : 10;
+    const bids = side(mid - 5, -5, Array.from({ length: depth }, size));
+    const asks = side(mid + 5, 5, Array.from({ length: 10 }, size));
+    // Now and then a price the grid does not hold exactly (kept literally).
+    if (i % 53 === 52) asks[3] = { price: `${asks[3]?.price ?? '1'}5`, quantity: '1' };
+    const quotes: Quote[] = [
+      { marketId: 1, timestamp: T0 + i * 1000 - 7 - (i % 3), bids, asks },
+      {
+        marketId: 2,
+        timestamp: T0 + i * 1000 - 2,
+        bids: [{ price: '100.5', quantity: size() }],
+        asks: [],
+      },
+    ];
+    return createSnapshot({
+      seq: i + 1,
+      takenAt: T0 + i * 1000,
+      markets: [eth, btc],
+      quotes,
+    });
+  });
+}
+
+async function record(options: RecordingWriterOptions, snapshots: readonly Snapshot[]) {
+  const writer = await RecordingWriter.open({ now: () => T0, source: 'test', ...options });
+  for (const snapshot of snapshots) {
+    writer.write(snapshot);
+    await writer.drained();
+  }
+  await writer.close();
+  return writer.files[0] as string;
+}
+
+async function readAll(path: string) {
+  const out: Snapshot[] = [];
+  for await (const s of readRecording(path)) out.push(s);
+  return out;
+}
+
+function plain(snapshots: readonly Snapshot[]) {
+  return snapshots.map((s) => ({
+    seq: s.seq,
+    takenAt: s.takenAt,
+    quotes: [...(s.quotes?.values() ?? [])].map((q) => ({ ...q, bids: q.bids, asks: q.asks })),
+  }));
+}
+
+function rows(path: string): unknown[][] {
+  return readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => JSON.parse(l) as unknown[]);
+}
+
+describe('quantity blocks', () => {
+  it('give back exactly the decimals they were made of', () => {
+    const random = randomFrom(99);
+    for (let round = 0; round < 500; round++) {
+      const scale = Math.floor(random() * 9);
+      const quantities = Array.from({ length: 1 + Math.floor(random() * 12) }, () =>
+        formatTicks(Math.floor(random() * 10 ** (1 + Math.floor(random() * 11))), scale),
+      );
+      const block = encodeQuantityBlock(quantities);
+      expect(block).toBeDefined();
+      expect(decodeQuantityBlock(`x ${block as string}`, 2, quantities.length)).toEqual(quantities);
+    }
+    expect(encodeQuantityBlock(['374.21', '1', '0.5', '0'])).toBe(
+      '23' + '98j' + '01a' + '00o' + '000',
+    );
+  });
+
+  it('refuse what would not read back the same, and say what is wrong with a bad block', () => {
+    for (const bad of ['1.50', '-1', '1e3', '.5', '01', '0.0000000000000001', '281474976710656'])
+      expect(encodeQuantityBlock(['1', bad])).toBeUndefined();
+    expect(decodeQuantityBlock('23abc', 0, 2)).toBe(
+      'quantity block: expected 2 quantities of 3 digits, got 3 digits',
+    );
+    expect(decodeQuantityBlock('29abc', 0, 1)).toMatch(/expected a scale \(0-f\) and a width/);
+    expect(decodeQuantityBlock('23a.c', 0, 1)).toBe('[0]: quantity digit "." is not base-64');
+  });
+});
+
+describe('recording format version 4', () => {
+  it('writes a side whose sizes all changed as one shift and a block, quote times from takenAt, and reads back every snapshot', async () => {
+    const snapshots = busy(400);
+    const path = await record({ path: join(tempDir(), 'rec.jsonl') }, snapshots);
+    expect(
+      (JSON.parse(readFileSync(path, 'utf8').split('\n')[0] as string) as { version: number })
+        .version,
+    ).toBe(4);
+    const lines = rows(path).filter((row) => row[0] === 's' || row[0] === 'k');
+    const sides = lines.flatMap((row) => (row[4] as unknown[][]).flatMap((q) => [q[2], q[3]]));
+    const shifted = sides.filter((s) => typeof s === 'string' && s.startsWith('*'));
+    // Most sides of the moving 10-level book; never a first quote, a changed depth or a literal.
+    expect(shifted.length).toBeGreaterThan(400);
+    for (const s of shifted) expect(s).toMatch(/^\*-?\d+ [0-9a-f][1-8][0-9A-Za-z_-]+$/);
+    expect((lines[1]?.[4] as unknown[][])[0]?.[1]).toBe(-8);
+    expect(plain(await readAll(path))).toEqual(plain(snapshots));
+  });
+
+  it('writes a side that moved with its sizes still as the shift and "="', async () => {
+    const snapshots = Array.from({ length: 5 }, (_, i) =>
+      createSnapshot({
+        seq: i + 1,
+        takenAt: T0 + i * 1000,
+        markets: [eth],
+        quotes: [
+          {
+            marketId: 1,
+            timestamp: T0 + i * 1000,
+            bids: side(
+              300_000 + 7 * i,
+              -5,
+              Array.from({ length: 10 }, () => '1.5'),
+            ),
+            asks: side(
+              300_010 + 7 * i,
+              5,
+              Array.from({ length: 10 }, () => '2'),
+            ),
+          },
+        ],
+      }),
+    );
+    const path = await record({ path: join(tempDir(), 'rec.jsonl') }, snapshots);
+    const quote = (rows(path)[2]?.[4] as unknown[][])[0] as unknown[];
+    expect(quote.slice(1)).toEqual([0, '*7 =', '*7 =']);
+    expect(plain(await readAll(path))).toEqual(plain(snapshots));
+  });
+
+  it('answers best prices from shifted sides as from their levels', async () => {
+    const snapshots = busy(300, 11);
+    const path = await record(
+      { path: join(tempDir(), 'rec.jsonl'), keyframeEverySnapshots: 64 },
+      snapshots,
+    );
+    const read = await readAll(path);
+    // Best prices first (the walk over first offsets), then the levels.
+    const tops = read.map((s) => [
+      bestPriceX18(s.quotes?.get(1), 'bids'),
+      bestPriceX18(s.quotes?.get(1), 'asks'),
+    ]);
+    expect(tops).toEqual(
+      snapshots.map((s) => {
+        const quote = s.quotes?.get(1) as Quote;
+        return [
+          parseDecimalToX18(quote.bids[0]?.price as string),
+          parseDecimalToX18(quote.asks[0]?.price as string),
+        ];
+      }),
+    );
+    expect(plain(read)).toEqual(plain(snapshots));
+  });
+
+  it('reads the version 3 recording of the same snapshots alike, and is smaller gzipped', async () => {
+    const snapshots = busy(600, 3);
+    const dir = tempDir();
+    const v3 = await record({ path: join(dir, 'v3.jsonl'), version: 3 }, snapshots);
+    const v4 = await record({ path: join(dir, 'v4.jsonl') }, snapshots);
+    expect(plain(await readAll(v3))).toEqual(plain(snapshots));
+    expect(plain(await readAll(v4))).toEqual(plain(snapshots));
+    const gz = (file: string): number => gzipSync(readFileSync(file)).length;
+    expect(gz(v4)).toBeLessThan(0.8 * gz(v3));
+  });
+
+  it('names file, line and side of a malformed shifted side when it is read', async () => {
+    const path = await record({ path: join(tempDir(), 'rec.jsonl') }, busy(3));
+    const text = readFileSync(path, 'utf8');
+    const lines = text.split('\n');
+    const at = lines.findIndex((l, i) => i > 0 && l.includes('"*'));
+    expect(at).toBeGreaterThan(0);
+    lines[at] = (lines[at] as string).replace(/"(\*-?\d+ [0-9a-f][1-8])([^"]*)"/, '"$1$2x"');
+    writeFileSync(path, lines.join('\n'));
+    const read = await readAll(path);
+    const seq = (JSON.parse(lines[at]) as unknown[])[1] as number;
+    const quote = read[seq - 1]?.quotes?.get(1) as Quote;
+    expect(() => [quote.bids, quote.asks]).toThrow(
+      new RegExp(
+        `rec\\.jsonl:${at + 1}: snapshot ${seq}: quotes\\[0\\]\\.(bids|asks): quantity block: expected 10 quantities`,
+      ),
+    );
+  });
+
+  it('refuses a shifted side at a market’s first quote', async () => {
+    const path = await record({ path: join(tempDir(), 'rec.jsonl') }, busy(2));
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const first = JSON.parse(lines[3] as string) as [string, number, number, number, unknown[][]];
+    (first[4][0] as unknown[])[2] = '*3 21A';
+    lines[3] = JSON.stringify(first);
+    writeFileSync(path, lines.join('\n'));
+    const read = await readAll(path);
+    expect(() => read[0]?.quotes?.get(1)?.bids).toThrow(
+      /rec\.jsonl:4: snapshot 1: quotes\[0\]\.bids: shifted side, but the market had no side on this grid before/,
+    );
+  });
+});
