@@ -1,4 +1,4 @@
-import { closeSync, fdatasyncSync, fstatSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 
 /** The zeros written per call while preallocating (a reused buffer, not the whole size at once). */
 const CHUNK_BYTES = 1 << 20;
@@ -21,7 +21,9 @@ const CHUNK_BYTES = 1 << 20;
  * it at its default, no limit). Only the zeros beyond the file's current end are written: frames
  * already there are never touched.
  *
- * A WAL that does not exist (yet) is left to SQLite, which creates it on its first write.
+ * The caller holds SQLite's write lock meanwhile (no other connection appends frames between the
+ * size read here and the zeros written after it). A WAL that does not exist (yet, or beside a
+ * symlinked database) is left to SQLite, which creates it on its first write.
  * @returns the bytes written (0 when the WAL was long enough or missing).
  */
 export function preallocateJournalWal(walPath: string, bytes: number): number {
@@ -36,10 +38,16 @@ export function preallocateJournalWal(walPath: string, bytes: number): number {
     const start = fstatSync(fd).size;
     if (start >= bytes) return 0;
     const zeros = Buffer.alloc(Math.min(CHUNK_BYTES, bytes - start));
-    for (let at = start; at < bytes;) {
-      at += writeSync(fd, zeros, 0, Math.min(zeros.length, bytes - at), at);
+    try {
+      for (let at = start; at < bytes;) {
+        at += writeSync(fd, zeros, 0, Math.min(zeros.length, bytes - at), at);
+      }
+      fdatasyncSync(fd);
+    } catch (error) {
+      // (A full disk:) the file as it was, not half grown.
+      ftruncateSync(fd, start);
+      throw error;
     }
-    fdatasyncSync(fd);
     return bytes - start;
   } finally {
     closeSync(fd);

@@ -187,7 +187,8 @@ const LIVE_STATES: ReadonlySet<OrderState> = new Set(
  *
  * WAL checkpoints (two fsyncs each) are kept off the order path: SQLite's automatic ones are
  * off, and the journal runs a PASSIVE checkpoint when it has been quiet for a tick (100-200 ms),
- * or after a post-answer write once the WAL holds 2000 commits; closing checkpoints the rest.
+ * or after a post-answer write once the WAL holds 1000 commits; closing checkpoints the rest.
+ * The WAL's space is written when the journal opens (see `preallocateJournalWal`).
  *
  * {@link OrderJournal.inMemory} gives a throwaway journal for backtests whose order rows are the
  * records themselves, kept in an array: the same state machine, the same answers, no SQL per
@@ -354,7 +355,7 @@ export class OrderJournal {
       if (onDisk) {
         // The WAL exists now (SQLite opened it to migrate): its space is written before the
         // first order's commit, not by it.
-        preallocateJournalWal(`${path}-wal`, WAL_PREALLOCATED_BYTES);
+        preallocateWal(db, `${path}-wal`);
       }
       return new OrderJournal(db, true, onDisk);
     } catch (error) {
@@ -735,6 +736,32 @@ export class OrderJournal {
 }
 
 const BOOT_SCOPE = 'quanta:journal';
+
+/**
+ * Writes the WAL's space (`preallocateJournalWal`) under SQLite's write lock, so that no other
+ * connection (a `quanta compare` opening the same journal) appends frames between the size read
+ * and the zeros written after it. A disk without the room refuses the journal with a clear
+ * error, the file left at its size: the commit before each send would soon fail there anyway.
+ */
+function preallocateWal(db: Database.Database, walPath: string): void {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    preallocateJournalWal(walPath, WAL_PREALLOCATED_BYTES);
+  } catch (cause) {
+    throw new QuantaError(
+      ErrorCodes.JOURNAL,
+      `cannot write the ${WAL_PREALLOCATED_BYTES / 1024 / 1024} MB of the order journal's WAL at ${walPath}`,
+      {
+        cause,
+        details: [
+          'Free disk space where state.dir is: the journal needs it before the first order.',
+        ],
+      },
+    );
+  } finally {
+    db.exec('COMMIT');
+  }
+}
 
 /** How often a disk journal looks whether it has been quiet since the last look (then checkpoints). */
 const CHECKPOINT_IDLE_TICK_MS = 100;

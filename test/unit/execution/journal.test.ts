@@ -7,8 +7,10 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IllegalOrderTransition } from '../../../src/domain/index.ts';
 import { OrderJournal, type NewOrder } from '../../../src/execution/journal.ts';
@@ -34,6 +36,8 @@ const order = (signature: string): NewOrder => ({
   expiryTs: 2000,
   referencePriceX18: 3000n * 10n ** 18n,
 });
+
+const JOURNAL = fileURLToPath(new URL('../../../src/execution/journal.ts', import.meta.url));
 
 let dir: string | undefined;
 afterEach(() => {
@@ -96,6 +100,41 @@ describe('OrderJournal', () => {
     expect(walBytes(path)).toBeGreaterThanOrEqual(16 * 1024 * 1024);
     expect(reopened.inStates(['FILLED', 'SENT'])).toHaveLength(40);
     reopened.close();
+  });
+
+  it('refuses to open on a disk without room for its WAL, saying so, the WAL left at its size', () => {
+    dir = mkdtempSync(join(tmpdir(), 'quanta-journal-'));
+    // A file-size limit of 8 MB (and SIGXFSZ ignored): writes past it fail as on a full disk.
+    const script = [
+      `process.on('SIGXFSZ', () => {});`,
+      `const { OrderJournal } = await import(${JSON.stringify(JOURNAL)});`,
+      `const { statSync } = await import('node:fs');`,
+      `const path = ${JSON.stringify(join(dir, 'journal.sqlite'))};`,
+      `try { OrderJournal.open(path); console.log('opened'); }`,
+      `catch (error) { console.log(JSON.stringify({ code: error.code, message: error.message, details: error.details, cause: error.cause?.code, wal: statSync(path + '-wal', { throwIfNoEntry: false })?.size ?? null })); }`,
+    ].join('\n');
+    const child = spawnSync(
+      'bash',
+      [
+        '-c',
+        'ulimit -f 8192 && exec "$0" --conditions=quanta-source --import tsx --input-type=module -e "$1"',
+        process.execPath,
+        script,
+      ],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(child.stderr).toBe('');
+    const refused = JSON.parse(child.stdout) as Record<string, unknown>;
+    expect(refused).toMatchObject({
+      code: 'QUANTA_JOURNAL',
+      cause: 'EFBIG',
+      details: ['Free disk space where state.dir is: the journal needs it before the first order.'],
+    });
+    expect(refused['message']).toMatch(
+      /^cannot write the 16 MB of the order journal's WAL at .*journal\.sqlite-wal/,
+    );
+    // SQLite removed the WAL when the refused journal closed; nothing half grown is left.
+    expect(refused['wal']).toBeNull();
   });
 
   it('leaves a missing WAL to SQLite and a long enough one as it is', () => {
