@@ -237,6 +237,12 @@ export function encodeSnapshotLineV2(
       const asks = encodeSideV2(quote, 'asks', known?.asks, expo, compact);
       updates.push([quote.marketId, bids.memory, asks.memory]);
       const time = compact ? quote.timestamp - snapshot.takenAt : quote.timestamp;
+      // An offset must give the time back exactly (whole ms do; far-apart fractions may not).
+      if (compact && time + snapshot.takenAt !== quote.timestamp)
+        throw new QuantaError(
+          ErrorCodes.RECORDING_WRITE,
+          `snapshot ${snapshot.seq}: quote of market ${quote.marketId}: timestamp ${quote.timestamp} is not exact as an offset from takenAt ${snapshot.takenAt} (format 4 records whole ms; write format 3 for others)`,
+        );
       quotes.push([quote.marketId, time, bids.encoded, asks.encoded]);
     }
     for (const [marketId, bids, asks] of updates) memory.set(marketId, { bids, asks });

@@ -20,6 +20,8 @@ for (let i = 0; i < DIGITS.length; i++) VALUE_OF[DIGITS.charCodeAt(i)] = i;
 const MAX_WIDTH = 8;
 /** Scales a tick grid holds (see `toTicks`). */
 const MAX_SCALE = 15;
+/** The scale digits, 0-15 in base 36 as `Number.prototype.toString(36)` writes them. */
+const SCALES = '0123456789abcdef';
 
 /**
  * The block of `quantities` (decimal strings), or undefined when one of them would not read back
@@ -61,9 +63,9 @@ export function encodeQuantityBlock(quantities: readonly string[]): string | und
  * the decimal strings that were encoded; a string saying what is wrong when it is malformed.
  */
 export function decodeQuantityBlock(raw: string, from: number, count: number): string[] | string {
-  const scale = parseInt(raw.charAt(from), 36);
+  const scale = SCALES.indexOf(raw.charAt(from));
   const width = raw.charCodeAt(from + 1) - 48;
-  if (!(scale >= 0 && scale <= MAX_SCALE) || !(width >= 1 && width <= MAX_WIDTH))
+  if (scale < 0 || raw.length <= from || !(width >= 1 && width <= MAX_WIDTH))
     return `quantity block ${JSON.stringify(raw.slice(from, from + 2))}: expected a scale (0-f) and a width (1-8)`;
   const digitsFrom = from + 2;
   if (raw.length - digitsFrom !== count * width)

@@ -532,6 +532,13 @@ export class RecordingDecoder {
     index: number,
     line: number,
   ): Quote {
+    // A shifted side (`*`) is version 4's.
+    if (this.#version < 4) {
+      if (typeof bids === 'string' && bids.charCodeAt(0) === 42)
+        throw this.#shiftedTooEarly(seq, index, 'bids', line);
+      if (typeof asks === 'string' && asks.charCodeAt(0) === 42)
+        throw this.#shiftedTooEarly(seq, index, 'asks', line);
+    }
     const expo = this.#markets.get(marketId)?.priceExpo;
     let track = this.#tracks.get(marketId);
     if (track === undefined || track.expo !== expo || track.length >= TRACK_LIMIT) {
@@ -551,6 +558,13 @@ export class RecordingDecoder {
     // The sides are applied only when read (see QuoteTrack).
     const at = track.push(bids, asks, line, seq, index);
     return new RecordedQuote(marketId, timestamp, track.bids, track.asks, at);
+  }
+
+  #shiftedTooEarly(seq: number, index: number, side: string, line: number): QuantaError {
+    return this.#invalid(
+      line,
+      `snapshot ${seq}: quotes[${index}].${side}: a shifted side ("*…") is format 4's, and this file is version ${this.#version}`,
+    );
   }
 
   #notSideV2(seq: number, index: number, side: string, line: number): QuantaError {

@@ -159,9 +159,9 @@ const UNCHANGED = 61;
 /** Level `level`'s tick moved by `shift`; a literal price (NaN) or a negative result is an error. */
 function shiftTick(tick: number, shift: number, level: number): number {
   const moved = tick + shift;
-  if (!(moved >= 0))
+  if (!(moved >= 0) || !Number.isSafeInteger(moved))
     throw new SideFormatError(
-      `[${level}]: shifted by ${shift} ticks from a literal or to a negative price`,
+      `[${level}]: shifted by ${shift} ticks from a literal price, or to a negative or unsafe one`,
     );
   return moved;
 }
@@ -178,12 +178,12 @@ function applyShiftedSide(
 ): SideLevels {
   const gap = raw.indexOf(' ');
   const shift = gap === -1 ? Number.NaN : Number(raw.slice(1, gap));
-  if (!Number.isSafeInteger(shift) || !/^-?\d+$/.test(raw.slice(1, gap)))
+  if (!Number.isSafeInteger(shift) || !/^-?(0|[1-9]\d*)$/.test(raw.slice(1, gap)))
     throw new SideFormatError(
       `: shifted side ${JSON.stringify(raw.slice(0, gap === -1 ? 16 : gap))}: expected "*" and an integer tick shift`,
     );
-  if (base === undefined || expo === undefined)
-    throw new SideFormatError(': shifted side, but the market had no side on this grid before');
+  if (base === undefined || expo === undefined || base.count === 0)
+    throw new SideFormatError(': shifted side, but the market had no levels on this grid before');
   const count = base.count;
   if (raw.length === gap + 2 && raw.charCodeAt(gap + 1) === UNCHANGED) {
     // `=`: every quantity as before.
@@ -196,7 +196,8 @@ function applyShiftedSide(
     return new SideLevels(expo, nums, base.texts, undefined);
   }
   const quantities = decodeQuantityBlock(raw, gap + 1, count);
-  if (typeof quantities === 'string') throw new SideFormatError(`: ${quantities}`);
+  if (typeof quantities === 'string')
+    throw new SideFormatError(quantities.startsWith('[') ? quantities : `: ${quantities}`);
   const nums = new Array<number>(3 * count);
   for (let i = 0; i < count; i++) {
     nums[3 * i] = shiftTick(base.nums[3 * i] as number, shift, i);

@@ -257,7 +257,76 @@ describe('recording format version 4', () => {
     writeFileSync(path, lines.join('\n'));
     const read = await readAll(path);
     expect(() => read[0]?.quotes?.get(1)?.bids).toThrow(
-      /rec\.jsonl:4: snapshot 1: quotes\[0\]\.bids: shifted side, but the market had no side on this grid before/,
+      /rec\.jsonl:4: snapshot 1: quotes\[0\]\.bids: shifted side, but the market had no levels on this grid before/,
     );
+  });
+});
+
+describe('recording format version 4: what it refuses', () => {
+  async function readsOne(path: string, side: 'bids' | 'asks' = 'bids'): Promise<unknown> {
+    const read = await readAll(path);
+    return read.map((s) => s.quotes?.get(1)?.[side]);
+  }
+  /** The file with quote 0 of snapshot `seq` (line 3 + seq) given `bids`. */
+  function withBids(path: string, seq: number, bids: string): void {
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const row = JSON.parse(lines[2 + seq] as string) as [
+      string,
+      number,
+      number,
+      number,
+      unknown[][],
+    ];
+    (row[4][0] as unknown[])[2] = bids;
+    lines[2 + seq] = JSON.stringify(row);
+    writeFileSync(path, lines.join('\n'));
+  }
+
+  it('a shifted side in a version 3 file', async () => {
+    const path = await record({ path: join(tempDir(), 'rec.jsonl'), version: 3 }, busy(3));
+    withBids(path, 2, '*1 =');
+    await expect(readAll(path)).rejects.toThrow(
+      /rec\.jsonl:5: snapshot 2: quotes\[0\]\.bids: a shifted side \("\*…"\) is format 4's, and this file is version 3/,
+    );
+  });
+
+  it('a scale written in capitals, a shift with a leading zero or beyond safe integers, a shift of no levels', async () => {
+    expect(decodeQuantityBlock('A1', 0, 0)).toMatch(/expected a scale \(0-f\)/);
+    for (const [bids, message] of [
+      ['*01 =', /expected "\*" and an integer tick shift/],
+      [
+        '*9007199254740991 =',
+        /shifted by 9007199254740991 ticks from a literal price, or to a negative or unsafe one/,
+      ],
+    ] as const) {
+      const path = await record({ path: join(tempDir(), 'rec.jsonl') }, busy(3));
+      withBids(path, 2, bids);
+      await expect(readsOne(path)).rejects.toThrow(message);
+    }
+    const path = await record({ path: join(tempDir(), 'rec.jsonl') }, busy(3));
+    withBids(path, 1, '');
+    withBids(path, 2, '*1 =');
+    await expect(readsOne(path)).rejects.toThrow(
+      /rec\.jsonl:5: snapshot 2: quotes\[0\]\.bids: shifted side, but the market had no levels on this grid before/,
+    );
+  });
+
+  it('a quote time an offset from takenAt would not give back exactly (format 3 keeps it)', async () => {
+    const [first] = busy(1);
+    const quote = first?.quotes?.get(1) as Quote;
+    const odd = createSnapshot({
+      seq: 1,
+      takenAt: T0,
+      markets: [eth],
+      quotes: [{ ...quote, timestamp: 0.1 }],
+    });
+    await expect(record({ path: join(tempDir(), 'rec.jsonl') }, [odd])).rejects.toMatchObject({
+      code: 'QUANTA_RECORDING_WRITE',
+      message: expect.stringMatching(
+        /timestamp 0\.1 is not exact as an offset from takenAt/,
+      ) as unknown,
+    });
+    const v3 = await record({ path: join(tempDir(), 'rec.jsonl'), version: 3 }, [odd]);
+    expect((await readAll(v3))[0]?.quotes?.get(1)?.timestamp).toBe(0.1);
   });
 });
