@@ -93,7 +93,8 @@ async function startSession(): Promise<Session> {
     domain: DOMAIN,
   });
   const { serviceKey, serviceSecret } = await register(connection, 1, request);
-  // A bot's logger: pino at info, every line formatted and written (here to /dev/null).
+  // A bot's logger: pino at info, every line formatted and written synchronously as a bot writes
+  // its stdout (createLogger), here to /dev/null.
   const log = createLogger({
     level: 'info',
     destination: pino.destination({ dest: '/dev/null', sync: true }),
