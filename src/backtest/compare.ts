@@ -188,9 +188,13 @@ export function journalPnlX18(
   return total;
 }
 
-/** Every order of a run's journal (opened, read and closed again). */
+/**
+ * Every order of a run's journal, opened read-only: the bot may still be running on it, and a
+ * writable open would settle its in-flight rows as if it had crashed (give back the attempt its
+ * order may already have used).
+ */
 export function readJournalOrders(path: string): OrderRecord[] {
-  const journal = OrderJournal.open(path);
+  const journal = OrderJournal.openReadOnly(path);
   try {
     return journal.all();
   } finally {

@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readJournalOrders } from '../../../src/backtest/compare.ts';
+import { OrderJournal } from '../../../src/execution/journal.ts';
+
+let dir: string | undefined;
+afterEach(() => {
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('readJournalOrders (quanta compare)', () => {
+  it('reads a running bot’s journal without settling its in-flight order', () => {
+    dir = mkdtempSync(join(tmpdir(), 'quanta-compare-journal-'));
+    const path = join(dir, 'journal.sqlite');
+    const bot = OrderJournal.open(path, { bootId: 'this-boot' });
+    // The bot's order, journaled with its attempt counted, about to leave.
+    const { id } = bot.insertPending(
+      {
+        strategy: 'dca',
+        tag: null,
+        marketId: 1,
+        symbol: 'ETH-USD',
+        side: 'BUY',
+        type: 'MARKET',
+        amountX18: 10n ** 16n,
+        priceX18: 0n,
+        reduceOnly: false,
+        body: '{"marketId":1}',
+        signature: '0x01',
+        signer: '0xabc',
+        expiryTs: 2000,
+        referencePriceX18: null,
+      },
+      1000,
+    );
+    expect(readJournalOrders(path).map((o) => [o.id, o.state])).toEqual([[id, 'PENDING']]);
+    // The file still says the attempt may have been made: a crash now recovers it as maybe sent.
+    bot.close();
+    const after = OrderJournal.open(path, { bootId: 'next-boot' });
+    expect(after.get(id)).toMatchObject({ state: 'SENT', attempts: 1 });
+    after.close();
+  });
+});
