@@ -69,13 +69,20 @@ export function reportFigure(figure: BenchFigure): void {
 }
 
 /**
- * `value` as `formatValue` prints it, with a third significant digit when two would print it as
- * the goal's own number while it is not (0.347 against a goal of 0.35 reads 0.347, not 0.35).
+ * `value` as `formatValue` prints it, with more significant digits when two would print it as
+ * the goal's own number while it is not (0.347 against a goal of 0.35 reads 0.347, not 0.35;
+ * 0.7996 against 0.8 reads 0.7996, not 0.800).
  */
 export function formatAgainstGoal(value: number, goal: FigureGoal): string {
   const target = 'atLeast' in goal ? goal.atLeast : goal.atMost;
   const text = formatValue(value);
-  return text === formatValue(target) && value !== target ? value.toPrecision(3) : text;
+  if (text !== formatValue(target) || value === target) return text;
+  // As many significant digits as it takes to read different from the goal (0.7996, not 0.800).
+  for (let digits = 3; digits < 12; digits++) {
+    const longer = value.toPrecision(digits);
+    if (Number(longer) !== target) return longer;
+  }
+  return String(value);
 }
 
 export function formatValue(value: number): string {
