@@ -170,6 +170,8 @@ function encodeSideV2(
   const ticks = new Array<number | undefined>(count);
   const base = previous !== undefined && previous.expo === expo ? previous : undefined;
   let out = '';
+  // Whether every quantity is the previous quote's at its index (each one written `=`).
+  let quantitiesKept = true;
   for (let i = 0; i < count; i++) {
     const price = prices[i] as string;
     const tick = expo === undefined ? undefined : toTicks(price, expo);
@@ -178,13 +180,16 @@ function encodeSideV2(
     out += tick === undefined ? `@${price}` : String(tick - (base?.ticks[i] ?? 0));
     out += ' ';
     const quantity = quantities[i] as string;
-    out += previous?.quantities[i] === quantity ? '=' : quantity;
+    const kept = previous?.quantities[i] === quantity;
+    if (!kept) quantitiesKept = false;
+    out += kept ? '=' : quantity;
   }
   const memory = { expo, prices, ticks, quantities };
   if (shifted && base !== undefined) {
+    // (A shift needs as many levels as before, so `quantitiesKept` covers every one of them.)
     const shift = commonShift(ticks, base.ticks);
-    const still = quantities.every((quantity, i) => base.quantities[i] === quantity);
-    const block = shift === undefined ? undefined : still ? '=' : encodeQuantityBlock(quantities);
+    const block =
+      shift === undefined ? undefined : quantitiesKept ? '=' : encodeQuantityBlock(quantities);
     if (block !== undefined) {
       const compact = `*${String(shift)} ${block}`;
       if (compact.length < out.length) return { encoded: compact, memory };

@@ -1,6 +1,12 @@
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import type { QuoteLevel } from '../../domain/index.ts';
-import { applySideDelta, SideFormatError, SideLevels, X18_OF_EXPO } from './side-levels.ts';
+import {
+  applySideDelta,
+  SHIFTED,
+  SideFormatError,
+  SideLevels,
+  X18_OF_EXPO,
+} from './side-levels.ts';
 
 /**
  * One side of the quotes a recorded quote can read: the quote passes its own place (`at`), so one
@@ -222,9 +228,6 @@ class TrackSide implements LevelSource {
     return this.track.side(this.side, at).levelsX18();
   }
 }
-
-/** `*`, which starts a shifted side (version 4: every level moved by one offset). */
-const SHIFTED = 42;
 
 /**
  * The first price offset of a delta string (`-12 …`, or a shifted side's `*-12 …`), or undefined

@@ -151,8 +151,8 @@ export class SideFormatError extends Error {
 
 const ODD_VALUES = ': expected price and quantity pairs, got an odd number of values';
 
-/** `*`: a shifted side (format version 4, see `encodeSideV2`). */
-const SHIFTED = 42;
+/** `*`, which starts a shifted side (format version 4, see `encodeSideV2`). */
+export const SHIFTED = 42;
 /** `=`: a shifted side's quantities, all as before. */
 const UNCHANGED = 61;
 
