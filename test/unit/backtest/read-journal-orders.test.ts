@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readJournalOrders } from '../../../src/backtest/compare.ts';
 import { OrderJournal } from '../../../src/execution/journal.ts';
+import { newOrder } from '../../helpers/journal-orders.ts';
 
 let dir: string | undefined;
 afterEach(() => {
@@ -16,25 +17,7 @@ describe('readJournalOrders (quanta compare)', () => {
     const path = join(dir, 'journal.sqlite');
     const bot = OrderJournal.open(path, { bootId: 'this-boot' });
     // The bot's order, journaled with its attempt counted, about to leave.
-    const { id } = bot.insertPending(
-      {
-        strategy: 'dca',
-        tag: null,
-        marketId: 1,
-        symbol: 'ETH-USD',
-        side: 'BUY',
-        type: 'MARKET',
-        amountX18: 10n ** 16n,
-        priceX18: 0n,
-        reduceOnly: false,
-        body: '{"marketId":1}',
-        signature: '0x01',
-        signer: '0xabc',
-        expiryTs: 2000,
-        referencePriceX18: null,
-      },
-      1000,
-    );
+    const { id } = bot.insertPending(newOrder('0x01'), 1000);
     expect(readJournalOrders(path).map((o) => [o.id, o.state])).toEqual([[id, 'PENDING']]);
     // The file still says the attempt may have been made: a crash now recovers it as maybe sent.
     bot.close();

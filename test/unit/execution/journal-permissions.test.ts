@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OrderJournal } from '../../../src/execution/journal.ts';
+import { newOrder } from '../../helpers/journal-orders.ts';
 
 let dir: string;
 let umask: number;
@@ -23,25 +24,7 @@ afterEach(() => {
 const modeOf = (path: string): string => (statSync(path).mode & 0o777).toString(8);
 
 function writeOne(journal: OrderJournal): void {
-  journal.insertPending(
-    {
-      strategy: 'dca',
-      tag: 'dca',
-      marketId: 1,
-      symbol: 'ETH-USD',
-      side: 'BUY',
-      type: 'MARKET',
-      amountX18: 10n ** 16n,
-      priceX18: 0n,
-      reduceOnly: false,
-      body: '{"marketId":1}',
-      signature: '0x01',
-      signer: '0xabc',
-      expiryTs: 2000,
-      referencePriceX18: 3000n * 10n ** 18n,
-    },
-    1000,
-  );
+  journal.insertPending(newOrder('0x01'), 1000);
 }
 
 describe('journal file modes', () => {

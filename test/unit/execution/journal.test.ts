@@ -13,29 +13,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IllegalOrderTransition } from '../../../src/domain/index.ts';
-import { OrderJournal, type NewOrder } from '../../../src/execution/journal.ts';
+import { OrderJournal } from '../../../src/execution/journal.ts';
 import { preallocateJournalWal } from '../../../src/execution/journal-wal-space.ts';
 import type { OrderRecord } from '../../../src/execution/order-record.ts';
 import { OPEN_STATES, UNRESOLVED_STATES } from '../../../src/execution/order-record.ts';
 import { recoverJournal } from '../../../src/execution/recovery.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
+import { newOrder } from '../../helpers/journal-orders.ts';
 
-const order = (signature: string): NewOrder => ({
-  strategy: 'dca',
-  tag: 'dca',
-  marketId: 1,
-  symbol: 'ETH-USD',
-  side: 'BUY',
-  type: 'MARKET',
-  amountX18: 10n ** 16n,
-  priceX18: 0n,
-  reduceOnly: false,
-  body: '{"marketId":1}',
-  signature,
-  signer: '0xabc',
-  expiryTs: 2000,
-  referencePriceX18: 3000n * 10n ** 18n,
-});
+const order = newOrder;
 
 const JOURNAL = fileURLToPath(new URL('../../../src/execution/journal.ts', import.meta.url));
 
