@@ -9,15 +9,20 @@ import {
   openRecording,
   readRecording,
   type RecordingWarning,
-  type RecordingWriterOptions,
 } from '../../../src/market/recording/index.ts';
 import { formatTicks, toTicks } from '../../../src/market/recording/price-ticks.ts';
 import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
 import { bestPriceX18 } from '../../../src/market/best-price.ts';
 import { parseDecimalToX18 } from '../../../src/money/index.ts';
 import { testMarket } from '../../helpers/markets.ts';
+import {
+  RECORDING_T0,
+  plainSnapshots as plain,
+  readSnapshots as readAll,
+  recordSnapshots as record,
+} from '../../helpers/recordings.ts';
 
-const T0 = Date.parse('2026-01-05T09:30:00Z');
+const T0 = RECORDING_T0;
 const dirs: string[] = [];
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'quanta-recording-v2-'));
@@ -49,32 +54,6 @@ function moving(count: number): Snapshot[] {
     };
     return createSnapshot({ seq: i + 1, takenAt: T0 + i * 1000, markets: [eth], quotes: [quote] });
   });
-}
-
-async function record(options: RecordingWriterOptions, snapshots: readonly Snapshot[]) {
-  const writer = await RecordingWriter.open({ now: () => T0, source: 'test', ...options });
-  for (const snapshot of snapshots) {
-    writer.write(snapshot);
-    await writer.drained();
-  }
-  await writer.close();
-  return writer.files[0] as string;
-}
-
-async function readAll(path: string, onWarning?: (w: RecordingWarning) => void) {
-  const out: Snapshot[] = [];
-  for await (const s of readRecording(path, onWarning === undefined ? {} : { onWarning }))
-    out.push(s);
-  return out;
-}
-
-/** Snapshots as plain data (quote levels read through their getters). */
-function plain(snapshots: readonly Snapshot[]) {
-  return snapshots.map((s) => ({
-    seq: s.seq,
-    takenAt: s.takenAt,
-    quotes: [...(s.quotes?.values() ?? [])].map((q) => ({ ...q, bids: q.bids, asks: q.asks })),
-  }));
 }
 
 describe('price ticks', () => {

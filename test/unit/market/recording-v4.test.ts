@@ -4,11 +4,6 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Quote, QuoteLevel } from '../../../src/domain/index.ts';
-import {
-  RecordingWriter,
-  readRecording,
-  type RecordingWriterOptions,
-} from '../../../src/market/recording/index.ts';
 import { formatTicks } from '../../../src/market/recording/price-ticks.ts';
 import {
   decodeQuantityBlock,
@@ -18,8 +13,14 @@ import { bestPriceX18 } from '../../../src/market/best-price.ts';
 import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
 import { parseDecimalToX18 } from '../../../src/money/index.ts';
 import { testMarket } from '../../helpers/markets.ts';
+import {
+  RECORDING_T0,
+  plainSnapshots as plain,
+  readSnapshots as readAll,
+  recordSnapshots as record,
+} from '../../helpers/recordings.ts';
 
-const T0 = Date.parse('2026-01-05T09:30:00Z');
+const T0 = RECORDING_T0;
 const dirs: string[] = [];
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'quanta-recording-v4-'));
@@ -85,30 +86,6 @@ function busy(count: number, seed = 7): Snapshot[] {
       quotes,
     });
   });
-}
-
-async function record(options: RecordingWriterOptions, snapshots: readonly Snapshot[]) {
-  const writer = await RecordingWriter.open({ now: () => T0, source: 'test', ...options });
-  for (const snapshot of snapshots) {
-    writer.write(snapshot);
-    await writer.drained();
-  }
-  await writer.close();
-  return writer.files[0] as string;
-}
-
-async function readAll(path: string) {
-  const out: Snapshot[] = [];
-  for await (const s of readRecording(path)) out.push(s);
-  return out;
-}
-
-function plain(snapshots: readonly Snapshot[]) {
-  return snapshots.map((s) => ({
-    seq: s.seq,
-    takenAt: s.takenAt,
-    quotes: [...(s.quotes?.values() ?? [])].map((q) => ({ ...q, bids: q.bids, asks: q.asks })),
-  }));
 }
 
 function rows(path: string): unknown[][] {
