@@ -6,6 +6,7 @@ import { createSnapshot, type Snapshot } from '../snapshot.ts';
 import { BEST_PRICE_X18 } from '../best-price.ts';
 import { QuoteTrack, TRACK_LIMIT, type LevelSource } from './quote-track.ts';
 import { SnapshotLineScanner } from './scan-snapshot-line.ts';
+import { SHIFTED } from './side-levels.ts';
 import { QuotePlaces, RecordedQuotes } from './recorded-quotes.ts';
 import { parseDecimalToX18 } from '../../money/index.ts';
 import {
@@ -534,9 +535,9 @@ export class RecordingDecoder {
   ): Quote {
     // A shifted side (`*`) is version 4's.
     if (this.#version < 4) {
-      if (typeof bids === 'string' && bids.charCodeAt(0) === 42)
+      if (typeof bids === 'string' && bids.charCodeAt(0) === SHIFTED)
         throw this.#shiftedTooEarly(seq, index, 'bids', line);
-      if (typeof asks === 'string' && asks.charCodeAt(0) === 42)
+      if (typeof asks === 'string' && asks.charCodeAt(0) === SHIFTED)
         throw this.#shiftedTooEarly(seq, index, 'asks', line);
     }
     const expo = this.#markets.get(marketId)?.priceExpo;

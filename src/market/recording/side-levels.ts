@@ -153,7 +153,7 @@ const ODD_VALUES = ': expected price and quantity pairs, got an odd number of va
 
 /** `*`, which starts a shifted side (format version 4, see `encodeSideV2`). */
 export const SHIFTED = 42;
-/** `=`: a shifted side's quantities, all as before. */
+/** `=`: a quantity as before (a version 2 level), or a shifted side's quantities, all as before. */
 const UNCHANGED = 61;
 
 /** Level `level`'s tick moved by `shift`; a literal price (NaN) or a negative result is an error. */
@@ -275,7 +275,7 @@ export function applySideDelta(
     const from = at + 1;
     let to = raw.indexOf(' ', from);
     if (to === -1) to = length;
-    if (to - from === 1 && raw.charCodeAt(from) === 61) {
+    if (to - from === 1 && raw.charCodeAt(from) === UNCHANGED) {
       // `=`: the quantity of the previous quote at this index.
       if (previous === undefined || i >= previous.count)
         throw new SideFormatError(
