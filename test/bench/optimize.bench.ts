@@ -126,11 +126,14 @@ const backtestMs = async (): Promise<number> => {
 const one = createLocalPool(1);
 const all = createLocalPool(CORES);
 try {
-  // Warm-up: every thread decodes the recording, loads the strategy and runs enough sets for the
-  // JIT to settle (with 2 sets a thread, the first measured round still ran colder code).
-  await rate(one, 8);
-  await rate(all, 8 * CORES);
-  await backtestMs();
+  // Warm-up: one whole round, not counted. Every thread decodes the recording, loads the strategy
+  // and runs a round's sets, and the main thread its backtests. With 8 sets a thread, the first
+  // measured round still ran colder code: the pool of CORES threads at about the rate of one
+  // thread (1.02-1.23x against 1.4-1.9x in the rounds after it, five runs), one backtest
+  // 50-66 ms against 15-20 ms.
+  await rate(one, SETS);
+  await rate(all, SETS * CORES);
+  for (let i = 0; i < 3; i++) await backtestMs();
   const scaling: number[] = [];
   const perSet: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
