@@ -39,6 +39,7 @@ const ROUNDS = envInt('BENCH_ROUNDS', 3);
 const SETS = envInt('BENCH_SETS', 24);
 const CORES = availableParallelism();
 const ROOT = join(import.meta.dirname, '..', '..');
+const WARM_BACKTESTS = 15;
 const T0 = Date.UTC(2026, 0, 5);
 
 const dir = mkdtempSync(join(tmpdir(), 'quanta-optimize-bench-'));
@@ -126,14 +127,15 @@ const backtestMs = async (): Promise<number> => {
 const one = createLocalPool(1);
 const all = createLocalPool(CORES);
 try {
-  // Warm-up: one whole round, not counted. Every thread decodes the recording, loads the strategy
-  // and runs a round's sets, and the main thread its backtests. With 8 sets a thread, the first
-  // measured round still ran colder code: the pool of CORES threads at about the rate of one
-  // thread (1.02-1.23x against 1.4-1.9x in the rounds after it, five runs), one backtest
-  // 50-66 ms against 15-20 ms.
+  // Warm-up, not counted: every thread decodes the recording, loads the strategy and runs a
+  // round's sets; the main thread runs backtests. With 8 sets a thread, the first measured round
+  // still ran colder code: the pool of CORES threads at about the rate of one thread (1.02-1.23x
+  // against 1.4-1.9x in the rounds after it, five runs). A 600-snapshot backtest keeps getting
+  // faster for about a dozen runs (50-66 ms in the first round after 3 warm-up runs, 15-20 ms by
+  // the fourth), which made the first rounds' per-set figure look better than it is.
   await rate(one, SETS);
   await rate(all, SETS * CORES);
-  for (let i = 0; i < 3; i++) await backtestMs();
+  for (let i = 0; i < WARM_BACKTESTS; i++) await backtestMs();
   const scaling: number[] = [];
   const perSet: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
