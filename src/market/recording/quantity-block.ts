@@ -59,10 +59,11 @@ export function encodeQuantityBlock(quantities: readonly string[]): string | und
 }
 
 /**
- * The `count` quantities of the block that starts at `from` in `raw` (and runs to its end), as
- * the decimal strings that were encoded; a string saying what is wrong when it is malformed.
+ * What is wrong with the block of `count` quantities that starts at `from` in `raw` (and runs to
+ * its end), or undefined when it reads: checked without decoding, for a block that a later one
+ * replaces before anything reads it.
  */
-export function decodeQuantityBlock(raw: string, from: number, count: number): string[] | string {
+export function quantityBlockProblem(raw: string, from: number, count: number): string | undefined {
   const scale = SCALES.indexOf(raw.charAt(from));
   const width = raw.charCodeAt(from + 1) - 48;
   if (scale < 0 || raw.length <= from || !(width >= 1 && width <= MAX_WIDTH))
@@ -70,17 +71,29 @@ export function decodeQuantityBlock(raw: string, from: number, count: number): s
   const digitsFrom = from + 2;
   if (raw.length - digitsFrom !== count * width)
     return `quantity block: expected ${count} quantities of ${width} digits, got ${raw.length - digitsFrom} digits`;
+  for (let at = digitsFrom; at < raw.length; at++) {
+    const code = raw.charCodeAt(at);
+    if (code >= 128 || (VALUE_OF[code] as number) < 0)
+      return `[${Math.floor((at - digitsFrom) / width)}]: quantity digit ${JSON.stringify(raw.charAt(at))} is not base-64`;
+  }
+  return undefined;
+}
+
+/**
+ * The `count` quantities of the block that starts at `from` in `raw` (and runs to its end), as
+ * the decimal strings that were encoded; a string saying what is wrong when it is malformed
+ * (`quantityBlockProblem`).
+ */
+export function decodeQuantityBlock(raw: string, from: number, count: number): string[] | string {
+  const problem = quantityBlockProblem(raw, from, count);
+  if (problem !== undefined) return problem;
+  const scale = SCALES.indexOf(raw.charAt(from));
+  const width = raw.charCodeAt(from + 1) - 48;
   const out = new Array<string>(count);
-  let at = digitsFrom;
+  let at = from + 2;
   for (let i = 0; i < count; i++) {
     let value = 0;
-    for (let d = 0; d < width; d++) {
-      const code = raw.charCodeAt(at++);
-      const digit = code < 128 ? (VALUE_OF[code] as number) : -1;
-      if (digit < 0)
-        return `[${i}]: quantity digit ${JSON.stringify(raw.charAt(at - 1))} is not base-64`;
-      value = value * 64 + digit;
-    }
+    for (let d = 0; d < width; d++) value = value * 64 + (VALUE_OF[raw.charCodeAt(at++)] as number);
     out[i] = formatTicks(value, scale);
   }
   return out;

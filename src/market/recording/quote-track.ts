@@ -2,6 +2,8 @@ import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import type { QuoteLevel } from '../../domain/index.ts';
 import {
   applySideDelta,
+  passShiftedSide,
+  replacesQuantities,
   SHIFTED,
   SideFormatError,
   SideLevels,
@@ -120,24 +122,34 @@ export class QuoteTrack {
     while (from >= 0 && !(entries[from] instanceof SideLevels)) from--;
     let current = from < 0 ? (side === 'bids' ? this.bidsBefore : this.asksBefore) : undefined;
     if (from >= 0) current = entries[from] as SideLevels;
+    // Ticks `current`'s levels still have to move: the shifts of the shifted sides passed over
+    // (checked, not built) because the next one brings quantities of its own. A book that moves
+    // as a whole writes such runs of sides, and the simulation reads a market's book only when an
+    // order meets it, so most of a run is never read.
+    let pending = 0;
     for (let i = from + 1; i <= at; i++) {
       const entry = entries[i] as string | 0;
-      if (entry === 0) {
-        if (current === undefined)
-          throw this.#invalid(i, side, ': marked unchanged, but the market had no quote before');
-      } else {
-        try {
-          current = applySideDelta(entry, current, this.expo);
-        } catch (error) {
-          if (error instanceof SideFormatError) throw this.#invalid(i, side, error.detail);
-          throw error;
-        }
-      }
       // Kept: the side read, and every 16th on the way (a later read of one between applies at
       // most 15 deltas again, with the same result). Keeping every side on the way kept a traded
       // market's sides alive until the next keyframe, past the young generation: most of them
       // are only a step to the side read.
-      if (i === at || (i & 15) === 0) entries[i] = current;
+      const keep = i === at || (i & 15) === 0;
+      try {
+        if (entry === 0) {
+          if (current === undefined)
+            throw this.#invalid(i, side, ': marked unchanged, but the market had no quote before');
+        } else if (!keep && entry.charCodeAt(0) === SHIFTED && replacesQuantities(entries[i + 1])) {
+          pending += passShiftedSide(entry, current, this.expo, pending);
+          continue;
+        } else {
+          current = applySideDelta(entry, current, this.expo, pending);
+          pending = 0;
+        }
+      } catch (error) {
+        if (error instanceof SideFormatError) throw this.#invalid(i, side, error.detail);
+        throw error;
+      }
+      if (keep) entries[i] = current;
     }
     return current as SideLevels;
   }

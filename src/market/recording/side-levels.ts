@@ -1,7 +1,7 @@
 import type { QuoteLevel } from '../../domain/index.ts';
 import { parseDecimalToX18 } from '../../money/index.ts';
 import { formatTicks } from './price-ticks.ts';
-import { decodeQuantityBlock } from './quantity-block.ts';
+import { decodeQuantityBlock, quantityBlockProblem } from './quantity-block.ts';
 
 /**
  * A quote side of format version 2 and later as rebuilt from its delta string, turned into
@@ -167,15 +167,14 @@ function shiftTick(tick: number, shift: number, level: number): number {
 }
 
 /**
- * A version 4 shifted side, `*<shift> <quantity block>`: the previous side's levels, each price
- * moved by `shift` ticks, with the block's quantities (`quantity-block.ts`), or with the
- * previous quantities for a block `=`.
+ * The tick shift of a version 4 shifted side, `*<shift> <quantity block>`, once its form and the
+ * side it shifts (`base`, which must have levels on the grid `expo`) are checked.
  */
-function applyShiftedSide(
+function shiftOf(
   raw: string,
   base: SideLevels | undefined,
   expo: number | undefined,
-): SideLevels {
+): { shift: number; gap: number; base: SideLevels } {
   const gap = raw.indexOf(' ');
   const shift = gap === -1 ? Number.NaN : Number(raw.slice(1, gap));
   if (!Number.isSafeInteger(shift) || !/^-?(0|[1-9]\d*)$/.test(raw.slice(1, gap)))
@@ -184,27 +183,89 @@ function applyShiftedSide(
     );
   if (base === undefined || expo === undefined || base.count === 0)
     throw new SideFormatError(': shifted side, but the market had no levels on this grid before');
+  return { shift, gap, base };
+}
+
+/** True for a shifted side's block `=` (every quantity as before), `gap` being its space. */
+function keepsQuantities(raw: string, gap: number): boolean {
+  return raw.length === gap + 2 && raw.charCodeAt(gap + 1) === UNCHANGED;
+}
+
+function blockProblem(problem: string): SideFormatError {
+  return new SideFormatError(problem.startsWith('[') ? problem : `: ${problem}`);
+}
+
+/**
+ * A version 4 shifted side, `*<shift> <quantity block>`: the previous side's levels, each price
+ * moved by `pending` (the shifts of sides passed over, see `passShiftedSide`) and then `shift`
+ * ticks, with the block's quantities (`quantity-block.ts`), or with the previous quantities for a
+ * block `=`.
+ */
+function applyShiftedSide(
+  raw: string,
+  previous: SideLevels | undefined,
+  expo: number | undefined,
+  pending: number,
+): SideLevels {
+  const { shift, gap, base } = shiftOf(raw, previous, expo);
   const count = base.count;
-  if (raw.length === gap + 2 && raw.charCodeAt(gap + 1) === UNCHANGED) {
-    // `=`: every quantity as before.
+  if (keepsQuantities(raw, gap)) {
     const nums = new Array<number>(3 * count);
     for (let i = 0; i < 3 * count; i += 3) {
-      nums[i] = shiftTick(base.nums[i] as number, shift, i / 3);
+      nums[i] = shiftTick((base.nums[i] as number) + pending, shift, i / 3);
       nums[i + 1] = base.nums[i + 1] as number;
       nums[i + 2] = base.nums[i + 2] as number;
     }
     return new SideLevels(expo, nums, base.texts, undefined);
   }
   const quantities = decodeQuantityBlock(raw, gap + 1, count);
-  if (typeof quantities === 'string')
-    throw new SideFormatError(quantities.startsWith('[') ? quantities : `: ${quantities}`);
+  if (typeof quantities === 'string') throw blockProblem(quantities);
   const nums = new Array<number>(3 * count);
   for (let i = 0; i < count; i++) {
-    nums[3 * i] = shiftTick(base.nums[3 * i] as number, shift, i);
+    nums[3 * i] = shiftTick((base.nums[3 * i] as number) + pending, shift, i);
     nums[3 * i + 1] = 0;
     nums[3 * i + 2] = (quantities[i] as string).length;
   }
   return new SideLevels(expo, nums, quantities, undefined);
+}
+
+/**
+ * Checks a shifted side that the next side of the track replaces with a block of its own, so
+ * nothing reads its quantities or builds its levels, and returns its shift: what
+ * `applySideDelta(raw, previous, expo, pending)` would check, in the same order and with the same
+ * messages, without allocating. The next side is applied with `pending` plus this shift.
+ *
+ * @param pending - the shifts of the sides passed over since `previous`.
+ * @throws SideFormatError as `applySideDelta` would for `raw`.
+ */
+export function passShiftedSide(
+  raw: string,
+  previous: SideLevels | undefined,
+  expo: number | undefined,
+  pending: number,
+): number {
+  const { shift, gap, base } = shiftOf(raw, sameGrid(previous, expo), expo);
+  if (!keepsQuantities(raw, gap)) {
+    const problem = quantityBlockProblem(raw, gap + 1, base.count);
+    if (problem !== undefined) throw blockProblem(problem);
+  }
+  for (let i = 0; i < base.count; i++) shiftTick((base.nums[3 * i] as number) + pending, shift, i);
+  return shift;
+}
+
+/** True when `raw` is a shifted side with a block of quantities (not `=`): it needs none before. */
+export function replacesQuantities(raw: string | 0 | SideLevels | undefined): boolean {
+  if (typeof raw !== 'string' || raw.charCodeAt(0) !== SHIFTED) return false;
+  const gap = raw.indexOf(' ');
+  return gap !== -1 && !keepsQuantities(raw, gap);
+}
+
+/** The previous side when it is on the grid `expo` (a delta builds on it), else undefined. */
+function sameGrid(
+  previous: SideLevels | undefined,
+  expo: number | undefined,
+): SideLevels | undefined {
+  return previous !== undefined && previous.expo === expo ? previous : undefined;
 }
 
 /**
@@ -213,16 +274,22 @@ function applyShiftedSide(
  *
  * @param previous - the same side of the market's previous quote in the file, if any.
  * @param expo - the market's `priceExpo` now (undefined when it is not listed).
+ * @param pending - ticks the levels of `previous` still have to move: the shifts of the shifted
+ *   sides passed over since it (`passShiftedSide`), which only a shifted side can follow.
  * @throws SideFormatError for a malformed string or a delta without what it refers to.
  */
 export function applySideDelta(
   raw: string,
   previous: SideLevels | undefined,
   expo: number | undefined,
+  pending = 0,
 ): SideLevels {
+  const shifted = raw.charCodeAt(0) === SHIFTED;
+  if (pending !== 0 && !shifted)
+    throw new Error('internal: sides passed over must be followed by a shifted side');
   if (raw === '') return NO_SIDE;
-  const base = previous !== undefined && previous.expo === expo ? previous : undefined;
-  if (raw.charCodeAt(0) === SHIFTED) return applyShiftedSide(raw, base, expo);
+  const base = sameGrid(previous, expo);
+  if (shifted) return applyShiftedSide(raw, base, expo, pending);
   const nums: number[] = [];
   let literals: (string | undefined)[] | undefined;
   // One string for every quantity until one is taken from the previous side (`=`).

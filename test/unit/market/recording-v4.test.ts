@@ -49,6 +49,16 @@ function side(top: number, step: number, quantities: readonly string[]): QuoteLe
   return quantities.map((quantity, k) => ({ price: formatTicks(top + step * k, 2), quantity }));
 }
 
+/** Snapshot `i` (seq i + 1, a second apart) of ETH alone, with these levels. */
+function ethBook(i: number, bids: QuoteLevel[], asks: QuoteLevel[]): Snapshot {
+  return createSnapshot({
+    seq: i + 1,
+    takenAt: T0 + i * 1000,
+    markets: [eth],
+    quotes: [{ marketId: 1, timestamp: T0 + i * 1000, bids, asks }],
+  });
+}
+
 /**
  * Two markets whose books move by a few ticks and whose every size is drawn afresh each
  * snapshot (2 decimals, or a whole number, or 0.5: the scale of a side varies), now and then a
@@ -144,27 +154,19 @@ describe('recording format version 4', () => {
 
   it('writes a side that moved with its sizes still as the shift and "="', async () => {
     const snapshots = Array.from({ length: 5 }, (_, i) =>
-      createSnapshot({
-        seq: i + 1,
-        takenAt: T0 + i * 1000,
-        markets: [eth],
-        quotes: [
-          {
-            marketId: 1,
-            timestamp: T0 + i * 1000,
-            bids: side(
-              300_000 + 7 * i,
-              -5,
-              Array.from({ length: 10 }, () => '1.5'),
-            ),
-            asks: side(
-              300_010 + 7 * i,
-              5,
-              Array.from({ length: 10 }, () => '2'),
-            ),
-          },
-        ],
-      }),
+      ethBook(
+        i,
+        side(
+          300_000 + 7 * i,
+          -5,
+          Array.from({ length: 10 }, () => '1.5'),
+        ),
+        side(
+          300_010 + 7 * i,
+          5,
+          Array.from({ length: 10 }, () => '2'),
+        ),
+      ),
     );
     const path = await record({ path: join(tempDir(), 'rec.jsonl') }, snapshots);
     const quote = (rows(path)[2]?.[4] as unknown[][])[0] as unknown[];
@@ -223,6 +225,50 @@ describe('recording format version 4', () => {
         `rec\\.jsonl:${at + 1}: snapshot ${seq}: quotes\\[0\\]\\.(bids|asks): quantity block: expected 10 quantities`,
       ),
     );
+  });
+
+  it('reads a quote alike when the quotes before it were never read (the sides between passed over, not built)', async () => {
+    // Sizes drawn afresh (a run of shifted sides with blocks), or kept now and then ("=").
+    const random = randomFrom(23);
+    let bids = Array.from({ length: 10 }, () => formatTicks(1 + Math.floor(random() * 900), 1));
+    let asks = [...bids];
+    let mid = 300_000;
+    const drifting = Array.from({ length: 600 }, (_, i) => {
+      mid += Math.round((random() - 0.5) * 30);
+      if (random() < 0.7) bids = bids.map(() => formatTicks(1 + Math.floor(random() * 900), 1));
+      if (random() < 0.7) asks = asks.map(() => formatTicks(1 + Math.floor(random() * 900), 1));
+      return ethBook(i, side(mid - 5, -5, bids), side(mid + 5, 5, asks));
+    });
+    for (const [snapshots, keyframes] of [
+      [busy(600, 5), 1024],
+      [drifting, 1024],
+      [drifting, 100],
+    ] as const) {
+      const path = await record(
+        { path: join(tempDir(), 'rec.jsonl'), keyframeEverySnapshots: keyframes },
+        snapshots,
+      );
+      const sides = rows(path).flatMap((row) =>
+        row[0] === 's' ? (row[4] as unknown[][]).flatMap((q) => [q[2], q[3]]) : [],
+      );
+      expect(
+        sides.filter((s) => typeof s === 'string' && /^\*-?\d+ [0-9a-f]/.test(s)).length,
+      ).toBeGreaterThan(400);
+      for (const seed of [1, 2, 3]) {
+        // A fresh read each time: no side of it applied yet; then quotes far apart, in order.
+        const read = await readAll(path);
+        const next = randomFrom(seed * 7919);
+        const picked: number[] = [];
+        let at = Math.floor(next() * 20);
+        while (at < snapshots.length) {
+          picked.push(at);
+          at += 1 + Math.floor(next() * 40);
+        }
+        expect(picked.map((at) => plain([read[at] as Snapshot]))).toEqual(
+          picked.map((at) => plain([snapshots[at] as Snapshot])),
+        );
+      }
+    }
   });
 
   it('refuses a shifted side at a market’s first quote', async () => {
@@ -285,6 +331,46 @@ describe('recording format version 4: what it refuses', () => {
     withBids(path, 2, '*1 =');
     await expect(readsOne(path)).rejects.toThrow(
       /rec\.jsonl:5: snapshot 2: quotes\[0\]\.bids: shifted side, but the market had no levels on this grid before/,
+    );
+  });
+
+  /** The bids of quote 0 of snapshot `seq` as written. */
+  function bidsOf(path: string, seq: number): string {
+    const row = JSON.parse(readFileSync(path, 'utf8').split('\n')[2 + seq] as string) as [
+      string,
+      number,
+      number,
+      number,
+      unknown[][],
+    ];
+    return (row[4][0] as unknown[])[2] as string;
+  }
+
+  it('a malformed shifted side on the way to the quote read, though the next side replaces it', async () => {
+    const blockShort = await record({ path: join(tempDir(), 'rec.jsonl') }, busy(12));
+    for (const seq of [5, 6]) expect(bidsOf(blockShort, seq)).toMatch(/^\*-?\d+ [0-9a-f][1-8]/);
+    withBids(blockShort, 5, bidsOf(blockShort, 5).slice(0, -1));
+    let read = await readAll(blockShort);
+    expect(() => read[9]?.quotes?.get(1)?.bids).toThrow(
+      /rec\.jsonl:8: snapshot 5: quotes\[0\]\.bids: quantity block: expected 10 quantities of \d digits, got \d+ digits/,
+    );
+
+    const badDigit = await record({ path: join(tempDir(), 'rec.jsonl') }, busy(12));
+    withBids(badDigit, 5, `${bidsOf(badDigit, 5).slice(0, -1)}!`);
+    read = await readAll(badDigit);
+    expect(() => read[9]?.quotes?.get(1)?.bids).toThrow(
+      /rec\.jsonl:8: snapshot 5: quotes\[0\]\.bids\[9\]: quantity digit "!" is not base-64/,
+    );
+
+    // Below tick 0 and back: the book read would be right, the side on the way is not.
+    const below = await record({ path: join(tempDir(), 'rec.jsonl') }, busy(12));
+    const shiftBy = (bids: string, by: number): string =>
+      bids.replace(/^\*(-?\d+)/, (_, shift: string) => `*${String(Number(shift) + by)}`);
+    withBids(below, 5, shiftBy(bidsOf(below, 5), -10_000_000));
+    withBids(below, 6, shiftBy(bidsOf(below, 6), 10_000_000));
+    read = await readAll(below);
+    expect(() => read[9]?.quotes?.get(1)?.bids).toThrow(
+      /rec\.jsonl:8: snapshot 5: quotes\[0\]\.bids\[0\]: shifted by -\d+ ticks from a literal price, or to a negative or unsafe one/,
     );
   });
 
