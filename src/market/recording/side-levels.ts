@@ -233,7 +233,8 @@ function applyShiftedSide(
  * Checks a shifted side that the next side of the track replaces with a block of its own, so
  * nothing reads its quantities or builds its levels, and returns its shift: what
  * `applySideDelta(raw, previous, expo, pending)` would check, in the same order and with the same
- * messages, without allocating. The next side is applied with `pending` plus this shift.
+ * messages, without building its levels or quantities. The next side is applied with `pending`
+ * plus this shift.
  *
  * @param pending - the shifts of the sides passed over since `previous`.
  * @throws SideFormatError as `applySideDelta` would for `raw`.
