@@ -3,11 +3,10 @@
  * files of one stream, files that overlap in time or are named against their time order, and a
  * gzip stream without its trailer.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants as zlibConstants, deflateRawSync, gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorCodes, QuantaError } from '../../../src/errors/index.ts';
 import {
   RecordingWriter,
@@ -18,21 +17,12 @@ import {
 } from '../../../src/market/recording/index.ts';
 import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
 import { testMarket } from '../../helpers/markets.ts';
+import { tempDirs } from '../../helpers/temp-dirs.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 30);
 const HOUR = 3_600_000;
 const eth = testMarket({ id: 1, symbol: 'ETH-USD' });
-const dirs: string[] = [];
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'quanta-recording-checks-'));
-  dirs.push(dir);
-  return dir;
-}
-
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs('quanta-recording-checks-');
 
 /** `count` snapshots numbered from `firstSeq`, one second apart from `start`. */
 function series(count: number, start = T0 + 1000, firstSeq = 1): Snapshot[] {

@@ -1,8 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Quote, QuoteLevel } from '../../../src/domain/index.ts';
 import {
   RecordingWriter,
@@ -21,17 +20,10 @@ import {
   readSnapshots as readAll,
   recordSnapshots as record,
 } from '../../helpers/recordings.ts';
+import { tempDirs } from '../../helpers/temp-dirs.ts';
 
 const T0 = RECORDING_T0;
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'quanta-recording-v2-'));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs('quanta-recording-v2-');
 
 const eth = testMarket({ id: 1, priceExpo: 2 });
 

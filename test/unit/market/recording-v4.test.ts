@@ -1,8 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Quote, QuoteLevel } from '../../../src/domain/index.ts';
 import { formatTicks } from '../../../src/market/recording/price-ticks.ts';
 import {
@@ -19,17 +18,10 @@ import {
   readSnapshots as readAll,
   recordSnapshots as record,
 } from '../../helpers/recordings.ts';
+import { tempDirs } from '../../helpers/temp-dirs.ts';
 
 const T0 = RECORDING_T0;
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'quanta-recording-v4-'));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs('quanta-recording-v4-');
 
 const eth = testMarket({ id: 1, priceExpo: 2 });
 const btc = testMarket({ id: 2, symbol: 'BTC-USD', baseAsset: 'BTC', priceExpo: 1 });

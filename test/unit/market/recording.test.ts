@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorCodes, QuantaError } from '../../../src/errors/index.ts';
 import {
   RecordingWriter,
@@ -23,19 +23,10 @@ import {
 import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
 import type { Market, Quote } from '../../../src/domain/index.ts';
 import { testMarket } from '../../helpers/markets.ts';
+import { tempDirs } from '../../helpers/temp-dirs.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 30);
-const dirs: string[] = [];
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'quanta-recording-'));
-  dirs.push(dir);
-  return dir;
-}
-
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs('quanta-recording-');
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
