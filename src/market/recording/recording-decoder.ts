@@ -14,6 +14,7 @@ import {
   RECORDING_FORMAT,
   RECORDING_VERSION,
   type RecordingHeader,
+  isRecordingVersion,
   type RecordingVersion,
 } from './recording-format.ts';
 
@@ -272,12 +273,7 @@ export class RecordingDecoder {
         `not a quanta recording: header format is ${describe(header.format)}, expected "${RECORDING_FORMAT}"`,
       );
     }
-    if (
-      header.version !== 1 &&
-      header.version !== 2 &&
-      header.version !== 3 &&
-      header.version !== 4
-    ) {
+    if (!isRecordingVersion(header.version)) {
       throw this.#invalid(
         1,
         `recording format version ${describe(header.version)} is not supported (this quanta reads versions 1 to ${RECORDING_VERSION})`,

@@ -9,8 +9,16 @@ export const RECORDING_FORMAT = 'quanta-recording';
 /** The format version this code writes. */
 export const RECORDING_VERSION = 4;
 
+/** The format versions this code reads (and can write). */
+export const RECORDING_VERSIONS = [1, 2, 3, 4] as const;
+
 /** The format versions this code reads. */
-export type RecordingVersion = 1 | 2 | 3 | 4;
+export type RecordingVersion = (typeof RECORDING_VERSIONS)[number];
+
+/** Whether `value` is a format version this code reads. */
+export function isRecordingVersion(value: unknown): value is RecordingVersion {
+  return (RECORDING_VERSIONS as readonly unknown[]).includes(value);
+}
 
 /** First element of each body line: what the line is. */
 export const LineTag = {

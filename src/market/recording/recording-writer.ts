@@ -107,6 +107,8 @@ import {
   RECORDING_FORMAT,
   RECORDING_VERSION,
   type RecordingHeader,
+  isRecordingVersion,
+  RECORDING_VERSIONS,
   type RecordingVersion,
 } from './recording-format.ts';
 
@@ -266,8 +268,10 @@ export class RecordingWriter {
         throw usage(`rotateBytes: expected a positive integer, got ${String(rotateBytes)}`);
       }
       const version = options.version ?? RECORDING_VERSION;
-      if (version !== 1 && version !== 2 && version !== 3 && version !== 4)
-        throw usage(`version: expected 1, 2, 3 or 4, got ${String(version)}`);
+      if (!isRecordingVersion(version))
+        throw usage(
+          `version: expected ${RECORDING_VERSIONS.slice(0, -1).join(', ')} or ${String(RECORDING_VERSIONS.at(-1))}, got ${String(version)}`,
+        );
       const keyframes = options.keyframeEverySnapshots ?? DEFAULT_KEYFRAME_SNAPSHOTS;
       if (!Number.isSafeInteger(keyframes) || keyframes <= 0)
         throw usage(
