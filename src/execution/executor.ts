@@ -13,6 +13,7 @@ import type { NewOrder, OrderJournal } from './journal.ts';
 import { FINAL_STATES, OPEN_STATES, UNRESOLVED_STATES, type OrderRecord } from './order-record.ts';
 import { Portfolio, type Liquidity } from './portfolio.ts';
 import type { PositionBook } from './positions.ts';
+import { expiryFloorOf, nextExpiryTs } from './expiry-floor.ts';
 import { recoverJournal } from './recovery.ts';
 import { RiskEngine } from './risk.ts';
 import { refuse, type Refusal, type RefusalReason } from './refusal.ts';
@@ -104,6 +105,8 @@ export class Executor {
   readonly #sendFinished = new NextEvent();
   readonly #refusals: RefusalLog;
   #lastExpiryTs = 0;
+  /** Journaled expiries beyond the recovered floor: never signed again (see `expiryFloorOf`). */
+  #takenExpiries: ReadonlySet<number> = new Set();
 
   constructor(options: ExecutorOptions) {
     this.#options = options;
@@ -160,9 +163,22 @@ export class Executor {
   recover(markets: Iterable<Market>): void {
     for (const market of markets) this.#portfolio.rememberMarket(market);
     const { journal, now, log } = this.#options;
-    this.#lastExpiryTs = recoverJournal(
-      journal.all(),
-      now(),
+    const records = journal.all();
+    const at = now();
+    const floor = expiryFloorOf(records, at, this.#options.orderTtlMs);
+    this.#lastExpiryTs = floor.floorTs;
+    this.#takenExpiries = floor.taken;
+    const [first] = floor.fromTheFuture;
+    if (first !== undefined) {
+      const ids = floor.fromTheFuture.map((record) => record.id);
+      log.warn(
+        { orderIds: ids.slice(0, 20), orders: ids.length, createdAt: first.createdAt, now: at },
+        `${ids.length} journaled orders were written after this clock's now and expire beyond now + execution.orderTtlMs (a run whose clock was ahead wrote them, e.g. order ${first.id} created ${new Date(first.createdAt).toISOString()}): new orders' expiries do not start after theirs`,
+      );
+    }
+    recoverJournal(
+      records,
+      at,
       {
         bookRecordedFills: (record) => this.#bookRecorded(record),
         resend: (record) => this.#track(this.#send(record)),
@@ -336,9 +352,10 @@ export class Executor {
     // Strictly increasing expiry makes every body, and so every signature, unique: two equal
     // intents in the same millisecond would otherwise sign to the same bytes and the second
     // would be answered "signature already used".
-    const expiryTs = Math.max(
+    const expiryTs = nextExpiryTs(
       now + (intent.expiresInMs ?? this.#options.orderTtlMs),
-      this.#lastExpiryTs + 1,
+      this.#lastExpiryTs,
+      this.#takenExpiries,
     );
     this.#lastExpiryTs = expiryTs;
     const body: OrderRequestBody = {

@@ -18,18 +18,15 @@ export interface RecoverySteps {
  * Start-up recovery (DESIGN order-safety rule 5): rebuilds positions from every journaled fill,
  * then deals with orders a crash left in flight: unexpired ones are resent byte-identical;
  * expired ones are marked UNKNOWN when an attempt may have landed, CANCELLED when none was made.
- *
- * @returns the largest expiry in the journal, so new orders keep expiries strictly increasing.
+ * (Where new orders' expiries start is `expiryFloorOf`'s.)
  */
 export function recoverJournal(
   records: readonly OrderRecord[],
   now: number,
   steps: RecoverySteps,
   log: Logger,
-): number {
-  let lastExpiryTs = 0;
+): void {
   for (const record of records) {
-    lastExpiryTs = Math.max(lastExpiryTs, record.expiryTs);
     if (record.filledX18 > 0n && record.avgFillPriceX18 !== null) steps.bookRecordedFills(record);
   }
   for (const record of records) {
@@ -50,5 +47,4 @@ export function recoverJournal(
       });
     }
   }
-  return lastExpiryTs;
 }

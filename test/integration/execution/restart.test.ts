@@ -4,7 +4,9 @@
  * - the daily loss limit must survive a restart (its baseline used to be re-taken at the
  *   first submit after `recover()`, forgiving the day's loss);
  * - recovered fills must carry the fees charged when they happened (a maker fill used to be
- *   re-charged as taker after a restart, and as free when the first listing failed).
+ *   re-charged as taker after a restart, and as free when the first listing failed);
+ * - issue 25: the expiry floor recovered from the journal stays within now + the TTL (a run
+ *   whose clock was 5 days ahead made every later run sign expiries 5 days out).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,9 +16,11 @@ import { afterEach, expect, it } from 'vitest';
 import { simOrderLookup, simOrderSubmitter } from '../../../src/backtest/sim-venue.ts';
 import { Dispatcher } from '../../../src/execution/dispatcher.ts';
 import { Executor } from '../../../src/execution/executor.ts';
+import { nextExpiryTs } from '../../../src/execution/expiry-floor.ts';
 import { OrderJournal } from '../../../src/execution/journal.ts';
 import { riskLimitsOf } from '../../../src/execution/risk-limits.ts';
-import { silentLogger } from '../../../src/log/logger.ts';
+import { createLogger, silentLogger, type Logger } from '../../../src/log/logger.ts';
+import { Writable } from 'node:stream';
 import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
 import { SimEngine, DEFAULT_SIM_MARKETS } from '../../../src/sim/index.ts';
 
@@ -39,6 +43,7 @@ function start(
   clock: { now: number },
   dailyLossLimit?: string,
   listed = engine.listMarkets(),
+  log: Logger = silentLogger,
 ) {
   const journal = OrderJournal.open(path);
   const now = () => clock.now;
@@ -68,7 +73,7 @@ function start(
     }),
     killSwitchOn: () => false,
     now,
-    log: silentLogger,
+    log,
     orderTtlMs: 60_000,
     lookupOrder: simOrderLookup(engine, ACCOUNT),
   });
@@ -169,4 +174,46 @@ it('a restart books recovered fills at the fees charged when they happened (make
   const third = start(path, engine, clock, undefined, []);
   expect(third.executor.positions.get(SOL.id).feesX18).toBe(booked.feesX18);
   third.journal.close();
+});
+
+it('a run whose clock was 5 days ahead does not push later runs’ expiries 5 days out (issue 25)', async () => {
+  const { path, engine, clock, snapshot } = await setup();
+  const DAY_MS = 86_400_000;
+  // The first run's host clock is 5 days ahead of the venue's (the engine keeps the true time):
+  // its order expires then + the TTL.
+  const aheadClock = { now: clock.now + 5 * DAY_MS };
+  const ahead = start(path, engine, aheadClock);
+  const first = await ahead.executor.submit('s', market('BUY'), snapshot(1));
+  expect(first.kind === 'sent' && first.record.expiryTs).toBe(aheadClock.now + 60_000);
+  await ahead.executor.settle();
+  ahead.journal.close();
+
+  // The next run at the true time signs its orders at now + the TTL, strictly increasing, and
+  // says which journaled order it does not follow.
+  const warnings: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      warnings.push(chunk.toString());
+      done();
+    },
+  });
+  const later = start(path, engine, clock, undefined, undefined, createLogger({ destination }));
+  expect(warnings.join('')).toContain(
+    `1 journaled orders were written after this clock's now and expire beyond now + execution.orderTtlMs (a run whose clock was ahead wrote them, e.g. order 1 created ${new Date(aheadClock.now).toISOString()})`,
+  );
+  const signed = [];
+  for (const seq of [2, 3]) {
+    const outcome = await later.executor.submit('s', market('BUY'), snapshot(seq));
+    if (outcome.kind !== 'sent') throw new Error(`refused: ${outcome.refusal.detail}`);
+    signed.push(outcome.record.expiryTs);
+  }
+  expect(signed).toEqual([clock.now + 60_000, clock.now + 60_001]);
+  await later.executor.settle();
+  later.journal.close();
+});
+
+it('a new order never takes the expiry of a journaled order beyond the floor', () => {
+  expect(nextExpiryTs(100, 99, new Set([100, 101, 103]))).toBe(102);
+  expect(nextExpiryTs(100, 150, new Set([151]))).toBe(152);
+  expect(nextExpiryTs(100, 50, new Set())).toBe(100);
 });
