@@ -59,7 +59,7 @@ export function simOrderSubmitter(engine: SimEngine, accountId: string): OrderSu
   };
 }
 
-/** Order lookup against the engine (conventions §6 extension, in-process). */
+/** Order lookup against the engine (docs/conventions.md §6 extension, in-process). */
 export function simOrderLookup(
   engine: SimEngine,
   accountId: string,

@@ -1,6 +1,6 @@
 import { isQuantaError, meaningOf, type ExitStatus } from '../errors/index.ts';
 
-/** DESIGN's exit codes (defined beside the error registry, which gives each code its own). */
+/** The exit codes of docs/design.md §5 (defined beside the error registry, which gives each code its own). */
 export { ExitCode } from '../errors/index.ts';
 
 /** The exit code an error ends the process with: its code's row in `ErrorMeanings`. */

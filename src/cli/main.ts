@@ -1,7 +1,7 @@
 /**
  * The `quanta` command: a dispatcher. Each subcommand lives in its own file and is loaded only
  * when named, so `quanta paper` does not pay for the runtime and the runtime not for the venue.
- * A subcommand returns its exit code (DESIGN: 0 ok, 1 runtime failure, 2 usage or config error,
+ * A subcommand returns its exit code (docs/design.md §5: 0 ok, 1 runtime failure, 2 usage or config error,
  * 3 venue refused credentials, 130 interrupted).
  */
 import { readFileSync } from 'node:fs';

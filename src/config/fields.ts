@@ -81,7 +81,7 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
  * credentials. Trailing slashes are dropped so callers can append `/api/v1/...`.
  *
  * @param carriesCredentials - the write API gets the service key and secret on every order, so
- *   plain `http:` is allowed only to a loopback host (conventions §4.1).
+ *   plain `http:` is allowed only to a loopback host (docs/conventions.md §4.1).
  */
 export function venueUrl(carriesCredentials = false) {
   const expected = 'expected "embedded" or an http(s) URL';

@@ -17,9 +17,9 @@ import {
 const MAX_48_BITS = 2 ** 48 - 1;
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
-// Conventions §3: a registration's expiryTs lies in (now, now + 7 days].
+// docs/conventions.md §3: a registration's expiryTs lies in (now, now + 7 days].
 const MAX_CREDENTIAL_TTL_MS = 7 * DAY_MS;
-// Conventions §4.4: expiryTs more than 30 days ahead is refused.
+// docs/conventions.md §4.4: expiryTs more than 30 days ahead is refused.
 const MAX_ORDER_TTL_MS = 30 * DAY_MS;
 
 /** pino's level names, most to least severe, plus `silent`. */

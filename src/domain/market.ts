@@ -2,7 +2,7 @@
 export type MarketType = 'PERPETUAL' | 'SPOT';
 
 /**
- * A market's trading parameters, as every layer sees them (the wire row of spec §2.6 is mapped
+ * A market's trading parameters, as every layer sees them (the wire row of docs/trading-service-api.md §2.6 is mapped
  * to this at the venue edge; the simulation lists these directly).
  *
  * `amountExpo`/`priceExpo` are the conversion exponents: one amount quantum is

@@ -2,13 +2,13 @@ import { ErrorCodes, QuantaError } from '../errors/index.ts';
 
 /**
  * An order's status as a venue (or the simulation) reports it: resting with nothing filled,
- * resting with part filled, completely filled, or cancelled (conventions §4.5; the wire calls
+ * resting with part filled, completely filled, or cancelled (docs/conventions.md §4.5; the wire calls
  * `PARTIALLY_FILLED` `PARTIAL`, and the venue schemas map between the two).
  */
 export type OrderStatus = 'OPEN' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELLED';
 
 /**
- * Life of an order (DESIGN "Core types"). Only {@link transition} moves an order from one state
+ * Life of an order (docs/design.md §3). Only {@link transition} moves an order from one state
  * to the next.
  *
  * - `PENDING`: journaled with its signed bytes; no byte has left.
@@ -63,7 +63,7 @@ export const INITIAL_ORDER_STATE = 'PENDING' satisfies OrderState;
 // - PENDING rows were never sent (the attempt is committed before the send), so the venue
 //   cannot have an opinion about them: only local outcomes apply.
 // - Once bytes have left, an order is never declared EXPIRED or CANCELLED on our own: `expired`
-//   from SENT means "it may have landed", which is UNKNOWN (DESIGN rule 4).
+//   from SENT means "it may have landed", which is UNKNOWN (docs/design.md §4 rule 4).
 // - ACCEPTED and UNKNOWN leave only on a venue report, i.e. a lookup; a landed order can no
 //   longer be rejected or expire unseen.
 // - A repeated report of OPEN, or another partial fill, is not an error; fills never un-happen,

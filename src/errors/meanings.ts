@@ -1,5 +1,5 @@
 /**
- * The one registry of what an error code means (DESIGN: "error codes carry their retry meaning,
+ * The one registry of what an error code means (docs/design.md §2: "error codes carry their retry meaning,
  * order-state effect and exit code in one table"). The dispatcher's retry policy, the journal's
  * outcome for an order and the CLI's exit code all read `ErrorMeanings`; nothing else decides
  * by error class or by a list of its own.
@@ -7,10 +7,10 @@
 import { isQuantaError } from './base-error.ts';
 import { ErrorCodes, type ErrorCode } from './codes.ts';
 
-/** DESIGN's process exit codes. */
+/** The process exit codes of docs/design.md §5. */
 export const ExitCode = { OK: 0, FAILURE: 1, USAGE: 2, CREDENTIALS: 3, INTERRUPTED: 130 } as const;
 
-/** One of DESIGN's process exit codes. */
+/** One of The process exit codes of docs/design.md §5. */
 export type ExitStatus = (typeof ExitCode)[keyof typeof ExitCode];
 
 /**

@@ -36,7 +36,7 @@ export function referencePriceX18(order: SizedOrder, quote: Quote | undefined): 
 const abs = (value: bigint): bigint => (value < 0n ? -value : value);
 
 /**
- * Runs the pre-send checks of DESIGN "Order safety" rule 2 on a sized order, in a fixed order,
+ * Runs the pre-send checks of docs/design.md §4 rule 2 on a sized order, in a fixed order,
  * and returns the first refusal, or undefined when the order may be journaled and sent. Pure.
  */
 export function checkOrder(order: SizedOrder, context: CheckContext): Refusal | undefined {

@@ -71,7 +71,7 @@ export interface DispatcherOptions {
 
 /**
  * Sends signed orders through one queue (p-queue, `concurrency`) and retries with p-retry by
- * resending **the identical bytes** (DESIGN order-safety rule 4). A 429 pauses the whole queue
+ * resending **the identical bytes** (docs/design.md §4 rule 4). A 429 pauses the whole queue
  * for the venue's `Retry-After`, and the rate budget with it (every process, when shared).
  *
  * Every attempt takes an `order` permit of the rate budget when it may start and releases it

@@ -51,7 +51,7 @@ export interface ExecutorOptions {
   readonly log: Logger;
   /** Default validity of an order (`execution.orderTtlMs`). */
   readonly orderTtlMs: number;
-  /** Reads an order back from the venue (conventions §6 lookup); undefined where unsupported. */
+  /** Reads an order back from the venue (docs/conventions.md §6 lookup); undefined where unsupported. */
   readonly lookupOrder?: (venueOrderId: number) => Promise<VenueOrder | undefined>;
   /** Told about every fill, with the strategy that owns the order. */
   readonly onFill?: (strategy: string, fill: Fill) => void | Promise<void>;
@@ -86,7 +86,7 @@ export interface ExecutorStats {
 }
 
 /**
- * The order path of DESIGN: intent → sizing → checks → journal → dispatcher → venue, and back
+ * The order path of docs/design.md §1: intent → sizing → checks → journal → dispatcher → venue, and back
  * to positions. The same code runs live, on paper and in backtests.
  */
 export class Executor {
@@ -97,7 +97,7 @@ export class Executor {
   readonly #inFlightExposure = new Map<string, bigint>();
   /**
    * Orders whose outcome is unknown (UNKNOWN, or ACCEPTED with its fill unknown), by id: risk
-   * counts each at its full size until a lookup resolves it (DESIGN order-safety rule 6).
+   * counts each at its full size until a lookup resolves it (docs/design.md §4 rule 6).
    */
   readonly #unresolved = new Map<number, OrderRecord>();
   readonly #running = new Set<Promise<unknown>>();
@@ -231,7 +231,7 @@ export class Executor {
    * Takes the intents of one snapshot, in order. Each goes through sizing and the checks
    * (counting the ones accepted before it as in flight) and is signed; refusals are logged and
    * counted, never sent. The accepted ones are then journaled together in one transaction (one
-   * fsync), and only then is any of them sent (DESIGN order-safety rule 3); the sends continue
+   * fsync), and only then is any of them sent (docs/design.md §4 rule 3); the sends continue
    * in the background (see {@link settle}). When signing or journaling fails, nothing of the
    * batch is journaled or sent, and the error is thrown.
    *

@@ -15,7 +15,7 @@ export type AttemptVerdict =
   | 'unknown';
 
 /**
- * Decides what happens after a failed send (DESIGN order-safety rule 4) from the error's code
+ * Decides what happens after a failed send (docs/design.md §4 rule 4) from the error's code
  * in the registry (`ErrorMeanings`), never from its class: transport failures, 5xx, 429 and
  * unusable answers are retried with the identical bytes while the order has not expired and
  * attempts remain; a 409 "signature already used" means an earlier attempt landed;
@@ -68,7 +68,7 @@ export interface UnplacedOutcome {
  * What the journal records for an order whose dispatch ended without the venue's order (not
  * placed, not interrupted): the order effect of the last error's code in `ErrorMeanings`, made
  * `UNKNOWN` whenever an earlier attempt (of this run or of a run before a crash) may have landed,
- * because a later attempt's refusal says nothing about it (DESIGN rule 4: validation runs before
+ * because a later attempt's refusal says nothing about it (docs/design.md §4 rule 4: validation runs before
  * the replay guard, so a resend of a landed order can still get a 400).
  *
  * @param dispatch - the last error and the attempts this dispatch made.

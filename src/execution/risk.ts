@@ -27,7 +27,7 @@ export interface RiskEngineOptions {
 }
 
 /**
- * Sizing and the pre-send checks (DESIGN order-safety rules 1 and 2), with the limits that need
+ * Sizing and the pre-send checks (docs/design.md §4 rule 1 and 2), with the limits that need
  * memory: the daily loss limit counts from a baseline (realized PnL at the start of the UTC day)
  * that is persisted, so a restart does not forgive the day's loss.
  */

@@ -9,7 +9,7 @@ export type Authentication =
   { readonly ok: true; readonly session: Session } | { readonly ok: false; readonly reply: Reply };
 
 /**
- * Checks the credential headers of conventions §4.1 (all but the signature): `Broker-Id`, key,
+ * Checks the credential headers of docs/conventions.md §4.1 (all but the signature): `Broker-Id`, key,
  * secret and signer address must be present (401), the key and secret an issued, unexpired pair
  * (401), and the broker id and signer address those the pair was issued for (403). Messages
  * name headers and never quote a header's value: a misplaced secret must not come back.

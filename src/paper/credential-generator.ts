@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ServiceCredentials } from '../venue/types.ts';
 
-/** Makes one fresh credential pair: a 32 and a 64 lowercase hex string (spec §2.3). */
+/** Makes one fresh credential pair: a 32 and a 64 lowercase hex string (docs/trading-service-api.md §2.3). */
 export type CredentialGenerator = () => ServiceCredentials;
 
 /**

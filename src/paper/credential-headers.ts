@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
-/** The header names of conventions §4.1, as written in messages. */
+/** The header names of docs/conventions.md §4.1, as written in messages. */
 export interface CredentialHeaderNames {
   readonly brokerId: string;
   readonly key: string;
@@ -10,7 +10,7 @@ export interface CredentialHeaderNames {
 }
 
 /**
- * The credential header names for a prefix (conventions §4.1: `Service-` by default; a
+ * The credential header names for a prefix (docs/conventions.md §4.1: `Service-` by default; a
  * deployment may name them differently). `Broker-Id` never takes the prefix.
  *
  * @example

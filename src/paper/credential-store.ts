@@ -12,7 +12,7 @@ export interface Session {
   readonly accountId: string;
   /** The registered signing key, as registered. */
   readonly signer: string;
-  /** Ms since the epoch; the credentials are refused from then on (conventions §3). */
+  /** Ms since the epoch; the credentials are refused from then on (docs/conventions.md §3). */
   readonly expiresAt: number;
 }
 

@@ -11,7 +11,7 @@ import { checkIntervalMs, type ResolvedServerLimits } from './server-limits.ts';
  * The paper venue's `node:http` server, hardened for clients that misbehave: headers and whole
  * requests (bodies included) must arrive within `limits`, at most `limits.maxConnections` are
  * open at once, and every answer Node would give on its own (a malformed request, headers too
- * large, a timeout, an unsupported `Expect`, `CONNECT`) is given in the conventions §2 envelope
+ * large, a timeout, an unsupported `Expect`, `CONNECT`) is given in the docs/conventions.md §2 envelope
  * instead. `listener` serves every other request.
  */
 export function createPaperHttpServer(

@@ -34,11 +34,11 @@ export interface PaperVenueOptions {
    * with `requestLog()`: how tests measure the rate a venue saw. Off by default (it grows).
    */
   readonly logRequests?: boolean;
-  /** EIP-712 domain values (conventions §3-§4). Default `DEFAULT_SIGNING_DOMAIN`. */
+  /** EIP-712 domain values (docs/conventions.md §3-§4). Default `DEFAULT_SIGNING_DOMAIN`. */
   readonly domain?: SigningDomainConfig;
-  /** Prefix of the credential headers (conventions §4.1). Default `Service-`. */
+  /** Prefix of the credential headers (docs/conventions.md §4.1). Default `Service-`. */
   readonly headerPrefix?: string;
-  /** Markets of the built engine. Default: the conventions §7 markets. Not with `engine`. */
+  /** Markets of the built engine. Default: the docs/conventions.md §7 markets. Not with `engine`. */
   readonly markets?: readonly Market[];
   /** Price walk volatility of the built engine, basis points per step. Not with `engine`. */
   readonly volatilityBps?: number;

@@ -20,7 +20,7 @@ function signedDecimalToX18(value: string): bigint {
 }
 
 // A sign is let through here so that the §4.4 steps run in their order: a negative amount that
-// is also off the grid gets the grid message, as the conventions list the grid first.
+// is also off the grid gets the grid message, as docs/conventions.md §4.4 lists the grid first.
 const signedDecimal = z
   .string()
   .regex(SIGNED_DECIMAL, {
@@ -47,7 +47,7 @@ export type OrderBodyResult =
   | { readonly ok: false; readonly reply: Reply };
 
 /**
- * Checks the shape of an order request body (spec §2.4) and converts it for the engine:
+ * Checks the shape of an order request body (docs/trading-service-api.md §2.4) and converts it for the engine:
  * amounts and prices exactly to x18. Signs and past expiries pass, for the engine's §4.4 checks
  * to refuse in their order.
  */

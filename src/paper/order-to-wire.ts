@@ -3,7 +3,7 @@ import { venueOrderToWire, type WireOrder } from '../venue/schemas/index.ts';
 import type { VenueOrder } from '../venue/types.ts';
 import type { Session } from './credential-store.ts';
 
-/** The venue's view of an engine order (spec §2.5 plus `avgFillPriceX18`), owned by `owner`. */
+/** The venue's view of an engine order (docs/trading-service-api.md §2.5 plus `avgFillPriceX18`), owned by `owner`. */
 export function simOrderToVenueOrder(
   order: SimOrder,
   owner: { readonly brokerId: number; readonly subaccountId: string },
@@ -28,8 +28,8 @@ export function simOrderToVenueOrder(
 }
 
 /**
- * The wire order of spec §2.5 for an engine order, with the `avgFillPricex18` extension
- * (conventions §6), owned by the session's broker and subaccount.
+ * The wire order of docs/trading-service-api.md §2.5 for an engine order, with the `avgFillPricex18` extension
+ * (docs/conventions.md §6), owned by the session's broker and subaccount.
  */
 export function simOrderToWire(order: SimOrder, session: Session): WireOrder {
   return venueOrderToWire(

@@ -5,7 +5,7 @@ export type JsonBodyResult =
   { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reply: Reply };
 
 /**
- * Decodes a request body as UTF-8 JSON (conventions §2: malformed JSON is a 400). The message
+ * Decodes a request body as UTF-8 JSON (docs/conventions.md §2: malformed JSON is a 400). The message
  * says what is wrong without quoting the body, which may carry a signature or a key.
  */
 export function parseJsonBody(bytes: Buffer): JsonBodyResult {

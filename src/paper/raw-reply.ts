@@ -5,7 +5,7 @@ import type { Reply } from './reply.ts';
 /**
  * Writes a reply straight onto a socket, for the answers Node gives before there is a request
  * object (a malformed request, headers too large, a timeout, one connection too many): the same
- * conventions §2 envelope as every other answer, then the connection is closed. Does nothing
+ * docs/conventions.md §2 envelope as every other answer, then the connection is closed. Does nothing
  * when the socket can no longer be written.
  */
 export function writeRawReply(socket: Duplex, reply: Reply): void {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
-/** The paper venue's request body cap (conventions §2): 64 KiB. */
+/** The paper venue's request body cap (docs/conventions.md §2): 64 KiB. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /** What reading a request body gave. */

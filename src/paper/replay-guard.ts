@@ -1,5 +1,5 @@
 /**
- * The set of order signatures already accepted (conventions §4.3). Signatures are recorded only
+ * The set of order signatures already accepted (docs/conventions.md §4.3). Signatures are recorded only
  * for orders the venue accepted, so a refused order may be fixed and sent again; the verifier
  * admits only the canonical encoding of a signature, so one order cannot be replayed under a
  * second spelling.

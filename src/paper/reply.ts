@@ -1,5 +1,5 @@
 /**
- * What a paper venue route answers: the parts of the conventions §2 envelope plus extra
+ * What a paper venue route answers: the parts of the docs/conventions.md §2 envelope plus extra
  * headers. Routes return replies instead of throwing, so every outcome, refusals included, is a
  * value the pipeline writes the same way.
  */
@@ -19,7 +19,7 @@ export function ok(body: unknown, message: string): Reply {
   return { status: 200, message, body };
 }
 
-/** An error answer: `body` is `null`, `status` the HTTP status (conventions §2). */
+/** An error answer: `body` is `null`, `status` the HTTP status (docs/conventions.md §2). */
 export function fail(
   status: number,
   message: string,

@@ -64,7 +64,7 @@ export interface Router {
 
 /**
  * Builds the route table. `match` answers an unknown path with 404 and a known path asked with
- * another method with 405 and an `Allow` header, both in the envelope (conventions §2).
+ * another method with 405 and an `Allow` header, both in the envelope (docs/conventions.md §2).
  *
  * @example
  * const router = createRouter([{ method: 'GET', path: '/api/v1/order/:id', handler }]);

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Reply } from './reply.ts';
 
 /**
- * Writes a reply as the conventions §2 envelope `{"body", "message", "status"}` with the same
+ * Writes a reply as the docs/conventions.md §2 envelope `{"body", "message", "status"}` with the same
  * HTTP status. Does nothing when the client is gone or an answer was already started.
  *
  * @param closeConnection - also asks the client to close the connection (used when the request

@@ -87,7 +87,7 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
 }
 
 /**
- * Starts the paper venue: the simulation served over HTTP exactly per conventions §2-§6, write
+ * Starts the paper venue: the simulation served over HTTP exactly per docs/conventions.md §2-§6, write
  * and read API on one port. Routes: `POST /api/v1/auth`, `POST /api/v1/order`,
  * `GET /api/v1/order/{id}`, `GET /api/v1/market`, `GET /api/v1/quotes`. Every answer is the
  * `{body, message, status}` envelope, Node's own included (malformed requests 400, headers too

@@ -9,7 +9,7 @@ interface SubaccountState {
 }
 
 /**
- * Registration counters per subaccount (conventions §3): the counter starts at 0 and goes up by
+ * Registration counters per subaccount (docs/conventions.md §3): the counter starts at 0 and goes up by
  * one with each new signing key. A request's nonce must equal the current counter; registering
  * a known signing key again (a re-login) is accepted at the current counter and does not move
  * it.

@@ -41,7 +41,7 @@ export function httpOrderSubmitter(
   };
 }
 
-/** Looks orders up with the current credential (conventions §6 extension). */
+/** Looks orders up with the current credential (docs/conventions.md §6 extension). */
 export function httpOrderLookup(
   connection: VenueConnection,
   credentials: CredentialManager,

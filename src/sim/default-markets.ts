@@ -33,7 +33,7 @@ function market(
 }
 
 /**
- * The sample markets of conventions §7, the paper venue's defaults. Pass another `Market[]`
+ * The sample markets of docs/conventions.md §7, the paper venue's defaults. Pass another `Market[]`
  * (for example parsed from a markets file) to `new SimEngine({ markets })` to simulate others.
  */
 export const DEFAULT_SIM_MARKETS: readonly Market[] = Object.freeze([

@@ -246,7 +246,7 @@ export class SimEngine {
   }
 
   /**
-   * The current book of each active market (or of one), conventions §6 shape: decimal strings,
+   * The current book of each active market (or of one), docs/conventions.md §6 shape: decimal strings,
    * best level first, at most 10 levels per side, levels already consumed left out,
    * `timestamp` = the engine time (the clock reading, unless the clock went back: engine time
    * never does). An unknown or inactive market gives an empty list.
@@ -386,7 +386,7 @@ export class SimEngine {
   }
 
   /**
-   * Checks an order as the venue does (conventions §4.4 order, without the signature) without
+   * Checks an order as the venue does (docs/conventions.md §4.4 order, without the signature) without
    * placing it. The HTTP layer runs this before verifying the signature.
    *
    * @throws SimRejection with the venue's exact message.
@@ -572,7 +572,7 @@ export class SimEngine {
   #expireUntil(atMs: number): void {
     for (const order of this.#resting.values()) {
       if (order.expiryTs > atMs) continue;
-      // The venue reports an order that reached its expiry as CANCELLED (conventions §4.5), and
+      // The venue reports an order that reached its expiry as CANCELLED (docs/conventions.md §4.5), and
       // the engine is the venue: EXPIRED is the bot's word for an order that never got there.
       order.status = transition(order.status, 'cancelled');
       order.updatedAt = iso(order.expiryTs);

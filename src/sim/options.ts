@@ -24,7 +24,7 @@ export interface SimListing {
 export interface SimEngineOptions {
   /** Milliseconds since the epoch. Read once per engine call; the engine never reads a timer. */
   readonly clock: () => number;
-  /** The markets to simulate, in listing order. Default: `DEFAULT_SIM_MARKETS` (conventions §7). */
+  /** The markets to simulate, in listing order. Default: `DEFAULT_SIM_MARKETS` (docs/conventions.md §7). */
   readonly markets?: readonly Market[];
   /** Seed of the price walks, a non-negative safe integer. Default 1. */
   readonly seed?: number;
@@ -53,7 +53,7 @@ export interface SimEngineOptions {
   readonly listings?: readonly SimListing[];
 }
 
-/** Levels per side of every synthetic book (conventions §6: depth ≤ 10). */
+/** Levels per side of every synthetic book (docs/conventions.md §6: depth ≤ 10). */
 export const BOOK_DEPTH = 10;
 
 /** What the engine needs per market, checked and converted. */

@@ -1,7 +1,7 @@
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 
 /**
- * An order the simulation refuses, with the venue's exact message (conventions §4.4), so the
+ * An order the simulation refuses, with the venue's exact message (docs/conventions.md §4.4), so the
  * paper venue can answer `400` with `shortMessage` as it is.
  *
  * @example

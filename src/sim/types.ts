@@ -7,7 +7,7 @@ import type {
 } from '../domain/index.ts';
 
 /**
- * An order as the engine takes it: the HTTP body of spec §2.4 already parsed (amounts and
+ * An order as the engine takes it: the HTTP body of docs/trading-service-api.md §2.4 already parsed (amounts and
  * prices x18, signature checked by the caller).
  */
 export interface SimOrderRequest {
@@ -47,10 +47,10 @@ export interface SimOrder {
   readonly type: OrderType;
   readonly status: OrderStatus;
   readonly amountX18: bigint;
-  /** The requested price; `0n` for MARKET orders (conventions §4.5). */
+  /** The requested price; `0n` for MARKET orders (docs/conventions.md §4.5). */
   readonly priceX18: bigint;
   readonly totalFilledX18: bigint;
-  /** Filled notional / filled amount, floored; `0n` when nothing filled (conventions §6). */
+  /** Filled notional / filled amount, floored; `0n` when nothing filled (docs/conventions.md §6). */
   readonly avgFillPriceX18: bigint;
   readonly feesPaidX18: bigint;
   readonly expiryTs: number;

@@ -3,7 +3,7 @@ import type { Market } from '../domain/index.ts';
 import { SimRejection } from './sim-rejection.ts';
 import type { SimOrderRequest } from './types.ts';
 
-/** How far ahead an order's `expiryTs` may lie (conventions §4.4). */
+/** How far ahead an order's `expiryTs` may lie (docs/conventions.md §4.4). */
 export const MAX_ORDER_EXPIRY_AHEAD_MS = 30 * 24 * 60 * 60 * 1000;
 
 function checkGrid(
@@ -21,7 +21,7 @@ function checkGrid(
 }
 
 /**
- * Checks an order against its market in the venue's order (conventions §4.4, all but the
+ * Checks an order against its market in the venue's order (docs/conventions.md §4.4, all but the
  * signature, which the HTTP layer checks after this): market exists, is active, expiry window,
  * quantum grid, sign, price per order type, minimum amount, maximum LIMIT notional.
  *

@@ -5,7 +5,7 @@
  */
 import type { MarketType, OrderSide, OrderStatus, OrderType } from '../domain/index.ts';
 
-/** The order creation request body of spec §2.4, exactly as sent. */
+/** The order creation request body of docs/trading-service-api.md §2.4, exactly as sent. */
 export interface OrderRequestBody {
   readonly marketId: number;
   readonly isBuy: boolean;
@@ -16,7 +16,7 @@ export interface OrderRequestBody {
   readonly isReduce: boolean;
 }
 
-/** An order as the venue answers it (spec §2.5), parsed. */
+/** An order as the venue answers it (docs/trading-service-api.md §2.5), parsed. */
 export interface VenueOrder {
   readonly id: number;
   readonly brokerId: number;
@@ -29,20 +29,20 @@ export interface VenueOrder {
   readonly amountX18: bigint;
   readonly priceX18: bigint;
   readonly totalFilledX18: bigint;
-  /** Conventions §6 extension; absent when the venue does not report fill prices. */
+  /** docs/conventions.md §6 extension; absent when the venue does not report fill prices. */
   readonly avgFillPriceX18?: bigint;
   readonly expiryTs: number;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
 
-/** Registration result (spec §2.3). The secret never leaves the account module's store. */
+/** Registration result (docs/trading-service-api.md §2.3). The secret never leaves the account module's store. */
 export interface ServiceCredentials {
   readonly serviceKey: string;
   readonly serviceSecret: string;
 }
 
-/** EIP-712 domain values that differ between deployments (conventions §3-§4). */
+/** EIP-712 domain values that differ between deployments (docs/conventions.md §3-§4). */
 export interface SigningDomainConfig {
   readonly name: string;
   readonly version: string;
@@ -52,7 +52,7 @@ export interface SigningDomainConfig {
   readonly orderChainId: number;
 }
 
-/** Paper venue defaults of conventions §3-§4. */
+/** Paper venue defaults of docs/conventions.md §3-§4. */
 export const DEFAULT_SIGNING_DOMAIN: SigningDomainConfig = {
   name: 'TradingService',
   version: '1',

@@ -1,6 +1,6 @@
 /**
  * Sweep benchmark (issue 16): how well `quanta optimize`'s worker-thread pool scales, and what a
- * parameter set costs against a plain backtest, as ratios measured in the same run (STYLE §17).
+ * parameter set costs against a plain backtest, as ratios measured in the same run (docs/style.md §17).
  *
  *   npx tsx --conditions=quanta-source test/bench/optimize.bench.ts
  *

@@ -1,6 +1,6 @@
 /**
  * Recording benchmark: how fast a recording decodes into full snapshots, as ratios against a naive
- * format measured in the same run (STYLE §17). See README.md in this folder.
+ * format measured in the same run (docs/style.md §17). See README.md in this folder.
  *
  *   npx tsx test/bench/recording.bench.ts
  *

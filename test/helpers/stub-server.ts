@@ -30,7 +30,7 @@ export interface StubServer {
 
 /**
  * Starts a stub on 127.0.0.1, port 0. Routes are keyed by `"METHOD /path"` (query ignored);
- * unknown routes answer 404 in the conventions envelope.
+ * unknown routes answer 404 in the docs/conventions.md §2 envelope.
  */
 export async function startStubServer(
   routes: Readonly<Record<string, StubHandler>>,

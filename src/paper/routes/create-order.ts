@@ -26,7 +26,7 @@ async function createOrder(request: RouteRequest, context: PaperContext): Promis
   const parsed = parseOrderBody(json.value);
   if (!parsed.ok) return parsed.reply;
 
-  // Conventions §4.4: every check of the order comes before its signature.
+  // docs/conventions.md §4.4: every check of the order comes before its signature.
   try {
     context.engine.validateOrder(parsed.request);
   } catch (error) {
@@ -68,9 +68,9 @@ async function createOrder(request: RouteRequest, context: PaperContext): Promis
 }
 
 /**
- * `POST /api/v1/order` (conventions §4): credential headers (401/403), the body's shape, the
+ * `POST /api/v1/order` (docs/conventions.md §4): credential headers (401/403), the body's shape, the
  * §4.4 checks in order, then the signature (400) and the replay guard (409); an accepted order
- * goes to the engine and is answered with `avgFillPricex18` (conventions §6).
+ * goes to the engine and is answered with `avgFillPricex18` (docs/conventions.md §6).
  */
 export function createOrderRoute(context: PaperContext): Route {
   return {

@@ -21,7 +21,7 @@ function getOrder(request: RouteRequest, context: PaperContext): Reply {
 }
 
 /**
- * `GET /api/v1/order/{id}` (conventions §6 extension): the credential headers of §4.1 without a
+ * `GET /api/v1/order/{id}` (docs/conventions.md §6 extension): the credential headers of §4.1 without a
  * signature; answers the subaccount's own order as it is now (later fills included), 404 for an
  * id it does not own.
  */

@@ -18,7 +18,7 @@ function listMarkets(request: RouteRequest, context: PaperContext): Reply {
 }
 
 /**
- * `GET /api/v1/market` (conventions §5): every market, inactive ones included, with the spec's
+ * `GET /api/v1/market` (docs/conventions.md §5): every market, inactive ones included, with the spec's
  * exact field names; `?type=PERPETUAL|SPOT` selects one kind, any other value is a 400.
  */
 export function listMarketsRoute(context: PaperContext): Route {

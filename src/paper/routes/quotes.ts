@@ -20,7 +20,7 @@ function quotes(request: RouteRequest, context: PaperContext): Reply {
 }
 
 /**
- * `GET /api/v1/quotes` (conventions §6 extension): the book of each active market, or of the
+ * `GET /api/v1/quotes` (docs/conventions.md §6 extension): the book of each active market, or of the
  * one named by `?marketId=` (an empty list when it is unknown or inactive), decimal strings,
  * best level first, depth ≤ 10.
  */

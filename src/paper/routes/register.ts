@@ -6,7 +6,7 @@ import { parseJsonBody } from '../parse-json-body.ts';
 import { fail, ok, type Reply } from '../reply.ts';
 import type { Route, RouteRequest } from '../router.ts';
 
-/** How far ahead a registration's `expiryTs` may lie (conventions §3): 7 days. */
+/** How far ahead a registration's `expiryTs` may lie (docs/conventions.md §3): 7 days. */
 export const MAX_REGISTRATION_AHEAD_MS = 7 * 24 * 60 * 60 * 1000;
 
 const BROKER_ID = /^(?:0|[1-9]\d*)$/;
@@ -54,7 +54,7 @@ async function register(request: RouteRequest, context: PaperContext): Promise<R
 }
 
 /**
- * `POST /api/v1/auth` (conventions §3): checks the `Broker-Id` header, the subaccount id, both
+ * `POST /api/v1/auth` (docs/conventions.md §3): checks the `Broker-Id` header, the subaccount id, both
  * EIP-712 signatures, the expiry window (now, now + 7 days] and the nonce, then issues a fresh
  * credential pair that expires at `expiryTs`.
  */

@@ -8,7 +8,7 @@ export interface VenueConnection {
   readonly maxResponseBytes?: number;
 }
 
-/** The credential pair and signer that authenticate order calls (conventions §4.1). */
+/** The credential pair and signer that authenticate order calls (docs/conventions.md §4.1). */
 export interface OrderCredentials {
   readonly brokerId: number;
   readonly serviceKey: string;
@@ -19,7 +19,7 @@ export interface OrderCredentials {
   readonly headerPrefix: string;
 }
 
-/** The credential headers of conventions §4.1 (without the signature). */
+/** The credential headers of docs/conventions.md §4.1 (without the signature). */
 export function credentialHeaders(credentials: OrderCredentials): Record<string, string> {
   const prefix = credentials.headerPrefix;
   return {

@@ -10,7 +10,7 @@ export interface SignedOrderBytes {
 }
 
 /**
- * POST /api/v1/order (spec §4.2) with the conventions §4.1 headers. `body` is sent byte for
+ * POST /api/v1/order (docs/trading-service-api.md §4.2) with the docs/conventions.md §4.1 headers. `body` is sent byte for
  * byte, so a retry resends exactly what was signed.
  *
  * @throws QuantaError `QUANTA_INSECURE_TRANSPORT` before sending credentials over plain http to

@@ -5,7 +5,7 @@ import type { VenueOrder } from '../types.ts';
 import { credentialHeaders, type OrderCredentials, type VenueConnection } from './connection.ts';
 
 /**
- * GET /api/v1/order/{id} (conventions §6 extension): the order as it is now.
+ * GET /api/v1/order/{id} (docs/conventions.md §6 extension): the order as it is now.
  *
  * @returns the order, or `undefined` on 404 (no such order, or a venue without lookup).
  * @throws VenueError for any other failed call.

@@ -5,7 +5,7 @@ import type { Quote } from '../../domain/index.ts';
 import type { VenueConnection } from './connection.ts';
 
 /**
- * GET /api/v1/quotes (conventions §6 extension): books of active markets, best level first.
+ * GET /api/v1/quotes (docs/conventions.md §6 extension): books of active markets, best level first.
  *
  * @returns the quotes, or `undefined` when the venue has no quotes endpoint (404): that venue
  *   gives snapshots without prices, it is not a failure.

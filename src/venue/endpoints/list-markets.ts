@@ -4,7 +4,7 @@ import type { Market, MarketType } from '../../domain/index.ts';
 import type { VenueConnection } from './connection.ts';
 
 /**
- * GET /api/v1/market (spec §4.3): the markets, parsed (bigint fields).
+ * GET /api/v1/market (docs/trading-service-api.md §4.3): the markets, parsed (bigint fields).
  *
  * @param type - `PERPETUAL` or `SPOT` to filter; all markets when absent.
  * @throws VenueError for any failed call; QuantaError `QUANTA_INVALID_MARKET` for a bad row.

@@ -4,7 +4,7 @@ import type { ServiceCredentials } from '../types.ts';
 import type { VenueConnection } from './connection.ts';
 
 /**
- * POST /api/v1/auth (spec §4.1): registers a signing key for the subaccount and returns the
+ * POST /api/v1/auth (docs/trading-service-api.md §4.1): registers a signing key for the subaccount and returns the
  * credential pair. The secret is only in the returned value; never log it.
  *
  * @param request - a body from `signRegistration`.

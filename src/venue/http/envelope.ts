@@ -1,5 +1,5 @@
 /**
- * Reading the venue's response envelope `{"body", "message", "status"}` (conventions §2) out of
+ * Reading the venue's response envelope `{"body", "message", "status"}` (docs/conventions.md §2) out of
  * whatever a deployment actually sends: envelopes without `body`, bare `{"error": …}`, empty
  * bodies, HTML pages from a proxy, truncated JSON, JSON under the wrong content type, and an
  * envelope status that disagrees with the HTTP status.

@@ -11,13 +11,13 @@ import {
 } from './primitives.ts';
 import { parseWire } from './wire-error.ts';
 
-/** A conversion exponent: an integer in [-18, 18] (conventions §1; expo > 18 is invalid). */
+/** A conversion exponent: an integer in [-18, 18] (docs/conventions.md §1; expo > 18 is invalid). */
 const conversionExpo = safeInteger
   .max(18, { error: (issue) => `expo above 18 (got ${String(issue.input)})` })
   .min(-18, { error: (issue) => `expo below -18 (got ${String(issue.input)})` });
 
 /**
- * One market exactly as the venue lists it (spec §2.6, conventions §5): snake_case `id` and
+ * One market exactly as the venue lists it (docs/trading-service-api.md §2.6, docs/conventions.md §5): snake_case `id` and
  * timestamps, capitalised names for the rest, x18 values as non-negative integer strings.
  * Unknown extra fields are dropped.
  */
@@ -92,7 +92,7 @@ export function parseMarketRow(raw: unknown, index?: number): Market {
 }
 
 /**
- * Parses the body of the market listing, `{ "markets": [...] }` (conventions §5).
+ * Parses the body of the market listing, `{ "markets": [...] }` (docs/conventions.md §5).
  *
  * @throws QuantaError `QUANTA_INVALID_WIRE_DATA` when the body is not that shape;
  *   `QUANTA_INVALID_MARKET` for the first bad row, or for an id listed twice.

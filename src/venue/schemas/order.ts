@@ -18,7 +18,7 @@ import { parseWire } from './wire-error.ts';
 const UINT32_MAX = 2 ** 32 - 1;
 
 /**
- * The order creation request body (spec §2.4, conventions §1 and §4): amount and price as plain
+ * The order creation request body (docs/trading-service-api.md §2.4, docs/conventions.md §1 and §4): amount and price as plain
  * decimal strings (price `"0"` for MARKET), `expiryTs` in integer milliseconds. Every value is
  * signable: `marketId` fits the struct's `uint32 productId`, amount and price its `int128`.
  */
@@ -35,8 +35,8 @@ export const orderRequestBodySchema = z.object({
 });
 
 /**
- * The order of an order creation (or lookup) answer (spec §2.5, conventions §4.5), plus the
- * optional `avgFillPricex18` of the conventions §6 extension.
+ * The order of an order creation (or lookup) answer (docs/trading-service-api.md §2.5, docs/conventions.md §4.5), plus the
+ * optional `avgFillPricex18` of the docs/conventions.md §6 extension.
  */
 export const wireOrderSchema = z.object({
   id: nonNegativeInteger,
@@ -59,7 +59,7 @@ export const wireOrderSchema = z.object({
 /** An order in wire form. */
 export type WireOrder = z.infer<typeof wireOrderSchema>;
 
-/** An order status in wire form (conventions §4.5). */
+/** An order status in wire form (docs/conventions.md §4.5). */
 export type WireOrderStatus = WireOrder['status'];
 
 // The wire's one word for "part filled, rest resting" differs from the domain's; everything else

@@ -9,7 +9,7 @@ import { formatX18, parseDecimalToX18 } from '../../money/index.ts';
 export const INT128_MAX = 2n ** 127n - 1n;
 
 const X18_INTEGER = /^\d+$/;
-// Same grammar as src/money parseDecimalToX18 (conventions §1), which does the conversion.
+// Same grammar as src/money parseDecimalToX18 (docs/conventions.md §1), which does the conversion.
 const PLAIN_DECIMAL = /^\d+(?:\.\d{1,18})?$/;
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const HEX_SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
@@ -41,7 +41,7 @@ export const nonNegativeInteger = safeInteger.min(0, {
   error: (issue) => `expected a non-negative integer, got ${String(issue.input)}`,
 });
 
-/** A timestamp in milliseconds since the epoch (conventions §1). */
+/** A timestamp in milliseconds since the epoch (docs/conventions.md §1). */
 export const timestampMs = nonNegativeInteger;
 
 /** An ISO 8601 timestamp; the offset may be `Z`, numeric, or (tolerated) absent. */
@@ -104,7 +104,7 @@ export const hexAddress = z.string().regex(HEX_ADDRESS, {
     `expected a 0x-prefixed 20-byte hex address, got ${typeof issue.input === 'string' ? `${issue.input.length} characters` : typeof issue.input}`,
 });
 
-/** A 65-byte signature, `0x` + 130 hex digits (conventions §3). */
+/** A 65-byte signature, `0x` + 130 hex digits (docs/conventions.md §3). */
 export const hexSignature = z.string().regex(HEX_SIGNATURE, {
   error: () => 'expected a 0x-prefixed 65-byte hex signature (130 hex digits)',
 });

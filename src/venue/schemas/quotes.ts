@@ -6,7 +6,7 @@ import { parseWire } from './wire-error.ts';
 
 const quoteLevelSchema = z.object({ price: decimalString, quantity: decimalString });
 
-/** One market's quote (conventions §6 extension): decimal strings, best level first. */
+/** One market's quote (docs/conventions.md §6 extension): decimal strings, best level first. */
 export const wireQuoteSchema = z.object({
   marketId: nonNegativeInteger,
   timestamp: timestampMs,

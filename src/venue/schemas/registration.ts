@@ -5,7 +5,7 @@ import { hexAddress, hexSignature, nonNegativeInteger, timestampMs } from './pri
 import { parseWire } from './wire-error.ts';
 
 /**
- * The subaccount registration request body (spec §2.2; every field always sent). The
+ * The subaccount registration request body (docs/trading-service-api.md §2.2; every field always sent). The
  * `subaccountId` grammar and its agreement with `ethAddress` and the `Broker-Id` header are
  * checked by `parseSubaccountId` and the verifier, not here.
  */
@@ -38,7 +38,7 @@ export function parseRegistrationRequest(raw: unknown): RegistrationRequest {
 }
 
 /**
- * The registration result body (spec §2.3). Its messages never quote the value: it is a
+ * The registration result body (docs/trading-service-api.md §2.3). Its messages never quote the value: it is a
  * credential.
  */
 export const registrationResultSchema = z.object({
@@ -50,7 +50,7 @@ export const registrationResultSchema = z.object({
   }),
 });
 
-/** The registration result body in wire form (spec §2.3). */
+/** The registration result body in wire form (docs/trading-service-api.md §2.3). */
 export type RegistrationResult = z.infer<typeof registrationResultSchema>;
 
 /**

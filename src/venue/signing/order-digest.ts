@@ -6,7 +6,7 @@ import type { OrderRequestBody, SigningDomainConfig } from '../types.ts';
 import { packSubaccountId } from './subaccount.ts';
 
 /**
- * The EIP-712 digest of an order (conventions §4.2), computed directly: the Order struct's nine
+ * The EIP-712 digest of an order (docs/conventions.md §4.2), computed directly: the Order struct's nine
  * 32-byte words (type hash and eight fields) are written into one buffer and hashed, the domain
  * separator and the type hash are computed once per domain, and the subaccount's `bytes32` once
  * per subaccount. Equal to viem's `hashTypedData(buildOrderTypedData(…))` for every signable

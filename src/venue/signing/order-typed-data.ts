@@ -6,7 +6,7 @@ import type { OrderRequestBody, SigningDomainConfig } from '../types.ts';
 import { packSubaccountId } from './subaccount.ts';
 
 /**
- * The Order struct of conventions §4.2:
+ * The Order struct of docs/conventions.md §4.2:
  * `Order(bytes32 subAccountId,int128 priceX18,int128 amount,uint64 expiration,bool isReduce,address sessionKey,uint256 chainId,uint32 productId)`.
  */
 export const ORDER_TYPES = {
@@ -53,7 +53,7 @@ export interface OrderSigningInput {
 }
 
 /**
- * Builds the EIP-712 typed data of an order (conventions §4.2): priceX18 = price × 10^18 (0 for
+ * Builds the EIP-712 typed data of an order (docs/conventions.md §4.2): priceX18 = price × 10^18 (0 for
  * MARKET), amount = amount × 10^18 negated for a sell, expiration = expiryTs, sessionKey =
  * signer, productId = marketId, chainId = `domain.orderChainId` in struct and domain,
  * verifyingContract = `domain.orderVerifyingContract`.

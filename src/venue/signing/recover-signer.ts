@@ -17,7 +17,7 @@ const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
  * `0 < r < n` and low `s` (`s <= n/2`).
  *
  * Why it matters: for every valid (r, s, v) the triple (r, n − s, v ^ 1) recovers the same
- * address. A venue whose replay guard (conventions §4.3) keys on signature bytes would accept
+ * address. A venue whose replay guard (docs/conventions.md §4.3) keys on signature bytes would accept
  * that second encoding as a new order, so the verifier refuses it.
  */
 export function isCanonicalSignature(signature: string): boolean {

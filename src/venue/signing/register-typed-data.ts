@@ -5,7 +5,7 @@ import type { SigningDomainConfig } from '../types.ts';
 import { packSubaccountId } from './subaccount.ts';
 
 /**
- * The Register struct of conventions §3:
+ * The Register struct of docs/conventions.md §3:
  * `Register(bytes32 subAccountId,address userAddress,address sessionKey,uint128 expiryTimeStamp,uint128 nonce,uint256 chainId)`.
  */
 export const REGISTER_TYPES = {
@@ -37,7 +37,7 @@ export type RegisterTypedData = TypedDataDefinition<typeof REGISTER_TYPES, 'Regi
   };
 };
 
-/** The registration request fields that are signed (spec §2.2 without the signatures). */
+/** The registration request fields that are signed (docs/trading-service-api.md §2.2 without the signatures). */
 export interface RegisterFields {
   readonly subaccountId: string;
   readonly ethAddress: string;
@@ -57,7 +57,7 @@ const registerFieldsSchema = registrationRequestSchema.pick({
 });
 
 /**
- * Builds the EIP-712 typed data of a registration (conventions §3): domain `name`/`version`
+ * Builds the EIP-712 typed data of a registration (docs/conventions.md §3): domain `name`/`version`
  * from `domain`, `chainId` = the request's `chainId`, `verifyingContract` =
  * `domain.registerVerifyingContract`; userAddress = ethAddress, sessionKey = signingKey,
  * expiryTimeStamp = expiryTs.

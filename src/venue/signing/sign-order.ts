@@ -26,9 +26,9 @@ export interface SignedOrder {
 }
 
 /**
- * Signs an order request body with the session signing key (conventions §4.2). Deterministic:
+ * Signs an order request body with the session signing key (docs/conventions.md §4.2). Deterministic:
  * the same inputs give the same signature, and a retry must resend these bytes, never re-sign
- * (conventions §4.3).
+ * (docs/conventions.md §4.3).
  *
  * @throws QuantaError `QUANTA_INVALID_PRIVATE_KEY` (never quoting the key),
  *   `QUANTA_INVALID_WIRE_DATA` for a bad body, `QUANTA_INVALID_SUBACCOUNT`,
@@ -58,7 +58,7 @@ export interface VerifyOrderParams {
 }
 
 /**
- * True when `signature` is a canonical signature by `signer` over this order (conventions
+ * True when `signature` is a canonical signature by `signer` over this order (docs/conventions.md
  * §4.2); addresses compare case-insensitively.
  *
  * @throws QuantaError `QUANTA_INVALID_WIRE_DATA` or `QUANTA_INVALID_SUBACCOUNT` when the body,

@@ -17,16 +17,16 @@ export interface SignRegistrationParams {
   readonly brokerId: number | bigint;
   /** The `n` of the subaccount id, 0 < n < 2^48. */
   readonly subaccountIndex: number | bigint;
-  /** Milliseconds; the credentials expire then (conventions §3). */
+  /** Milliseconds; the credentials expire then (docs/conventions.md §3). */
   readonly expiryTs: number;
-  /** The subaccount's registration counter (conventions §3). */
+  /** The subaccount's registration counter (docs/conventions.md §3). */
   readonly nonce: number;
   readonly chainId: number;
   readonly domain: SigningDomainConfig;
 }
 
 /**
- * Builds a complete, signed registration request body (spec §2.2, conventions §3): the wallet
+ * Builds a complete, signed registration request body (docs/trading-service-api.md §2.2, docs/conventions.md §3): the wallet
  * signs the Register struct for `ethSignature`, the signing key signs the same struct for
  * `signingSignature`. Signatures are deterministic (RFC 6979): the same inputs give the same
  * bytes.
@@ -74,7 +74,7 @@ export async function signRegistration(
 
 /** Why a registration request was refused. */
 export type RegistrationRejection =
-  /** The body breaks the schema of spec §2.2. */
+  /** The body breaks the schema of docs/trading-service-api.md §2.2. */
   | 'MALFORMED'
   /** `subaccountId` is not `<brokerId>_<address>_<n>` within the limits. */
   | 'INVALID_SUBACCOUNT'
@@ -115,7 +115,7 @@ function sameAddress(a: string | undefined, b: string): boolean {
 }
 
 /**
- * Checks a registration request body (conventions §3): its shape, the subaccount id (address
+ * Checks a registration request body (docs/conventions.md §3): its shape, the subaccount id (address
  * exactly `ethAddress`, brokerId the header's when given), and that both signatures recover to
  * their addresses (case-insensitively) over the Register struct. Non-canonical signature
  * encodings (high s, v not 27/28) are refused. Expiry and nonce rules are the venue's.

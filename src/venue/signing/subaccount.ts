@@ -1,7 +1,7 @@
 import { concatHex, isAddress, numberToHex, type Address, type Hex } from 'viem';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 
-/** Exclusive upper bound of brokerId and n: both are packed into 6 bytes (conventions §3). */
+/** Exclusive upper bound of brokerId and n: both are packed into 6 bytes (docs/conventions.md §3). */
 export const SUBACCOUNT_PART_LIMIT = 2n ** 48n;
 
 // Canonical decimal only ("01" would name the same subaccount twice and break string equality).
@@ -11,7 +11,7 @@ const CANONICAL_UINT = /^(?:0|[1-9]\d*)$/;
 export interface SubaccountParts {
   readonly brokerId: bigint;
   readonly address: Address;
-  /** The `n` of conventions §3: 0 < n < 2^48. */
+  /** The `n` of docs/conventions.md §3: 0 < n < 2^48. */
   readonly index: bigint;
 }
 
@@ -64,7 +64,7 @@ function checkAddress(id: string, address: string): Address {
 }
 
 /**
- * Builds the subaccount id `"<brokerId>_<address>_<n>"` (conventions §3). The address is kept
+ * Builds the subaccount id `"<brokerId>_<address>_<n>"` (docs/conventions.md §3). The address is kept
  * exactly as given, because the venue compares it with the request's `ethAddress` as written.
  *
  * @throws QuantaError `QUANTA_INVALID_SUBACCOUNT` naming the part that is out of range.
@@ -81,7 +81,7 @@ export function formatSubaccountId(input: SubaccountInput): string {
 }
 
 /**
- * Splits and checks a subaccount id (conventions §3): brokerId a canonical integer below 2^48,
+ * Splits and checks a subaccount id (docs/conventions.md §3): brokerId a canonical integer below 2^48,
  * a 0x address (mixed case must be checksummed), n a canonical integer with 0 < n < 2^48.
  *
  * @throws QuantaError `QUANTA_INVALID_SUBACCOUNT` naming the part, e.g.
@@ -109,7 +109,7 @@ export function parseSubaccountId(id: string): SubaccountParts {
 }
 
 /**
- * The `bytes32` the typed data carries for a subaccount (conventions §3): 6-byte big-endian
+ * The `bytes32` the typed data carries for a subaccount (docs/conventions.md §3): 6-byte big-endian
  * brokerId ‖ 20-byte address ‖ 6-byte big-endian n, lowercase hex.
  *
  * @param id - a subaccount id string or its parsed parts.

@@ -1,7 +1,7 @@
 /**
  * `quanta register` and `quanta markets` as child processes (`node bin/quanta.js …`) against a
  * paper venue started here on port 0, a stub that refuses credentials, and a closed port: exit
- * codes of DESIGN (0, 1, 2, 3) and messages that say what to do. The children run concurrently
+ * codes of docs/design.md §5 (0, 1, 2, 3) and messages that say what to do. The children run concurrently
  * in `beforeAll` (each start costs seconds); the tests then read their results.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

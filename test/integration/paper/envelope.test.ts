@@ -1,5 +1,5 @@
 /**
- * Conventions §2: the envelope on every answer, malformed JSON 400, the 64 KiB cap 413, unknown
+ * docs/conventions.md §2: the envelope on every answer, malformed JSON 400, the 64 KiB cap 413, unknown
  * paths 404, wrong methods 405, and the optional rate limit 429 with Retry-After.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ function expectError(answer: Answer, status: number, message: string): void {
   expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
 }
 
-describe('envelope (conventions §2)', () => {
+describe('envelope (docs/conventions.md §2)', () => {
   it('wraps successes as {body, message, status} with status 200 and nothing else', async () => {
     harness = await startHarness();
     for (const path of ['/api/v1/market', '/api/v1/quotes']) {
@@ -142,7 +142,7 @@ describe('envelope (conventions §2)', () => {
   });
 });
 
-describe('rate limit (conventions §2)', () => {
+describe('rate limit (docs/conventions.md §2)', () => {
   it('answers 429 with Retry-After in seconds past the limit, over all endpoints, in a sliding window', async () => {
     harness = await startHarness({ rateLimit: 3 });
     const start = harness.clock.now;

@@ -23,7 +23,7 @@ import { readVector } from '../../helpers/vectors.ts';
 export const NOW = Date.parse('2026-03-02T12:00:00Z');
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The conventions §2 envelope. */
+/** The docs/conventions.md §2 envelope. */
 export interface Envelope {
   readonly body: unknown;
   readonly message: string;
@@ -38,7 +38,7 @@ export interface Answer {
   readonly json: Envelope;
 }
 
-/** The fixture's market rows exactly as the spec names them (conventions §7 plus test markets). */
+/** The fixture's market rows exactly as the spec names them (docs/conventions.md §7 plus test markets). */
 export const FIXTURE_ROWS = (
   JSON.parse(readFileSync(new URL('../../fixtures/markets.json', import.meta.url), 'utf8')) as {
     body: { markets: Record<string, unknown>[] };
@@ -198,7 +198,7 @@ export function orderBody(overrides: Partial<OrderRequestBody> = {}): OrderReque
   };
 }
 
-/** Signs an order body for a session (conventions §4.2): the `Service-Signature` value. */
+/** Signs an order body for a session (docs/conventions.md §4.2): the `Service-Signature` value. */
 export async function signBody(
   session: TestSession,
   body: OrderRequestBody,

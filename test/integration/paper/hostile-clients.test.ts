@@ -72,7 +72,7 @@ function answerOf(socket: Socket, boundMs: number): Promise<RawAnswer> {
   });
 }
 
-/** The answer is `status` in the conventions §2 envelope, and the connection was closed. */
+/** The answer is `status` in the docs/conventions.md §2 envelope, and the connection was closed. */
 function expectEnvelope(answer: RawAnswer, status: number, message: RegExp): void {
   expect(answer.closed, 'the venue closed the connection').toBe(true);
   expect(answer.status).toBe(status);

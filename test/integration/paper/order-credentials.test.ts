@@ -1,5 +1,5 @@
 /**
- * Conventions §4.1: the credential headers of POST /api/v1/order — 401 for missing, unknown or
+ * docs/conventions.md §4.1: the credential headers of POST /api/v1/order — 401 for missing, unknown or
  * expired credentials, 403 for a Broker-Id or signer that is not the credentials', both before
  * anything about the order is looked at; and no credential ever comes back in an answer.
  */

@@ -1,5 +1,5 @@
 /**
- * Conventions §4.2-§4.5 over HTTP: the §4.4 checks in their order and with their messages, each
+ * docs/conventions.md §4.2-§4.5 over HTTP: the §4.4 checks in their order and with their messages, each
  * one before the signature; the signature (400); the replay guard (409); the order answered.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -334,7 +334,7 @@ const ORDER_FIELDS = [
   'avgFillPricex18',
 ];
 
-describe('the order answered (§4.5, spec §2.5, §6 avgFillPricex18)', () => {
+describe('the order answered (docs/conventions.md §4.5 and §6 avgFillPricex18, docs/trading-service-api.md §2.5)', () => {
   it('answers a MARKET buy FILLED with the spec fields, pricex18 0 and the fill price', async () => {
     const { answer, body } = await placeOrder(harness, session, { amount: '0.002094' });
     expect(answer.status).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * Conventions §5 and §6: market listing with the type selector and the spec's exact field
+ * docs/conventions.md §5 and §6: market listing with the type selector and the spec's exact field
  * names, quotes, and order lookup.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -71,7 +71,7 @@ describe('GET /api/v1/market (§5)', () => {
     for (const row of rows) expect(Object.keys(row)).toEqual(MARKET_FIELDS);
   });
 
-  it('serves the conventions §7 markets by default', async () => {
+  it('serves the docs/conventions.md §7 markets by default', async () => {
     harness = await startHarness({}, { venueDefaults: true });
     const { rows } = await markets();
     expect(rows.map((row) => [row['id'], row['Symbol'], row['Type']])).toEqual([

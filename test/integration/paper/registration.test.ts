@@ -1,5 +1,5 @@
 /**
- * Conventions §3: POST /api/v1/auth — Broker-Id, subaccount id rules, both EIP-712 signatures,
+ * docs/conventions.md §3: POST /api/v1/auth — Broker-Id, subaccount id rules, both EIP-712 signatures,
  * the expiry window, the nonce counter and re-login, and the credentials issued.
  */
 import { afterEach, describe, expect, it } from 'vitest';

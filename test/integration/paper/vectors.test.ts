@@ -1,6 +1,6 @@
 /**
  * The known-answer requests of test/fixtures/vectors/eip712.json, sent byte for byte to a fresh
- * venue (conventions §7 markets) whose clock is before their expiry: the registrations in order
+ * venue (docs/conventions.md §7 markets) whose clock is before their expiry: the registrations in order
  * (the second a re-login of the same key at nonce 1), then the orders on markets 1, 3 and 5.
  */
 import { afterEach, describe, expect, it } from 'vitest';

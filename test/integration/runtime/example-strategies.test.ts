@@ -70,7 +70,7 @@ function expectFilledOnVenue(rows: OrderRecord[], venue: PaperVenue, accountId: 
       totalFilledX18: row.amountX18,
       isReduce: row.reduceOnly,
     });
-    // The journal keeps the venue's own average fill price (conventions §6), not an estimate.
+    // The journal keeps the venue's own average fill price (docs/conventions.md §6), not an estimate.
     expect(row.avgFillPriceX18).toBe(onVenue?.avgFillPriceX18);
     expect(row.fillPriceEstimated).toBe(false);
   }

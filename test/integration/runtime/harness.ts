@@ -37,7 +37,7 @@ export function strategyModule(name: string): string {
     : join(ROOT, 'strategies', `${name}.ts`);
 }
 
-/** The fixture's markets: conventions §7, DOGE-USD (expo 0), SHIB-USD (expo −2), XRP-USD (inactive). */
+/** The fixture's markets: docs/conventions.md §7, DOGE-USD (expo 0), SHIB-USD (expo −2), XRP-USD (inactive). */
 export const FIXTURE_MARKETS: readonly Market[] = parseMarketList(
   (
     JSON.parse(readFileSync(join(ROOT, 'test/fixtures/markets.json'), 'utf8')) as {
@@ -168,7 +168,7 @@ export interface RunningBot {
   stop(): Promise<RunSummary>;
 }
 
-/** The paper venue's account id of a wallet's subaccount (conventions §3, lowercase address). */
+/** The paper venue's account id of a wallet's subaccount (docs/conventions.md §3, lowercase address). */
 export function accountIdOf(walletKey: Hex, brokerId = 1, subaccount = 1): string {
   return `${brokerId}_${privateKeyToAddress(walletKey).toLowerCase()}_${subaccount}`;
 }

@@ -1,5 +1,5 @@
 /**
- * The house rules of DESIGN.md's "Parts" table, read from the sources: arrows point one way
+ * The house rules of docs/design.md §2 (its table), read from the sources: arrows point one way
  * (each folder imports only the folders listed for it), no file takes part in an import circle
  * (type-only imports included: a circle of types is still a circle of knowledge), domain types
  * live below venue and sim, and runtime/ is the only folder that wires the trading stack.
@@ -14,7 +14,7 @@ const SRC = resolve(import.meta.dirname, '../../../src');
 const SHARED = ['errors', 'log'];
 
 /**
- * Which folders each folder may import (DESIGN "Parts", arrows pointing down). Recorded
+ * Which folders each folder may import (docs/design.md §2, arrows pointing down). Recorded
  * deviations: `execution` imports `strategy` (the trading session hosts the strategies, one
  * loop for live and backtest); `strategy` and `backtest` import `config` (entries, file
  * locations for errors); `backtest` imports `runtime` for the one stack builder.

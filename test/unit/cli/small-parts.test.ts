@@ -22,7 +22,7 @@ describe('parseDuration', () => {
 });
 
 describe('exitCodeFor', () => {
-  it('maps errors to DESIGN exit codes', () => {
+  it('maps errors to docs/design.md §5 exit codes', () => {
     expect(exitCodeFor(new QuantaError(ErrorCodes.CONFIG_INVALID, 'x'))).toBe(2);
     expect(exitCodeFor(new QuantaError(ErrorCodes.WALLET_KEY_MISSING, 'x'))).toBe(2);
     expect(exitCodeFor(venueErrorFromStatus({ status: 401, endpoint: 'POST /api/v1/auth' }))).toBe(

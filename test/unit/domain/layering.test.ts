@@ -1,5 +1,5 @@
 /**
- * The domain layer sits below venue and sim (DESIGN "Parts"): it imports only money (and the
+ * The domain layer sits below venue and sim (docs/design.md §2): it imports only money (and the
  * error registry money itself uses), and the wire folder no longer declares domain types.
  */
 import { readFileSync, readdirSync } from 'node:fs';

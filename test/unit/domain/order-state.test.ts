@@ -125,7 +125,7 @@ describe('order state machine', () => {
   });
 
   it('never lets a sent order be called EXPIRED or CANCELLED on our own', () => {
-    // DESIGN rule 4: once bytes left, only the venue's word ends the order; expiry alone is UNKNOWN.
+    // docs/design.md §4 rule 4: once bytes left, only the venue's word ends the order; expiry alone is UNKNOWN.
     expect(transition('SENT', 'expired')).toBe('UNKNOWN');
     expect(() => transition('UNKNOWN', 'expired')).toThrow(IllegalOrderTransition);
     expect(() => transition('ACCEPTED', 'rejected')).toThrow(IllegalOrderTransition);

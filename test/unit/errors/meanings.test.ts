@@ -79,7 +79,7 @@ describe('ErrorMeanings', () => {
     `);
   });
 
-  it('gives DESIGN exit codes: 2 for usage and config, 3 for refused or expired credentials', () => {
+  it('gives docs/design.md §5 exit codes: 2 for usage and config, 3 for refused or expired credentials', () => {
     const byExit = (exit: number) =>
       Object.entries(ErrorMeanings)
         .filter(([, m]) => m.exit === exit)

@@ -131,7 +131,7 @@ describe('unplacedOrderOutcome', () => {
 
   it('is UNKNOWN when an earlier attempt, of this run or of one before a crash, may have landed', () => {
     // 503 then 400 in one dispatch: validation runs before the replay guard, so a landed order's
-    // resend can get a 400 too (DESIGN rule 4).
+    // resend can get a 400 too (docs/design.md §4 rule 4).
     expect(unplacedOrderOutcome({ error: status(400, 'market 9 is not active'), attempts: 2 }, 2))
       .toMatchInlineSnapshot(`
       {

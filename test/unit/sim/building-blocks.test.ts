@@ -124,7 +124,7 @@ describe('fillFeeX18', () => {
 });
 
 describe('default markets', () => {
-  it('are the conventions §7 rows of test/fixtures/markets.json', () => {
+  it('are the docs/conventions.md §7 rows of test/fixtures/markets.json', () => {
     const fixture = JSON.parse(
       readFileSync(new URL('../../fixtures/markets.json', import.meta.url), 'utf8'),
     ) as { body: { markets: Record<string, unknown>[] } };

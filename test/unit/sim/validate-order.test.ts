@@ -26,7 +26,7 @@ function rejection(overrides: Partial<SimOrderRequest>): string {
   throw new Error('expected a rejection');
 }
 
-describe('order validation (conventions §4.4)', () => {
+describe('order validation (docs/conventions.md §4.4)', () => {
   it.each<[string, Partial<SimOrderRequest>, string]>([
     ['unknown market', { marketId: 404 }, 'market 404 not found'],
     ['inactive market', { marketId: 11 }, 'market 11 is not active'],

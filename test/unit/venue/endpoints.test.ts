@@ -1,6 +1,6 @@
 /**
  * The five endpoint functions against a stub HTTP server on port 0 that answers badly in every
- * way conventions §2 lists. Each call must end in a typed result or a typed QuantaError with the
+ * way docs/conventions.md §2 lists. Each call must end in a typed result or a typed QuantaError with the
  * right code: never an untyped throw, never a hang.
  */
 import { readFileSync } from 'node:fs';
@@ -180,7 +180,7 @@ interface BadAnswer {
   readonly venueMessage: string | undefined;
 }
 
-/** Conventions §2: what real deployments send, each on a success and on an error status. */
+/** docs/conventions.md §2: what real deployments send, each on a success and on an error status. */
 const BAD_ANSWERS: readonly BadAnswer[] = [
   {
     name: 'envelope without body on 400',
@@ -289,7 +289,7 @@ const BAD_ANSWERS: readonly BadAnswer[] = [
 ];
 
 describe('endpoints: good answers', () => {
-  it.each(ENDPOINTS)('%s parses a conventions envelope', async (name) => {
+  it.each(ENDPOINTS)('%s parses a docs/conventions.md §2 envelope', async (name) => {
     answer = raw(200, envelope(GOOD_BODY[name]), JSON_TYPE);
     const result = await call(name);
     expect(result).toBeDefined();
@@ -342,7 +342,7 @@ describe('endpoints: wrong content types are tolerated when the text is a good e
   }
 });
 
-describe('endpoints: every bad answer of conventions §2 gives a typed error', () => {
+describe('endpoints: every bad answer of docs/conventions.md §2 gives a typed error', () => {
   for (const bad of BAD_ANSWERS) {
     it.each(ENDPOINTS)(`${bad.name}: %s`, async (name) => {
       answer = raw(bad.status, bad.text, bad.type);

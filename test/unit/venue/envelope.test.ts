@@ -78,7 +78,7 @@ describe('parseEnvelope: success', () => {
 });
 
 describe('parseEnvelope: error statuses', () => {
-  it('keeps the envelope message of a conventions error', () => {
+  it('keeps the envelope message of a docs/conventions.md §2 error', () => {
     expect(
       failure(400, '{"body":null,"message":"market 9 not found","status":400}', JSON_TYPE, {
         endpoint: 'POST /api/v1/order',

@@ -45,7 +45,7 @@ describe('markets.json fixture', () => {
     expect(markets.map((m) => m.id)).toEqual([1, 3, 5, 103, 2, 7, 9, 11]);
   });
 
-  it('parses the conventions §7 ETH-USD row into bigints', () => {
+  it('parses the docs/conventions.md §7 ETH-USD row into bigints', () => {
     expect(markets[0]).toEqual({
       id: 1,
       symbol: 'ETH-USD',

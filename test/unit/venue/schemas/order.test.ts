@@ -21,7 +21,7 @@ const vectorBodies = readVector<{ orders: { body: OrderRequestBody }[] }>('eip71
 );
 const body = vectorBodies[0]!;
 
-/** The spec §2.5 sample answer to the sample market order. */
+/** The docs/trading-service-api.md §2.5 sample answer to the sample market order. */
 const wireOrder = {
   id: 42,
   brokerId: 1,

@@ -32,7 +32,7 @@ function failure(raw: unknown): string {
 }
 
 describe('quotes', () => {
-  it('parses the conventions §6 body and quotesToWire gives it back', () => {
+  it('parses the docs/conventions.md §6 body and quotesToWire gives it back', () => {
     const quotes = parseQuotes(body);
     expect(quotes).toHaveLength(2);
     expect(quotes[0]?.bids[0]).toEqual({ price: '3000.5', quantity: '1.25' });
