@@ -20,6 +20,7 @@ import { refuse, type Refusal, type RefusalReason } from './refusal.ts';
 import { RefusalLog } from './refusal-log.ts';
 import { unplacedOrderOutcome } from './retry-policy.ts';
 import type { SizedOrder } from './sizing.ts';
+import type { StrategyShares } from './strategy-shares.ts';
 import type { TradingMode } from './trading-mode.ts';
 
 const exposureKey = (marketId: number, side: OrderSide): string => `${marketId}:${side}`;
@@ -55,6 +56,8 @@ export interface ExecutorOptions {
   readonly lookupOrder?: (venueOrderId: number) => Promise<VenueOrder | undefined>;
   /** Told about every fill, with the strategy that owns the order. */
   readonly onFill?: (strategy: string, fill: Fill) => void | Promise<void>;
+  /** Each strategy's share of the order budget; absent (backtests): no share. */
+  readonly shares?: StrategyShares;
 }
 
 /** What the executor tells metrics and alerts about orders. */
@@ -305,6 +308,16 @@ export class Executor {
     snapshot: Snapshot,
     ahead: number,
   ): Promise<Staged | { readonly refusal: Refusal }> {
+    const { shares } = this.#options;
+    // First and cheap: a flooding strategy's intents past its share cost no checks or signing.
+    if (shares !== undefined && !shares.allows(strategy)) {
+      const refusal = refuse(
+        'STRATEGY_THROTTLED',
+        `more orders than this strategy's share of the rate budget (${shares.perStrategy} per window)`,
+      );
+      this.#refusals.record(strategy, refusal.reason, refusal.detail);
+      return { refusal };
+    }
     const evaluated = this.#risk.evaluate(intent, snapshot, this.#portfolio, (marketId) =>
       this.#pendingExposureX18(marketId, intent.side),
     );
@@ -338,6 +351,7 @@ export class Executor {
       this.#options.now(),
     );
     this.#holdExposure(order);
+    shares?.admit(strategy);
     return { order };
   }
 

@@ -1,5 +1,5 @@
 import type { Logger } from '../log/logger.ts';
-import { MODE_REFUSALS, type RefusalReason } from './refusal.ts';
+import { UNLOGGED_REFUSALS, type RefusalReason } from './refusal.ts';
 
 /** Options of {@link RefusalLog}. */
 export interface RefusalLogOptions {
@@ -43,8 +43,9 @@ export class RefusalLog {
       this.#counts.set(strategy, counts);
     }
     counts[reason] = (counts[reason] ?? 0) + 1;
-    // The mode change said it once; every intent is refused while the mode lasts.
-    if (MODE_REFUSALS.has(reason)) return;
+    // The mode change (or the throttling episode) said it once; every intent is refused while
+    // it lasts.
+    if (UNLOGGED_REFUSALS.has(reason)) return;
 
     const key = `${strategy}\u0000${reason}`;
     const now = this.#options.now();

@@ -17,6 +17,7 @@ export type RefusalReason =
   | 'HALTED'
   | 'ENTRIES_HALTED'
   | 'SEND_BACKLOG'
+  | 'STRATEGY_THROTTLED'
   | 'DAILY_LOSS_LIMIT';
 
 /** A refused intent: the stable reason and a sentence a person can act on. */
@@ -38,4 +39,14 @@ export const MODE_REFUSALS: ReadonlySet<RefusalReason> = new Set([
   'KILL_SWITCH',
   'HALTED',
   'ENTRIES_HALTED',
+]);
+
+/**
+ * Refusals counted, never logged one by one: the mode refusals, and a strategy throttled to its
+ * share of the rate budget (`StrategyShares` logs one line per episode; a flood would otherwise
+ * mean one line per minute per strategy for as long as it lasts, and every intent counted).
+ */
+export const UNLOGGED_REFUSALS: ReadonlySet<RefusalReason> = new Set([
+  ...MODE_REFUSALS,
+  'STRATEGY_THROTTLED',
 ]);

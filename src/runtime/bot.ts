@@ -41,7 +41,7 @@ import { StatusLine } from './status-line.ts';
 import { TradingLoop } from './trading-loop.ts';
 import { buildTradingStack, type TradingStack } from './trading-stack.ts';
 import { createVenuePoller, httpReadTransport } from './venue-poller.ts';
-import { openRateBudget } from './rate-budget.ts';
+import { openRateBudget, pollReserveOf } from './rate-budget.ts';
 import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
 
 export type { RunSummary } from './shutdown.ts';
@@ -427,6 +427,7 @@ async function httpTradingStack(parts: {
       perMs: config.execution.rateLimit.perMs,
       concurrency: config.execution.concurrency,
       maxAttempts: config.execution.maxAttempts,
+      orderShare: config.execution.rateLimit.requests - pollReserveOf(config),
     },
     // The kill-switch file is read by the modes: its content names the mode (empty: halt).
     killSwitchOn: () => false,

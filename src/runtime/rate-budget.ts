@@ -1,13 +1,14 @@
 import type { Config } from '../config/index.ts';
 import { budgetKey, redisLabel } from '../execution/rate-budget/budget-key.ts';
 import { LocalRateBudget } from '../execution/rate-budget/local-rate-budget.ts';
+import { pollReserve } from '../execution/rate-budget/poll-reserve.ts';
 import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
 import { RedisRateBudget } from '../execution/rate-budget/redis-rate-budget.ts';
 import type { Logger } from '../log/logger.ts';
 
 /** What {@link openRateBudget} needs. */
 export interface OpenRateBudgetOptions {
-  readonly config: Pick<Config, 'execution' | 'venue'>;
+  readonly config: Pick<Config, 'execution' | 'venue' | 'poll'>;
   /** The venue's write URL as resolved (the embedded paper venue's included). */
   readonly writeUrl: string;
   /** The wallet the bot trades for: with the venue's write URL, the key of a shared budget. */
@@ -32,7 +33,8 @@ export async function openRateBudget(options: OpenRateBudgetOptions): Promise<Ra
     now: options.now,
     sleep: options.sleep,
   };
-  if (execution.rateBudget === 'local') return new LocalRateBudget(common);
+  if (execution.rateBudget === 'local')
+    return new LocalRateBudget({ ...common, pollReserve: pollReserveOf(options.config) });
   const log = options.log.child({ part: 'rate-budget' });
   const budget = await RedisRateBudget.open({
     ...common,
@@ -47,4 +49,18 @@ export async function openRateBudget(options: OpenRateBudgetOptions): Promise<Ra
     'shared rate budget',
   );
   return budget;
+}
+
+/**
+ * The slots the bot's polls keep for themselves (see `pollReserve`), and so what its strategies
+ * share: `execution.rateLimit.requests` minus this.
+ */
+export function pollReserveOf(config: Pick<Config, 'execution' | 'poll'>): number {
+  return pollReserve({
+    requests: config.execution.rateLimit.requests,
+    perMs: config.execution.rateLimit.perMs,
+    pollIntervalMs: config.poll.intervalMs,
+    permitsPerPoll: config.poll.quotes ? 2 : 1,
+    countPolls: config.execution.countPolls,
+  });
 }

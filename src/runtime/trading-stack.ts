@@ -10,6 +10,7 @@ import { Executor, type ExecutorObserver, type OrderSigner } from '../execution/
 import type { OrderJournal } from '../execution/journal.ts';
 import { openOrderView } from '../execution/open-order-view.ts';
 import { riskLimitsOf } from '../execution/risk-limits.ts';
+import { StrategyShares } from '../execution/strategy-shares.ts';
 import { TradingSession, type ProducedIntent } from '../execution/trading-session.ts';
 import type { TradingMode } from '../execution/trading-mode.ts';
 import type { Fill } from '../strategy/define-strategy.ts';
@@ -34,6 +35,11 @@ export interface TradingStackOptions {
     readonly perMs: number;
     readonly concurrency: number;
     readonly maxAttempts: number;
+    /**
+     * Orders per `perMs` the strategies share, each `1 / strategies` of it (the budget minus
+     * the polls' reserve), when there are two or more; absent: no share (backtests).
+     */
+    readonly orderShare?: number;
   };
   readonly killSwitchOn: () => boolean;
   /** The trading mode asked before every intent (the bot's `TradingModes`); default `trading`. */
@@ -102,6 +108,20 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
       await fillRoute.session?.onFill(strategy, fill);
       options.onFill?.(strategy, fill);
     },
+    // One strategy has nobody to take down (the polls keep their reserve in the budget): its
+    // share is the whole budget, and the send backlog check already refuses what cannot leave
+    // in time. Shares start with the second strategy.
+    ...(options.rate.orderShare === undefined || options.strategies.length < 2
+      ? {}
+      : {
+          shares: new StrategyShares({
+            strategies: options.strategies.map((strategy) => strategy.name),
+            requests: options.rate.orderShare,
+            perMs: options.rate.perMs,
+            now,
+            log: log.child({ part: 'executor' }),
+          }),
+        }),
   });
   const hosts = await loadStrategyHosts(options.strategies, {
     now,

@@ -22,6 +22,11 @@ export interface LocalRateBudgetOptions {
   readonly guardMs?: number;
   /** Polls take permits (default true); false: polls are neither limited nor counted. */
   readonly countPolls?: boolean;
+  /**
+   * Slots only polls may take (see `pollReserve`): orders and lookups keep to `requests` minus
+   * these, so a flood of orders never starves the data every strategy trades on. Default 0.
+   */
+  readonly pollReserve?: number;
   readonly now: () => number;
   /** Waits `ms` or until the signal aborts; injectable so tests drive time. */
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -43,7 +48,10 @@ export interface LocalRateBudgetOptions {
 export class LocalRateBudget implements RateBudget {
   readonly #options: LocalRateBudgetOptions;
   readonly #holdMs: number;
+  readonly #reserve: number;
   readonly #window = new SlotWindow();
+  /** The slots polls hold (also in `#window`), to know how much of the reserve is theirs. */
+  readonly #pollWindow = new SlotWindow();
   readonly #waiters = new Waiters();
   readonly #pump: Pump;
   #pausedUntil = 0;
@@ -53,6 +61,11 @@ export class LocalRateBudget implements RateBudget {
   constructor(options: LocalRateBudgetOptions) {
     this.#options = options;
     this.#holdMs = options.perMs + (options.guardMs ?? DEFAULT_GUARD_MS);
+    // Orders keep at least one slot, whatever the reserve asked for.
+    this.#reserve =
+      options.countPolls === false
+        ? 0
+        : Math.max(0, Math.min(options.pollReserve ?? 0, options.requests - 1));
     this.#pump = new Pump(() => this.#step(), options.sleep);
   }
 
@@ -60,7 +73,7 @@ export class LocalRateBudget implements RateBudget {
     if (signal.aborted) return Promise.reject(signal.reason as Error);
     if (this.#closed) return Promise.reject(new Error('rate budget closed'));
     // Nobody ahead: no queue round trip (the common case of a bot under its limit).
-    if (this.#waiters.size === 0 && this.#free() > 0) return Promise.resolve(this.#permit());
+    if (this.#waiters.size === 0 && this.#orderFree() > 0) return Promise.resolve(this.#permit());
     const waiting = this.#waiters.enqueue(kind, signal);
     this.#pump.kick();
     return waiting;
@@ -68,12 +81,15 @@ export class LocalRateBudget implements RateBudget {
 
   tryTake(_kind: 'poll', count: number): Promise<Permit[] | undefined> {
     if (this.#options.countPolls === false) return Promise.resolve(freePermits(count));
-    // Orders (and lookups) first: a poll never takes a slot someone waits for.
-    if (this.#closed || this.#waiters.size > 0 || this.#free() < count) {
+    // Orders (and lookups) first: a poll never takes a slot someone waits for, only the
+    // reserved ones then (orders cannot take those).
+    const free = this.#free();
+    const forPolls = this.#waiters.size > 0 ? Math.min(free, this.#reserveLeft()) : free;
+    if (this.#closed || forPolls < count) {
       this.#skippedPolls += 1;
       return Promise.resolve(undefined);
     }
-    return Promise.resolve(Array.from({ length: count }, () => this.#permit()));
+    return Promise.resolve(Array.from({ length: count }, () => this.#permit(true)));
   }
 
   pause(ms: number): void {
@@ -82,7 +98,7 @@ export class LocalRateBudget implements RateBudget {
 
   estimatedWaitMs(queued: number): number {
     const paused = Math.max(0, this.#pausedUntil - this.#options.now());
-    return paused + Math.floor(queued / this.#options.requests) * this.#holdMs;
+    return paused + Math.floor(queued / (this.#options.requests - this.#reserve)) * this.#holdMs;
   }
 
   status(): RateBudgetStatus {
@@ -103,6 +119,17 @@ export class LocalRateBudget implements RateBudget {
     return Promise.resolve();
   }
 
+  /** Free slots for orders and lookups now: the part of the reserve polls do not hold is theirs. */
+  #orderFree(): number {
+    return this.#free() - this.#reserveLeft();
+  }
+
+  /** Reserved slots that polls do not hold now. */
+  #reserveLeft(): number {
+    if (this.#reserve === 0) return 0;
+    return Math.max(0, this.#reserve - this.#pollWindow.used(this.#options.now()));
+  }
+
   /** Free slots now (none during a 429 pause). */
   #free(): number {
     const now = this.#options.now();
@@ -110,8 +137,10 @@ export class LocalRateBudget implements RateBudget {
     return this.#options.requests - this.#window.used(now);
   }
 
-  #permit(): Permit {
+  #permit(poll = false): Permit {
     const slot: Slot = this.#window.take();
+    // The same slot, counted among the polls' too (hold and drop are seen by both windows).
+    if (poll && this.#reserve > 0) this.#pollWindow.adopt(slot);
     let released = false;
     return {
       release: (sent = true) => {
@@ -125,7 +154,7 @@ export class LocalRateBudget implements RateBudget {
   }
 
   #step(): number | undefined {
-    while (this.#waiters.size > 0 && this.#free() > 0) this.#waiters.grant(this.#permit());
+    while (this.#waiters.size > 0 && this.#orderFree() > 0) this.#waiters.grant(this.#permit());
     if (this.#waiters.size === 0) return undefined;
     const now = this.#options.now();
     const wakeAt = now < this.#pausedUntil ? this.#pausedUntil : this.#window.nextFreeAt();

@@ -264,6 +264,8 @@ export interface OrderProxy {
   readonly orders: SeenOrder[];
   /** Order requests held unanswered right now. */
   held(): number;
+  /** Requests of any kind received and not answered yet (held ones included). */
+  inFlight(): number;
   close(): Promise<void>;
 }
 
@@ -294,8 +296,11 @@ export async function startOrderProxy(
 ): Promise<OrderProxy> {
   const orders: SeenOrder[] = [];
   let held = 0;
+  let open = 0;
   const server = createServer((req, res) => {
     res.on('error', () => undefined);
+    open += 1;
+    res.once('close', () => (open -= 1));
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -350,6 +355,7 @@ export async function startOrderProxy(
     url: `http://127.0.0.1:${port}`,
     orders,
     held: () => held,
+    inFlight: () => open,
     close: () =>
       new Promise<void>((done) => {
         server.closeAllConnections();

@@ -126,6 +126,49 @@ describe('LocalRateBudget', () => {
     expect(waiting.at).toBe(0);
   });
 
+  it('keeps the polls reserve from orders: a flood of orders waits, polls still get theirs', async () => {
+    const time = fakeTime();
+    const budget = new LocalRateBudget({
+      requests: 5,
+      perMs: 1000,
+      pollReserve: 2,
+      now: time.now,
+      sleep: (ms, signal) => time.sleep(ms, signal),
+    });
+    // Three order slots, then the orders wait although two slots are free.
+    const taken = [];
+    for (let i = 0; i < 3; i++) taken.push(await budget.take('order', never));
+    const waiting = track(budget.take('order', never), time);
+    await settle();
+    expect(waiting.at).toBeUndefined();
+    // A poll still gets the reserved slots while orders wait (it used to be skipped)…
+    expect(await budget.tryTake('poll', 2)).toHaveLength(2);
+    // …and no more than those.
+    expect(await budget.tryTake('poll', 1)).toBeUndefined();
+    expect(budget.status().skippedPolls).toBe(1);
+    // Without a poll holding them, the reserve stays out of the orders' reach.
+    taken[0]?.release(false);
+    await settle();
+    expect(waiting.at).toBe(0);
+    expect(budget.estimatedWaitMs(6)).toBe(2 * 1002);
+  });
+
+  it('a poll reserve larger than the budget leaves orders one slot', async () => {
+    const time = fakeTime();
+    const budget = new LocalRateBudget({
+      requests: 2,
+      perMs: 1000,
+      pollReserve: 5,
+      now: time.now,
+      sleep: (ms, signal) => time.sleep(ms, signal),
+    });
+    await budget.take('order', never);
+    const waiting = track(budget.take('order', never), time);
+    await settle();
+    expect(waiting.at).toBeUndefined();
+    expect(await budget.tryTake('poll', 1)).toHaveLength(1);
+  });
+
   it('countPolls: false gives polls permits that count nothing', async () => {
     const time = fakeTime();
     const budget = budgetOf(1, time, false);
