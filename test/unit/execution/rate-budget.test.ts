@@ -46,6 +46,17 @@ function budgetOf(requests: number, time: ReturnType<typeof fakeTime>, countPoll
   });
 }
 
+/** A budget of `requests` per second keeping `pollReserve` slots for polls. */
+function reservedBudget(requests: number, pollReserve: number, time: ReturnType<typeof fakeTime>) {
+  return new LocalRateBudget({
+    requests,
+    perMs: 1000,
+    pollReserve,
+    now: time.now,
+    sleep: (ms, signal) => time.sleep(ms, signal),
+  });
+}
+
 const never = new AbortController().signal;
 
 /** Takes a permit in the background and records when it came. */
@@ -128,13 +139,7 @@ describe('LocalRateBudget', () => {
 
   it('keeps the polls reserve from orders: a flood of orders waits, polls still get theirs', async () => {
     const time = fakeTime();
-    const budget = new LocalRateBudget({
-      requests: 5,
-      perMs: 1000,
-      pollReserve: 2,
-      now: time.now,
-      sleep: (ms, signal) => time.sleep(ms, signal),
-    });
+    const budget = reservedBudget(5, 2, time);
     // Three order slots, then the orders wait although two slots are free.
     const taken = [];
     for (let i = 0; i < 3; i++) taken.push(await budget.take('order', never));
@@ -155,13 +160,7 @@ describe('LocalRateBudget', () => {
 
   it('a poll reserve larger than the budget leaves orders one slot', async () => {
     const time = fakeTime();
-    const budget = new LocalRateBudget({
-      requests: 2,
-      perMs: 1000,
-      pollReserve: 5,
-      now: time.now,
-      sleep: (ms, signal) => time.sleep(ms, signal),
-    });
+    const budget = reservedBudget(2, 5, time);
     await budget.take('order', never);
     const waiting = track(budget.take('order', never), time);
     await settle();
