@@ -131,10 +131,87 @@ export const ORDER_EVENTS: readonly OrderEvent[] = [
   'outcomeUnknown',
 ];
 
-/** A state with no way out: nothing more will happen to the order. */
+/**
+ * A state with no way out of the transition table (FILLED, CANCELLED, REJECTED, EXPIRED):
+ * nothing more will happen to the order. ACCEPTED and UNKNOWN are not final: a venue report
+ * (a lookup) can still move them; see {@link isUnresolvedState}.
+ */
 export function isFinalState(state: OrderState): boolean {
   return Object.keys(ORDER_TRANSITIONS[state]).length === 0;
 }
+
+// The groups below split every state that is not final by what the bot does about it. Each
+// non-final state is in exactly one of in flight, resting and unresolved (a test checks it
+// against the table), so "open" and "may still change" cannot drift from the state machine.
+
+/** Journaled and not yet answered: never sent (PENDING) or with an attempt out (SENT). */
+export const IN_FLIGHT_STATES: readonly OrderState[] = ['PENDING', 'SENT'];
+
+/** Resting on the venue's book, whole or in part: the states a lookup refreshes each poll. */
+export const RESTING_STATES: readonly OrderState[] = ['OPEN', 'PARTIALLY_FILLED'];
+
+/**
+ * Open orders: those that may still trade and that the bot itself still acts on (sends,
+ * resends, looks up, expires): in flight or resting. What `ctx.openOrders()`, `GET /status`
+ * and `GET /orders` list as open. ACCEPTED and UNKNOWN are not open: only a person checking
+ * the venue (or a lookup by venue id) resolves them.
+ */
+export const OPEN_ORDER_STATES: readonly OrderState[] = [...IN_FLIGHT_STATES, ...RESTING_STATES];
+
+/**
+ * States whose fill is not known: the outcome was lost (UNKNOWN) or a resend's 409 proved an
+ * earlier attempt landed (ACCEPTED). Risk counts them at full size until a lookup resolves them.
+ */
+export const UNRESOLVED_STATES: readonly OrderState[] = ['UNKNOWN', 'ACCEPTED'];
+
+/** Every state that is not final, in the table's order: the orders that may still change. */
+export const UNFINISHED_STATES: readonly OrderState[] = ORDER_STATES.filter(
+  (state) => !isFinalState(state),
+);
+
+/** True for PENDING and SENT (see {@link IN_FLIGHT_STATES}). */
+export function isInFlightState(state: OrderState): boolean {
+  return IN_FLIGHT_STATES.includes(state);
+}
+
+/** True for OPEN and PARTIALLY_FILLED (see {@link RESTING_STATES}). */
+export function isRestingState(state: OrderState): boolean {
+  return RESTING_STATES.includes(state);
+}
+
+/** True for an order that may still trade and that the bot acts on (see {@link OPEN_ORDER_STATES}). */
+export function isOpenOrderState(state: OrderState): boolean {
+  return isInFlightState(state) || isRestingState(state);
+}
+
+/** True for UNKNOWN and ACCEPTED (see {@link UNRESOLVED_STATES}). */
+export function isUnresolvedState(state: OrderState): boolean {
+  return UNRESOLVED_STATES.includes(state);
+}
+
+/**
+ * The event that leads to `state`, read from {@link ORDER_TRANSITIONS} (the reverse of the
+ * table, for callers that propose a state rather than name an event, such as the journal).
+ * Every state but the initial one is the target of exactly one event, except UNKNOWN, also
+ * reached by `expired` from SENT: the event that leads nowhere else wins (`outcomeUnknown`).
+ */
+export function eventLeadingTo(state: Exclude<OrderState, typeof INITIAL_ORDER_STATE>): OrderEvent {
+  const event = EVENT_LEADING_TO.get(state);
+  // Unreachable: the table test checks that every state but PENDING is some event's target.
+  if (event === undefined) throw new IllegalOrderTransition(INITIAL_ORDER_STATE, 'sent', state);
+  return event;
+}
+
+const EVENT_LEADING_TO: ReadonlyMap<OrderState, OrderEvent> = new Map(
+  ORDER_STATES.flatMap((state) => {
+    const targets = (event: OrderEvent): OrderState[] =>
+      ORDER_STATES.flatMap((from) => ORDER_TRANSITIONS[from][event] ?? []);
+    const leading = ORDER_EVENTS.filter((event) => targets(event).includes(state));
+    const only = leading.find((event) => targets(event).every((target) => target === state));
+    const event = only ?? leading[0];
+    return event === undefined || state === INITIAL_ORDER_STATE ? [] : [[state, event] as const];
+  }),
+);
 
 /** True for the states a venue reports (the statuses of {@link OrderStatus}). */
 export function isOrderStatus(state: OrderState): state is OrderStatus {

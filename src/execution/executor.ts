@@ -4,13 +4,20 @@ import type { Snapshot } from '../market/snapshot.ts';
 import { formatX18 } from '../money/index.ts';
 import type { Fill } from '../strategy/define-strategy.ts';
 import type { OrderIntent } from '../strategy/intent.ts';
-import type { Market, OrderSide } from '../domain/index.ts';
+import {
+  OPEN_ORDER_STATES,
+  RESTING_STATES,
+  UNRESOLVED_STATES,
+  isUnresolvedState,
+  type Market,
+  type OrderSide,
+} from '../domain/index.ts';
 import type { OrderRequestBody, VenueOrder } from '../venue/types.ts';
 import { referencePriceX18, type RiskLimits } from './checks.ts';
 import { type Dispatcher, type DispatchResult, type SignedOrderRequest } from './dispatcher.ts';
 import { NextEvent } from './next-event.ts';
 import type { NewOrder, OrderJournal } from './journal.ts';
-import { FINAL_STATES, OPEN_STATES, UNRESOLVED_STATES, type OrderRecord } from './order-record.ts';
+import type { OrderRecord } from './order-record.ts';
 import { Portfolio, type Liquidity } from './portfolio.ts';
 import type { PositionBook } from './positions.ts';
 import { expiryFloorOf, nextExpiryTs } from './expiry-floor.ts';
@@ -24,9 +31,6 @@ import type { StrategyShares } from './strategy-shares.ts';
 import type { TradingMode } from './trading-mode.ts';
 
 const exposureKey = (marketId: number, side: OrderSide): string => `${marketId}:${side}`;
-
-/** Orders resting on the venue: looked up after every snapshot (fills, cancels). */
-const RESTING_STATES: readonly OrderRecord['state'][] = ['OPEN', 'PARTIALLY_FILLED'];
 
 /** The journal key-value scope where risk keeps its day baseline (not a strategy name). */
 const RISK_SCOPE = 'quanta:risk';
@@ -455,7 +459,7 @@ export class Executor {
     outcome: { state: 'EXPIRED' | 'ACCEPTED' | 'REJECTED' | 'UNKNOWN'; error: string },
   ): void {
     const updated = this.#options.journal.recordOutcome(record.id, outcome, this.#options.now());
-    if (UNRESOLVED_STATES.includes(updated.state)) this.#unresolved.set(updated.id, updated);
+    if (isUnresolvedState(updated.state)) this.#unresolved.set(updated.id, updated);
     this.#options.observer?.updated?.(updated);
     const level = outcome.state === 'EXPIRED' ? 'info' : 'warn';
     this.#options.log[level](
@@ -543,6 +547,7 @@ export class Executor {
     if (lookup === undefined) return;
     // Resting orders, and orders of unknown outcome whose venue id is known (a lookup resolves
     // them and releases the full size risk counted for them).
+    // Resting orders are looked up after every snapshot (fills, cancels).
     const resting = this.#options.journal.inStates(RESTING_STATES);
     // Nothing to look up (most snapshots of most strategies): no list is built.
     if (resting.length === 0 && this.#unresolved.size === 0) return;
@@ -565,11 +570,9 @@ export class Executor {
     }
   }
 
-  /** Orders of a strategy that are not final, for `ctx.openOrders()`. */
+  /** A strategy's open orders (in flight or resting), for `ctx.openOrders()`. */
   openOrders(strategy: string): OrderRecord[] {
-    return this.#options.journal
-      .inStates(OPEN_STATES)
-      .filter((r) => r.strategy === strategy && !FINAL_STATES.has(r.state));
+    return this.#options.journal.inStates(OPEN_ORDER_STATES).filter((r) => r.strategy === strategy);
   }
 
   /** Orders whose outcome is not known (counted at full size by risk until resolved). */

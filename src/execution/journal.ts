@@ -5,7 +5,8 @@ import {
   INITIAL_ORDER_STATE,
   IllegalOrderTransition,
   ORDER_STATES,
-  isFinalState,
+  UNFINISHED_STATES,
+  eventLeadingTo,
   transition,
   type OrderEvent,
   type OrderSide,
@@ -60,25 +61,14 @@ export type OrderOutcome = OrderOutcomeDetails &
     | { readonly state: Exclude<OrderState, typeof INITIAL_ORDER_STATE>; readonly event?: never }
   );
 
-// For outcomes that propose a state: the event that leads there. Every state but the initial one
-// is the target of exactly one event, except UNKNOWN (also reached by `expired` from SENT, which
-// a caller proposing UNKNOWN has already judged as "outcome unknown").
-const EVENT_LEADING_TO: Readonly<Record<Exclude<OrderState, 'PENDING'>, OrderEvent>> = {
-  SENT: 'sent',
-  ACCEPTED: 'landed',
-  OPEN: 'opened',
-  PARTIALLY_FILLED: 'partiallyFilled',
-  FILLED: 'filled',
-  CANCELLED: 'cancelled',
-  REJECTED: 'rejected',
-  EXPIRED: 'expired',
-  UNKNOWN: 'outcomeUnknown',
-};
-
-/** The state `outcome` moves an order in `current` to. @throws IllegalOrderTransition */
+/**
+ * The state `outcome` moves an order in `current` to. An outcome that proposes a state goes by
+ * the event leading there (a caller proposing UNKNOWN has judged the outcome unknown, so
+ * `outcomeUnknown`, not `expired`). @throws IllegalOrderTransition
+ */
 function nextState(current: OrderState, outcome: OrderOutcome): OrderState {
   if (outcome.event !== undefined) return transition(current, outcome.event);
-  const event = EVENT_LEADING_TO[outcome.state];
+  const event = eventLeadingTo(outcome.state);
   const next = transition(current, event);
   if (next !== outcome.state) throw new IllegalOrderTransition(current, event, outcome.state);
   return next;
@@ -157,9 +147,8 @@ interface LiveRow {
   written: number;
 }
 
-const LIVE_STATES: ReadonlySet<OrderState> = new Set(
-  ORDER_STATES.filter((state) => !isFinalState(state)),
-);
+// The orders a writing journal keeps in memory: those that may still change.
+const LIVE_STATES: ReadonlySet<OrderState> = new Set(UNFINISHED_STATES);
 
 /**
  * The order journal: one SQLite row per order, committed (WAL, synchronous FULL, so fsynced)
@@ -281,7 +270,7 @@ export class OrderJournal {
     }
     if (writable) {
       this.#live = new Map();
-      const live = [...LIVE_STATES];
+      const live = UNFINISHED_STATES;
       for (const record of this.#select(live)) {
         this.#live.set(record.id, { record, written: record.attempts });
       }

@@ -1,30 +1,4 @@
-import {
-  ORDER_STATES,
-  isFinalState,
-  type OrderSide,
-  type OrderState,
-  type OrderType,
-} from '../domain/index.ts';
-
-/**
- * States in which the bot does nothing more about an order: the state machine's final states,
- * plus ACCEPTED and UNKNOWN, which only a lookup could resolve and which the bot does not look
- * up (a person checks the venue). Not an open order for `ctx.openOrders()`.
- */
-/** States of orders that may still trade: not sent yet, in flight, or resting on the venue. */
-export const OPEN_STATES: readonly OrderState[] = ['PENDING', 'SENT', 'OPEN', 'PARTIALLY_FILLED'];
-
-/**
- * States whose fill is unknown (the outcome was lost, or a 409 proved it landed): risk counts
- * them at full size until a lookup resolves them.
- */
-export const UNRESOLVED_STATES: readonly OrderState[] = ['UNKNOWN', 'ACCEPTED'];
-
-export const FINAL_STATES: ReadonlySet<OrderState> = new Set([
-  ...ORDER_STATES.filter(isFinalState),
-  'ACCEPTED',
-  'UNKNOWN',
-]);
+import type { OrderSide, OrderState, OrderType } from '../domain/index.ts';
 
 /** The journal's row for one order: what was asked, the exact signed bytes, and what happened. */
 export interface OrderRecord {

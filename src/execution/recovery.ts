@@ -1,3 +1,4 @@
+import { isInFlightState } from '../domain/index.ts';
 import type { Logger } from '../log/logger.ts';
 import type { OrderRecord } from './order-record.ts';
 
@@ -30,7 +31,7 @@ export function recoverJournal(
     if (record.filledX18 > 0n && record.avgFillPriceX18 !== null) steps.bookRecordedFills(record);
   }
   for (const record of records) {
-    if (record.state !== 'PENDING' && record.state !== 'SENT') continue;
+    if (!isInFlightState(record.state)) continue;
     if (now < record.expiryTs) {
       log.warn(
         { orderId: record.id, attempts: record.attempts },

@@ -1,7 +1,7 @@
 import type { Config } from '../config/index.ts';
-import type { OrderState } from '../domain/index.ts';
+import { OPEN_ORDER_STATES, UNRESOLVED_STATES, type OrderState } from '../domain/index.ts';
 import { OrderJournal } from '../execution/journal.ts';
-import { OPEN_STATES, UNRESOLVED_STATES, type OrderRecord } from '../execution/order-record.ts';
+import type { OrderRecord } from '../execution/order-record.ts';
 import { Portfolio } from '../execution/portfolio.ts';
 import {
   MODE_SCOPE,
@@ -79,7 +79,7 @@ export function readBotStatus(config: Config, lastOrders = 10): BotStatus {
         realizedPnl: formatX18(p.realizedPnlX18),
         fees: formatX18(p.feesX18),
       })),
-      openOrders: journal.inStates(OPEN_STATES).map(statusOrder),
+      openOrders: journal.inStates(OPEN_ORDER_STATES).map(statusOrder),
       unresolvedOrders: journal.inStates(UNRESOLVED_STATES).map(statusOrder),
       lastOrders: journal.latest(lastOrders).map(statusOrder),
       ordersByState: journal.countByState(),

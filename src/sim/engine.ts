@@ -3,6 +3,7 @@ import { formatX18, quantumX18 } from '../money/index.ts';
 import {
   INITIAL_ORDER_STATE,
   isOrderStatus,
+  isRestingState,
   transition,
   type FillLiquidity,
   type Market,
@@ -640,8 +641,7 @@ export class SimEngine {
    */
   #settle(order: BookedOrder): void {
     order.status = transition(order.status, settledEvent(order));
-    if (order.status === 'OPEN' || order.status === 'PARTIALLY_FILLED')
-      this.#resting.set(order.id, order);
+    if (isRestingState(order.status)) this.#resting.set(order.id, order);
     else this.#resting.delete(order.id);
   }
 

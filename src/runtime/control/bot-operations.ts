@@ -4,7 +4,8 @@ import { summarizeError } from '../../errors/index.ts';
 import type { Dispatcher } from '../../execution/dispatcher.ts';
 import type { Executor } from '../../execution/executor.ts';
 import type { OrderJournal } from '../../execution/journal.ts';
-import { OPEN_STATES, type OrderRecord } from '../../execution/order-record.ts';
+import { OPEN_ORDER_STATES } from '../../domain/index.ts';
+import type { OrderRecord } from '../../execution/order-record.ts';
 import type { TradingModes, TradingMode } from '../../execution/trading-mode.ts';
 import type { TradingSession } from '../../execution/trading-session.ts';
 import type { RateBudgetStatus } from '../../execution/rate-budget/rate-budget.ts';
@@ -181,7 +182,7 @@ export class BotOperations {
       paused: session.pausedStrategies(),
       strategyTimeouts: session.strategyTimeouts(),
       credentialsExpireAt: new Date(credentials.current().expiryTs).toISOString(),
-      openOrders: journal.inStates(OPEN_STATES).map(orderJson),
+      openOrders: journal.inStates(OPEN_ORDER_STATES).map(orderJson),
       lastOrders: journal.latest(lastOrders).map(orderJson),
     };
   }

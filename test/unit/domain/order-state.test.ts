@@ -7,8 +7,18 @@ import {
   IllegalOrderTransition,
   INITIAL_ORDER_STATE,
   ORDER_EVENTS,
+  IN_FLIGHT_STATES,
+  OPEN_ORDER_STATES,
   ORDER_STATES,
+  RESTING_STATES,
+  UNFINISHED_STATES,
+  UNRESOLVED_STATES,
+  eventLeadingTo,
   isFinalState,
+  isInFlightState,
+  isOpenOrderState,
+  isRestingState,
+  isUnresolvedState,
   transition,
   type OrderEvent,
   type OrderState,
@@ -129,5 +139,64 @@ describe('order state machine', () => {
     expect(transition('SENT', 'expired')).toBe('UNKNOWN');
     expect(() => transition('UNKNOWN', 'expired')).toThrow(IllegalOrderTransition);
     expect(() => transition('ACCEPTED', 'rejected')).toThrow(IllegalOrderTransition);
+  });
+});
+
+describe('what each group of states means (one definition each)', () => {
+  it('names the groups by hand', () => {
+    expect(IN_FLIGHT_STATES).toEqual(['PENDING', 'SENT']);
+    expect(RESTING_STATES).toEqual(['OPEN', 'PARTIALLY_FILLED']);
+    expect(OPEN_ORDER_STATES).toEqual(['PENDING', 'SENT', 'OPEN', 'PARTIALLY_FILLED']);
+    expect(UNRESOLVED_STATES).toEqual(['UNKNOWN', 'ACCEPTED']);
+    expect([...UNFINISHED_STATES].sort()).toEqual(
+      ['ACCEPTED', 'OPEN', 'PARTIALLY_FILLED', 'PENDING', 'SENT', 'UNKNOWN'].sort(),
+    );
+  });
+
+  it('splits every state into exactly one of in flight, resting, unresolved and final', () => {
+    for (const state of ORDER_STATES) {
+      const groups = [
+        isInFlightState(state),
+        isRestingState(state),
+        isUnresolvedState(state),
+        isFinalState(state),
+      ].filter(Boolean);
+      expect(groups, state).toHaveLength(1);
+      expect(isOpenOrderState(state), state).toBe(isInFlightState(state) || isRestingState(state));
+      expect(UNFINISHED_STATES.includes(state), state).toBe(!isFinalState(state));
+      expect(OPEN_ORDER_STATES.includes(state), state).toBe(isOpenOrderState(state));
+    }
+  });
+
+  it('agrees with the table: only a venue report moves an unresolved or resting order', () => {
+    const venueReports: readonly OrderEvent[] = [
+      'opened',
+      'partiallyFilled',
+      'filled',
+      'cancelled',
+    ];
+    for (const state of UNRESOLVED_STATES)
+      for (const event of ORDER_EVENTS) {
+        const allowed = EXPECTED[state][COLUMNS.indexOf(event)] !== null;
+        expect(allowed, `${state} ${event}`).toBe(venueReports.includes(event));
+      }
+    // An in-flight order's own outcomes (rejected, expired) are what the bot decides itself.
+    for (const state of IN_FLIGHT_STATES) expect(transition(state, 'rejected')).toBe('REJECTED');
+  });
+
+  it('gives the event that leads to each state (the reverse of the table)', () => {
+    const expected: Record<Exclude<OrderState, 'PENDING'>, OrderEvent> = {
+      SENT: 'sent',
+      ACCEPTED: 'landed',
+      OPEN: 'opened',
+      PARTIALLY_FILLED: 'partiallyFilled',
+      FILLED: 'filled',
+      CANCELLED: 'cancelled',
+      REJECTED: 'rejected',
+      EXPIRED: 'expired',
+      UNKNOWN: 'outcomeUnknown',
+    };
+    for (const [state, event] of Object.entries(expected) as [keyof typeof expected, OrderEvent][])
+      expect(eventLeadingTo(state), state).toBe(event);
   });
 });

@@ -12,11 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { IllegalOrderTransition } from '../../../src/domain/index.ts';
+import {
+  IllegalOrderTransition,
+  OPEN_ORDER_STATES,
+  UNRESOLVED_STATES,
+} from '../../../src/domain/index.ts';
 import { OrderJournal } from '../../../src/execution/journal.ts';
 import { preallocateJournalWal } from '../../../src/execution/journal-wal-space.ts';
 import type { OrderRecord } from '../../../src/execution/order-record.ts';
-import { OPEN_STATES, UNRESOLVED_STATES } from '../../../src/execution/order-record.ts';
 import { recoverJournal } from '../../../src/execution/recovery.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
 import { newOrder } from '../../helpers/journal-orders.ts';
@@ -362,7 +365,11 @@ describe('OrderJournal', () => {
     const journal = OrderJournal.open(path);
     const reader = OrderJournal.openReadOnly(path);
     const compare = (): void => {
-      for (const states of [OPEN_STATES, UNRESOLVED_STATES, ['OPEN', 'PARTIALLY_FILLED'] as const])
+      for (const states of [
+        OPEN_ORDER_STATES,
+        UNRESOLVED_STATES,
+        ['OPEN', 'PARTIALLY_FILLED'] as const,
+      ])
         expect(journal.inStates(states)).toEqual(
           reader.inStates(states).map((r) => ({ ...r, attempts: journal.get(r.id).attempts })),
         );
@@ -404,7 +411,7 @@ describe('OrderJournal', () => {
     expect(journal.inStates(['FILLED']).map((r) => r.id)).toEqual([b, c]);
     journal.close();
     const reopened = OrderJournal.open(path);
-    expect(reopened.inStates(OPEN_STATES)).toEqual(reader.inStates(OPEN_STATES));
+    expect(reopened.inStates(OPEN_ORDER_STATES)).toEqual(reader.inStates(OPEN_ORDER_STATES));
     reopened.close();
     reader.close();
   });
@@ -430,7 +437,7 @@ describe('OrderJournal.inMemory (backtests)', () => {
         expect(fileView(memory.latest(limit))).toEqual(sql.latest(limit));
       expect(memory.countByState()).toEqual(sql.countByState());
       for (const states of [
-        OPEN_STATES,
+        OPEN_ORDER_STATES,
         UNRESOLVED_STATES,
         ['FILLED', 'REJECTED'] as const,
         ['PENDING', 'FILLED'] as const,
