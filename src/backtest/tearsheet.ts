@@ -1,4 +1,4 @@
-import { X18_SCALE, formatX18 } from '../money/index.ts';
+import { formatX18, parseSignedDecimalToX18 } from '../money/index.ts';
 import { downsampleIndices } from './downsample.ts';
 import { computeEquityCurve } from './equity-curve.ts';
 import type { BacktestMetrics, PnlMetrics } from './metrics.ts';
@@ -127,20 +127,12 @@ function figures(
   startX18: bigint,
   spanMs: number,
 ): TearsheetFigures {
-  const end = startX18 + decimalX18(pnl.netPnl);
+  const end = startX18 + parseSignedDecimalToX18(pnl.netPnl, 'net PnL');
   return {
     trades: tradeStats(trips),
     ...annualized(startX18, end, spanMs, pnl.maxDrawdownPct),
     exposure: pnl.exposure.timeInMarket,
   };
-}
-
-/** x18 of a signed decimal string from metrics (exact). */
-function decimalX18(value: string): bigint {
-  const negative = value.startsWith('-');
-  const [whole = '0', fraction = ''] = (negative ? value.slice(1) : value).split('.');
-  const x18 = BigInt(whole) * X18_SCALE + BigInt(fraction.padEnd(18, '0').slice(0, 18) || '0');
-  return negative ? -x18 : x18;
 }
 
 /** The mid of a top of book (floored), or null with an empty side. */
@@ -318,7 +310,7 @@ function warningsOf(trace: BacktestTrace, spanMs: number): string[] {
  * data is too thin. Pure and deterministic.
  */
 export function buildTearsheet(trace: BacktestTrace, metrics: BacktestMetrics): Tearsheet {
-  const startX18 = decimalX18(metrics.startingCapital);
+  const startX18 = parseSignedDecimalToX18(metrics.startingCapital, 'starting capital');
   const spanMs = Math.max(0, trace.endedAt - trace.startedAt);
   const trips = roundTrips(trace.fills);
   const benchmark = benchmarkEquity(trace, startX18);

@@ -11,7 +11,7 @@ import { computeMetrics } from '../backtest/metrics.ts';
 import { runBacktest } from '../backtest/run-backtest.ts';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { createLogger } from '../log/logger.ts';
-import { parseDecimalToX18 } from '../money/index.ts';
+import { parseSignedDecimalToX18 } from '../money/index.ts';
 import { fillModelOf } from './backtest-command.ts';
 import { loadConfigFlag, parseFlags, PROJECT_ROOT } from './common.ts';
 
@@ -76,15 +76,12 @@ export async function runCompareCommand(args: readonly string[]): Promise<number
   });
   const metrics = computeMetrics(trace);
   const liveOrders = readJournalOrders(journalPath);
-  const report = compareRuns(liveOrders, trace, signedX18(metrics.total.netPnl), journalPath);
+  const backtestPnlX18 = parseSignedDecimalToX18(metrics.total.netPnl, 'backtest net PnL');
+  const report = compareRuns(liveOrders, trace, backtestPnlX18, journalPath);
   if (flags.report !== undefined) {
     const written = await writeCompareReport(flags.report, report);
     stderr.write(`compare report written: ${written.htmlPath}\n`);
   }
   stdout.write(flags.json === true ? serializeCompare(report) : formatCompareSummary(report));
   return 0;
-}
-
-function signedX18(value: string): bigint {
-  return value.startsWith('-') ? -parseDecimalToX18(value.slice(1)) : parseDecimalToX18(value);
 }

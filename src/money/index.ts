@@ -1,5 +1,9 @@
 export { X18_SCALE, X18_DECIMALS } from './constants.ts';
-export { parseDecimalToX18 } from './parse-decimal.ts';
+export {
+  parseDecimalToX18,
+  parseSignedDecimalToX18,
+  tryParseSignedDecimalToX18,
+} from './parse-decimal.ts';
 export { formatX18 } from './format-x18.ts';
 export { parseX18String } from './parse-x18.ts';
 export { quantumX18, isOnGrid, floorToGrid, ceilToGrid } from './grid.ts';

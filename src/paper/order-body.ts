@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ErrorCodes, isQuantaError } from '../errors/index.ts';
-import { formatX18, parseDecimalToX18 } from '../money/index.ts';
+import { formatX18, parseSignedDecimalToX18, tryParseSignedDecimalToX18 } from '../money/index.ts';
 import type { SimOrderRequest } from '../sim/index.ts';
 import {
   INT128_MAX,
@@ -11,26 +11,18 @@ import {
 import type { OrderRequestBody } from '../venue/types.ts';
 import { fail, type Reply } from './reply.ts';
 
-const SIGNED_DECIMAL = /^-?\d+(?:\.\d{1,18})?$/;
-
-function signedDecimalToX18(value: string): bigint {
-  const negative = value.startsWith('-');
-  const magnitude = parseDecimalToX18(negative ? value.slice(1) : value);
-  return negative ? -magnitude : magnitude;
-}
-
 // A sign is let through here so that the §4.4 steps run in their order: a negative amount that
 // is also off the grid gets the grid message, as docs/conventions.md §4.4 lists the grid first.
 const signedDecimal = z
   .string()
-  .regex(SIGNED_DECIMAL, {
+  .refine((value) => tryParseSignedDecimalToX18(value) !== undefined, {
     // The value is not quoted: a misplaced credential must not come back in the answer.
     error: 'expected a plain decimal string with at most 18 fraction digits',
   })
-  .refine((value) => !SIGNED_DECIMAL.test(value) || signedDecimalToX18(value) <= INT128_MAX, {
+  .refine((value) => (tryParseSignedDecimalToX18(value) ?? 0n) <= INT128_MAX, {
     error: () => `expected at most ${formatX18(INT128_MAX)} (int128 x18)`,
   })
-  .refine((value) => !SIGNED_DECIMAL.test(value) || -signedDecimalToX18(value) <= INT128_MAX, {
+  .refine((value) => -(tryParseSignedDecimalToX18(value) ?? 0n) <= INT128_MAX, {
     error: () => `expected at least -${formatX18(INT128_MAX)} (int128 x18)`,
   });
 
@@ -68,8 +60,8 @@ export function parseOrderBody(raw: unknown): OrderBodyResult {
       marketId: body.marketId,
       side: body.isBuy ? 'BUY' : 'SELL',
       type: body.orderType,
-      amountX18: signedDecimalToX18(body.amount),
-      priceX18: signedDecimalToX18(body.price),
+      amountX18: parseSignedDecimalToX18(body.amount, 'amount'),
+      priceX18: parseSignedDecimalToX18(body.price, 'price'),
       expiryTs: body.expiryTs,
       isReduce: body.isReduce,
     },

@@ -3,7 +3,7 @@
  * decimal.js. Inputs and outputs are decimal strings, as in snapshots and intents; nothing here
  * goes through a float.
  */
-import { formatX18, parseDecimalToX18 } from '../money/index.ts';
+import { formatX18, parseDecimalToX18, parseSignedDecimalToX18 } from '../money/index.ts';
 import { markPriceX18 } from '../market/mark-price.ts';
 import type { Quote } from '../domain/index.ts';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
@@ -16,9 +16,7 @@ import { ErrorCodes, QuantaError } from '../errors/index.ts';
  * positionX18('-0.5') // -500000000000000000n
  */
 export function positionX18(position: string): bigint {
-  return position.startsWith('-')
-    ? -parseDecimalToX18(position.slice(1))
-    : parseDecimalToX18(position);
+  return parseSignedDecimalToX18(position, 'position');
 }
 
 /** True for a long position (`"0.01"`). @example isLong(ctx.position(id)) */

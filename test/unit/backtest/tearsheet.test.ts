@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { computeMetrics } from '../../../src/backtest/metrics.ts';
 import { roundTrips, tradeStats } from '../../../src/backtest/round-trips.ts';
 import { annualized, benchmarkEquity, buildTearsheet } from '../../../src/backtest/tearsheet.ts';
+import { ErrorCodes } from '../../../src/errors/index.ts';
 import { formatX18 } from '../../../src/money/index.ts';
 import { demoTrace, fill, samples, trace, x18 } from './trace-fixtures.ts';
 
@@ -155,5 +156,21 @@ describe('buildTearsheet', () => {
     expect(
       sheet.returnsHistogram.counts.reduce((a, b) => a + b, 0) + sheet.returnsHistogram.zero,
     ).toBe(60);
+  });
+});
+
+describe('buildTearsheet refuses a figure x18 cannot hold', () => {
+  it('throws on a 19th fraction digit in the metrics rather than dropping it', () => {
+    const t = demoTrace();
+    const metrics = computeMetrics(t);
+    // Before the one signed parser, the tearsheet cut this to 100000 without a word.
+    const odd = { ...metrics, startingCapital: '100000.0000000000000000009' };
+    expect(() => buildTearsheet(t, odd)).toThrow(
+      expect.objectContaining({
+        code: ErrorCodes.INVALID_DECIMAL,
+        shortMessage:
+          'starting capital "100000.0000000000000000009" has more than 18 fraction digits',
+      }),
+    );
   });
 });
