@@ -1,3 +1,4 @@
+import { midPriceX18 } from '../domain/index.ts';
 import { formatX18, parseSignedDecimalToX18 } from '../money/index.ts';
 import { downsampleIndices } from './downsample.ts';
 import { computeEquityCurve } from './equity-curve.ts';
@@ -135,16 +136,11 @@ function figures(
   };
 }
 
-/** The mid of a top of book (floored), or null with an empty side. */
-function midOf(bid: bigint | null, ask: bigint | null): bigint | null {
-  if (bid !== null && ask !== null) return (bid + ask) / 2n;
-  return bid ?? ask;
-}
-
 /**
  * Buy-and-hold of the traded markets (the markets named by the strategies when none traded):
  * the starting capital split equally, each part bought at its market's first mid and marked at
- * every later mid (a market without a mid yet holds its part in cash). Aligned with the samples.
+ * every later mid (a market without a mid yet holds its part in cash; a one-sided book has no
+ * mid, so its market keeps the last one). Aligned with the samples.
  */
 export function benchmarkEquity(trace: BacktestTrace, startX18: bigint): bigint[] {
   const traded = new Set(trace.fills.map((f) => f.marketId));
@@ -160,8 +156,8 @@ export function benchmarkEquity(trace: BacktestTrace, startX18: bigint): bigint[
   const last = new Map<number, bigint>();
   return trace.samples.map((sample) => {
     for (const top of sample.tops) {
-      const mid = midOf(top.bidX18, top.askX18);
-      if (mid === null || mid <= 0n || !ids.has(top.marketId)) continue;
+      const mid = midPriceX18(top.bidX18, top.askX18);
+      if (mid === undefined || mid <= 0n || !ids.has(top.marketId)) continue;
       if (!first.has(top.marketId)) first.set(top.marketId, mid);
       last.set(top.marketId, mid);
     }
@@ -232,7 +228,8 @@ function priceCharts(trace: BacktestTrace): PriceChart[] {
       const askX18 = trace.samples.map(
         (s) => s.tops.find((t) => t.marketId === marketId)?.askX18 ?? null,
       );
-      const midX18 = bidX18.map((bid, i) => midOf(bid, askX18[i] ?? null));
+      // A one-sided sample has no mid (the one mid rule): the band shows its one side alone.
+      const midX18 = bidX18.map((bid, i) => midPriceX18(bid, askX18[i]));
       const buys = new Map<number, bigint>();
       const sells = new Map<number, bigint>();
       for (const fill of trace.fills) {

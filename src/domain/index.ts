@@ -8,6 +8,7 @@ export type { OrderSide, OrderType } from './order-terms.ts';
 export type { Quote, QuoteLevel } from './quote.ts';
 export { QUOTE_LEVELS_X18, quoteLevelsX18 } from './quote-levels-x18.ts';
 export type { FillLiquidity } from './fill.ts';
+export { midPriceX18 } from './mid-price.ts';
 export {
   IllegalOrderTransition,
   INITIAL_ORDER_STATE,

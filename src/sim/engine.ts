@@ -4,6 +4,7 @@ import {
   INITIAL_ORDER_STATE,
   isOrderStatus,
   isRestingState,
+  midPriceX18,
   transition,
   type FillLiquidity,
   type Market,
@@ -105,11 +106,9 @@ function min(a: bigint, b: bigint): bigint {
   return a < b ? a : b;
 }
 
+// The one mid rule (domain/mid-price.ts): a one-sided replayed book has no mid.
 function bookMid(book: Book): bigint | undefined {
-  const bid = book.bids[0]?.priceX18;
-  const ask = book.asks[0]?.priceX18;
-  if (bid !== undefined && ask !== undefined) return (bid + ask) / 2n;
-  return bid ?? ask;
+  return midPriceX18(book.bids[0]?.priceX18, book.asks[0]?.priceX18);
 }
 
 function quoteLevels(levels: readonly BookLevel[]): QuoteLevel[] {
@@ -273,7 +272,8 @@ export class SimEngine {
 
   /**
    * The current mid price x18: the random walk's mid, or in replay mode the middle of the last
-   * quote's best bid and ask (floored). `undefined` for an unknown market or an empty quote.
+   * quote's best bid and ask (floored, by the one mid rule `midPriceX18`). `undefined` for an
+   * unknown market or a replayed quote with an empty side.
    */
   midPriceX18(marketId: number): bigint | undefined {
     this.#sync();

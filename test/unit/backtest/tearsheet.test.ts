@@ -140,6 +140,27 @@ describe('benchmarkEquity', () => {
   });
 });
 
+describe('benchmarkEquity and the price chart on a one-sided book (the one mid rule)', () => {
+  it('keeps the last mid while a side is empty, and draws no mid there', () => {
+    const list = samples([[], [], []]).map((s, i) => ({
+      ...s,
+      tops: [
+        {
+          marketId: 1,
+          bidX18: x18(['100', '110', '120'][i] ?? '0'),
+          // The ask side empties at the second sample: its lone bid 110 is not a mid.
+          askX18: i === 1 ? null : x18(['100', '0', '120'][i] ?? '0'),
+        },
+      ],
+    }));
+    const t = trace({ samples: list });
+    expect(benchmarkEquity(t, x18('1000')).map(formatX18)).toEqual(['1000', '1000', '1200']);
+    const chart = buildTearsheet(t, computeMetrics(t)).priceCharts[0];
+    expect(chart?.mid).toEqual(['100', null, '120']);
+    expect(chart?.bid).toEqual(['100', '110', '120']);
+  });
+});
+
 describe('buildTearsheet', () => {
   it('warns on a short run and leaves CAGR out, with a chart per quoted market', () => {
     const t = demoTrace();

@@ -125,4 +125,16 @@ describe('external quotes (replay)', () => {
     expect(engine.quotes(1)[0]?.bids[0]?.price).toBe('3098.54995');
     expect(engine.quotes(1)[0]?.asks[0]?.price).toBe('3101.65005');
   });
+
+  it('has no mid for a one-sided replayed book, and a clear keeps the mid it had (one mid rule)', () => {
+    const { engine } = engineAt();
+    const before = engine.midPriceX18(1);
+    engine.setExternalQuotes([{ ...recorded, asks: [] }]);
+    // Not the lone bid 2999.5: a one-sided book's one price is no fair value.
+    expect(engine.midPriceX18(1)).toBeUndefined();
+    engine.clearExternalQuotes(1);
+    expect(engine.midPriceX18(1)).toBe(before);
+    engine.setExternalQuotes([{ ...recorded, bids: [] }]);
+    expect(engine.midPriceX18(1)).toBeUndefined();
+  });
 });
