@@ -13,7 +13,7 @@ import {
   type OrderState,
   type OrderType,
 } from '../domain/index.ts';
-import { ErrorCodes, QuantaError } from '../errors/index.ts';
+import { ErrorCodes, QuantaError, summarizeError } from '../errors/index.ts';
 import { makeJournalFilesPrivate } from './journal-file-mode.ts';
 import { preallocateJournalWal } from './journal-wal-space.ts';
 import { JOURNAL_SCHEMA_VERSION, migrateJournal } from './journal-schema.ts';
@@ -215,6 +215,8 @@ export class OrderJournal {
    */
   readonly #rows: OrderRecord[] | undefined;
   readonly #signatures: Set<string> | undefined;
+  /** How the last write of the file failed; undefined after one that succeeded (or none yet). */
+  #lastWriteError: string | undefined;
 
   private constructor(
     db: Database.Database,
@@ -421,8 +423,9 @@ export class OrderJournal {
     let ids: number[];
     if (rows === undefined) {
       // One row commits on its own (no BEGIN/COMMIT around it): the same single fsync.
-      ids =
-        orders.length === 1 ? [this.#insertOne(orders[0]!, now)] : this.#insertMany(orders, now);
+      ids = this.#written(() =>
+        orders.length === 1 ? [this.#insertOne(orders[0]!, now)] : this.#insertMany(orders, now),
+      );
       this.#commits += 1;
     } else {
       ids = this.#claimIdsInMemory(orders, rows.length);
@@ -501,7 +504,7 @@ export class OrderJournal {
     } else if (attempts <= live.written) {
       this.#lazily(() => this.#state.run(state, now, id));
     } else if (live.written === 0) {
-      this.#attempt.run(attempts, state, now, id);
+      this.#written(() => this.#attempt.run(attempts, state, now, id));
       this.#commits += 1;
       live.written = attempts;
     } else {
@@ -656,8 +659,20 @@ export class OrderJournal {
 
   /** Writes a value of a strategy's persisted key-value store (committed and fsynced on return). */
   kvSet(scope: string, key: string, value: string): void {
-    this.#kvSet.run(scope, key, value);
+    this.#written(() => this.#kvSet.run(scope, key, value));
     this.#commits += 1;
+  }
+
+  /**
+   * Why the journal's last write failed (disk full, file gone read-only, database closed), or
+   * undefined when the last write succeeded or none was made yet. Readiness reads this instead
+   * of writing a probe row: a scrape of `/readyz`, `/status` or `/metrics` writes nothing, and a
+   * journal that could not write its last order, attempt, outcome or key stays not ready until
+   * a write succeeds again. A row refused for a signature journaled already is not a failure of
+   * the journal. Checkpoints are not counted (they retry, and lose nothing).
+   */
+  get lastWriteError(): string | undefined {
+    return this.#lastWriteError;
   }
 
   /** Closes the file (SQLite checkpoints the WAL into it then). */
@@ -705,26 +720,47 @@ export class OrderJournal {
     throw new QuantaError(ErrorCodes.JOURNAL, `order ${id} cannot be written by this journal`);
   }
 
+  /** Runs one write of the file and keeps how it ended for {@link lastWriteError}. */
+  #written<T>(write: () => T): T {
+    let result: T;
+    try {
+      result = write();
+    } catch (error) {
+      if (!isConstraintError(error)) this.#lastWriteError = summarizeError(error).message;
+      throw error;
+    }
+    this.#lastWriteError = undefined;
+    return result;
+  }
+
   // A write after the order's pre-send insert: committed without an fsync (see the class doc).
   #lazily(write: () => void): void {
     // In memory the records are the rows (#keep): nothing to write.
     if (this.#rows !== undefined) return;
     if (!this.#lazySync) {
-      write();
+      this.#written(write);
       return;
     }
-    this.#syncNormal!.run();
-    try {
-      write();
-    } finally {
-      this.#syncFull!.run();
-    }
+    this.#written(() => {
+      this.#syncNormal!.run();
+      try {
+        write();
+      } finally {
+        this.#syncFull!.run();
+      }
+    });
     this.#commits += 1;
     if (this.#commits >= CHECKPOINT_AFTER_COMMITS) this.#checkpointNow();
   }
 }
 
 const BOOT_SCOPE = 'quanta:journal';
+
+/** A row SQLite refused for a constraint (the same signature twice): the journal works. */
+function isConstraintError(error: unknown): boolean {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT');
+}
 
 /**
  * Writes the WAL's space (`preallocateJournalWal`) under SQLite's write lock, so that no other

@@ -26,7 +26,7 @@ export interface BotOperationsOptions {
     'pausedStrategies' | 'strategyTimeouts' | 'resumeStrategy' | 'strategyNames'
   >;
   readonly poller: Pick<Poller, 'failures' | 'lastGoodAt'>;
-  readonly journal: Pick<OrderJournal, 'inStates' | 'latest' | 'kvSet'>;
+  readonly journal: Pick<OrderJournal, 'inStates' | 'latest' | 'lastWriteError'>;
   readonly credentials: Pick<CredentialManager, 'current'>;
   readonly modes: TradingModes;
   /** A market's symbol (its id when unknown). */
@@ -114,7 +114,8 @@ export class BotOperations {
 
   /**
    * Why the bot is not ready to trade: the run loop not running, data stale, polls failing,
-   * credentials that cannot renew (or expired), a journal that cannot write, trading halted.
+   * credentials that cannot renew (or expired), a journal whose last write failed, trading
+   * halted. Writes nothing.
    */
   notReadyReasons(): string[] {
     const { poller, config, now, credentials, journal, modes } = this.#options;
@@ -134,11 +135,10 @@ export class BotOperations {
       reasons.push(`credentials cannot renew: ${this.#renewalError}`);
     const expiry = credentials.current().expiryTs;
     if (expiry <= now()) reasons.push(`credentials expired at ${new Date(expiry).toISOString()}`);
-    try {
-      journal.kvSet('quanta:control', 'readyProbe', String(now()));
-    } catch (error) {
-      reasons.push(`journal cannot write: ${summarizeError(error).message}`);
-    }
+    // The last real write's outcome, not a probe: readiness is read by every scrape of
+    // /readyz, /status and /metrics, and a probe row was an fsync on the order journal each time.
+    const journalError = journal.lastWriteError;
+    if (journalError !== undefined) reasons.push(`journal cannot write: ${journalError}`);
     const mode = modes.mode;
     if (mode !== 'trading') reasons.push(`trading ${mode}`);
     return reasons;
