@@ -25,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordingWriter, readRecording } from '../../src/market/recording/index.ts';
 import { readLineBatches } from '../../src/market/recording/read-lines.ts';
+import { hasSeal, SEAL_LENGTH } from '../../src/market/recording/line-seal.ts';
 import { createSnapshot, type Snapshot } from '../../src/market/snapshot.ts';
 import { marketToWireRow, quotesToWire } from '../../src/venue/schemas/index.ts';
 import type { Market, Quote, QuoteLevel } from '../../src/domain/index.ts';
@@ -229,7 +230,9 @@ async function parseLines(path: string, probe: Probe): Promise<number> {
   for await (const batch of readLineBatches(path)) {
     for (const line of batch) {
       // Our header is an object without markets; every other line is an array or a naive line.
-      const value = JSON.parse(line) as Partial<NaiveLine> | unknown[];
+      // (Ours end in a check field from format 5 on: cut off, not checked.)
+      const text = hasSeal(line) ? line.slice(0, line.length - SEAL_LENGTH) : line;
+      const value = JSON.parse(text) as Partial<NaiveLine> | unknown[];
       check += Array.isArray(value) ? value.length : (value.markets?.length ?? 0);
       if (++lines % SAMPLE_EVERY === 0) probe.sample();
     }

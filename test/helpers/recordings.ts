@@ -1,3 +1,6 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { hasSeal, SEAL_LENGTH, sealLine } from '../../src/market/recording/line-seal.ts';
 import {
   RecordingWriter,
   readRecording,
@@ -45,4 +48,46 @@ export function plainSnapshots(snapshots: readonly Snapshot[]) {
     takenAt: s.takenAt,
     quotes: [...(s.quotes?.values() ?? [])].map((q) => ({ ...q, bids: q.bids, asks: q.asks })),
   }));
+}
+
+/** `text` (a recording file's lines) without the check fields of format version 5. */
+export function unsealText(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (hasSeal(line) ? line.slice(0, line.length - SEAL_LENGTH) : line))
+    .join('\n');
+}
+
+/**
+ * Lines (without check fields) sealed again with their numbers and the end line's counts, as the
+ * version 5 writer would have written them: a test edits a line and reseals it to reach the check behind the checksum
+ * (which a real edit fails first). Text of an older version is returned as it is.
+ */
+export function resealText(text: string): string {
+  if (!/"version":[5-9]/.test(text.slice(0, text.indexOf('\n')))) return text;
+  const lines = text.split('\n');
+  // The end line counts the snapshot and keyframe lines the edit left.
+  const snapshots = lines.filter((line) => /^\["[sk]",/.test(line)).length;
+  const keyframes = lines.filter((line) => line.startsWith('["k",')).length;
+  return lines
+    .map((line) => line.replace(/^\["e",\d+,\d+,/, `["e",${snapshots},${keyframes},`))
+    .map((line, index) => (line === '' ? line : sealLine(line, index + 1)))
+    .join('\n');
+}
+
+/** A recording file's text (gunzipped for `.gz`), without check fields. */
+export function recordingText(path: string): string {
+  const bytes = readFileSync(path);
+  return unsealText(
+    path.endsWith('.gz') ? gunzipSync(bytes).toString('utf8') : bytes.toString('utf8'),
+  );
+}
+
+/**
+ * Rewrites a recording file through `edit` (on its text without check fields), sealing the
+ * result again as the writer would (see {@link resealText}); gzip files are compressed again.
+ */
+export function editRecording(path: string, edit: (text: string) => string): void {
+  const text = resealText(edit(recordingText(path)));
+  writeFileSync(path, path.endsWith('.gz') ? gzipSync(text) : text);
 }

@@ -6,7 +6,7 @@ import { encodeQuantityBlock } from './quantity-block.ts';
 import { LineTag, type RecordingHeader } from './recording-format.ts';
 
 /**
- * Encoders of the recording lines (format in `recording-writer.ts`). Each returns one line
+ * Encoders of the recording lines (format in `docs/recording-format.md`). Each returns one line
  * without its `\n`. `JSON.stringify` does the escaping, so a symbol with a quote in it is safe.
  */
 
@@ -227,9 +227,9 @@ export function encodeSnapshotLineV2(
   snapshot: Snapshot,
   memory: QuoteMemory,
   tag: typeof LineTag.snapshot | typeof LineTag.keyframe = LineTag.snapshot,
-  version: 2 | 3 | 4 = 3,
+  version: 2 | 3 | 4 | 5 = 3,
 ): string {
-  // Version 4: quote times as offsets from takenAt, and shifted sides.
+  // Version 4 and later: quote times as offsets from takenAt, and shifted sides.
   const compact = version >= 4;
   const line: unknown[] = [tag, snapshot.seq, snapshot.takenAt, snapshot.stale ? 1 : 0];
   if (snapshot.quotes !== undefined) {

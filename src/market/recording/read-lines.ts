@@ -20,7 +20,11 @@ function errorCode(error: unknown): string | undefined {
     : undefined;
 }
 
-function readFailure(path: string, error: unknown, gzip: boolean): QuantaError {
+/**
+ * @param line - for gzip, the line being decompressed when the stream failed (1-based): the
+ *   damage is in it or in the compressed bytes before it.
+ */
+function readFailure(path: string, error: unknown, gzip: boolean, line = 0): QuantaError {
   if (error instanceof QuantaError) return error;
   const code = errorCode(error);
   const reason = error instanceof Error ? error.message : String(error);
@@ -37,7 +41,9 @@ function readFailure(path: string, error: unknown, gzip: boolean): QuantaError {
   if (gzip && code?.startsWith('Z_') === true) {
     return new QuantaError(
       ErrorCodes.RECORDING_INVALID,
-      `recording ${path}: not a readable gzip file (${reason})`,
+      line > 0
+        ? `${path}:${line}: not a readable gzip file from this line on (${reason}): its compressed bytes are damaged`
+        : `recording ${path}: not a readable gzip file (${reason})`,
       { cause: error },
     );
   }
@@ -64,6 +70,11 @@ export interface ReadLinesOptions {
    * taken in), comparable with the file's size for a progress display.
    */
   readonly position?: { bytes: number } | undefined;
+  /**
+   * Called before the file's last line is yielded when it does not end in `\n` (a line torn by
+   * a crash mid-write never does).
+   */
+  readonly onUnterminatedLine?: (() => void) | undefined;
 }
 
 /**
@@ -103,7 +114,7 @@ export async function* readLineBatches(
   const { signal, position } = options;
   const gzip = isGzipPath(path);
   if (!gzip) {
-    yield* readPlainBatches(path, signal, position);
+    yield* readPlainBatches(path, signal, position, options.onUnterminatedLine);
     return;
   }
   const file = createReadStream(path, {
@@ -128,26 +139,33 @@ export async function* readLineBatches(
   let bytes = 0;
   const splitter = new LineSplitter();
   let complete = true;
+  let linesRead = 0;
   try {
     for await (const data of stream as AsyncIterable<Buffer>) {
       bytes += data.length;
       if (position !== undefined) position.bytes = gunzipped?.bytesWritten ?? bytes;
       const lines = splitter.push(utf8.write(data));
-      if (lines !== undefined) yield lines;
+      if (lines !== undefined) {
+        linesRead += lines.length;
+        yield lines;
+      }
     }
     const tail = splitter.push(utf8.end());
     if (tail !== undefined) yield tail;
     if (gzip && options.onMissingTrailer !== undefined)
       complete = await hasTrailer(path, file.bytesRead, bytes);
   } catch (error) {
-    throw readFailure(path, error, gzip);
+    throw readFailure(path, error, gzip, linesRead + 1);
   } finally {
     stream.destroy();
     file.destroy();
   }
   if (position !== undefined) position.bytes = gzip ? file.bytesRead : bytes;
   const last = splitter.rest();
-  if (last !== '') yield [last];
+  if (last !== '') {
+    options.onUnterminatedLine?.();
+    yield [last];
+  }
   if (!complete) options.onMissingTrailer?.();
 }
 
@@ -162,6 +180,7 @@ function* readPlainBatches(
   path: string,
   signal: AbortSignal | undefined,
   position: { bytes: number } | undefined,
+  onUnterminatedLine: (() => void) | undefined,
 ): Generator<string[], void, undefined> {
   const stopIfAborted = (): void => {
     if (signal?.aborted === true)
@@ -205,7 +224,10 @@ function* readPlainBatches(
   }
   if (position !== undefined) position.bytes = bytes;
   const last = splitter.rest();
-  if (last !== '') yield [last];
+  if (last !== '') {
+    onUnterminatedLine?.();
+    yield [last];
+  }
 }
 
 /** Cuts decoded text into lines across chunks: the text after the last newline waits for more. */

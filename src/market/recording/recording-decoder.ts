@@ -9,6 +9,7 @@ import { SnapshotLineScanner } from './scan-snapshot-line.ts';
 import { SHIFTED } from './side-levels.ts';
 import { QuotePlaces, RecordedQuotes } from './recorded-quotes.ts';
 import { parseDecimalToX18 } from '../../money/index.ts';
+import { hasSeal, openSealedLine, SEAL_LENGTH, sealProblem } from './line-seal.ts';
 import {
   LineTag,
   RECORDING_FORMAT,
@@ -16,6 +17,7 @@ import {
   type RecordingHeader,
   isRecordingVersion,
   type RecordingVersion,
+  SEALED_VERSION,
 } from './recording-format.ts';
 
 /**
@@ -161,6 +163,12 @@ export class RecordingDecoder {
   readonly #scanner = new SnapshotLineScanner();
   // The places of the last scanned line's quotes, shared while the lines list the same markets.
   #places: QuotePlaces | undefined;
+  // Version 5: every line after the header carries a check field (`line-seal.ts`).
+  #sealed = false;
+  // Snapshot and keyframe lines decoded, for the end line's counts.
+  #snapshots = 0;
+  #keyframes = 0;
+  #end: { readonly continues: boolean } | undefined;
 
   /**
    * @param file - the file name, used in messages.
@@ -183,6 +191,19 @@ export class RecordingDecoder {
     return this.#line;
   }
 
+  /**
+   * Version 5: the file's end line once decoded (`continues`: the recording goes on in the next
+   * rotation part); undefined before it, and for older versions, which have none.
+   */
+  get end(): { readonly continues: boolean } | undefined {
+    return this.#end;
+  }
+
+  /** Snapshot lines decoded so far (keyframes included). */
+  get snapshots(): number {
+    return this.#snapshots;
+  }
+
   /** The listing as of the last decoded line (insertion order is the listing's order). */
   get markets(): ReadonlyMap<number, Market> {
     return this.#markets;
@@ -192,16 +213,35 @@ export class RecordingDecoder {
    * Decodes the next line of the file.
    *
    * @param text - the line without its `\n`.
-   * @param isLast - true for the file's last line: if it is not complete JSON it was torn by a
-   *   crash mid-write, and it is skipped with a warning instead of failing.
+   * @param isLast - true for the file's last line: if it is not complete JSON (version 5: does
+   *   not match its check field) it was torn by a crash mid-write, and it is skipped with a
+   *   warning instead of failing.
+   * @param unterminated - version 5: whether that last line lacks its `\n` (a torn line always
+   *   does; a last line with its `\n` that does not match its check field is corrupt, not torn).
    * @returns the snapshot for a snapshot line, undefined for other lines.
    * @throws QuantaError `QUANTA_RECORDING_INVALID` naming `file:line` and what is wrong.
    */
-  decodeLine(text: string, isLast: boolean): Snapshot | undefined {
+  decodeLine(text: string, isLast: boolean, unterminated: boolean = isLast): Snapshot | undefined {
     const line = ++this.#line;
+    if (this.#end !== undefined)
+      throw this.#invalid(
+        line,
+        'a line after the end line (lines were appended, moved or joined from another file)',
+      );
+    if (line === 1) return this.#decodeHeaderLine(text, isLast);
+    if (this.#sealed) {
+      const body = openSealedLine(text, line);
+      if (body === undefined) {
+        if (isLast && unterminated) return this.#torn(line);
+        throw this.#invalid(line, sealProblem(text, line), [
+          'The file was damaged after it was written: restore it from a copy, or record again.',
+        ]);
+      }
+      text = body;
+    }
     // Version 2+: a snapshot line as the writer writes it is read where it stands; any other
     // line (or anything odd) goes through JSON.parse, which words the errors.
-    if (this.#version >= 2 && line > 1 && this.#scanner.scan(text)) {
+    if (this.#version >= 2 && this.#scanner.scan(text)) {
       const scanned = this.#fromScan(line);
       if (scanned !== undefined) return scanned;
     }
@@ -209,22 +249,12 @@ export class RecordingDecoder {
     try {
       row = JSON.parse(text);
     } catch {
-      if (isLast) {
-        this.#warn({
-          file: this.#file,
-          line,
-          message: `${this.#file}:${line}: torn last line skipped (the recorder stopped mid-write)`,
-        });
-        return undefined;
-      }
+      // A sealed line that matches its check field was written whole.
+      if (isLast && !this.#sealed) return this.#torn(line);
       throw this.#invalid(
         line,
         'not a complete JSON line (torn or corrupt in the middle of the file)',
       );
-    }
-    if (line === 1) {
-      this.header = this.#decodeHeader(row);
-      return undefined;
     }
     if (!Array.isArray(row))
       throw this.#invalid(line, `expected a JSON array, got ${describe(row)}`);
@@ -235,6 +265,7 @@ export class RecordingDecoder {
         if (this.#version < 3) break;
         // Every side of a keyframe is absolute: what the tracks hold is needed no more.
         this.#atKeyframe();
+        this.#keyframes += 1;
         return this.#decodeSnapshot(row, line);
       case LineTag.market:
         this.#decodeMarket(row, line);
@@ -245,11 +276,67 @@ export class RecordingDecoder {
       case LineTag.order:
         this.#decodeOrder(row, line);
         return undefined;
+      case LineTag.end:
+        if (!this.#sealed) break;
+        this.#decodeEnd(row, line);
+        return undefined;
     }
     throw this.#invalid(
       line,
-      `unknown line kind ${describe(row[0])} (expected "s", ${this.#version < 3 ? '' : '"k", '}"m", "r" or "o")`,
+      `unknown line kind ${describe(row[0])} (expected "s", ${this.#version < 3 ? '' : '"k", '}"m", "r"${this.#sealed ? ', "o" or "e"' : ' or "o"'})`,
     );
+  }
+
+  #torn(line: number): undefined {
+    this.#warn({
+      file: this.#file,
+      line,
+      message: `${this.#file}:${line}: torn last line skipped (the recorder stopped mid-write)`,
+    });
+    return undefined;
+  }
+
+  /** Line 1: the header, and from version 5 on its check field. */
+  #decodeHeaderLine(text: string, isLast: boolean): undefined {
+    const sealed = hasSeal(text);
+    let row: unknown;
+    try {
+      row = JSON.parse(sealed ? text.slice(0, text.length - SEAL_LENGTH) : text);
+    } catch {
+      if (isLast) return this.#torn(1);
+      throw this.#invalid(
+        1,
+        'not a complete JSON line (torn or corrupt in the middle of the file)',
+      );
+    }
+    const header = this.#decodeHeader(row);
+    if (header.version >= SEALED_VERSION) {
+      if (openSealedLine(text, 1) === undefined)
+        throw this.#invalid(1, `header: ${sealProblem(text, 1)}`);
+      this.#sealed = true;
+    } else if (sealed) {
+      throw this.#invalid(
+        1,
+        `header: version ${header.version} with a check field, which only version ${SEALED_VERSION} and later have (the version was changed)`,
+      );
+    }
+    this.header = header;
+    return undefined;
+  }
+
+  /** Version 5's end line: the counts must be those of the lines read. */
+  #decodeEnd(row: unknown[], line: number): void {
+    const [, snapshots, keyframes, next] = row;
+    if (row.length !== 4 || !isSafeInteger(snapshots) || !isSafeInteger(keyframes))
+      throw this.#invalid(line, 'end line: expected ["e", snapshots, keyframes, next]');
+    if (next !== 0 && next !== 1)
+      throw this.#invalid(line, `end line: next: expected 0 or 1, got ${describe(next)}`);
+    if (snapshots !== this.#snapshots || keyframes !== this.#keyframes)
+      throw this.#invalid(
+        line,
+        `end line: the file was written with ${snapshots} snapshot lines (${keyframes} keyframes), and ${this.#snapshots} (${this.#keyframes}) were read`,
+      );
+    this.#end = { continues: next === 1 };
   }
 
   #invalid(line: number, rule: string, details?: readonly string[], cause?: unknown): QuantaError {
@@ -384,6 +471,7 @@ export class RecordingDecoder {
 
   #decodeSnapshot(row: unknown[], line: number): Snapshot {
     this.#sinceKeyframe += 1;
+    this.#snapshots += 1;
     const seq = row[1];
     const takenAt = row[2];
     const stale = row[3];
@@ -489,8 +577,12 @@ export class RecordingDecoder {
       this.#scanner.out;
     // Refused (by the JSON path) before version 3.
     if (keyframe && this.#version < 3) return undefined;
-    if (keyframe) this.#atKeyframe();
+    if (keyframe) {
+      this.#atKeyframe();
+      this.#keyframes += 1;
+    }
     this.#sinceKeyframe += 1;
+    this.#snapshots += 1;
     this.#shared = true;
     if (!hasQuotes)
       return createSnapshot({ seq, takenAt, markets: this.#markets, stale: stale === 1 });

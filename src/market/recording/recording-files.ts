@@ -23,6 +23,17 @@ export function partPath(firstPath: string, part: number): string {
 }
 
 /**
+ * The path the writer gives rotation part `part` of the recording `path` belongs to
+ * (`rec.2.jsonl.gz` → `rec.3.jsonl.gz` for part 3), or undefined when `path` is not named as
+ * the writer names recordings.
+ */
+export function siblingPartPath(path: string, part: number): string | undefined {
+  const place = placeOf(path);
+  if (place === undefined) return undefined;
+  return partPath(`${place.stem}.jsonl${isGzipPath(path) ? '.gz' : ''}`, part);
+}
+
+/**
  * The file name the writer picks in a directory: `recording-2026-01-05T09-30-00-000Z.jsonl`
  * (UTC, so names sort in time order; no `:` so it is valid everywhere).
  */

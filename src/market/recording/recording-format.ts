@@ -1,16 +1,22 @@
 /**
- * Constants and the header type of the recording format. The format itself is described at the
- * top of `recording-writer.ts`; this file holds what the writer and the reader must agree on.
+ * Constants and the header type of the recording format. The format itself is described in
+ * `docs/recording-format.md`; this file holds what the writer and the reader must agree on.
  */
 
 /** The `format` value of every recording header. */
 export const RECORDING_FORMAT = 'quanta-recording';
 
 /** The format version this code writes. */
-export const RECORDING_VERSION = 4;
+export const RECORDING_VERSION = 5;
 
 /** The format versions this code reads (and can write). */
-export const RECORDING_VERSIONS = [1, 2, 3, 4] as const;
+export const RECORDING_VERSIONS = [1, 2, 3, 4, 5] as const;
+
+/**
+ * The first version whose lines carry a check field (`line-seal.ts`) and whose files end in an
+ * end line: older files are read, but a changed or missing line in them cannot be detected.
+ */
+export const SEALED_VERSION = 5;
 
 /** The format versions this code reads. */
 export type RecordingVersion = (typeof RECORDING_VERSIONS)[number];
@@ -35,6 +41,12 @@ export const LineTag = {
    * no quote before), so a reader may drop the deltas it has not applied yet.
    */
   keyframe: 'k',
+  /**
+   * Version 5: the last line of a file the writer closed, `["e", snapshots, keyframes, next]`:
+   * how many snapshot lines (keyframes included) and keyframe lines the file holds, and `next` 1
+   * when the recording continues in the next rotation part, 0 when the writer was closed.
+   */
+  end: 'e',
 } as const;
 
 /** The header, line 1 of every recording file. */

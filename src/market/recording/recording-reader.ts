@@ -4,7 +4,8 @@ import type { Market } from '../../domain/index.ts';
 import type { Snapshot } from '../snapshot.ts';
 import { RecordingDecoder, type RecordingWarning } from './recording-decoder.ts';
 import { checkOneFilePerPart, listRecordingFiles } from './recording-files.ts';
-import type { RecordingHeader } from './recording-format.ts';
+import { SEALED_VERSION, type RecordingHeader } from './recording-format.ts';
+import { PartChain } from './part-chain.ts';
 import { readLineBatches } from './read-lines.ts';
 import { SnapshotOrder } from './snapshot-order.ts';
 
@@ -147,6 +148,8 @@ async function* readFileBatches(
   const warn = options.onWarning ?? defaultWarn;
   const order = new SnapshotOrder(options.repair === true);
   state.order = order;
+  const chain = new PartChain(warn);
+  let unsealedWarned = false;
   let previous: ReadonlyMap<number, Market> = new Map();
   let before = 0;
   const position = { bytes: 0 };
@@ -158,12 +161,38 @@ async function* readFileBatches(
     const onMissingTrailer = (): void => {
       noTrailer = true;
     };
+    let unterminated = false;
+    const onUnterminatedLine = (): void => {
+      unterminated = true;
+    };
+    // Once the header is decoded: where the file stands among the parts, and (once per read)
+    // that lines older versions hold cannot be verified.
+    let entered = false;
+    const enter = (): void => {
+      const header = decoder.header;
+      if (entered || header === undefined) return;
+      entered = true;
+      chain.enter(file, header);
+      if (header.version < SEALED_VERSION && !unsealedWarned) {
+        unsealedWarned = true;
+        warn({
+          file,
+          line: 1,
+          message: `${file}:1: recording format version ${header.version} has no line checksums: a changed or deleted line in it cannot be detected, so its snapshots are read unverified (recordings written from now on are version ${SEALED_VERSION})`,
+        });
+      }
+    };
     let count = 0;
     // One line behind: a line is known to be the last one (allowed to be torn) only at the end.
     let pending: string | undefined;
     position.bytes = 0;
     let batchStart = 0;
-    const batches = readLineBatches(file, { signal: options.signal, onMissingTrailer, position });
+    const batches = readLineBatches(file, {
+      signal: options.signal,
+      onMissingTrailer,
+      onUnterminatedLine,
+      position,
+    });
     for await (const batch of batches) {
       // The lines of a batch share its bytes evenly (the pending line is one behind: close enough).
       const from = before + batchStart;
@@ -184,6 +213,7 @@ async function* readFileBatches(
         }
         pending = text;
       }
+      enter();
       if (snapshots.length > 0) yield { snapshots, bytesRead };
     }
     before += position.bytes;
@@ -196,20 +226,34 @@ async function* readFileBatches(
       });
       continue;
     }
-    const snapshot = decoder.decodeLine(pending, true);
+    const snapshot = decoder.decodeLine(pending, true, unterminated);
+    enter();
     if (snapshot !== undefined && order.admit(snapshot, decoder)) {
       count += 1;
       yield { snapshots: [snapshot], bytesRead: [before] };
     }
+    const header = decoder.header;
     if (noTrailer) {
       warn({
         file,
         line: 0,
         message: `${file}: the gzip stream ends without its trailer (the file was cut short, e.g. the recorder was killed): read ${count} snapshots from it`,
       });
+    } else if (
+      header !== undefined &&
+      header.version >= SEALED_VERSION &&
+      decoder.end === undefined
+    ) {
+      warn({
+        file,
+        line: 0,
+        message: `${file}: no end line (the file was cut short, e.g. the recorder was killed): read ${count} snapshots from it`,
+      });
     }
+    if (header !== undefined) chain.leave(file, header, decoder.end?.continues);
     previous = decoder.markets;
   }
+  chain.finish();
   const repaired = order.repairSummary();
   if (repaired !== undefined) warn({ file: files[0] ?? '', line: 0, message: repaired });
 }

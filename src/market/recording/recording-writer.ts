@@ -1,89 +1,7 @@
 /**
- * Writes snapshots to a recording.
- *
- * # Recording format, version 1 (stable on disk: change it only with a new version number)
- *
- * A recording is one or more files of JSON lines (UTF-8, `\n` after every line), gzip-compressed
- * when the name ends in `.gz`. Each file is self-contained and can be read alone.
- *
- * - Line 1, the header:
- *   `{"format":"quanta-recording","version":1,"createdAt":"2026-01-05T09:30:00.000Z","source":"paper","part":0}`
- *   (`source` may be null; `part` is the rotation index of the file).
- * - Market line, written when a market first appears in the file or any of its fields changes:
- *   `["m", id, symbol, type, baseAsset, quoteAsset, amountExpo, priceExpo, minAmountX18,
- *   maxPositionValueX18, makerFeeX18, takerFeeX18, initialMarginX18, maintenanceMarginX18,
- *   isActive, createdAt, updatedAt, deletedAt]`: the `Market` fields in that order, x18 values as
- *   integer strings, `isActive` a boolean, `deletedAt` a string or null.
- * - Removal line, when a market leaves the listing: `["r", id]`.
- * - Order line, only when the listing's order differs from the one the lines above rebuild (a
- *   market added is appended, a changed market keeps its place): `["o", [id, …]]`.
- * - Snapshot line, one per snapshot:
- *   `["s", seq, takenAt, stale, quotes]` with `stale` 0 or 1 and `quotes`
- *   `[[marketId, timestamp, "bidPrice bidQty bidPrice bidQty …", "askPrice askQty …"], …]`:
- *   each side one string of space-separated pairs, best level first, prices and quantities the
- *   venue's decimal strings unchanged (exact), `""` for a side without levels. One string per
- *   side, split by the reader, rather than `[[price, qty], …]`: `JSON.parse` making hundreds of
- *   tiny strings per line is what dominated decoding, and this decodes a 10-level book about 1.8
- *   times faster (test/bench/recording.bench.ts). A snapshot without quotes (the venue has no
- *   quotes extension) has no fifth element; an empty quotes map is `[]`.
- *
- * # Version 2 (still read; written with `version: 2`, version 1 with `version: 1`)
- *
- * The same lines, header `"version":2`, except each quote side of a snapshot line, which is
- * encoded against the same side of that market's previous quote in the file:
- * - `0` (a number): every price and quantity unchanged;
- * - otherwise `"p q p q …"`, best level first, where `p` is the level's price as an integer
- *   number of ticks of `10^-priceExpo` (the market's) minus the ticks of the previous quote's
- *   level at the same index (0 when there was none or the market's `priceExpo` changed), or `@`
- *   and the literal decimal when the price does not read back exactly from ticks (off the grid,
- *   trailing zeros…); `q` is the quantity's decimal string, or `=` when it equals the previous
- *   quote's quantity at that index. `""` is a side without levels.
- * A moving book thus costs one small repeated integer per level and a still one a `0`: with
- * 10-level books the gzip file is several times smaller (test/bench/recording.bench.ts). Each
- * file starts afresh (its first quotes are absolute), so files stay self-contained.
- *
- * # Version 3 (still read; written with `version: 3`)
- *
- * Version 2 plus keyframe lines: every `keyframeEverySnapshots` snapshots (256) of a file, the
- * snapshot line is tagged `"k"` instead of `"s"` and every side in it is encoded as if its
- * market had no quote before in the file (absolute ticks, no `0`, no `=`); the next lines encode
- * against it. A reader applies a market's deltas only when its quote is read, so for a market
- * nobody reads it drops the pending deltas at each keyframe unread (`quote-track.ts`); a
- * keyframe costs the bytes of one absolute book per market.
- *
- * # Version 4 (written by default)
- *
- * Version 3 with two changes to the snapshot lines:
- * - a quote's time is written as its offset from the line's `takenAt` (`-7`, not 13 digits);
- * - a side whose every level moved by the same number of ticks since the market's previous quote
- *   (as many levels, every price on the grid now and then) may be written `"*<ticks> <block>"`:
- *   the previous levels' prices plus `ticks`, with the quantities of `block`, which is `=` (all
- *   as before) or `<scale><width><digits…>`: each quantity as an integer number of `10^-scale`
- *   (scale one base-36 digit, 0-f) in `width` (1-8) base-64 digits `0-9A-Za-z-_`, no separators
- *   (`quantity-block.ts`). The writer picks it when it is shorter than the version 2 side.
- * On books whose sizes all change every snapshot this halves a gzip file again: the sizes' text
- * was what was left once prices were offsets (test/bench/recording.bench.ts).
- *
- * gzip flushes: every `flushEverySnapshots` snapshots (64) or `flushEveryMs` (5 s), whichever
- * comes first, and at close, instead of after every snapshot; a crash loses at most the
- * snapshots since the last flush (the reader reads up to it, skipping a torn last line).
- *
- * The markets of a snapshot are the listing as the market, removal and order lines before it
- * leave it. Market lines and a snapshot's other lines come before that snapshot's line.
- *
- * Rotation: once a file holds `rotateBytes` bytes of lines (uncompressed size for `.gz`), the next
- * snapshot starts `<stem>.1.jsonl[.gz]`, then `.2`, …; each starts with a header and repeats the
- * market lines of the current listing.
- *
- * Crash safety: each line is one write (plain files), and gzip files are flushed after every
- * snapshot in version 1 (see below for version 2), so a crash tears at most the last line. The reader skips a torn last line with a
- * warning; a torn line anywhere else is an error naming file and line. A gzip file without its
- * trailer (the writer was killed) is read up to its last flush, with a warning.
- *
- * Order: `seq` increases within a recording (rotation parts continue it; part 0 starts afresh)
- * and `takenAt` never goes back, across all the files read. The reader refuses anything else
- * (`snapshot-order.ts`), or drops and counts it with its `repair` option; it also refuses two
- * files holding one part (`rec.jsonl` beside `rec.jsonl.gz`) and files that overlap in time.
+ * Writes snapshots to a recording, in the format of `docs/recording-format.md` (version 5 by
+ * default: version 4's lines, each with a check field, and an end line; versions 1 to 4 on
+ * request, for readers that know only those).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -101,6 +19,7 @@ import {
   type QuoteMemory,
 } from './encode-lines.ts';
 import { GzipLineSink, PlainLineSink, type LineSink } from './line-sink.ts';
+import { sealLine } from './line-seal.ts';
 import { defaultRecordingName, isGzipPath, partPath } from './recording-files.ts';
 import {
   LineTag,
@@ -110,6 +29,7 @@ import {
   isRecordingVersion,
   RECORDING_VERSIONS,
   type RecordingVersion,
+  SEALED_VERSION,
 } from './recording-format.ts';
 
 /** Default size at which a recording file is rotated: 64 MiB of lines. */
@@ -133,7 +53,8 @@ export interface RecordingWriterOptions {
    */
   readonly now?: () => number;
   /**
-   * The format version written: 4 (default), or 3, 2 or 1 for readers that know only those.
+   * The format version written: 5 (default), or 4, 3, 2 or 1 for readers that know only those
+   * (their lines carry no check field: a reader cannot tell a changed or missing line).
    */
   readonly version?: RecordingVersion;
   /** Version 3 and later: a keyframe line every this many snapshots of a file (default 256). */
@@ -222,8 +143,14 @@ export class RecordingWriter {
   #fileBytes = 0;
   #totalBytes = 0;
   #fileSnapshots = 0;
+  // Lines and keyframe lines written to the current file (version 5 seals each line with its
+  // number; its end line counts the keyframes).
+  #fileLines = 0;
+  #fileKeyframes = 0;
   #closing: Promise<void>[] = [];
   #failure: Error | undefined;
+  // A failure to write the last file's end line at close (close reports it).
+  #endFailure: Error | undefined;
   #closed = false;
   // Version 2 and later: each market's last quote sides in the current file.
   #quoteMemory: QuoteMemory = new Map();
@@ -380,6 +307,7 @@ export class RecordingWriter {
       this.#quoteMemory = memory;
       this.#sinceKeyframe = keyframe ? 1 : this.#sinceKeyframe + 1;
       this.#fileSnapshots++;
+      if (keyframe) this.#fileKeyframes++;
       this.#unflushed++;
       if (this.#unflushed >= this.#flushSnapshots || this.#now() - this.#flushedAt >= this.#flushMs)
         this.flush();
@@ -420,10 +348,21 @@ export class RecordingWriter {
   async close(): Promise<void> {
     if (!this.#closed) {
       this.#closed = true;
+      // Not after a failed write: the file may end mid-snapshot, and its missing end line says
+      // so to a reader.
+      if (this.#failure === undefined) {
+        try {
+          this.#endLine(false);
+        } catch (error) {
+          this.#failure = error instanceof Error ? error : new Error(String(error));
+          this.#endFailure = this.#failure;
+        }
+      }
       this.#closing.push(this.#sink.close());
     }
     const results = await Promise.allSettled(this.#closing);
     for (const result of results) if (result.status === 'rejected') throw result.reason;
+    if (this.#endFailure !== undefined) throw this.#endFailure;
   }
 
   #startFile(part: number): LineSink {
@@ -433,6 +372,8 @@ export class RecordingWriter {
     this.#sink = sink;
     this.#fileBytes = 0;
     this.#fileSnapshots = 0;
+    this.#fileLines = 0;
+    this.#fileKeyframes = 0;
     this.#markets = new Map();
     this.#lastListing = undefined;
     this.#quoteMemory = new Map();
@@ -442,6 +383,7 @@ export class RecordingWriter {
   }
 
   #rotate(): void {
+    this.#endLine(true);
     const closing = this.#sink.close();
     // Owned here: close() awaits it and reports its failure.
     closing.catch(() => undefined);
@@ -449,8 +391,18 @@ export class RecordingWriter {
     this.#startFile(this.#files.length);
   }
 
+  /** Version 5: the end line, `["e", snapshots, keyframes, next]` (see `LineTag.end`). */
+  #endLine(continues: boolean): void {
+    if (this.#header.version < SEALED_VERSION) return;
+    this.#line(
+      JSON.stringify([LineTag.end, this.#fileSnapshots, this.#fileKeyframes, continues ? 1 : 0]),
+    );
+  }
+
   #line(text: string): void {
-    const line = `${text}\n`;
+    this.#fileLines += 1;
+    const sealed = this.#header.version >= SEALED_VERSION ? sealLine(text, this.#fileLines) : text;
+    const line = `${sealed}\n`;
     this.#sink.writeLine(line);
     const bytes = Buffer.byteLength(line, 'utf8');
     this.#fileBytes += bytes;

@@ -18,6 +18,8 @@ import {
 import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
 import { testMarket } from '../../helpers/markets.ts';
 import { tempDirs } from '../../helpers/temp-dirs.ts';
+import { editRecording } from '../../helpers/recordings.ts';
+import { sealLine } from '../../../src/market/recording/line-seal.ts';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 30);
 const HOUR = 3_600_000;
@@ -50,10 +52,12 @@ async function record(path: string, snapshots: readonly Snapshot[]): Promise<str
   return path;
 }
 
-/** Rewrites a plain recording's lines (line 1 is the header, line 2 ETH's market row). */
+/**
+ * Rewrites a plain recording's lines (line 1 is the header, line 2 ETH's market row), sealed
+ * again as a writer would have written them: these are checks behind the line checksums.
+ */
 function editLines(path: string, edit: (lines: string[]) => string[]): void {
-  const lines = readFileSync(path, 'utf8').split('\n').slice(0, -1);
-  writeFileSync(path, `${edit(lines).join('\n')}\n`);
+  editRecording(path, (text) => `${edit(text.split('\n').slice(0, -1)).join('\n')}\n`);
 }
 
 /** The snapshot line of `seq` in {@link series}(…, T0 + 1000, 1): line 2 + seq (1-based). */
@@ -256,8 +260,8 @@ describe('recording: gzip without its trailer', () => {
     expect(list.map((w) => w.message.replaceAll(dir, 'DIR'))).toEqual([
       'DIR/rec.jsonl.gz: the gzip stream ends without its trailer (the file was cut short, e.g. the recorder was killed): read 25 snapshots from it',
     ]);
-    // The same lines, complete: no warning.
-    writeFileSync(path, gzipSync(text));
+    // The same lines, complete with their end line: no warning.
+    writeFileSync(path, gzipSync(`${text}${sealLine('["e",25,0,0]', 28)}\n`));
     const clean = warnings();
     expect(await collect(readRecording(path, clean))).toHaveLength(25);
     expect(clean.list).toEqual([]);

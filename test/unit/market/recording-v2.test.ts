@@ -16,6 +16,9 @@ import { parseDecimalToX18 } from '../../../src/money/index.ts';
 import { testMarket } from '../../helpers/markets.ts';
 import {
   RECORDING_T0,
+  editRecording,
+  recordingText,
+  resealText,
   plainSnapshots as plain,
   readSnapshots as readAll,
   recordSnapshots as record,
@@ -115,13 +118,14 @@ describe('recording format version 2', () => {
 
   it('skips a torn last line of a plain version 2 file', async () => {
     const snapshots = moving(20);
-    const path = await record({ path: join(tempDir(), 'rec.jsonl') }, snapshots);
+    const path = await record({ path: join(tempDir(), 'rec.jsonl'), version: 2 }, snapshots);
     const text = readFileSync(path, 'utf8');
     writeFileSync(path, text.slice(0, text.length - 30));
     const warnings: RecordingWarning[] = [];
     const read = await readAll(path, (w) => warnings.push(w));
     expect(plain(read)).toEqual(plain(snapshots.slice(0, 19)));
     expect(warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(/format version 2 has no line checksums/),
       expect.stringMatching(/torn last line skipped/),
     ]);
   });
@@ -149,12 +153,13 @@ describe('recording format version 2', () => {
     // Nothing more reaches the file before the first flush at 5 s; then bytes appear.
     expect(sizes[1]).toBe(sizes[3]);
     expect(sizes[5]).toBeGreaterThan(sizes[3] as number);
-    expect(gunzipSync(readFileSync(path)).toString('utf8').split('\n')).toHaveLength(10 + 3);
+    // Header, market line, 10 snapshots, end line, and the empty text after the last newline.
+    expect(gunzipSync(readFileSync(path)).toString('utf8').split('\n')).toHaveLength(10 + 4);
   });
 
   it('names file, line and level of a bad tick offset when that side is read', async () => {
     const path = await record({ path: join(tempDir(), 'rec.jsonl') }, moving(2));
-    writeFileSync(path, readFileSync(path, 'utf8').replace(/"300005 /, '"x1 '));
+    editRecording(path, (text) => text.replace(/"300005 /, '"x1 '));
     // Sides are applied only when read: the snapshots stream, the bad side fails its reader.
     const read = await readAll(path);
     expect(read).toHaveLength(2);
@@ -166,7 +171,7 @@ describe('recording format version 2', () => {
 
   it('refuses a side marked unchanged at the start of a file at once', async () => {
     const path = await record({ path: join(tempDir(), 'rec.jsonl') }, moving(2));
-    writeFileSync(path, readFileSync(path, 'utf8').replace(/"300005 [^"]*"/, '0'));
+    editRecording(path, (text) => text.replace(/"300005 [^"]*"/, '0'));
     await expect(readAll(path)).rejects.toThrow(
       /rec\.jsonl:3: snapshot 1: quotes\[0\]\.asks: marked unchanged, but the market had no quote before/,
     );
@@ -176,7 +181,7 @@ describe('recording format version 2', () => {
 describe('recording format version 3', () => {
   /** The tags of the snapshot lines of a plain recording. */
   function tags(path: string): string[] {
-    return readFileSync(path, 'utf8')
+    return recordingText(path)
       .trim()
       .split('\n')
       .slice(1)
@@ -192,7 +197,7 @@ describe('recording format version 3', () => {
       snapshots,
     );
     expect(tags(path).join('')).toBe('ssssskssssks');
-    const rows = readFileSync(path, 'utf8')
+    const rows = recordingText(path)
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as unknown[]);
@@ -289,7 +294,7 @@ describe('recording format version 3', () => {
       { path: join(tempDir(), 'rec.jsonl'), keyframeEverySnapshots: 8 },
       snapshots,
     );
-    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    const lines = recordingText(path).trimEnd().split('\n');
     // The scanner reads the writer's own spelling; these must go through JSON.parse, same result.
     const respelled = lines.map((line, i) => {
       if (!/^\["[sk]",/.test(line)) return line;
@@ -300,7 +305,7 @@ describe('recording format version 3', () => {
     });
     expect(respelled.filter((l, i) => l !== lines[i]).length).toBeGreaterThan(20);
     const other = join(tempDir(), 'respelled.jsonl');
-    writeFileSync(other, `${respelled.join('\n')}\n`);
+    writeFileSync(other, resealText(`${respelled.join('\n')}\n`));
     expect(plain(await readAll(other))).toEqual(plain(snapshots));
   });
 
@@ -369,9 +374,9 @@ describe('recording format version 3', () => {
       { path: join(tempDir(), 'rec.jsonl'), keyframeEverySnapshots: 2 },
       moving(3),
     );
-    const text = readFileSync(path, 'utf8');
+    const text = recordingText(path);
     const line = text.split('\n').findIndex((l) => l.startsWith('["k"'));
-    writeFileSync(path, text.replace(/(\["k",[^"]*"\d+ )[^ "]+/, '$1='));
+    editRecording(path, () => text.replace(/(\["k",[^"]*"\d+ )[^ "]+/, '$1='));
     const read = await readAll(path);
     expect(() => read[2]?.quotes?.get(1)?.bids).toThrow(
       new RegExp(

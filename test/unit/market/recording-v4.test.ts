@@ -14,6 +14,8 @@ import { parseDecimalToX18 } from '../../../src/money/index.ts';
 import { testMarket } from '../../helpers/markets.ts';
 import {
   RECORDING_T0,
+  recordingText,
+  resealText,
   plainSnapshots as plain,
   readSnapshots as readAll,
   recordSnapshots as record,
@@ -91,7 +93,7 @@ function busy(count: number, seed = 7): Snapshot[] {
 }
 
 function rows(path: string): unknown[][] {
-  return readFileSync(path, 'utf8')
+  return recordingText(path)
     .trim()
     .split('\n')
     .slice(1)
@@ -129,11 +131,11 @@ describe('quantity blocks', () => {
 describe('recording format version 4', () => {
   it('writes a side whose sizes all changed as one shift and a block, quote times from takenAt, and reads back every snapshot', async () => {
     const snapshots = busy(400);
+    // Written by default (version 5 is version 4's lines with check fields).
     const path = await record({ path: join(tempDir(), 'rec.jsonl') }, snapshots);
     expect(
-      (JSON.parse(readFileSync(path, 'utf8').split('\n')[0] as string) as { version: number })
-        .version,
-    ).toBe(4);
+      (JSON.parse(recordingText(path).split('\n')[0] as string) as { version: number }).version,
+    ).toBe(5);
     const lines = rows(path).filter((row) => row[0] === 's' || row[0] === 'k');
     const sides = lines.flatMap((row) => (row[4] as unknown[][]).flatMap((q) => [q[2], q[3]]));
     const shifted = sides.filter((s) => typeof s === 'string' && s.startsWith('*'));
@@ -203,12 +205,12 @@ describe('recording format version 4', () => {
 
   it('names file, line and side of a malformed shifted side when it is read', async () => {
     const path = await record({ path: join(tempDir(), 'rec.jsonl') }, busy(3));
-    const text = readFileSync(path, 'utf8');
+    const text = recordingText(path);
     const lines = text.split('\n');
     const at = lines.findIndex((l, i) => i > 0 && l.includes('"*'));
     expect(at).toBeGreaterThan(0);
     lines[at] = (lines[at] as string).replace(/"(\*-?\d+ [0-9a-f][1-8])([^"]*)"/, '"$1$2x"');
-    writeFileSync(path, lines.join('\n'));
+    writeFileSync(path, resealText(lines.join('\n')));
     const read = await readAll(path);
     const seq = (JSON.parse(lines[at]) as unknown[])[1] as number;
     const quote = read[seq - 1]?.quotes?.get(1) as Quote;
@@ -265,11 +267,11 @@ describe('recording format version 4', () => {
 
   it('refuses a shifted side at a market’s first quote', async () => {
     const path = await record({ path: join(tempDir(), 'rec.jsonl') }, busy(2));
-    const lines = readFileSync(path, 'utf8').split('\n');
+    const lines = recordingText(path).split('\n');
     const first = JSON.parse(lines[3] as string) as [string, number, number, number, unknown[][]];
     (first[4][0] as unknown[])[2] = '*3 21A';
     lines[3] = JSON.stringify(first);
-    writeFileSync(path, lines.join('\n'));
+    writeFileSync(path, resealText(lines.join('\n')));
     const read = await readAll(path);
     expect(() => read[0]?.quotes?.get(1)?.bids).toThrow(
       /rec\.jsonl:4: snapshot 1: quotes\[0\]\.bids: shifted side, but the market had no levels on this grid before/,
@@ -284,7 +286,7 @@ describe('recording format version 4: what it refuses', () => {
   }
   /** The file with quote 0 of snapshot `seq` (line 3 + seq) given `bids`. */
   function withBids(path: string, seq: number, bids: string): void {
-    const lines = readFileSync(path, 'utf8').split('\n');
+    const lines = recordingText(path).split('\n');
     const row = JSON.parse(lines[2 + seq] as string) as [
       string,
       number,
@@ -294,7 +296,7 @@ describe('recording format version 4: what it refuses', () => {
     ];
     (row[4][0] as unknown[])[2] = bids;
     lines[2 + seq] = JSON.stringify(row);
-    writeFileSync(path, lines.join('\n'));
+    writeFileSync(path, resealText(lines.join('\n')));
   }
 
   it('a shifted side in a version 3 file', async () => {
@@ -328,7 +330,7 @@ describe('recording format version 4: what it refuses', () => {
 
   /** The bids of quote 0 of snapshot `seq` as written. */
   function bidsOf(path: string, seq: number): string {
-    const row = JSON.parse(readFileSync(path, 'utf8').split('\n')[2 + seq] as string) as [
+    const row = JSON.parse(recordingText(path).split('\n')[2 + seq] as string) as [
       string,
       number,
       number,
