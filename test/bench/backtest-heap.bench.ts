@@ -1,10 +1,13 @@
 /**
- * Backtest memory benchmark (issue 17, item 4): how much the heap grows over a long do-nothing
- * backtest. Retained state must grow with orders and trades, not snapshots. See README.md.
+ * Backtest memory benchmark: how much the heap grows over a long backtest of a strategy that
+ * trades (`round-trip.strategy.ts`: a MARKET order every BENCH_HEAP_TRADE_EVERY snapshots, buying
+ * when flat and selling back when long, so 10,000 orders, fills and position changes over the
+ * default run). Retained state must grow with orders and trades, not snapshots. See README.md.
  *
  *   npm run bench -- backtest-heap
  *
- * Knobs: BENCH_HEAP_SNAPSHOTS (1,000,000), BENCH_HEAP_MARKETS (2). Needs --expose-gc (run.ts).
+ * Knobs: BENCH_HEAP_SNAPSHOTS (1,000,000), BENCH_HEAP_MARKETS (2), BENCH_HEAP_TRADE_EVERY (100).
+ * Needs --expose-gc (run.ts).
  */
 import { rmSync } from 'node:fs';
 import { runBacktest } from '../../src/backtest/run-backtest.ts';
@@ -14,6 +17,7 @@ import { reportFigure } from './figures.ts';
 
 const SNAPSHOTS = envInt('BENCH_HEAP_SNAPSHOTS', 1_000_000);
 const MARKETS = envInt('BENCH_HEAP_MARKETS', 2);
+const TRADE_EVERY = envInt('BENCH_HEAP_TRADE_EVERY', 100);
 const gc = (globalThis as { gc?: () => void }).gc;
 const MB = 1024 * 1024;
 
@@ -26,27 +30,29 @@ function heapAfterGc(): number {
 async function main(): Promise<void> {
   if (gc === undefined) throw new Error('run with node --expose-gc (npm run bench does)');
   console.log(
-    `backtest heap benchmark: do-nothing over ${SNAPSHOTS} snapshots of ${MARKETS} markets`,
+    `backtest heap benchmark: a strategy trading every ${TRADE_EVERY} snapshots over ${SNAPSHOTS} snapshots of ${MARKETS} markets`,
   );
   const built = Date.now();
   const data = await buildBenchData({
     markets: MARKETS,
     snapshots: SNAPSHOTS,
     depth: 5,
-    naive: false,
+    plain: false,
     gzip: true,
   });
   console.log(`recording built in ${((Date.now() - built) / 1000).toFixed(0)} s`);
   try {
     const config = await loadConfig(
-      writeConfig(data.dir, 'do-nothing', 'test/bench/do-nothing.strategy.ts', ['M1-USD']),
+      writeConfig(data.dir, 'round-trip', 'test/bench/round-trip.strategy.ts', ['M1-USD'], {
+        every: TRADE_EVERY,
+      }),
     );
     // Warm-up on a short recording: modules, strategy and engine code loaded once.
     const warm = await buildBenchData({
       markets: MARKETS,
       snapshots: 2000,
       depth: 5,
-      naive: false,
+      plain: false,
     });
     await runBacktest({ config, data: warm.ours, projectRoot: process.cwd() });
     rmSync(warm.dir, { recursive: true, force: true });
@@ -69,11 +75,25 @@ async function main(): Promise<void> {
     // The finished trace is held: what a run retains is measured, not collected.
     const growth = (heapAfterGc() - before) / MB;
     if (trace.snapshots !== SNAPSHOTS) throw new Error(`replayed ${trace.snapshots} snapshots`);
+    const seconds = (Date.now() - started) / 1000;
+    const fills = trace.fills.length;
+    if (trace.orders.length < Math.floor(SNAPSHOTS / TRADE_EVERY) - 1 || fills === 0)
+      throw new Error(
+        `expected ${Math.floor(SNAPSHOTS / TRADE_EVERY)} orders, the run placed ${trace.orders.length} (${fills} fills)`,
+      );
     console.log(
-      `kept ${trace.samples.length} of ${trace.sampleCount ?? 0} samples; heap growth ${growth.toFixed(2)} MB`,
+      `${trace.orders.length} orders, ${fills} fills in ${seconds.toFixed(0)} s; kept ${trace.samples.length} of ` +
+        `${trace.sampleCount ?? 0} samples; heap growth ${growth.toFixed(2)} MB ` +
+        `(${((growth * MB) / trace.orders.length).toFixed(0)} B per order)`,
     );
     reportFigure({
-      name: `heap growth over ${SNAPSHOTS.toLocaleString('en-US')} do-nothing snapshots`,
+      name: `backtest heap growth over ${SNAPSHOTS.toLocaleString('en-US')} snapshots, trading strategy`,
+      measures:
+        `heap after GC at the end of a backtest of ${SNAPSHOTS.toLocaleString('en-US')} snapshots (${MARKETS} markets, ` +
+        `depth 5, gzip) of a strategy placing a MARKET order every ${TRADE_EVERY} snapshots ` +
+        `(${trace.orders.length} orders, ${fills} fills; the backtest's own journal, in memory as ` +
+        `quanta backtest runs it), the finished trace held; ${seconds.toFixed(0)} s`,
+      baseline: 'heap after GC just before the run, modules warmed up on a short recording',
       goal: { atMost: 16 },
       unit: 'MB',
       rounds: [growth],

@@ -1,28 +1,28 @@
 /**
- * Sweep benchmark (issue 16): how well `quanta optimize`'s worker-thread pool scales, and what a
- * parameter set costs against a plain backtest, as ratios measured in the same run (docs/style.md §17).
+ * Sweep benchmark (issue 16): how well `quanta optimize`'s worker-thread pool scales, and what
+ * the pool adds to a parameter set, as ratios measured in the same run (docs/style.md §17).
  *
- *   npx tsx --conditions=quanta-source test/bench/optimize.bench.ts
+ *   npm run bench -- optimize
  *
  * Builds a synthetic recording (BENCH_SNAPSHOTS, default 600, one market, a random walk), then
  * per round, interleaved: S sets on a pool of one thread, S × cores sets on a pool of one thread
  * per core (both warmed up first: each thread has decoded the recording and loaded the strategy),
- * and single in-process backtests from the file (`runBacktest` reading and decoding it, as
- * `quanta backtest` does). Figures:
+ * and the same S sets run one after the other by `runSet` in this process (the function each
+ * pool thread runs, on the recording decoded once in this process too, no equity curve on either
+ * side). Figures:
  *
  * - pool sets/s ÷ one thread's sets/s: goal at least 0.8 × cores;
- * - per-set time on one thread ÷ one backtest's time: goal at most 1 (a set skips the decode).
+ * - per-set time on a one-thread pool ÷ per-set time of the same sets run in process: what the
+ *   pool adds (handing the task to a thread, the answer back), goal at most 1.1.
  */
 import { availableParallelism } from 'node:os';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runBacktest } from '../../src/backtest/run-backtest.ts';
-import { loadConfig } from '../../src/config/index.ts';
 import { RecordingWriter } from '../../src/market/recording/index.ts';
 import { createSnapshot } from '../../src/market/snapshot.ts';
 import { createLocalPool, type SetRunner } from '../../src/optimize/local-pool.ts';
-import type { SetTask } from '../../src/optimize/run-set.ts';
+import { runSet, type SetTask } from '../../src/optimize/run-set.ts';
 import { testMarket } from '../helpers/markets.ts';
 import { reportFigure } from './figures.ts';
 
@@ -35,11 +35,10 @@ function envInt(name: string, fallback: number): number {
 }
 
 const SNAPSHOTS = envInt('BENCH_SNAPSHOTS', 600);
-const ROUNDS = envInt('BENCH_ROUNDS', 3);
+const ROUNDS = envInt('BENCH_ROUNDS', 5);
 const SETS = envInt('BENCH_SETS', 24);
 const CORES = availableParallelism();
 const ROOT = join(import.meta.dirname, '..', '..');
-const WARM_BACKTESTS = 15;
 const T0 = Date.UTC(2026, 0, 5);
 
 const dir = mkdtempSync(join(tmpdir(), 'quanta-optimize-bench-'));
@@ -116,50 +115,61 @@ async function rate(runner: SetRunner, count: number): Promise<number> {
   return count / seconds;
 }
 
-await writeRecording();
-const config = await loadConfig(configFile, { env: {} });
-const backtestMs = async (): Promise<number> => {
+/** Sets per second of `count` sets run one after the other by `runSet` in this process. */
+async function inProcessRate(count: number): Promise<number> {
   const started = performance.now();
-  await runBacktest({ config, data, projectRoot: ROOT });
-  return performance.now() - started;
-};
+  for (let i = 0; i < count; i++) {
+    const outcome = await runSet(task());
+    if (outcome.metrics === null) throw new Error(`a set failed: ${outcome.error ?? ''}`);
+  }
+  return count / ((performance.now() - started) / 1000);
+}
+
+await writeRecording();
 
 const one = createLocalPool(1);
 const all = createLocalPool(CORES);
 try {
   // Warm-up, not counted: every thread decodes the recording, loads the strategy and runs a
-  // round's sets; the main thread runs backtests. With 8 sets a thread, the first measured round
+  // round's sets, and so does this process. With 8 sets a thread, the first measured round
   // still ran colder code: the pool of CORES threads at about the rate of one thread (1.02-1.23x
   // against 1.4-1.9x in the rounds after it, five runs). A 600-snapshot backtest keeps getting
-  // faster for about a dozen runs (50-66 ms in the first round after 3 warm-up runs, 15-20 ms by
-  // the fourth), which made the first rounds' per-set figure look better than it is.
+  // faster for about a dozen runs, so this process runs its sets twice over first.
   await rate(one, SETS);
   await rate(all, SETS * CORES);
-  for (let i = 0; i < WARM_BACKTESTS; i++) await backtestMs();
+  await inProcessRate(SETS);
+  await inProcessRate(SETS);
+  console.log(
+    `${SETS} sets per round on one thread and in process, ${SETS * CORES} on ${CORES} threads; ` +
+      `mean-reversion on ${SNAPSHOTS} snapshots of one market, windows 10-14, no equity curve`,
+  );
   const scaling: number[] = [];
   const perSet: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const single = await rate(one, SETS);
     const pooled = await rate(all, SETS * CORES);
-    const backtests: number[] = [];
-    for (let i = 0; i < 3; i++) backtests.push(await backtestMs());
-    const backtest = backtests.sort((a, b) => a - b)[1]!;
+    const inProcess = await inProcessRate(SETS);
     scaling.push(pooled / single);
-    perSet.push(1000 / single / backtest);
+    perSet.push(inProcess / single);
     console.log(
       `round ${round + 1}: one thread ${single.toFixed(1)} sets/s, ${CORES} threads ${pooled.toFixed(1)} sets/s, ` +
-        `one backtest ${backtest.toFixed(1)} ms, one set ${(1000 / single).toFixed(1)} ms`,
+        `in process ${inProcess.toFixed(1)} sets/s (one set ${(1000 / single).toFixed(1)} ms on the pool, ` +
+        `${(1000 / inProcess).toFixed(1)} ms in process)`,
     );
   }
   reportFigure({
     name: `optimize pool sets/s (${CORES} threads) / one thread's sets/s`,
+    measures: `${SETS * CORES} sets of mean-reversion (${SNAPSHOTS} snapshots, one market, no equity curve) queued at once on a pool of ${CORES} worker threads, sets/s`,
+    baseline: `${SETS} of the same sets on a pool of one worker thread, sets/s, in the same round`,
     goal: { atLeast: 0.8 * CORES },
     unit: 'x',
     rounds: scaling,
   });
   reportFigure({
-    name: 'optimize per-set time / one quanta backtest',
-    goal: { atMost: 1 },
+    name: 'optimize per-set time on a 1-thread pool / the same sets run in process',
+    measures: `${SETS} sets queued on a pool of one worker thread (runSet in the thread on its cached decoded recording), time per set`,
+    baseline: `the same ${SETS} sets run one after the other by runSet in the bench's own process, on the recording decoded once there too (no file decode on either side, no equity curve on either side)`,
+    goal: { atMost: 1.1 },
     unit: 'x',
     rounds: perSet,
   });

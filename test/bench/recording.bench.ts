@@ -1,13 +1,14 @@
 /**
- * Recording benchmark: how fast a recording decodes into full snapshots, as ratios against a naive
- * format measured in the same run (docs/style.md §17). See README.md in this folder.
+ * Recording benchmark: how fast a recording decodes into snapshots whose every level is read, and
+ * how small it is, against plain JSONL of the same snapshots (market rows only where they change,
+ * as our recorder writes them) measured in the same run (docs/style.md §17). See README.md in
+ * this folder.
  *
- *   npx tsx test/bench/recording.bench.ts
+ *   npm run bench -- recording
  *
- * Size knobs (environment): BENCH_MARKETS (20), BENCH_SNAPSHOTS (20000), BENCH_DEPTH (10 levels a
- * side), BENCH_ROUNDS (3; the fastest round of each case is reported, the
- * least disturbed by whatever else the machine runs). Run with `node --expose-gc` (run.ts does)
- * for heap figures measured from a collected heap.
+ * Size knobs (environment): BENCH_MARKETS (20), BENCH_SNAPSHOTS (10000), BENCH_DEPTH (10 levels a
+ * side), BENCH_ROUNDS (5; each case's median round is printed with the min and max). Run with
+ * `node --expose-gc` (run.ts does) for heap figures measured from a collected heap.
  */
 import {
   closeSync,
@@ -30,7 +31,7 @@ import { createSnapshot, type Snapshot } from '../../src/market/snapshot.ts';
 import { marketToWireRow, quotesToWire } from '../../src/venue/schemas/index.ts';
 import type { Market, Quote, QuoteLevel } from '../../src/domain/index.ts';
 import { testMarket } from '../helpers/markets.ts';
-import { reportFigure } from './figures.ts';
+import { reportFigure, summarize } from './figures.ts';
 import { simBookSizes } from './sim-book-sizes.ts';
 
 function envInt(name: string, fallback: number): number {
@@ -42,9 +43,9 @@ function envInt(name: string, fallback: number): number {
 }
 
 const MARKETS = envInt('BENCH_MARKETS', 20);
-const SNAPSHOTS = envInt('BENCH_SNAPSHOTS', 20_000);
+const SNAPSHOTS = envInt('BENCH_SNAPSHOTS', 10_000);
 const DEPTH = envInt('BENCH_DEPTH', 10);
-const ROUNDS = envInt('BENCH_ROUNDS', 3);
+const ROUNDS = envInt('BENCH_ROUNDS', 5);
 const MARKET_ROWS = MARKETS * SNAPSHOTS;
 const T0 = Date.UTC(2026, 0, 5);
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -97,7 +98,11 @@ interface Files {
   v1Gz: string;
 }
 
-/** Writes the same snapshots in the naive format and in ours (plain and gzip). */
+/**
+ * Writes the same snapshots as plain JSONL (`naive`: one JSON object per snapshot, quotes as
+ * `{price, quantity}` objects, the market rows on the lines where they changed) and in ours
+ * (plain and gzip).
+ */
 async function buildFiles(): Promise<Files> {
   const dir = mkdtempSync(join(tmpdir(), 'quanta-bench-recording-'));
   const files = {
@@ -122,9 +127,7 @@ async function buildFiles(): Promise<Files> {
   let naiveChunk: string[] = [];
   let listing = new Map<number, Market>();
   let listingOf: Market[] | undefined;
-  // The naive line repeats every market row; they only change with the markets, so their JSON is
-  // reused (the bytes are the same as stringifying them each time, just faster to build).
-  let naiveMarkets = '';
+  // The plain line carries the market rows only when they changed, as our recorder does.
   let naiveMarketsOf: Market[] | undefined;
   for (let seq = 1; seq <= SNAPSHOTS; seq++) {
     // Market rows change rarely (here a fee every SNAPSHOTS/10 snapshots), quotes every time.
@@ -155,12 +158,13 @@ async function buildFiles(): Promise<Files> {
     await gzip.drained();
     v1.write(snapshot);
     await v1.drained();
+    let naiveMarkets = '';
     if (naiveMarketsOf !== markets) {
-      naiveMarkets = JSON.stringify(markets.map(marketToWireRow));
+      naiveMarkets = `"markets":${JSON.stringify(markets.map(marketToWireRow))},`;
       naiveMarketsOf = markets;
     }
     naiveChunk.push(
-      `{"seq":${seq},"takenAt":${takenAt},"stale":false,"markets":${naiveMarkets},` +
+      `{"seq":${seq},"takenAt":${takenAt},"stale":false,${naiveMarkets}` +
         `"quotes":${JSON.stringify(quotesToWire(quotes).quotes)}}`,
     );
     if (naiveChunk.length === 256 || seq === SNAPSHOTS) {
@@ -219,7 +223,6 @@ async function timed(run: (probe: Probe) => Promise<number>): Promise<Sample> {
 }
 
 interface NaiveLine {
-  markets: unknown[];
   quotes: unknown[];
 }
 
@@ -229,28 +232,43 @@ async function parseLines(path: string, probe: Probe): Promise<number> {
   let lines = 0;
   for await (const batch of readLineBatches(path)) {
     for (const line of batch) {
-      // Our header is an object without markets; every other line is an array or a naive line.
+      // Our header is an object without quotes; every other line is an array or a plain line.
       // (Ours end in a check field from format 5 on: cut off, not checked.)
       const text = hasSeal(line) ? line.slice(0, line.length - SEAL_LENGTH) : line;
       const value = JSON.parse(text) as Partial<NaiveLine> | unknown[];
-      check += Array.isArray(value) ? value.length : (value.markets?.length ?? 0);
+      check += Array.isArray(value) ? value.length : (value.quotes?.length ?? 0);
       if (++lines % SAMPLE_EVERY === 0) probe.sample();
     }
   }
   return check;
 }
 
-/** (b): our reader, full frozen Snapshots with Market objects and quote Maps. */
-async function readSnapshots(path: string, probe: Probe): Promise<number> {
+/**
+ * (b): our reader, frozen Snapshots with Market objects and quotes; with `levels`, every level of
+ * every quote is read (its price and quantity strings), without, no quote is looked into (what a
+ * backtest's unread markets cost).
+ */
+async function readSnapshots(path: string, probe: Probe, levels: boolean): Promise<number> {
   let check = 0;
   let count = 0;
+  let read = 0;
   let last: Snapshot | undefined;
   for await (const snapshot of readRecording(path)) {
-    check += snapshot.markets.size + (snapshot.quotes?.size ?? 0);
+    check += snapshot.quotes?.size ?? 0;
+    if (levels) {
+      for (const quote of snapshot.quotes?.values() ?? []) {
+        for (const level of quote.bids) read += level.price.length + level.quantity.length;
+        for (const level of quote.asks) read += level.price.length + level.quantity.length;
+      }
+    }
     last = snapshot;
     if (++count % SAMPLE_EVERY === 0) probe.sample();
   }
-  if (count !== SNAPSHOTS || last?.quotes?.get(1)?.bids.length !== DEPTH) {
+  if (
+    count !== SNAPSHOTS ||
+    last?.quotes?.get(1)?.bids.length !== DEPTH ||
+    (levels && read === 0)
+  ) {
     throw new Error(`read ${count} snapshots, expected ${SNAPSHOTS} with ${DEPTH} levels`);
   }
   return check;
@@ -259,18 +277,23 @@ async function readSnapshots(path: string, probe: Probe): Promise<number> {
 const CASES = [
   {
     key: 'a',
-    label: '(a) naive lines, JSON.parse only (baseline)',
+    label: '(a) plain JSONL, JSON.parse only (baseline)',
     run: (f: Files, p: Probe) => parseLines(f.naive, p),
   },
   {
     key: 'b',
-    label: '(b) ours → full Snapshots (readRecording)',
-    run: (f: Files, p: Probe) => readSnapshots(f.ours, p),
+    label: '(b) ours → Snapshots, every level read',
+    run: (f: Files, p: Probe) => readSnapshots(f.ours, p, true),
   },
   {
     key: 'bgz',
-    label: '(b) ours .gz → full Snapshots',
-    run: (f: Files, p: Probe) => readSnapshots(f.oursGz, p),
+    label: '(b) ours .gz → Snapshots, every level read',
+    run: (f: Files, p: Probe) => readSnapshots(f.oursGz, p, true),
+  },
+  {
+    key: 'b0',
+    label: '(b0) ours → Snapshots, no quote read',
+    run: (f: Files, p: Probe) => readSnapshots(f.ours, p, false),
   },
   {
     key: 'c',
@@ -279,10 +302,6 @@ const CASES = [
   },
 ] as const;
 
-function fastest(values: readonly number[]): number {
-  return Math.min(...values);
-}
-
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const pad = (text: string, width: number) => text.padEnd(width);
 const padLeft = (text: string, width: number) => text.padStart(width);
@@ -290,7 +309,7 @@ const padLeft = (text: string, width: number) => text.padStart(width);
 async function main(): Promise<void> {
   console.log(
     `recording benchmark: ${MARKETS} markets × ${SNAPSHOTS} snapshots, quotes depth ${DEPTH}, ` +
-      `best of ${ROUNDS} rounds${gc === undefined ? ' (no --expose-gc: heap deltas include garbage)' : ''}`,
+      `${ROUNDS} rounds${gc === undefined ? ' (no --expose-gc: heap deltas include garbage)' : ''}`,
   );
   const buildStart = process.hrtime.bigint();
   const files = await buildFiles();
@@ -298,62 +317,82 @@ async function main(): Promise<void> {
     const buildSeconds = Number(process.hrtime.bigint() - buildStart) / 1e9;
     const size = (path: string) => statSync(path).size;
     console.log(
-      `files (built in ${buildSeconds.toFixed(1)} s): naive ${mb(size(files.naive))}, ours ${mb(size(files.ours))}, ` +
+      `files (built in ${buildSeconds.toFixed(1)} s): plain JSONL ${mb(size(files.naive))}, ours ${mb(size(files.ours))}, ` +
         `ours.gz ${mb(size(files.oursGz))}\n`,
     );
+    console.log(
+      '(a) is the baseline: JSON.parse of each line of plain JSONL holding the same snapshots ' +
+        '(quotes as {price, quantity} objects, market rows only on the lines where they changed, ' +
+        'as our recorder writes them), through the same line reader as ours.\n' +
+        '(b) reads every level of every quote (price and quantity strings) from the snapshots ' +
+        'readRecording yields; (b0) yields the same snapshots and reads no quote.\n',
+    );
+    // Warm-up (module loading, JIT): one round of every case, not counted.
+    for (const c of CASES) await timed((probe) => c.run(files, probe));
     const samples = new Map<string, Sample[]>(CASES.map((c) => [c.key, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const c of CASES) samples.get(c.key)?.push(await timed((probe) => c.run(files, probe)));
     }
-    const rate = new Map<string, number>();
-    for (const c of CASES)
-      rate.set(c.key, MARKET_ROWS / fastest((samples.get(c.key) ?? []).map((s) => s.seconds)));
-    const baseline = rate.get('a') as number;
+    // Per round, each case against (a) of the same round; the median round, with min and max.
+    const plainSeconds = (samples.get('a') ?? []).map((sample) => sample.seconds);
+    const ratioRounds = (key: string): number[] =>
+      (samples.get(key) ?? []).map(
+        (sample, round) => (plainSeconds[round] ?? NaN) / sample.seconds,
+      );
     console.log(
-      `${pad('case', 46)}${padLeft('time', 9)}${padLeft('market-rows/s', 15)}${padLeft('vs (a)', 9)}` +
-        `${padLeft('peak heap Δ', 13)}${padLeft('peak RSS', 11)}`,
+      `${pad('case', 46)}${padLeft('median time', 13)}${padLeft('market-rows/s', 15)}` +
+        `${padLeft('vs (a): median (min-max)', 26)}${padLeft('peak heap Δ', 13)}${padLeft('peak RSS', 11)}`,
     );
     for (const c of CASES) {
       const list = samples.get(c.key) ?? [];
-      const seconds = fastest(list.map((s) => s.seconds));
-      const r = rate.get(c.key) as number;
+      const seconds = summarize(list.map((sample) => sample.seconds)).median;
+      const ratio = summarize(ratioRounds(c.key));
       console.log(
-        `${pad(c.label, 46)}${padLeft(`${seconds.toFixed(2)} s`, 9)}` +
-          `${padLeft(`${(r / 1e6).toFixed(3)} M`, 15)}${padLeft(`${(r / baseline).toFixed(2)}x`, 9)}` +
+        `${pad(c.label, 46)}${padLeft(`${seconds.toFixed(2)} s`, 13)}` +
+          `${padLeft(`${(MARKET_ROWS / seconds / 1e6).toFixed(3)} M`, 15)}` +
+          padLeft(
+            `${ratio.median.toFixed(2)}x (${ratio.min.toFixed(2)}-${ratio.max.toFixed(2)})`,
+            26,
+          ) +
           `${padLeft(mb(Math.max(...list.map((s) => s.peakHeapDelta))), 13)}` +
           `${padLeft(mb(Math.max(...list.map((s) => s.peakRss))), 11)}`,
       );
     }
-    const ours = rate.get('b') as number;
-    const raw = rate.get('c') as number;
+    const parseShare = summarize(
+      (samples.get('c') ?? []).map(
+        (sample, round) => sample.seconds / (samples.get('b')?.[round]?.seconds ?? NaN),
+      ),
+    );
     console.log(
-      `\nratios: ours/naive ${(ours / baseline).toFixed(2)}x, ours.gz/naive ${((rate.get('bgz') as number) / baseline).toFixed(2)}x, ` +
-        `ours/raw JSON.parse of our lines ${(ours / raw).toFixed(2)} (the parse share of (b))`,
+      `\n(c)/(b), the share of (b) that is JSON.parse of our lines: median ${parseShare.median.toFixed(2)} ` +
+        `(${parseShare.min.toFixed(2)}-${parseShare.max.toFixed(2)})`,
     );
     console.log(`process peak RSS: ${mb(process.resourceUsage().maxRSS * 1024)}`);
 
-    // Size: the naive JSONL gzipped at zlib's default level (what `gzip` gives it) against our
-    // gzip recording (format 3, flushed every 64 snapshots) and format 1 (flushed per snapshot).
+    // Size: the plain JSONL gzipped at zlib's default level (what `gzip` gives it) against our
+    // gzip recording (the writer's default format, flushed every 64 snapshots) and format 1.
     const naiveGz = join(files.dir, 'naive.jsonl.gz');
     await pipeline(createReadStream(files.naive), createGzip(), createWriteStream(naiveGz));
     const perRow = (path: string) => size(path) / MARKET_ROWS;
     console.log(
-      `gzip bytes per market-row at depth ${DEPTH}: naive ${perRow(naiveGz).toFixed(1)}, ` +
-        `ours v4 ${perRow(files.oursGz).toFixed(1)}, v1 ${perRow(files.v1Gz).toFixed(1)}`,
+      `gzip bytes per market-row at depth ${DEPTH}: plain JSONL ${perRow(naiveGz).toFixed(1)}, ` +
+        `ours ${perRow(files.oursGz).toFixed(1)}, v1 ${perRow(files.v1Gz).toFixed(1)}`,
     );
     console.log(
-      `  random data (every quantity drawn afresh each snapshot: the worst case): ours/naive ` +
+      `  random data (every quantity drawn afresh each snapshot: the worst case): ours/plain ` +
         `${(perRow(files.oursGz) / perRow(naiveGz)).toFixed(2)}x`,
     );
     // The figure: the paper venue's own books (README.md says why). Sizes are deterministic: one
     // round.
     const sim = await simBookSizes(makeMarkets(), SNAPSHOTS, T0);
     console.log(
-      `gzip bytes per market-row, paper venue books (depth ${sim.depth}): naive ` +
-        `${sim.naivePerRow.toFixed(1)}, ours v4 ${sim.oursPerRow.toFixed(1)}`,
+      `gzip bytes per market-row, paper venue books (depth ${sim.depth}): plain JSONL ` +
+        `${sim.naivePerRow.toFixed(1)}, ours ${sim.oursPerRow.toFixed(1)}`,
     );
     reportFigure({
-      name: `recording gzip bytes per market-row / naive at ${sim.depth}-level depth, paper venue books`,
+      name: `recording gzip bytes per market-row / plain JSONL gz, ${sim.depth} levels, paper venue books`,
+      measures: `our recording's gzip file (the writer's default format) of ${SNAPSHOTS} snapshots of ${MARKETS} markets stepped by the paper venue's SimEngine (seed 1), bytes per market-row; sizes are deterministic, one round`,
+      baseline: `the same snapshots as plain JSONL (quotes as {price, quantity} objects, market rows only where they change) gzipped by zlib at its default level`,
       goal: { atMost: 0.35 },
       unit: 'x',
       rounds: [sim.oursPerRow / sim.naivePerRow],
@@ -361,7 +400,9 @@ async function main(): Promise<void> {
     // The same goal on the worst case, in the table too: a real venue's sizes change between
     // snapshots more than the paper venue's (whose level sizes stay), less than these.
     reportFigure({
-      name: `recording gzip bytes per market-row / naive at ${DEPTH}-level depth, random sizes`,
+      name: `recording gzip bytes per market-row / plain JSONL gz, ${DEPTH} levels, random sizes`,
+      measures: `our recording's gzip file of ${SNAPSHOTS} snapshots of ${MARKETS} markets whose every level's quantity is drawn afresh each snapshot (the worst case), bytes per market-row; deterministic, one round`,
+      baseline: `the same snapshots as plain JSONL (market rows only where they change) gzipped by zlib at its default level`,
       goal: { atMost: 0.35 },
       unit: 'x',
       rounds: [perRow(files.oursGz) / perRow(naiveGz)],

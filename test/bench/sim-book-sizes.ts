@@ -1,7 +1,9 @@
 /**
  * Recording sizes on the paper venue's own books: the quotes `SimEngine` serves (the book
  * `quanta paper` answers and `quanta record` records from it), one snapshot per price step,
- * written by our recorder (gzip, the writer's defaults) and as naive JSONL gzipped by zlib.
+ * written by our recorder (gzip, the writer's defaults) and as plain JSONL (market rows only on the
+ * first line: the listing never changes, and our recorder writes them only when they change)
+ * gzipped by zlib.
  */
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
@@ -63,7 +65,7 @@ export async function simBookSizes(
       writer.write(snapshot);
       await writer.drained();
       const line =
-        `{"seq":${seq},"takenAt":${now},"stale":false,"markets":${naiveMarkets},` +
+        `{"seq":${seq},"takenAt":${now},"stale":false,${seq === 1 ? `"markets":${naiveMarkets},` : ''}` +
         `"quotes":${JSON.stringify(quotesToWire(quotes).quotes)}}\n`;
       if (!gzip.write(line)) await once(gzip, 'drain');
     }

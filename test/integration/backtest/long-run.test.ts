@@ -11,7 +11,7 @@ const SNAPSHOTS = 2600;
 let data: BenchData;
 
 beforeAll(async () => {
-  data = await buildBenchData({ markets: 3, snapshots: SNAPSHOTS, depth: 5, naive: false });
+  data = await buildBenchData({ markets: 3, snapshots: SNAPSHOTS, depth: 5, plain: false });
 }, 60_000);
 afterAll(() => rmSync(data.dir, { recursive: true, force: true }));
 

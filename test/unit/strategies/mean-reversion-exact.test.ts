@@ -43,7 +43,7 @@ describe('mean-reversion in x18 decides exactly as with decimal.js', () => {
   it.each(paramSets.map((params, i) => [i, params] as const))(
     'on a random-walk recording, params set %i',
     async (_i, params) => {
-      data ??= await buildBenchData({ markets: 3, snapshots: 1500, depth: 2, naive: false });
+      data ??= await buildBenchData({ markets: 3, snapshots: 1500, depth: 2, plain: false });
       const bench = data;
       const run = async (module: string) => {
         const name = module === SHIPPED ? 'shipped' : 'decimal';
