@@ -2,6 +2,7 @@ import type { Document, LineCounter } from 'yaml';
 import type { z } from 'zod';
 import { describeValue } from './describe-value.ts';
 import { locateNode } from './locate-node.ts';
+import type { ConfigSource } from './schema.ts';
 
 /** One thing wrong with a config file, anchored at a source offset. */
 export interface ConfigProblem {
@@ -17,6 +18,25 @@ export function formatKeyPath(path: readonly PropertyKey[]): string {
     out += typeof step === 'number' ? `[${step}]` : `${out === '' ? '' : '.'}${String(step)}`;
   }
   return out === '' ? '(top level)' : out;
+}
+
+/**
+ * One error line about a config key found after the file was parsed (a strategy module that
+ * fails to import, a paper listing the venue does not have):
+ * `<file>:<line>:<col> <key.path>: <text>`, the location left out only for a config built in
+ * code (no file).
+ *
+ * @example
+ * locatedLine(config.source, ['strategies', 0, 'module'], 'strategy module x.ts not found')
+ * // 'bot.yaml:7:13 strategies[0].module: strategy module x.ts not found'
+ */
+export function locatedLine(
+  source: ConfigSource | undefined,
+  path: readonly PropertyKey[],
+  text: string,
+): string {
+  const at = source?.locate(path);
+  return `${at === undefined ? '' : `${at} `}${formatKeyPath(path)}: ${text}`;
 }
 
 /** The value at `path` in plain data, or `undefined` when some step is missing. */

@@ -1,5 +1,6 @@
 export { loadConfig, DEFAULT_CONFIG_PATH } from './load-config.ts';
 export { parseConfig, type ParseConfigOptions } from './parse-config.ts';
+export { locatedLine } from './config-problems.ts';
 export {
   LOG_FORMATS,
   LOG_LEVELS,

@@ -53,3 +53,27 @@ function startOf(node: unknown, nonEmpty = false): number | undefined {
   if (nonEmpty && range[1] === range[0]) return undefined;
   return range[0];
 }
+
+/**
+ * The key path of the mapping key that starts at `offset` (yaml's duplicate-key error points
+ * there), or undefined when no key starts there.
+ */
+export function keyPathAt(doc: Document, offset: number): PropertyKey[] | undefined {
+  const visit = (node: unknown, path: PropertyKey[]): PropertyKey[] | undefined => {
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        const step = String(isScalar(pair.key) ? pair.key.value : pair.key);
+        if (startOf(pair.key) === offset) return [...path, step];
+        const found = visit(pair.value, [...path, step]);
+        if (found !== undefined) return found;
+      }
+    } else if (isSeq(node)) {
+      for (const [index, item] of node.items.entries()) {
+        const found = visit(item, [...path, index]);
+        if (found !== undefined) return found;
+      }
+    }
+    return undefined;
+  };
+  return visit(doc.contents, []);
+}

@@ -1,4 +1,4 @@
-import { LineCounter, parseDocument } from 'yaml';
+import { LineCounter, parseDocument, type Document, type YAMLError } from 'yaml';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import {
   formatKeyPath,
@@ -7,10 +7,10 @@ import {
   valueAt,
   type ConfigProblem,
 } from './config-problems.ts';
-import { describeValue } from './describe-value.ts';
+import { describeValue, looksSecret } from './describe-value.ts';
 import { findPastedKeys } from './find-pasted-keys.ts';
-import { hideSecrets, scrubSecretRuns } from './hide-secrets.ts';
-import { locateNode } from './locate-node.ts';
+import { HIDDEN_KEY, hideSecrets, scrubSecretRuns } from './hide-secrets.ts';
+import { keyPathAt, locateNode } from './locate-node.ts';
 import { resolveConfigPaths } from './resolve-paths.ts';
 import { configSchema, type Config } from './schema.ts';
 import { MIXED_VENUE_MESSAGE, venueMode } from './venue-mode.ts';
@@ -66,9 +66,7 @@ export function parseConfig(
   if (doc.errors.length > 0) {
     // The messages are yaml's own without source excerpts (prettyErrors off): an excerpt could
     // show a secret sitting on the broken line.
-    fail(
-      doc.errors.map((error) => ({ offset: error.pos[0], text: `YAML syntax: ${error.message}` })),
-    );
+    fail(doc.errors.map((error) => syntaxProblem(doc, error)));
   }
 
   if (doc.contents === null) {
@@ -144,4 +142,27 @@ export function parseConfig(
     return `${fileName}:${line}:${col}`;
   };
   return { ...resolved.config, source: { file: fileName, locate } };
+}
+
+/**
+ * A YAML error as a problem. A key written twice in one mapping is named by its key path (the
+ * later one wins in most YAML readers; here it is an error, since either reading may be wrong);
+ * a key that looks like a secret is not shown.
+ */
+function syntaxProblem(doc: Document, error: YAMLError): ConfigProblem {
+  const offset = error.pos[0];
+  if (error.code === 'DUPLICATE_KEY') {
+    const path = keyPathAt(doc, offset);
+    if (path !== undefined) {
+      const shown = path.map((step) =>
+        typeof step === 'string' && looksSecret(step) ? HIDDEN_KEY : step,
+      );
+      const key = shown.at(-1);
+      return {
+        offset,
+        text: `${formatKeyPath(shown)}: duplicate key ${JSON.stringify(key)}: each key may appear once in a mapping`,
+      };
+    }
+  }
+  return { offset, text: `YAML syntax: ${error.message}` };
 }

@@ -1,8 +1,8 @@
 import { CredentialManager, type CredentialManagerOptions } from '../account/credential-manager.ts';
 import { CredentialStore } from '../account/credential-store.ts';
 import { readWalletKey } from '../account/wallet-key.ts';
-import type { Config } from '../config/index.ts';
-import { summarizeError } from '../errors/index.ts';
+import { locatedLine, type Config } from '../config/index.ts';
+import { ErrorCodes, isQuantaError, QuantaError, summarizeError } from '../errors/index.ts';
 import type { Hex } from 'viem';
 import type { Logger } from '../log/logger.ts';
 import type { VenueConnection } from '../venue/endpoints/index.ts';
@@ -63,7 +63,17 @@ export function readBotWalletKey(
   paths: Pick<StatePaths, 'paperWalletKey'>,
 ): Hex {
   // Set only for a fully embedded paper venue: a throwaway key may be generated there.
-  return readWalletKey(config.wallet.privateKeyEnv, env, paths.paperWalletKey);
+  try {
+    return readWalletKey(config.wallet.privateKeyEnv, env, paths.paperWalletKey);
+  } catch (error) {
+    if (!isQuantaError(error, ErrorCodes.WALLET_KEY_MISSING)) throw error;
+    // Pointed at the key that names the variable (the message never holds the value).
+    throw new QuantaError(
+      ErrorCodes.WALLET_KEY_MISSING,
+      locatedLine(config.source, ['wallet', 'privateKeyEnv'], error.shortMessage),
+      { details: error.details, cause: error },
+    );
+  }
 }
 
 /** A registration gets three request timeouts: it may retry. */

@@ -93,7 +93,7 @@ export interface Bot {
 export async function startBot(options: BotOptions): Promise<Bot> {
   const { config } = options;
   // A control server that anyone on the network could command is refused before anything else.
-  if (config.control !== undefined) controlToken(config.control, options.env);
+  if (config.control !== undefined) controlToken(config.control, options.env, config.source);
   // Webhook URLs named by variable must be there before anything starts (exit 2 otherwise).
   const targets = notifyTargets(config, options.env);
   // Strategy modules and params first: a typo is reported before any venue is contacted.
@@ -332,7 +332,7 @@ async function assembleBot(
       : await startControlServer({
           host: config.control.host,
           port: config.control.port,
-          token: controlToken(config.control, options.env),
+          token: controlToken(config.control, options.env, config.source),
           handlers: operations.handlers(),
           log: log.child({ part: 'control' }),
         });

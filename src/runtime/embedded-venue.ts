@@ -1,4 +1,4 @@
-import type { Config } from '../config/index.ts';
+import { locatedLine, type Config } from '../config/index.ts';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { startPaperVenue, type PaperVenue } from '../paper/index.ts';
 import { DEFAULT_SIM_MARKETS } from '../sim/index.ts';
@@ -30,12 +30,16 @@ export async function resolveVenue(config: Config): Promise<VenueEndpoints> {
       ? {}
       : { volatilityBps: config.paper.volatilityBps }),
     ...(config.paper.spreadBps === undefined ? {} : { spreadBps: config.paper.spreadBps }),
-    listings: config.paper.listings.map(({ market, activeAfterMs }) => {
+    listings: config.paper.listings.map(({ market, activeAfterMs }, index) => {
       const listed = DEFAULT_SIM_MARKETS.find((m) => m.symbol === market);
       if (listed === undefined) {
         throw new QuantaError(
           ErrorCodes.CONFIG_INVALID,
-          `paper.listings: market ${market} is not a paper venue market`,
+          locatedLine(
+            config.source,
+            ['paper', 'listings', index, 'market'],
+            `market ${JSON.stringify(market)} is not a paper venue market`,
+          ),
           {
             details: [`Paper markets: ${DEFAULT_SIM_MARKETS.map((m) => m.symbol).join(', ')}`],
           },

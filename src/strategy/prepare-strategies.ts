@@ -1,5 +1,5 @@
-import type { ConfigSource } from '../config/index.ts';
-import { ErrorCodes, QuantaError } from '../errors/index.ts';
+import { locatedLine, type ConfigSource } from '../config/index.ts';
+import { ErrorCodes, isQuantaError, QuantaError } from '../errors/index.ts';
 import type { Strategy } from './define-strategy.ts';
 import { loadStrategy, parseStrategyParams } from './load-strategy.ts';
 
@@ -47,7 +47,7 @@ export async function prepareStrategies(
   if (entries.length === 0) {
     throw new QuantaError(
       ErrorCodes.CONFIG_INVALID,
-      `${source?.file ?? 'the config'}: no strategies to run`,
+      locatedLine(source, ['strategies'], 'no strategies to run'),
       {
         details: [
           'Add a list like: strategies: [{ module: strategies/dca.ts, markets: [ETH-USD] }]',
@@ -59,7 +59,9 @@ export async function prepareStrategies(
   const prepared: PreparedStrategy[] = [];
   const used = new Set<string>();
   for (const [index, entry] of entries.entries()) {
-    const strategy = await loadStrategy(entry.module, baseDirs, entry.searched);
+    const strategy = await loadAt(source, index, () =>
+      loadStrategy(entry.module, baseDirs, entry.searched),
+    );
     const base = entry.name ?? strategy.name;
     let name = base;
     for (let n = 2; used.has(name); n++) name = `${base}#${n}`;
@@ -80,4 +82,25 @@ export async function prepareStrategies(
     });
   }
   return prepared;
+}
+
+/**
+ * `load()`, its `QUANTA_STRATEGY_LOAD` error (not found, failed to import, no strategy exported)
+ * pointed at the entry's `module` key: `<file>:<line>:<col> strategies[i].module: …`.
+ */
+async function loadAt<T>(
+  source: ConfigSource | undefined,
+  index: number,
+  load: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (!isQuantaError(error, ErrorCodes.STRATEGY_LOAD)) throw error;
+    throw new QuantaError(
+      ErrorCodes.STRATEGY_LOAD,
+      locatedLine(source, ['strategies', index, 'module'], error.shortMessage),
+      { details: error.details, cause: error.cause ?? error },
+    );
+  }
 }

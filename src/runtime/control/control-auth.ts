@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { Config } from '../../config/index.ts';
+import { locatedLine, type Config, type ConfigSource } from '../../config/index.ts';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 
 /** The control section with its defaults applied. */
@@ -23,13 +23,21 @@ export function isLoopbackHost(host: string): boolean {
  *   beyond loopback without a token, or `tokenEnv` names an unset or empty variable: anyone who
  *   can reach the port could otherwise halt or flatten the bot.
  */
-export function controlToken(control: ControlConfig, env: NodeJS.ProcessEnv): string | undefined {
+export function controlToken(
+  control: ControlConfig,
+  env: NodeJS.ProcessEnv,
+  source?: ConfigSource,
+): string | undefined {
   const { host, tokenEnv } = control;
   if (tokenEnv === undefined) {
     if (isLoopbackHost(host)) return undefined;
     throw new QuantaError(
       ErrorCodes.CONTROL_TOKEN_MISSING,
-      `control.host ${host} is not loopback: the control server needs a bearer token (control.tokenEnv)`,
+      locatedLine(
+        source,
+        ['control', 'host'],
+        `${host} is not loopback: the control server needs a bearer token (control.tokenEnv)`,
+      ),
       {
         details: [
           'Set control.tokenEnv to the NAME of an environment variable and export a long random token in it,',
@@ -42,7 +50,11 @@ export function controlToken(control: ControlConfig, env: NodeJS.ProcessEnv): st
   if (token === undefined || token.trim() === '') {
     throw new QuantaError(
       ErrorCodes.CONTROL_TOKEN_MISSING,
-      `control.tokenEnv names ${tokenEnv}, which is not set: the control server will not start without its token`,
+      locatedLine(
+        source,
+        ['control', 'tokenEnv'],
+        `names ${tokenEnv}, which is not set: the control server will not start without its token`,
+      ),
       { details: [`export ${tokenEnv}=<a long random token>`] },
     );
   }

@@ -1,5 +1,5 @@
 import pRetry from 'p-retry';
-import type { Config } from '../../config/index.ts';
+import { locatedLine, type Config } from '../../config/index.ts';
 import { ErrorCodes, QuantaError, summarizeError } from '../../errors/index.ts';
 import type { Logger } from '../../log/logger.ts';
 
@@ -41,7 +41,7 @@ export interface NotifyTarget {
  *   variable is unset or not an http(s) URL.
  */
 export function notifyTargets(
-  config: Pick<Config, 'notify'>,
+  config: Pick<Config, 'notify' | 'source'>,
   env: NodeJS.ProcessEnv,
 ): NotifyTarget[] {
   return config.notify.map((target, index) => {
@@ -51,7 +51,11 @@ export function notifyTargets(
       if (url === undefined || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
         throw new QuantaError(
           ErrorCodes.CONFIG_INVALID,
-          `notify[${index}].urlEnv names ${target.urlEnv}, which does not hold an http(s) URL`,
+          locatedLine(
+            config.source,
+            ['notify', index, 'urlEnv'],
+            `names ${target.urlEnv}, which does not hold an http(s) URL`,
+          ),
           { details: [`export ${target.urlEnv}=https://…`] },
         );
       }

@@ -295,7 +295,7 @@ paper: { seed: -1 }
     );
     expect(error.message).toMatchInlineSnapshot(`
       "invalid config bot.yaml (2 problems):
-      bot.yaml:3:3 YAML syntax: Map keys must be unique
+      bot.yaml:3:3 venue.writeUrl: duplicate key "writeUrl": each key may appear once in a mapping
       bot.yaml:5:1 YAML syntax: Flow sequence in block collection must be sufficiently indented and end with a ]"
     `);
   });
@@ -353,7 +353,7 @@ describe('parseConfig: secrets are never echoed', () => {
     expect(message).not.toContain('hunter2');
     expect(message).toMatchInlineSnapshot(`
       "invalid config bot.yaml (2 problems):
-      bot.yaml:2:13 venue.writeUrl: expected "embedded" or an http(s) URL, got a value shaped like a private key (not shown)
+      bot.yaml:2:13 venue.writeUrl: looks like a private key pasted into the config (value not shown); secrets go into environment variables, never into the config: the wallet key’s variable is named by wallet.privateKeyEnv, a webhook URL’s by notify[].urlEnv, the control token’s by control.tokenEnv
       bot.yaml:3:12 venue.readUrl: expected an http(s) URL without user:password (credentials never go here), got a URL with credentials (not shown)"
     `);
   });

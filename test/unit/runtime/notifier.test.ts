@@ -65,7 +65,7 @@ describe('notifyTargets', () => {
       }
       expect(isQuantaError(caught, ErrorCodes.CONFIG_INVALID)).toBe(true);
       expect(String((caught as Error).message)).toMatch(
-        /notify\[0\]\.urlEnv names QUANTA_TEST_HOOK/,
+        /notify\[0\]\.urlEnv: names QUANTA_TEST_HOOK/,
       );
     }
   });
