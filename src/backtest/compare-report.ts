@@ -3,19 +3,7 @@ import { join } from 'node:path';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import type { CompareReport, CompareSide, GapParts } from './compare.ts';
 import { displayDecimal } from './display-decimal.ts';
-
-function esc(text: string | number): string {
-  return String(text)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
-
-function money(value: string): string {
-  return displayDecimal(value, 4);
-}
+import { escapeHtml as esc, moneyHtml, moneyText as money, roundedHtml } from './html-kit.ts';
 
 /** `compare.json` exactly: two-space indented JSON and a final newline. */
 export function serializeCompare(report: CompareReport): string {
@@ -38,13 +26,16 @@ export function formatCompareSummary(report: CompareReport): string {
   ].join('\n')}\n`;
 }
 
+/** Fraction digits an average fill price is shown with (exact in its tooltip). */
+const PRICE_PLACES = 6;
+
 function sideCells(s: CompareSide | null): string[] {
   if (s === null) return ['<span class="muted">—</span>', '', '', '', ''];
   return [
     `${esc(s.orderId)} <small>${esc(s.state)}</small>`,
     esc(s.filled),
-    esc(s.avgFillPrice ?? ''),
-    esc(s.fees),
+    s.avgFillPrice === null ? '' : roundedHtml(s.avgFillPrice, PRICE_PLACES),
+    moneyHtml(s.fees),
     esc(`${s.latencyMs} ms`),
   ];
 }
@@ -65,7 +56,9 @@ table{border-collapse:collapse;width:100%;background:#fff;border:1px solid #e5e7
 th,td{padding:4px 6px;border-bottom:1px solid #f1f5f9;text-align:right;white-space:nowrap;font-size:13px}
 th{background:#f1f5f9;font-weight:600;white-space:normal}
 td:first-child,th:first-child{text-align:left}
-.scroll{overflow:auto;max-height:700px;border-radius:8px}
+.neg{color:#b91c1c}
+.scroll{overflow:auto;max-width:100%;max-height:700px;border-radius:8px}
+td.wrap{white-space:normal;min-width:8em}
 `;
 
 /** One self-contained page: the run, the reconciled totals and every order side by side. */
@@ -82,10 +75,11 @@ export function renderCompareHtml(report: CompareReport): string {
         esc(o.amount),
         ...sideCells(o.live),
         ...sideCells(o.backtest),
-        esc(o.slippageBps ?? ''),
-        esc(money(o.gap.total)),
+        o.slippageBps === null ? '' : roundedHtml(o.slippageBps, 2),
+        moneyHtml(o.gap.total),
       ];
-      return `<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`;
+      // The strategy (and its tag) may wrap; figures stay on one line.
+      return `<tr>${cells.map((c, i) => (i === 1 ? `<td class="wrap">${c}</td>` : `<td>${c}</td>`)).join('')}</tr>`;
     })
     .join('\n');
   const head = [

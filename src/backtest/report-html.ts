@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { displayDecimal, displayShare } from './display-decimal.ts';
+import { escapeHtml as esc, moneyHtml as money } from './html-kit.ts';
 import type { PnlMetrics } from './metrics.ts';
 import { REPORT_PAGE_SCRIPT } from './report-page-script.ts';
 import type { BacktestReport } from './report-json.ts';
@@ -32,16 +33,6 @@ function uplotAssets(): UplotAssets {
   return cachedAssets;
 }
 
-/** Escapes text for HTML content and double-quoted attribute values. */
-function esc(text: string | number): string {
-  return String(text)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
-
 /** JSON that is safe inside a `<script>` element whatever strings it carries. */
 function scriptJson(value: unknown): string {
   return JSON.stringify(value)
@@ -55,13 +46,6 @@ function scriptJson(value: unknown): string {
 /** Inlined code must not close its element early. */
 function inlineText(text: string, element: 'script' | 'style'): string {
   return text.replace(new RegExp(`</${element}`, 'gi'), `<\\/${element}`);
-}
-
-/** A money figure rounded for reading, the exact value in the tooltip. */
-function money(value: string): string {
-  const shown = displayDecimal(value, 4, true);
-  const negative = value.startsWith('-') ? ' class="neg"' : '';
-  return `<span title="${esc(value)}"${negative}>${esc(shown)}</span>`;
 }
 
 function ratio(value: string | null, places = 2): string {

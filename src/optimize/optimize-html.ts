@@ -1,4 +1,6 @@
 import { Decimal } from 'decimal.js';
+import { displayDecimal } from '../backtest/display-decimal.ts';
+import { escapeHtml as escape, moneyHtml } from '../backtest/html-kit.ts';
 import { canonicalJson } from './expand-space.ts';
 import type { OptimizeResult } from './optimize.ts';
 
@@ -12,12 +14,34 @@ export interface OptimizeHtmlOptions {
 
 const ROWS_SHOWN = 200;
 
-function escape(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+/** Fraction digits a score or ratio is shown with (the exact score in its tooltip). */
+const SCORE_PLACES = 4;
+
+/** A score as read: 4 fraction digits at most, the exact value (6 digits) in the tooltip. */
+function scoreHtml(score: string | null): string {
+  if (score === null) return '-';
+  return `<span title="${escape(score)}">${escape(displayDecimal(score, SCORE_PLACES, true))}</span>`;
+}
+
+function scoreText(score: Decimal): string {
+  return displayDecimal(score.toString(), SCORE_PLACES, true);
+}
+
+/**
+ * About five round tick values from `low` to `high` (steps of 1, 2 or 5 times a power of ten),
+ * with the fraction digits the step needs.
+ */
+function ticks(low: Decimal, high: Decimal): { value: Decimal; text: string }[] {
+  const raw = high.minus(low).div(4);
+  if (raw.lte(0)) return [{ value: low, text: low.toString() }];
+  const exponent = Math.floor(Decimal.log10(raw).toNumber());
+  const base = new Decimal(10).pow(exponent);
+  const step = [1, 2, 5, 10].map((m) => base.times(m)).find((s) => s.gte(raw)) ?? base.times(10);
+  const places = Math.max(0, -Math.floor(Decimal.log10(step).toNumber()));
+  const out: { value: Decimal; text: string }[] = [];
+  for (let v = low.div(step).ceil().times(step); v.lte(high); v = v.plus(step))
+    out.push({ value: v, text: displayDecimal(v.toString(), places, true) });
+  return out;
 }
 
 function cellText(value: unknown): string {
@@ -66,39 +90,70 @@ function heatmapSvg(result: OptimizeResult, names: readonly string[]): string {
   const scores = [...best.values()];
   const low = scores.length === 0 ? new Decimal(0) : Decimal.min(...scores);
   const high = scores.length === 0 ? new Decimal(0) : Decimal.max(...scores);
-  const cell = Math.max(8, Math.min(40, Math.floor(640 / Math.max(xs.length, ys.length))));
+  const fraction = (score: Decimal): number =>
+    high.eq(low) ? 1 : score.minus(low).div(high.minus(low)).toNumber();
+  // Cells wide enough to print their score when there are few; at least 8 px when many.
+  const cellW = Math.max(8, Math.min(72, Math.floor(720 / xs.length)));
+  const cellH = Math.max(8, Math.min(32, Math.floor(480 / ys.length)));
+  const printValues = cellW >= 44 && cellH >= 14;
   const left = 80;
   const top = 10;
-  const width = left + xs.length * cell + 10;
-  const height = top + ys.length * cell + 50;
+  const legendX = left + xs.length * cellW + 24;
+  const legendH = Math.max(120, ys.length * cellH);
+  const width = legendX + 100;
+  const height = top + Math.max(ys.length * cellH, legendH) + 50;
   const parts: string[] = [];
   for (const [j, vy] of ys.entries()) {
+    const rowY = top + (ys.length - 1 - j) * cellH;
     for (const [i, vx] of xs.entries()) {
       const score = best.get(`${cellText(vx)}\u0000${cellText(vy)}`);
-      const fill =
-        score === undefined
-          ? '#eee'
-          : colour(high.eq(low) ? 1 : score.minus(low).div(high.minus(low)).toNumber());
+      const fill = score === undefined ? '#eee' : colour(fraction(score));
       const label = `${x}=${cellText(vx)} ${y}=${cellText(vy)}: ${score?.toFixed(6) ?? 'no score'}`;
       parts.push(
-        `<rect x="${left + i * cell}" y="${top + (ys.length - 1 - j) * cell}" width="${cell}" height="${cell}" fill="${fill}"><title>${escape(label)}</title></rect>`,
+        `<rect class="cell" x="${left + i * cellW}" y="${rowY}" width="${cellW}" height="${cellH}" fill="${fill}"><title>${escape(label)}</title></rect>`,
       );
+      if (printValues)
+        parts.push(
+          `<text class="cell-value" x="${left + i * cellW + cellW / 2}" y="${rowY + cellH / 2 + 4}" text-anchor="middle" font-size="10">${escape(score === undefined ? '-' : scoreText(score))}</text>`,
+        );
     }
     parts.push(
-      `<text x="${left - 4}" y="${top + (ys.length - 1 - j) * cell + cell / 2 + 4}" text-anchor="end">${escape(cellText(vy))}</text>`,
+      `<text x="${left - 4}" y="${rowY + cellH / 2 + 4}" text-anchor="end">${escape(cellText(vy))}</text>`,
     );
   }
-  const step = Math.max(1, Math.ceil(xs.length / 12));
+  // A label every 40 px at most.
+  const step = Math.max(1, Math.ceil(40 / cellW));
   for (const [i, vx] of xs.entries())
     if (i % step === 0)
       parts.push(
-        `<text x="${left + i * cell + cell / 2}" y="${top + ys.length * cell + 14}" text-anchor="middle">${escape(cellText(vx))}</text>`,
+        `<text x="${left + i * cellW + cellW / 2}" y="${top + ys.length * cellH + 14}" text-anchor="middle">${escape(cellText(vx))}</text>`,
       );
   parts.push(
-    `<text x="${left + (xs.length * cell) / 2}" y="${height - 8}" text-anchor="middle">${escape(x)}</text>`,
-    `<text x="12" y="${top + (ys.length * cell) / 2}" transform="rotate(-90 12 ${top + (ys.length * cell) / 2})" text-anchor="middle">${escape(y)}</text>`,
+    `<text x="${left + (xs.length * cellW) / 2}" y="${top + ys.length * cellH + 36}" text-anchor="middle">${escape(x)}</text>`,
+    `<text x="12" y="${top + (ys.length * cellH) / 2}" transform="rotate(-90 12 ${top + (ys.length * cellH) / 2})" text-anchor="middle">${escape(y)}</text>`,
   );
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-size="11">${parts.join('')}</svg>`;
+  // The colour scale: best score at the top, worst at the bottom, with their values.
+  if (scores.length > 0) {
+    const stops = [1, 0.75, 0.5, 0.25, 0]
+      .map((f) => `<stop offset="${(1 - f) * 100}%" stop-color="${colour(f)}"/>`)
+      .join('');
+    parts.push(
+      `<defs><linearGradient id="heat-scale" x1="0" y1="0" x2="0" y2="1">${stops}</linearGradient></defs>`,
+      `<rect class="scale" x="${legendX}" y="${top}" width="16" height="${legendH}" fill="url(#heat-scale)" stroke="#888"/>`,
+      ...(
+        [
+          { value: high, y: top + 4 },
+          { value: low.plus(high).div(2), y: top + legendH / 2 + 4 },
+          { value: low, y: top + legendH + 4 },
+        ] as const
+      ).map(
+        (mark) =>
+          `<text class="scale-value" x="${legendX + 22}" y="${mark.y}">${escape(scoreText(mark.value))}</text>`,
+      ),
+      `<text x="${legendX}" y="${top + legendH + 22}">${escape(result.objective)}</text>`,
+    );
+  }
+  return `<svg class="heatmap" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-size="11">${parts.join('')}</svg>`;
 }
 
 function scatterSvg(result: OptimizeResult): string {
@@ -127,21 +182,32 @@ function scatterSvg(result: OptimizeResult): string {
     high = high.plus(1);
   }
   const size = 320;
-  const pad = 40;
+  const pad = 60;
   const at = (v: Decimal): number => v.minus(low).div(high.minus(low)).times(size).toNumber();
   const parts = [
     `<line x1="${pad}" y1="${pad + size}" x2="${pad + size}" y2="${pad}" stroke="#bbb" stroke-dasharray="4"/>`,
     `<line x1="${pad + at(new Decimal(0))}" y1="${pad}" x2="${pad + at(new Decimal(0))}" y2="${pad + size}" stroke="#ddd"/>`,
     `<line x1="${pad}" y1="${pad + size - at(new Decimal(0))}" x2="${pad + size}" y2="${pad + size - at(new Decimal(0))}" stroke="#ddd"/>`,
     `<rect x="${pad}" y="${pad}" width="${size}" height="${size}" fill="none" stroke="#888"/>`,
-    `<text x="${pad + size / 2}" y="${pad + size + 30}" text-anchor="middle">in-sample score</text>`,
-    `<text x="12" y="${pad + size / 2}" transform="rotate(-90 12 ${pad + size / 2})" text-anchor="middle">out-of-sample score</text>`,
+    `<text x="${pad + size / 2}" y="${pad + size + 40}" text-anchor="middle">in-sample ${escape(result.objective)}</text>`,
+    `<text x="14" y="${pad + size / 2}" transform="rotate(-90 14 ${pad + size / 2})" text-anchor="middle">out-of-sample ${escape(result.objective)}</text>`,
   ];
+  // The same ticks on both axes (the axes share one range, so the diagonal is "no decay").
+  for (const tick of ticks(low, high)) {
+    const px = pad + at(tick.value);
+    const py = pad + size - at(tick.value);
+    parts.push(
+      `<line x1="${px}" y1="${pad + size}" x2="${px}" y2="${pad + size + 5}" stroke="#888"/>`,
+      `<text class="tick-x" x="${px}" y="${pad + size + 18}" text-anchor="middle">${escape(tick.text)}</text>`,
+      `<line x1="${pad - 5}" y1="${py}" x2="${pad}" y2="${py}" stroke="#888"/>`,
+      `<text class="tick-y" x="${pad - 8}" y="${py + 4}" text-anchor="end">${escape(tick.text)}</text>`,
+    );
+  }
   for (const point of points)
     parts.push(
       `<circle cx="${pad + at(point.x)}" cy="${pad + size - at(point.y)}" r="5" fill="${point.label === 'holdout' ? '#c33' : '#36c'}"><title>${escape(`${point.label}: in-sample ${point.x.toFixed(6)}, out-of-sample ${point.y.toFixed(6)}`)}</title></circle>`,
     );
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${size + 2 * pad}" height="${size + 2 * pad}" font-size="11">${parts.join('')}</svg>`;
+  return `<svg class="scatter" xmlns="http://www.w3.org/2000/svg" width="${size + 2 * pad}" height="${size + 2 * pad}" font-size="11">${parts.join('')}</svg>`;
 }
 
 /**
@@ -164,18 +230,18 @@ export function renderOptimizeHtml(
       .map((name) => `<td>${escape(cellText(row.params[name]))}</td>`)
       .join(
         '',
-      )}<td>${row.score ?? '-'}</td><td>${escape(row.metrics.pnl)}</td><td>${row.metrics.sharpe ?? '-'}</td><td>${row.metrics.maxDrawdownPct}</td><td>${row.metrics.trades}</td><td>${escape(row.violations.join('; '))}</td></tr>`;
+      )}<td>${scoreHtml(row.score)}</td><td>${moneyHtml(row.metrics.pnl)}</td><td>${row.metrics.sharpe === null ? '-' : escape(displayDecimal(row.metrics.sharpe, 2))}</td><td>${escape(displayDecimal(row.metrics.maxDrawdownPct, 2))}</td><td>${row.metrics.trades}</td><td>${escape(row.violations.join('; '))}</td></tr>`;
   });
   const folds = (result.walkForward?.folds ?? []).map(
     (fold) =>
-      `<tr><td>${fold.fold}</td><td>${fold.train.from} .. ${fold.train.to}</td><td>${fold.test.from} .. ${fold.test.to}</td><td>${escape(fold.winner === null ? '-' : canonicalJson(fold.winner.params))}</td><td>${fold.inSample.score ?? '-'}</td><td>${fold.outOfSample.score ?? '-'}</td></tr>`,
+      `<tr><td>${fold.fold}</td><td>${fold.train.from} .. ${fold.train.to}</td><td>${fold.test.from} .. ${fold.test.to}</td><td>${escape(fold.winner === null ? '-' : canonicalJson(fold.winner.params))}</td><td>${scoreHtml(fold.inSample.score)}</td><td>${scoreHtml(fold.outOfSample.score)}</td></tr>`,
   );
   const stitched = result.walkForward?.stitched;
   const best = result.ranking
     .filter((row) => links.has(row.id))
     .map(
       (row) =>
-        `<li><a href="${escape(links.get(row.id)!)}">#${row.rank} ${escape(canonicalJson(row.params))}</a> score ${row.score ?? '-'}</li>`,
+        `<li><a href="${escape(links.get(row.id)!)}">#${row.rank} ${escape(canonicalJson(row.params))}</a> score ${scoreHtml(row.score)}</li>`,
     );
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>quanta optimize: ${escape(result.strategy)}</title>
@@ -184,6 +250,8 @@ body { font: 14px system-ui, sans-serif; margin: 24px; color: #222; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 td, th { padding: 2px 8px; border-bottom: 1px solid #eee; text-align: right; }
 tr.missed { color: #999; }
+.neg { color: #b91c1c; }
+.scroll { overflow-x: auto; max-width: 100%; }
 h2 { margin-top: 32px; }
 </style></head><body>
 <h1>quanta optimize: ${escape(result.strategy)}</h1>
@@ -194,12 +262,12 @@ ${heatmapSvg(result, heatmap)}
 <h2>In-sample vs out-of-sample</h2>
 ${scatterSvg(result)}
 ${folds.length === 0 ? '' : `<h2>Walk-forward folds</h2><table><tr><th>fold</th><th>train</th><th>test</th><th>winner</th><th>in-sample</th><th>out-of-sample</th></tr>${folds.join('')}</table>`}
-${stitched === undefined || stitched.equity.length === 0 ? '' : `<p>Stitched out-of-sample equity: ${escape(stitched.equity[0]!)} to ${escape(stitched.equity[stitched.equity.length - 1]!)} over ${stitched.equity.length} points.</p>`}
-${result.holdout === null ? '' : `<h2>Holdout</h2><p>${result.holdout.window.from} .. ${result.holdout.window.to}: winner ${escape(result.holdout.winner === null ? '-' : canonicalJson(result.holdout.winner.params))}, in-sample ${result.holdout.inSample.score ?? '-'}, out-of-sample ${result.holdout.outOfSample.score ?? '-'}.</p>`}
+${stitched === undefined || stitched.equity.length === 0 ? '' : `<p>Stitched out-of-sample equity: ${moneyHtml(stitched.equity[0]!)} to ${moneyHtml(stitched.equity[stitched.equity.length - 1]!)} over ${stitched.equity.length} points.</p>`}
+${result.holdout === null ? '' : `<h2>Holdout</h2><p>${result.holdout.window.from} .. ${result.holdout.window.to}: winner ${escape(result.holdout.winner === null ? '-' : canonicalJson(result.holdout.winner.params))}, in-sample ${scoreHtml(result.holdout.inSample.score)}, out-of-sample ${scoreHtml(result.holdout.outOfSample.score)}.</p>`}
 <h2>Ranking${result.ranking.length > ROWS_SHOWN ? ` (best ${ROWS_SHOWN} of ${result.ranking.length})` : ''}</h2>
-<table><tr><th>rank</th><th>set</th>${paramNames.map((name) => `<th>${escape(name)}</th>`).join('')}<th>score</th><th>pnl</th><th>sharpe</th><th>max DD %</th><th>trades</th><th>misses</th></tr>
+<div class="scroll"><table class="ranking"><tr><th>rank</th><th>set</th>${paramNames.map((name) => `<th>${escape(name)}</th>`).join('')}<th>score</th><th>pnl</th><th>sharpe</th><th>max DD %</th><th>trades</th><th>misses</th></tr>
 ${rows.join('\n')}
-</table>
+</table></div>
 </body></html>
 `;
 }

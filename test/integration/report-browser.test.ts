@@ -1,23 +1,35 @@
-// Opens report.html in headless Chromium (/usr/bin/chromium if present, else the one bundled in
+// Opens report.html (and optimize.html and compare.html) in headless Chromium (/usr/bin/chromium if present, else the one bundled in
 // the dev dependency @sparticuz/chromium: see test/helpers/chromium.ts) at 1280x800 and 1920x1080
 // and checks that every chart was drawn, with no console error, no page error, no network request
 // and nothing wider than the screen (the page or any table). Never skipped: when no browser
 // starts, beforeAll fails and says why.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeMetrics } from '../../src/backtest/metrics.ts';
 import { buildReport } from '../../src/backtest/report-json.ts';
 import { writeReport } from '../../src/backtest/write-report.ts';
+import { compareRuns } from '../../src/backtest/compare.ts';
+import { writeCompareReport } from '../../src/backtest/compare-report.ts';
+import type { OptimizeResult } from '../../src/optimize/optimize.ts';
+import { renderOptimizeHtml } from '../../src/optimize/optimize-html.ts';
+import type { SetMetrics } from '../../src/optimize/objective.ts';
 import type { BacktestTrace } from '../../src/backtest/trace.ts';
 import { runBacktest } from '../../src/backtest/run-backtest.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { launchChromium } from '../helpers/chromium.ts';
 import { ROOT } from '../helpers/strategy-harness.ts';
-import { demoTrace, marketSample, samples, trace } from '../unit/backtest/trace-fixtures.ts';
+import {
+  demoTrace,
+  marketSample,
+  order,
+  samples,
+  trace,
+  x18,
+} from '../unit/backtest/trace-fixtures.ts';
 
 // The few DOM shapes the page callbacks use: the project compiles without the DOM lib, and
 // adding it for everyone would let browser globals slip into Node code unnoticed.
@@ -36,6 +48,7 @@ declare const document: {
   readonly documentElement: { readonly scrollWidth: number; readonly clientWidth: number };
   querySelectorAll(selector: string): Iterable<PageElement>;
 };
+declare function getComputedStyle(element: PageElement): { readonly overflowX: string };
 
 let browser: Browser;
 let root: string;
@@ -76,10 +89,11 @@ async function writeHtml(name: string, t: BacktestTrace): Promise<string> {
   return htmlPath;
 }
 
-async function openReport(
-  htmlPath: string,
-  viewport: { readonly width: number; readonly height: number } = VIEWPORTS[0],
-): Promise<PageResult> {
+/** A new page that collects console errors, page errors and any request off the file. */
+async function watchedPage(viewport: {
+  readonly width: number;
+  readonly height: number;
+}): Promise<{ page: Page; problems: string[] }> {
   const page = await browser.newPage({ viewport });
   const problems: string[] = [];
   page.on('console', (message) => {
@@ -89,6 +103,14 @@ async function openReport(
   page.on('request', (request) => {
     if (!request.url().startsWith('file:')) problems.push(`network request: ${request.url()}`);
   });
+  return { page, problems };
+}
+
+async function openReport(
+  htmlPath: string,
+  viewport: { readonly width: number; readonly height: number } = VIEWPORTS[0],
+): Promise<PageResult> {
+  const { page, problems } = await watchedPage(viewport);
   try {
     await page.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load' });
     await page.waitForFunction(() => document.body.dataset.chartsReady !== undefined, null, {
@@ -197,4 +219,185 @@ describe('report.html in headless chromium', () => {
     expect(result.chartsReady).toBe('0');
     expect(result.pageOverflow).toBe(0);
   });
+});
+
+/** A page without charts (optimize.html, compare.html): what a reader sees, and any error. */
+async function openPage<T>(
+  htmlPath: string,
+  read: () => T,
+  viewport: { readonly width: number; readonly height: number } = VIEWPORTS[0],
+): Promise<{ readonly seen: T; readonly pageOverflow: number; readonly problems: string[] }> {
+  const { page, problems } = await watchedPage(viewport);
+  try {
+    await page.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load' });
+    const seen = await page.evaluate(read);
+    const pageOverflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    return { seen, pageOverflow, problems };
+  } finally {
+    await page.close();
+  }
+}
+
+function setMetrics(pnl: string, sharpe: string): SetMetrics {
+  return {
+    pnl,
+    returnPct: '-0.000730',
+    sharpe,
+    sortino: null,
+    calmar: null,
+    maxDrawdown: '1.953125000000000001',
+    maxDrawdownPct: '0.001953',
+    trades: 4,
+    winRate: '0.250000',
+    fees: '0.123456789012345678',
+    turnover: '1234.567890123456789012',
+    orders: 9,
+  };
+}
+
+/** A 3 x 3 sweep with two folds and a holdout, money figures with 18 fraction digits. */
+function optimizeResult(): OptimizeResult {
+  const ranking = [1, 2, 3].flatMap((amount) =>
+    [10, 20, 30].map((lookback) => ({ amount, lookback })),
+  );
+  const score = (i: number): string => `${(i * 0.137 - 0.6).toFixed(6)}`;
+  const window = { from: '2026-03-02T10:00:00.000Z', to: '2026-03-02T11:00:00.000Z' };
+  const fold = (n: number, inSample: string, outOfSample: string) => ({
+    fold: n,
+    train: window,
+    test: window,
+    winner: { id: 'set-1', params: { amount: 1, lookback: 10 } },
+    inSample: { score: inSample, metrics: null },
+    outOfSample: { score: outOfSample, metrics: null },
+  });
+  return {
+    format: 'quanta-optimize',
+    version: 1,
+    config: 'quanta.yaml',
+    data: 'recordings/',
+    space: 'space.yaml',
+    strategy: 'mean-reversion',
+    objective: 'sharpe',
+    constraints: {},
+    window,
+    sets: ranking.length,
+    skipped: [],
+    failed: [],
+    ranking: ranking.map((params, i) => ({
+      rank: i + 1,
+      id: `set-${i + 1}`,
+      params,
+      score: score(ranking.length - i),
+      passed: true,
+      violations: [],
+      metrics: setMetrics(`-0.7296700398939020${i}2`, score(ranking.length - i)),
+    })),
+    walkForward: {
+      folds: [fold(1, '0.812345', '-0.213456'), fold(2, '1.402000', '0.351234')],
+      stitched: { t: [1, 2], equity: ['100000', '99999.270329960106097918'] },
+    },
+    holdout: {
+      window,
+      winner: { id: 'set-1', params: { amount: 1, lookback: 10 } },
+      inSample: { score: '1.100000', metrics: null },
+      outOfSample: { score: '-0.450000', metrics: null },
+    },
+  };
+}
+
+describe('optimize.html in headless chromium', () => {
+  it('shows money to the cent, a heatmap with a colour scale and its values, a scatter with axis ticks', async () => {
+    const path = join(root, 'optimize.html');
+    await writeFile(path, renderOptimizeHtml(optimizeResult()), 'utf8');
+    const { seen, pageOverflow, problems } = await openPage(path, () => {
+      const texts = (selector: string): string[] =>
+        [...document.querySelectorAll(selector)].map((e) => e.textContent ?? '');
+      const rows = [...document.querySelectorAll('table.ranking tr')].slice(1);
+      return {
+        // The ranking's pnl column (after rank, set, the two params and score).
+        pnl: rows.map((row) => row.querySelector('td:nth-child(6)')?.textContent ?? ''),
+        cells: texts('svg.heatmap rect.cell').length,
+        cellValues: texts('svg.heatmap text.cell-value'),
+        scale: texts('svg.heatmap rect.scale').length,
+        scaleValues: texts('svg.heatmap text.scale-value'),
+        ticksX: texts('svg.scatter text.tick-x'),
+        ticksY: texts('svg.scatter text.tick-y'),
+        points: texts('svg.scatter circle').length,
+        stitched: texts('p span[title]'),
+      };
+    });
+    expect(problems).toEqual([]);
+    expect(pageOverflow).toBe(0);
+    expect(seen.pnl).toHaveLength(9);
+    for (const pnl of seen.pnl) expect(pnl).toBe('-0.73');
+    expect(seen.cells).toBe(9);
+    expect(seen.cellValues).toHaveLength(9);
+    for (const value of seen.cellValues) expect(value).toMatch(/^-?\d+(\.\d{1,4})?$/);
+    expect(seen.scale).toBe(1);
+    // Best at the top, middle, worst at the bottom: the best and worst sets' scores.
+    expect(seen.scaleValues).toEqual(['0.633', '0.085', '-0.463']);
+    expect(seen.points).toBe(3);
+    expect(seen.ticksX.length).toBeGreaterThanOrEqual(3);
+    expect(seen.ticksY).toEqual(seen.ticksX);
+    expect(seen.ticksX).toContain('0');
+    expect(seen.stitched).toContain('99999.27');
+  });
+});
+
+describe('compare.html in headless chromium', () => {
+  it.each(VIEWPORTS)(
+    'at $width x $height: nothing cut off at the page edge; figures rounded for reading',
+    async (viewport) => {
+      const T = 1_700_000_000_000;
+      const list = samples(Array.from({ length: 12 }, () => []));
+      const make = (id: number, live: boolean) =>
+        order({
+          id,
+          strategy: 'mean-reversion-with-a-long-instance-name',
+          tag: 'entry-long-window-48',
+          amountX18: x18('0.123456'),
+          createdAt: T + id * 1000 + (live ? 30 : 0),
+          updatedAt: T + id * 1000 + (live ? 52 : 1000),
+          filledX18: x18('0.123456'),
+          avgFillPriceX18: x18(live ? '3012.345678901234567891' : '3012.3'),
+          feesX18: x18('0.001234567890123456'),
+        });
+      const live = Array.from({ length: 10 }, (_, i) => make(i + 1, true));
+      const backtest = Array.from({ length: 10 }, (_, i) => make(i + 1, false));
+      const t = trace({ samples: list, orders: backtest, finalMarks: new Map([[1, x18('3013')]]) });
+      const report = compareRuns(live, t, x18('-0.729670039893902082'), 'journal.sqlite');
+      const { htmlPath } = await writeCompareReport(
+        join(root, `compare-${viewport.width}`),
+        report,
+      );
+      const { seen, pageOverflow, problems } = await openPage(
+        htmlPath,
+        () => {
+          const tables = [...document.querySelectorAll('table')];
+          return {
+            // A table wider than its box must sit in a box that scrolls sideways.
+            clipped: tables
+              .filter((table) => {
+                const box = table.parentElement;
+                if (box === null || table.scrollWidth <= box.clientWidth + 1) return false;
+                const overflow = getComputedStyle(box).overflowX;
+                return overflow !== 'auto' && overflow !== 'scroll';
+              })
+              .map((table) => table.querySelector('th')?.textContent ?? '?'),
+            prices: [...document.querySelectorAll('tbody tr')]
+              .map((row) => row.querySelector('td:nth-child(9)')?.textContent ?? '')
+              .filter((text) => text !== ''),
+          };
+        },
+        viewport,
+      );
+      expect(problems).toEqual([]);
+      expect(pageOverflow).toBe(0);
+      expect(seen.clipped).toEqual([]);
+      expect(seen.prices.length).toBeGreaterThan(0);
+      for (const price of seen.prices) expect(price).toBe('3012.345679');
+    },
+  );
 });
