@@ -59,6 +59,12 @@ export function encodeOrderLine(marketIds: readonly number[]): string {
 }
 
 function levelText(text: string, quote: Quote, side: string, index: number, field: string): string {
+  // A reader refuses a negative quantity (`side-syntax.ts`): a book never holds one.
+  if (field === 'quantity' && text.charCodeAt(0) === 45)
+    throw new QuantaError(
+      ErrorCodes.RECORDING_WRITE,
+      `quote of market ${quote.marketId}: ${side}[${index}].quantity: ${JSON.stringify(text)} is negative`,
+    );
   if (text.includes(' ')) {
     // The space separates the values of a side; a decimal string never holds one.
     throw new QuantaError(

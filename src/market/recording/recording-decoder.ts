@@ -10,6 +10,7 @@ import { SHIFTED } from './side-levels.ts';
 import { QuotePlaces, RecordedQuotes } from './recorded-quotes.ts';
 import { parseDecimalToX18 } from '../../money/index.ts';
 import { hasSeal, openSealedLine, SEAL_LENGTH, sealProblem } from './line-seal.ts';
+import { legacySideProblem } from './side-syntax.ts';
 import {
   LineTag,
   RECORDING_FORMAT,
@@ -524,6 +525,8 @@ export class RecordingDecoder {
     const rawAsks: unknown = raw[3];
     if (typeof rawBids !== 'string') throw this.#notLevels(seq, index, 'bids', line);
     if (typeof rawAsks !== 'string') throw this.#notLevels(seq, index, 'asks', line);
+    this.#checkLegacySide(rawBids, seq, index, 'bids', line);
+    this.#checkLegacySide(rawAsks, seq, index, 'asks', line);
     // Levels are cut from their string when first read: a backtest reads the levels of the few
     // markets it trades or charts, and a strategy those it looks at; the rest cost nothing. A
     // malformed side is reported (naming file, line and side) by the read that meets it.
@@ -628,6 +631,10 @@ export class RecordingDecoder {
       if (typeof asks === 'string' && asks.charCodeAt(0) === SHIFTED)
         throw this.#shiftedTooEarly(seq, index, 'asks', line);
     }
+    if (!this.#sealed) {
+      if (typeof bids === 'string') this.#checkLegacySide(bids, seq, index, 'bids', line);
+      if (typeof asks === 'string') this.#checkLegacySide(asks, seq, index, 'asks', line);
+    }
     const expo = this.#markets.get(marketId)?.priceExpo;
     let track = this.#tracks.get(marketId);
     if (track === undefined || track.expo !== expo || track.length >= TRACK_LIMIT) {
@@ -647,6 +654,16 @@ export class RecordingDecoder {
     // The sides are applied only when read (see QuoteTrack).
     const at = track.push(bids, asks, line, seq, index);
     return new RecordedQuote(marketId, timestamp, track.bids, track.asks, at);
+  }
+
+  /**
+   * A side of an unverifiable file (formats 1 to 4) checked for form when its line is read, so a
+   * negative quantity or a malformed block is refused naming file:line, not met by an order.
+   */
+  #checkLegacySide(raw: string, seq: number, index: number, side: string, line: number): void {
+    const problem = legacySideProblem(raw, this.#version);
+    if (problem !== undefined)
+      throw this.#invalid(line, `snapshot ${seq}: quotes[${index}].${side}${problem}`);
   }
 
   #shiftedTooEarly(seq: number, index: number, side: string, line: number): QuantaError {

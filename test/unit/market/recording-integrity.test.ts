@@ -178,6 +178,32 @@ describe('recording integrity: the reproductions of issue 25', () => {
     );
   });
 
+  it('refuses a negative quantity and a malformed quantity block of an unverifiable format (1 and 4) while the file is read', async () => {
+    const path = join(tempDir(), 'rec.jsonl');
+    await recordSnapshots({ path, version: 4 }, shiftingBook(4));
+    const clean = readFileSync(path, 'utf8');
+    writeFileSync(path, clean.replace(/(\["s",[^"]*"\d+ )(\d)/, '$1-$2'));
+    expect(refusal(await iterateOnly(path), path).shortMessage).toMatch(
+      new RegExp(
+        `^${path}:3: snapshot 1: quotes\\[0\\]\\.bids\\[0\\]: quantity "-\\d+\\.25" is negative$`,
+      ),
+    );
+    writeFileSync(path, clean.replace(/("\*-?\d+ [0-9a-f][1-8])/, '$1A'));
+    expect(refusal(await iterateOnly(path), path).shortMessage).toMatch(
+      new RegExp(
+        `^${path}:4: snapshot 2: quotes\\[0\\]\\.bids: quantity block "\\w\\d": expected a scale \\(0-f\\), a width \\(1-8\\) and whole quantities of that width$`,
+      ),
+    );
+    const v1 = join(tempDir(), 'v1.jsonl');
+    await recordSnapshots({ path: v1, version: 1 }, shiftingBook(2));
+    writeFileSync(v1, readFileSync(v1, 'utf8').replace(/("\d+\.\d+ )(\d)/, '$1-$2'));
+    expect(refusal(await iterateOnly(v1), v1).shortMessage).toMatch(
+      new RegExp(
+        `^${v1}:3: snapshot 1: quotes\\[0\\]\\.(bids|asks)\\[0\\]: quantity "-\\d+\\.25" is negative$`,
+      ),
+    );
+  });
+
   it('names a missing rotation part between two parts, and warns about a missing last part', async () => {
     const dir = tempDir();
     const files = await realRecording(join(dir, 'rec.jsonl'), { rotateBytes: 6000 });
