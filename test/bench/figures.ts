@@ -172,6 +172,11 @@ export interface RecordedRun {
   readonly figures: readonly BenchFigure[];
 }
 
+/** The README's block until a whole run has been recorded (no last-run.json yet). */
+export const NO_RUN_BLOCK =
+  'No whole `npm run bench` run is recorded yet (no test/bench/last-run.json): a whole run ' +
+  'writes its table here.';
+
 /** The file, beside this one, in which a whole run's figures are kept with their rounds. */
 export const LAST_RUN_FILE = 'last-run.json';
 
