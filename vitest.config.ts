@@ -17,6 +17,10 @@ const ALONE = ['test/integration/runtime/shared-rate-budget.test.ts'];
 export default defineConfig({
   ssr: { resolve: { conditions: SOURCE_CONDITIONS } },
   test: {
+    // A test run never writes a snapshot or golden file (test/fixtures/golden): a missing one
+    // fails, as in CI. `npm run golden:update` (UPDATE_GOLDEN=1) rewrites them, a decision that
+    // then shows in review.
+    update: process.env.UPDATE_GOLDEN === '1' ? 'all' : 'none',
     testTimeout: 30_000,
     hookTimeout: 30_000,
     projects: [

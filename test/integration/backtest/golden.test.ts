@@ -32,6 +32,7 @@ describe('backtests of the example strategies on the fixture recording', () => {
       expect(second.report).toBe(first.report);
       expect(second.summary).toBe(first.summary);
       expect(first.orders).toBeGreaterThan(0);
+      // A missing golden fails (vitest.config.ts: update 'none'); npm run golden:update writes them.
       await expect(first.summary).toMatchFileSnapshot(
         `../../fixtures/golden/${strategy}.summary.txt`,
       );

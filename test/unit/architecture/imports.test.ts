@@ -81,15 +81,20 @@ function sourceFiles(dir: string): string[] {
 }
 
 const FILES = sourceFiles(SRC);
-const IMPORTS = new Map(
-  FILES.map((file) => {
-    const text = readFileSync(file, 'utf8');
-    const targets = [...text.matchAll(/(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/g)].map((m) =>
-      resolve(dirname(file), m[1] ?? ''),
-    );
-    return [file, targets];
-  }),
-);
+// Static imports and re-exports.
+const STATIC_IMPORT = /(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/g;
+// Modules loaded when needed, `import('./x.ts')` and tsx's `tsImport('./x.js', import.meta.url)`:
+// loaded later, still an arrow between folders. (A URL handed to a worker is not an import.)
+const DYNAMIC_IMPORT = /\b(?:import|tsImport)\(\s*'(\.[^']+)'/g;
+
+/** The source files `text` (the file `file`) imports, statically or dynamically. */
+function importsOf(file: string, text: string): string[] {
+  return [...text.matchAll(STATIC_IMPORT), ...text.matchAll(DYNAMIC_IMPORT)].map((m) =>
+    resolve(dirname(file), (m[1] ?? '').replace(/\.js$/, '.ts')),
+  );
+}
+
+const IMPORTS = new Map(FILES.map((file) => [file, importsOf(file, readFileSync(file, 'utf8'))]));
 const folderOf = (file: string): string =>
   relative(SRC, file).split('/')[0]?.replace(/\.ts$/, '') ?? '';
 
@@ -139,4 +144,18 @@ it('only runtime/ builds the trading stack', () => {
     /new (Dispatcher|Executor|TradingSession)\(/.test(readFileSync(file, 'utf8')),
   );
   expect(builders.map((f) => relative(SRC, f))).toEqual([]);
+});
+
+it('reads dynamic imports too (a module loaded when needed is still an arrow)', () => {
+  const file = join(SRC, 'cli/a.ts');
+  const text = [
+    "import { x } from '../money/index.ts';",
+    "const { startPaperVenue } = await import('../paper/index.ts');",
+    "const handler = await tsImport('./pool-worker.js', import.meta.url);",
+  ].join('\n');
+  expect(importsOf(file, text).map((target) => relative(SRC, target))).toEqual([
+    'money/index.ts',
+    'paper/index.ts',
+    'cli/pool-worker.ts',
+  ]);
 });

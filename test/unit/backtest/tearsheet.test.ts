@@ -101,11 +101,17 @@ describe('roundTrips', () => {
 });
 
 describe('annualized', () => {
-  it('CAGR and Calmar over a year and a half; none below a day', () => {
+  it('CAGR and Calmar over two years and over half a year; none below a day', () => {
     const year = 365 * 24 * 3600 * 1000;
+    // 100 → 121 in two years is 10 % a year (1.1² = 1.21); Calmar 10 / 5.
     expect(annualized(x18('100'), x18('121'), 2 * year, '5')).toEqual({
       cagrPct: '10.000000',
       calmar: '2.000000',
+    });
+    // 100 → 110.25 in half a year compounds to 1.1025² = 1.21550625 a year; Calmar 21.550625 / 5.
+    expect(annualized(x18('100'), x18('110.25'), year / 2, '5')).toEqual({
+      cagrPct: '21.550625',
+      calmar: '4.310125',
     });
     expect(annualized(x18('100'), x18('121'), 3600_000, '5')).toEqual({
       cagrPct: null,

@@ -100,9 +100,15 @@ describe('lockStateDir', () => {
     lock.release();
   });
 
-  it('an unreadable lock file is stale', () => {
+  it('an unreadable lock file is stale: it is taken over, and released like any other', () => {
     writeFileSync(lockFile(), 'garbage');
-    lockStateDir(dir).release();
+    const lock = lockStateDir(dir);
+    expect(JSON.parse(readFileSync(lockFile(), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      host: hostname(),
+    });
+    lock.release();
+    expect(existsSync(lockFile())).toBe(false);
   });
 
   it('a lock from another host cannot be checked, so it holds; the error says what to delete', () => {
