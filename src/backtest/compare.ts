@@ -4,6 +4,7 @@ import type { OrderRecord } from '../execution/order-record.ts';
 import { PositionBook, unrealizedPnlX18 } from '../execution/positions.ts';
 import { X18_SCALE, formatX18 } from '../money/index.ts';
 import { describeFillModel } from './fill-model.ts';
+import { orderIntentKey } from './order-intent-key.ts';
 import { bigintRatio, formatRatio } from './ratio-decimal.ts';
 import type { BacktestTrace } from './trace.ts';
 
@@ -218,17 +219,7 @@ function snapshotIndexAt(times: readonly number[], t: number): number {
 }
 
 function pairKey(seq: number, o: OrderRecord): string {
-  return [
-    seq,
-    o.strategy,
-    o.marketId,
-    o.side,
-    o.type,
-    o.amountX18,
-    o.priceX18,
-    o.reduceOnly,
-    o.tag ?? '',
-  ].join('|');
+  return `${seq}|${orderIntentKey(o)}`;
 }
 
 /**
@@ -259,12 +250,17 @@ function timelineOf(trace: BacktestTrace): { t: readonly number[]; seq: readonly
  * @param liveOrders - the live run's journal rows.
  * @param trace - the backtest of the live run's recording (same config).
  * @param backtestPnl - the backtest's net PnL (`computeMetrics(trace).total.netPnl`), x18.
+ * @param options.latency - what the backtest assumed about latency when not its fill model's.
  */
 export function compareRuns(
   liveOrders: readonly OrderRecord[],
   trace: BacktestTrace,
   backtestPnlX18: bigint,
   journalPath: string,
+  options: {
+    /** What the backtest assumed about latency, when not its fill model's (`LiveLatencies`). */
+    readonly latency?: string;
+  } = {},
 ): CompareReport {
   const { t: times, seq: seqs } = timelineOf(trace);
   const spanEnd = trace.endedAt + Math.max(trace.snapshotIntervalMs, 1);
@@ -354,7 +350,7 @@ export function compareRuns(
       from: isoTime(trace.startedAt),
       to: isoTime(trace.endedAt),
       snapshots: trace.snapshots,
-      fillModel: describeFillModel(trace.fillModel),
+      fillModel: describeFillModel(trace.fillModel, options.latency),
       liveOrdersOutside: liveOrders.length - inSpan.length,
     },
     totals: {

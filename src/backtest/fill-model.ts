@@ -113,9 +113,12 @@ export function resolveFillModel(
   };
 }
 
-/** One line a person reads: what the run assumed about fills. */
-export function describeFillModel(model: FillModel): string {
-  const latency =
+/**
+ * One line a person reads: what the run assumed about fills. `latency` replaces the model's
+ * latency clause when the run used other latencies (`quanta compare`: the live run's own).
+ */
+export function describeFillModel(model: FillModel, latency?: string): string {
+  latency ??=
     model.latencyMs === null
       ? 'latency: one snapshot later'
       : model.latencyMs === 0

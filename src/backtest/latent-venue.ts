@@ -13,7 +13,15 @@ interface InFlight {
   readonly sentAt: number;
   readonly resolve: (order: VenueOrder) => void;
   readonly reject: (error: Error) => void;
+  /** With per-order latencies: when it reaches the venue, once known (at the next snapshot). */
+  arrivesAt?: number;
 }
+
+/**
+ * The latency of one order (ms), sent at a snapshot taken at `sentAt`; `before` is the time of
+ * the next snapshot (Infinity after the last).
+ */
+export type OrderLatency = (request: SignedOrderRequest, sentAt: number, before: number) => number;
 
 /** Where the replay stands: the snapshot being processed and its time. */
 export interface ReplayPosition {
@@ -27,12 +35,17 @@ export interface ReplayPosition {
  * time + `latencyMs` (with `latencyMs` null: snapshot `i + 1`), and meets that snapshot's book.
  * Only `latencyMs: 0` places it at once, against the book that produced it. Until it arrives the
  * executor waits for the answer exactly as it waits on a live venue (the order stays SENT).
+ *
+ * With `latencyOf` (per-order latencies, measured by a live run) an order instead arrives at send
+ * time + its own latency and meets the book of the last snapshot taken at or before then: the
+ * book the venue most likely held (`arriveBefore`).
  */
 export class LatentVenue {
   readonly #engine: SimEngine;
   readonly #accountId: string;
   readonly #latencyMs: number | null;
   readonly #position: () => ReplayPosition;
+  readonly #latencyOf: OrderLatency | undefined;
   readonly #inFlight: InFlight[] = [];
   /** An order started its way to the venue. */
   readonly #parked = new NextEvent();
@@ -46,11 +59,13 @@ export class LatentVenue {
     readonly accountId: string;
     readonly latencyMs: number | null;
     readonly position: () => ReplayPosition;
+    readonly latencyOf?: OrderLatency;
   }) {
     this.#engine = options.engine;
     this.#accountId = options.accountId;
     this.#latencyMs = options.latencyMs;
     this.#position = options.position;
+    this.#latencyOf = options.latencyOf;
   }
 
   /** Orders sent and not yet arrived. */
@@ -68,7 +83,7 @@ export class LatentVenue {
     return {
       submit: (request) => {
         if (this.#ended) return Promise.reject(this.#endedError());
-        if (this.#latencyMs === 0) {
+        if (this.#latencyMs === 0 && this.#latencyOf === undefined) {
           try {
             return Promise.resolve(placeSignedOrder(this.#engine, this.#accountId, request));
           } catch (error) {
@@ -96,6 +111,7 @@ export class LatentVenue {
    * @returns how many arrived.
    */
   arrive(): number {
+    if (this.#latencyOf !== undefined) return 0;
     const at = this.#position();
     let arrived = 0;
     // Sent in order and due in order (one latency for all): the due ones are a prefix.
@@ -111,6 +127,36 @@ export class LatentVenue {
       }
     }
     return arrived;
+  }
+
+  /**
+   * With per-order latencies: places the earliest order that reaches the venue before `before`
+   * (the time of the snapshot about to replace the engine's book, Infinity at the end), telling
+   * `onArrival` its arrival time first, and answers its sender.
+   *
+   * @returns whether one arrived (call again, after settling, until none does).
+   */
+  arriveBefore(before: number, onArrival: (arrivedAt: number) => void): boolean {
+    const latencyOf = this.#latencyOf;
+    if (latencyOf === undefined) return false;
+    let next: InFlight | undefined;
+    for (const order of this.#inFlight) {
+      order.arrivesAt ??= order.sentAt + latencyOf(order.request, order.sentAt, before);
+      if (
+        order.arrivesAt < before &&
+        (next === undefined || order.arrivesAt < (next.arrivesAt ?? 0))
+      )
+        next = order;
+    }
+    if (next === undefined) return false;
+    this.#inFlight.splice(this.#inFlight.indexOf(next), 1);
+    onArrival(next.arrivesAt ?? next.sentAt);
+    try {
+      next.resolve(placeSignedOrder(this.#engine, this.#accountId, next.request));
+    } catch (error) {
+      next.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    return true;
   }
 
   /**

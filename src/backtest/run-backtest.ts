@@ -36,6 +36,8 @@ import { SampleKeeper } from './sample-keeper.ts';
 import { simOrderLookup } from './sim-venue.ts';
 import { backtestSigner } from './backtest-signer.ts';
 import type { OrderSigner } from '../execution/executor.ts';
+import type { OrderRecord } from '../execution/order-record.ts';
+import type { SignedOrderRequest } from '../execution/dispatcher.ts';
 
 /** Options of {@link runBacktest}. */
 export interface BacktestOptions {
@@ -85,6 +87,13 @@ export interface BacktestOptions {
   readonly keepTimeline?: boolean;
   /** Stretches the chart samples are kept in (`SampleKeeper`); default 2000. */
   readonly sampleBuckets?: number;
+  /**
+   * Each order's own latency in ms, replacing the fill model's (`quanta compare`: the one its
+   * live twin measured, `liveLatencies`): an order arrives at send time + its latency and meets
+   * the book of the last snapshot taken at or before then. `from` is the time of the snapshot
+   * that produced the order, `before` the next one's (Infinity after the last).
+   */
+  readonly orderLatency?: (order: OrderRecord, from: number, before: number) => number;
 }
 
 const ACCOUNT_ID = 'backtest';
@@ -176,11 +185,18 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
       markets: [...markets.values()],
       seed: config.paper.seed,
     });
+    const orderLatency = options.orderLatency;
     const venue = new LatentVenue({
       engine,
       accountId: ACCOUNT_ID,
       latencyMs: fillModel.latencyMs,
       position: () => position,
+      ...(orderLatency === undefined
+        ? {}
+        : {
+            latencyOf: (request: SignedOrderRequest, from: number, before: number) =>
+              orderLatency(sentOrder(journal, request), from, before),
+          }),
     });
     const stack = await buildTradingStack({
       config,
@@ -286,6 +302,9 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
         }
         snapshot = Object.freeze({ ...recorded, markets: feeMarkets.to });
       }
+      // Per-order latencies: orders that reached the venue before this snapshot meet the book
+      // they found there, the previous snapshot's, each at its own arrival time.
+      while (venue.arriveBefore(snapshot.takenAt, (t) => (now = t))) await settle(run);
       now = snapshot.takenAt;
       if (count === 0) startedAt = now;
       position = { index: count, takenAt: now };
@@ -360,6 +379,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   const { venue, executor, session } = run;
   // Read now: the last sample is built from the state after the last snapshot.
   const kept = keeper.result();
+  // Orders still on their way, measured latency or not, are refused: the run's PnL is measured
+  // at its snapshots, and no snapshot follows to value what they would fill.
   venue.end();
   await executor.settle();
   await session.stop();
@@ -406,6 +427,14 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   };
   journal.close();
   return trace;
+}
+
+/** The journal row of an order on its way (SENT), by the bytes that were sent. */
+function sentOrder(journal: OrderJournal, request: SignedOrderRequest): OrderRecord {
+  const record = journal.inStates(['SENT']).find((o) => o.body === request.body);
+  if (record === undefined)
+    throw new Error('backtest: an order was sent that its journal does not hold');
+  return record;
 }
 
 /** Already decoded snapshots behind the reading interface of an opened recording. */

@@ -10,10 +10,9 @@ import { runBacktest } from '../backtest/run-backtest.ts';
 import { createLogger } from '../log/logger.ts';
 import type { Config } from '../config/index.ts';
 import { ErrorCodes, isQuantaError, QuantaError } from '../errors/index.ts';
-import { loadConfigFlag, parseFlags, PROJECT_ROOT } from './common.ts';
-
-const SYNOPSIS =
-  'quanta backtest --config FILE --data PATH [--report DIR] [--json] [--repair] [--latency-ms N] [--slippage-bps N] [--maker-fee-bps N] [--taker-fee-bps N] [--starting-capital X]';
+import type { CommandInput } from './command-spec.ts';
+import type { COMMANDS } from './commands.ts';
+import { loadConfigFlag, PROJECT_ROOT } from './common.ts';
 
 /**
  * `quanta backtest`: replays a recording through the config's strategies, sizing and checks
@@ -23,30 +22,7 @@ const SYNOPSIS =
  * prints how many it dropped; without it such a recording is an error naming file:line. The fill
  * model flags replace the config's `backtest:` values for this run.
  */
-export async function runBacktestCommand(args: readonly string[]): Promise<number> {
-  const flags = parseFlags(
-    args,
-    {
-      config: { type: 'string' },
-      data: { type: 'string' },
-      report: { type: 'string' },
-      json: { type: 'boolean' },
-      repair: { type: 'boolean' },
-      'latency-ms': { type: 'string' },
-      'slippage-bps': { type: 'string' },
-      'maker-fee-bps': { type: 'string' },
-      'taker-fee-bps': { type: 'string' },
-      'starting-capital': { type: 'string' },
-    },
-    SYNOPSIS,
-  );
-  if (flags.data === undefined) {
-    throw new QuantaError(
-      ErrorCodes.USAGE,
-      '--data PATH is required (a recording file or directory)',
-      { details: [`usage: ${SYNOPSIS}`] },
-    );
-  }
+export async function run({ flags }: CommandInput<typeof COMMANDS.backtest>): Promise<number> {
   const config = await loadConfigFlag(flags.config, process.env);
   const fillModel = fillModelOf(config, flags);
   let progress: Progress | undefined;
@@ -55,7 +31,7 @@ export async function runBacktestCommand(args: readonly string[]): Promise<numbe
     data: resolve(flags.data),
     projectRoot: PROJECT_ROOT,
     log: createLogger({ level: 'warn', destination: process.stderr }),
-    repair: flags.repair === true,
+    repair: flags.repair,
     fillModel,
     onRepaired: (dropped) => {
       const noun = dropped === 1 ? 'snapshot' : 'snapshots';
@@ -80,32 +56,34 @@ export async function runBacktestCommand(args: readonly string[]): Promise<numbe
     const written = await writeReport(flags.report, report);
     stderr.write(`report written: ${written.htmlPath}\n`);
   }
-  stdout.write(flags.json === true ? serializeReport(report) : formatSummary(metrics));
+  stdout.write(flags.json ? serializeReport(report) : formatSummary(metrics));
   return 0;
 }
 
-/** The fill model of the run; a malformed flag value is a usage error (exit 2). */
-export function fillModelOf(
-  config: Config,
-  flags: Readonly<Record<string, string | boolean | undefined>>,
-): FillModel {
-  const text = (name: string): string | undefined => {
-    const value = flags[name];
-    return typeof value === 'string' ? value : undefined;
-  };
+/** The fill model flags as typed (`quanta compare` has all but `--starting-capital`). */
+interface FillModelFlags {
+  readonly 'latency-ms': string | undefined;
+  readonly 'slippage-bps': string | undefined;
+  readonly 'maker-fee-bps': string | undefined;
+  readonly 'taker-fee-bps': string | undefined;
+  readonly 'starting-capital'?: string | undefined;
+}
+
+/**
+ * The fill model of the run; a malformed flag value is a usage error (exit 2), for which the
+ * CLI prints the usage of the command that was run.
+ */
+export function fillModelOf(config: Config, flags: FillModelFlags): FillModel {
   try {
     return resolveFillModel(config.backtest, {
-      latencyMs: text('latency-ms'),
-      slippageBps: text('slippage-bps'),
-      makerFeeBps: text('maker-fee-bps'),
-      takerFeeBps: text('taker-fee-bps'),
-      startingCapital: text('starting-capital'),
+      latencyMs: flags['latency-ms'],
+      slippageBps: flags['slippage-bps'],
+      makerFeeBps: flags['maker-fee-bps'],
+      takerFeeBps: flags['taker-fee-bps'],
+      startingCapital: flags['starting-capital'],
     });
   } catch (error) {
     if (!isQuantaError(error, ErrorCodes.BACKTEST_INVALID_OPTION)) throw error;
-    throw new QuantaError(ErrorCodes.USAGE, error.message, {
-      cause: error,
-      details: [`usage: ${SYNOPSIS}`],
-    });
+    throw new QuantaError(ErrorCodes.USAGE, error.message, { cause: error });
   }
 }

@@ -1,13 +1,12 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { stdout } from 'node:process';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
+import type { CommandInput } from './command-spec.ts';
+import type { COMMANDS } from './commands.ts';
 import { ExitCode } from './exit-codes.ts';
 import { INIT_PACKAGE_JSON, INIT_STRATEGY, initConfig } from './init-templates.ts';
-
-const SYNOPSIS = 'quanta init [DIR]';
 
 /**
  * `quanta init [DIR]`: writes `quanta.yaml` and `strategies/my-strategy.ts` into DIR (default the
@@ -15,25 +14,8 @@ const SYNOPSIS = 'quanta init [DIR]';
  * DIR/quanta.yaml`) and backtest unchanged. Never overwrites a file: an existing one is a usage
  * error (exit 2) naming it.
  */
-export async function runInitCommand(args: readonly string[]): Promise<number> {
-  let positionals: string[];
-  try {
-    ({ positionals } = parseArgs({ args: [...args], allowPositionals: true, strict: true }));
-  } catch (cause) {
-    throw new QuantaError(
-      ErrorCodes.USAGE,
-      cause instanceof Error ? cause.message : String(cause),
-      {
-        details: [`usage: ${SYNOPSIS}`],
-      },
-    );
-  }
-  if (positionals.length > 1) {
-    throw new QuantaError(ErrorCodes.USAGE, 'quanta init takes at most one directory', {
-      details: [`usage: ${SYNOPSIS}`],
-    });
-  }
-  const dir = resolve(positionals[0] ?? '.');
+export async function run({ positional }: CommandInput<typeof COMMANDS.init>): Promise<number> {
+  const dir = resolve(positional ?? '.');
   // The strategy is an ES module: as `.ts` inside a `"type": "module"` package (written here
   // when the folder has no package.json), else as `.mts`, which is ESM whatever the package says.
   const packageJson = join(dir, 'package.json');
@@ -47,7 +29,7 @@ export async function runInitCommand(args: readonly string[]): Promise<number> {
   ];
   const existing = files.filter((file) => existsSync(file.path)).map((file) => file.path);
   if (existing.length > 0) {
-    throw new QuantaError(ErrorCodes.USAGE, `quanta init would overwrite ${existing.join(', ')}`, {
+    throw new QuantaError(ErrorCodes.USAGE, `would overwrite ${existing.join(', ')}`, {
       details: ['Pick an empty directory: quanta init DIR'],
     });
   }

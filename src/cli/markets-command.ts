@@ -5,9 +5,9 @@ import { formatX18, quantumX18 } from '../money/index.ts';
 import { resolveVenue } from '../runtime/embedded-venue.ts';
 import { listMarkets } from '../venue/endpoints/index.ts';
 import type { Market } from '../domain/index.ts';
-import { loadConfigFlag, parseFlags } from './common.ts';
-
-const SYNOPSIS = 'quanta markets [--config FILE] [--type PERPETUAL|SPOT] [--json]';
+import type { CommandInput } from './command-spec.ts';
+import type { COMMANDS } from './commands.ts';
+import { loadConfigFlag } from './common.ts';
 
 const fraction = (x18: bigint, unit: 'bp' | '%'): string =>
   `${new Decimal(formatX18(x18)).times(unit === 'bp' ? 10_000 : 100).toFixed()}${unit === 'bp' ? ' bp' : '%'}`;
@@ -61,19 +61,11 @@ export function marketsToJson(markets: readonly Market[]): string {
 }
 
 /** `quanta markets`: lists the venue's markets. */
-export async function runMarketsCommand(args: readonly string[]): Promise<number> {
-  const flags = parseFlags(
-    args,
-    { config: { type: 'string' }, type: { type: 'string' }, json: { type: 'boolean' } },
-    SYNOPSIS,
-  );
+export async function run({ flags }: CommandInput<typeof COMMANDS.markets>): Promise<number> {
   if (flags.type !== undefined && flags.type !== 'PERPETUAL' && flags.type !== 'SPOT') {
     throw new QuantaError(
       ErrorCodes.USAGE,
       `--type must be PERPETUAL or SPOT, got ${JSON.stringify(flags.type)}`,
-      {
-        details: [`usage: ${SYNOPSIS}`],
-      },
     );
   }
   const config = await loadConfigFlag(flags.config, process.env);
@@ -87,7 +79,7 @@ export async function runMarketsCommand(args: readonly string[]): Promise<number
       },
     );
     const sorted = [...markets].sort((a, b) => a.id - b.id);
-    stdout.write(flags.json === true ? marketsToJson(sorted) : formatMarketsTable(sorted));
+    stdout.write(flags.json ? marketsToJson(sorted) : formatMarketsTable(sorted));
     return 0;
   } finally {
     await venue.embedded?.close();

@@ -9,11 +9,10 @@ import { renderOptimizeHtml } from '../optimize/optimize-html.ts';
 import { createSetProgress } from '../optimize/set-progress.ts';
 import { writeBestReports } from '../optimize/best-reports.ts';
 import type { HoldoutSpec, WalkForwardSpec } from '../optimize/walk-forward.ts';
-import { parseFlags, PROJECT_ROOT } from './common.ts';
+import type { CommandInput } from './command-spec.ts';
+import type { COMMANDS } from './commands.ts';
+import { PROJECT_ROOT } from './common.ts';
 import { parseDuration } from './parse-duration.ts';
-
-const SYNOPSIS =
-  'quanta optimize --config FILE --data PATH --space FILE [--out DIR] [--json] [--walk-forward train=D,test=D|folds=N] [--holdout D|P%] [--threads N] [--queue redis://HOST:PORT] [--reports N] [--heatmap A,B]';
 
 /**
  * `quanta optimize`: a parameter sweep of the config's strategy over a recording, on a pool of
@@ -22,37 +21,16 @@ const SYNOPSIS =
  * same inputs) and writes results.jsonl, optimize.json, optimize.html and the best runs' reports
  * into `--out` (default ./optimize). Started again with the same inputs it resumes.
  */
-export async function runOptimizeCommand(args: readonly string[]): Promise<number> {
-  const flags = parseFlags(
-    args,
-    {
-      config: { type: 'string' },
-      data: { type: 'string' },
-      space: { type: 'string' },
-      out: { type: 'string' },
-      json: { type: 'boolean' },
-      'walk-forward': { type: 'string' },
-      holdout: { type: 'string' },
-      threads: { type: 'string' },
-      queue: { type: 'string' },
-      reports: { type: 'string' },
-      heatmap: { type: 'string' },
-    },
-    SYNOPSIS,
-  );
-  const usage = (message: string): QuantaError =>
-    new QuantaError(ErrorCodes.USAGE, message, { details: [`usage: ${SYNOPSIS}`] });
-  if (flags.config === undefined) throw usage('--config FILE is required');
-  if (flags.data === undefined) throw usage('--data PATH is required (a recording or its URL)');
-  if (flags.space === undefined) throw usage('--space FILE is required (the params to search)');
+export async function run({ flags }: CommandInput<typeof COMMANDS.optimize>): Promise<number> {
+  const usage = (message: string): QuantaError => new QuantaError(ErrorCodes.USAGE, message);
   const walkForward = parseWalkForward(flags['walk-forward'], usage);
   const holdout = parseHoldout(flags.holdout, usage);
   const threads = wholeNumber(flags.threads, '--threads', defaultThreads(), usage);
-  const reports = wholeNumber(flags.reports, '--reports', 3, usage, 0);
+  const reports = wholeNumber(flags.reports, '--reports', 0, usage, 0);
   const heatmap = flags.heatmap?.split(',').map((name) => name.trim());
   if (heatmap !== undefined && heatmap.length !== 2)
     throw usage('--heatmap expects two param names like window,entryZ');
-  const outDir = resolve(flags.out ?? 'optimize');
+  const outDir = resolve(flags.out);
 
   const runner: SetRunner =
     flags.queue === undefined
@@ -106,7 +84,7 @@ export async function runOptimizeCommand(args: readonly string[]): Promise<numbe
     'utf8',
   );
   stderr.write(`optimize written: ${join(outDir, 'optimize.html')}\n`);
-  stdout.write(flags.json === true ? json : formatRanking(result));
+  stdout.write(flags.json ? json : formatRanking(result));
   return 0;
 }
 

@@ -1,34 +1,20 @@
-import { stderr, stdout } from 'node:process';
+import { stdout } from 'node:process';
 import { RecordingWriter } from '../market/recording/index.ts';
 import { resolveVenue } from '../runtime/embedded-venue.ts';
 import { sleep } from '../runtime/sleep.ts';
 import { createVenuePoller, httpReadTransport } from '../runtime/venue-poller.ts';
-import { loadConfigFlag, loggerFor, parseFlags } from './common.ts';
+import type { CommandInput } from './command-spec.ts';
+import type { COMMANDS } from './commands.ts';
+import { loadConfigFlag, loggerFor } from './common.ts';
 import { ExitCode } from './exit-codes.ts';
 import { parseDuration } from './parse-duration.ts';
-
-const SYNOPSIS = 'quanta record --config FILE --out DIR [--duration D]';
 
 /**
  * `quanta record`: polls the venue like a bot does (public market data only: no credentials,
  * no orders) and writes every snapshot to a recording in `--out`. Stops after `--duration`
  * (exit 0) or on SIGINT (exit 130) / SIGTERM (exit 0), closing the file cleanly either way.
  */
-export async function runRecordCommand(args: readonly string[]): Promise<number> {
-  const flags = parseFlags(
-    args,
-    {
-      config: { type: 'string' },
-      out: { type: 'string' },
-      duration: { type: 'string' },
-      gzip: { type: 'boolean' },
-    },
-    SYNOPSIS,
-  );
-  if (flags.out === undefined) {
-    stderr.write(`quanta: --out DIR is required\nusage: ${SYNOPSIS}\n`);
-    return ExitCode.USAGE;
-  }
+export async function run({ flags }: CommandInput<typeof COMMANDS.record>): Promise<number> {
   const durationMs =
     flags.duration === undefined ? undefined : parseDuration(flags.duration, '--duration');
   const config = await loadConfigFlag(flags.config, process.env);
@@ -37,7 +23,7 @@ export async function runRecordCommand(args: readonly string[]): Promise<number>
   const read = { baseUrl: venue.readUrl, timeoutMs: config.venue.timeoutMs };
   const writer = await RecordingWriter.open({
     dir: flags.out,
-    gzip: flags.gzip === true,
+    gzip: flags.gzip,
     source: venue.embedded === undefined ? venue.readUrl : 'embedded paper venue',
   });
   const controller = new AbortController();

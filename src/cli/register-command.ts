@@ -7,16 +7,15 @@ import { signingDomainOf } from '../runtime/signing-domain.ts';
 import { lockStateDir, type StateLock } from '../runtime/state-lock.ts';
 import { statePaths } from '../runtime/state-paths.ts';
 import { createLogger } from '../log/logger.ts';
-import { loadConfigFlag, parseFlags } from './common.ts';
-
-const SYNOPSIS = 'quanta register [--config FILE]';
+import type { CommandInput } from './command-spec.ts';
+import type { COMMANDS } from './commands.ts';
+import { loadConfigFlag } from './common.ts';
 
 /**
  * `quanta register`: registers the subaccount (or reuses valid stored credentials) and prints
  * the service key and expiry. Never the secret: it stays in the 0600 credential file.
  */
-export async function runRegisterCommand(args: readonly string[]): Promise<number> {
-  const flags = parseFlags(args, { config: { type: 'string' } }, SYNOPSIS);
+export async function run({ flags }: CommandInput<typeof COMMANDS.register>): Promise<number> {
   const config = await loadConfigFlag(flags.config, process.env);
   const venue = await resolveVenue(config);
   // A running bot's state dir is its own: registering here would empty or overwrite its files.

@@ -1,9 +1,9 @@
 import { stderr } from 'node:process';
 import { startBot, type RunSummary } from '../runtime/bot.ts';
-import { loadConfigFlag, loggerFor, parseFlags, PROJECT_ROOT } from './common.ts';
+import type { CommandInput } from './command-spec.ts';
+import type { COMMANDS } from './commands.ts';
+import { loadConfigFlag, loggerFor, PROJECT_ROOT } from './common.ts';
 import { describeError, exitCodeFor, ExitCode } from './exit-codes.ts';
-
-const SYNOPSIS = 'quanta run [--config FILE]';
 
 /** Formats the shutdown summary for a terminal. */
 export function formatRunSummary(summary: RunSummary): string {
@@ -37,8 +37,7 @@ export function formatRunSummary(summary: RunSummary): string {
  * orders before it exits. A second signal exits at once: the journal is already committed, so
  * the next start resends whatever was in flight, byte-identical.
  */
-export async function runRunCommand(args: readonly string[]): Promise<number> {
-  const flags = parseFlags(args, { config: { type: 'string' } }, SYNOPSIS);
+export async function run({ flags }: CommandInput<typeof COMMANDS.run>): Promise<number> {
   const config = await loadConfigFlag(flags.config, process.env);
   const log = loggerFor(config);
   const controller = new AbortController();

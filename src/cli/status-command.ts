@@ -1,34 +1,26 @@
 import { stdout } from 'node:process';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { readBotStatus, type BotStatus, type StatusOrder } from '../runtime/bot-status.ts';
-import { loadConfigFlag, parseFlags } from './common.ts';
+import type { CommandInput } from './command-spec.ts';
+import type { COMMANDS } from './commands.ts';
+import { loadConfigFlag } from './common.ts';
 import { ExitCode } from './exit-codes.ts';
-
-const SYNOPSIS = 'quanta status --config FILE [--json] [--last N]';
 
 /**
  * `quanta status`: the state of a running or stopped bot, read from its journal (read-only, safe
  * beside the bot): trading mode, positions, open and unresolved orders, the last orders.
  */
-export async function runStatusCommand(args: readonly string[]): Promise<number> {
-  const flags = parseFlags(
-    args,
-    { config: { type: 'string' }, json: { type: 'boolean' }, last: { type: 'string' } },
-    SYNOPSIS,
-  );
-  const last = flags.last === undefined ? 10 : Number(flags.last);
-  if (!Number.isInteger(last) || last < 1) {
+export async function run({ flags }: CommandInput<typeof COMMANDS.status>): Promise<number> {
+  const last = Number(flags.last);
+  if (!/^\d+$/.test(flags.last) || !Number.isSafeInteger(last) || last < 1) {
     throw new QuantaError(
       ErrorCodes.USAGE,
-      `--last expects a whole number ≥ 1, got ${flags.last}`,
-      {
-        details: [`usage: ${SYNOPSIS}`],
-      },
+      `--last expects a whole number ≥ 1, got ${JSON.stringify(flags.last)}`,
     );
   }
   const config = await loadConfigFlag(flags.config, process.env);
   const status = readBotStatus(config, last);
-  stdout.write(flags.json === true ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
+  stdout.write(flags.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
   return ExitCode.OK;
 }
 

@@ -2,9 +2,8 @@ import { stderr } from 'node:process';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { createLocalPool, defaultThreads } from '../optimize/local-pool.ts';
 import { startQueueWorker } from '../optimize/queue.ts';
-import { parseFlags } from './common.ts';
-
-const SYNOPSIS = 'quanta worker --queue redis://HOST:PORT [--threads N] [--lock-ms N]';
+import type { CommandInput } from './command-spec.ts';
+import type { COMMANDS } from './commands.ts';
 
 /**
  * `quanta worker`: takes parameter sets of `quanta optimize --queue` sweeps from the BullMQ queue
@@ -12,19 +11,8 @@ const SYNOPSIS = 'quanta worker --queue redis://HOST:PORT [--threads N] [--lock-
  * which let the sets in progress finish first. It needs to read the sweep's config, strategies
  * and recording at the same paths (or the recording's URL).
  */
-export async function runWorkerCommand(args: readonly string[]): Promise<number> {
-  const flags = parseFlags(
-    args,
-    {
-      queue: { type: 'string' },
-      threads: { type: 'string' },
-      'lock-ms': { type: 'string' },
-    },
-    SYNOPSIS,
-  );
-  const usage = (message: string): QuantaError =>
-    new QuantaError(ErrorCodes.USAGE, message, { details: [`usage: ${SYNOPSIS}`] });
-  if (flags.queue === undefined) throw usage('--queue redis://HOST:PORT is required');
+export async function run({ flags }: CommandInput<typeof COMMANDS.worker>): Promise<number> {
+  const usage = (message: string): QuantaError => new QuantaError(ErrorCodes.USAGE, message);
   const number = (text: string | undefined, flag: string, fallback: number): number => {
     if (text === undefined) return fallback;
     if (!/^\d+$/.test(text) || Number(text) < 1)
@@ -32,7 +20,7 @@ export async function runWorkerCommand(args: readonly string[]): Promise<number>
     return Number(text);
   };
   const threads = number(flags.threads, '--threads', defaultThreads());
-  const lockMs = number(flags['lock-ms'], '--lock-ms', 30_000);
+  const lockMs = number(flags['lock-ms'], '--lock-ms', 0);
   const pool = createLocalPool(threads);
   let worker;
   try {

@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { commandReferenceOf } from '../../src/cli/command-spec.ts';
+import { COMMANDS } from '../../src/cli/commands.ts';
 import { ExitCode } from '../../src/cli/exit-codes.ts';
 import { createSnapshot } from '../../src/market/snapshot.ts';
 import { hostStrategy, quoteAt, ROOT } from '../helpers/strategy-harness.ts';
@@ -24,11 +26,18 @@ describe('README', () => {
     expect(documented.sort((a, b) => a - b)).toEqual(Object.values(ExitCode).sort((a, b) => a - b));
   });
 
-  it('documents every quanta command the CLI has', () => {
-    const help = readFileSync(join(ROOT, 'src/cli/main.ts'), 'utf8');
-    const commands = [...help.matchAll(/synopsis: '(quanta [a-z]+)/g)].map((m) => m[1]);
-    expect(commands.length).toBeGreaterThanOrEqual(6);
-    for (const command of commands) expect(README).toContain(`\`${command ?? ''} `);
+  it("holds the CLI's own help: every command, every flag with its default", () => {
+    const begin = '<!-- commands: begin -->\n\n';
+    const block = README.slice(
+      README.indexOf(begin) + begin.length,
+      README.indexOf('\n\n<!-- commands: end -->'),
+    );
+    // On a change to src/cli/commands.ts, paste the expected text between the markers.
+    expect(block).toBe(commandReferenceOf(COMMANDS));
+    // Issue 24: compare's fill model flags were missing from its usage and the README.
+    const compareUsage = block.split('\n').find((line) => line.startsWith('Usage: quanta compare'));
+    for (const flag of ['--latency-ms', '--slippage-bps', '--maker-fee-bps', '--taker-fee-bps'])
+      expect(compareUsage).toContain(`[${flag} N]`);
   });
 
   it("the strategy walkthrough's example loads and trades", async () => {

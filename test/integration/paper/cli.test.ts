@@ -113,7 +113,7 @@ describe('quanta paper', () => {
       expect(unknown.stdout).toBe('');
       expect(unknown.stderr).toMatch(/^quanta paper: Unknown option '--bogus'/);
       expect(unknown.stderr).toContain(
-        'Usage: quanta paper [--host 127.0.0.1] [--port N] [--seed N] [--rate-limit N]',
+        'usage: quanta paper [--host HOST] [--port N] [--seed N] [--rate-limit N]',
       );
       const badPort = await ended(quanta(['paper', '--port', '70000']));
       expect(badPort.code).toBe(2);
@@ -158,7 +158,7 @@ describe('quanta paper', () => {
       const main = await ended(quanta(['help']));
       expect(main.code).toBe(0);
       expect(main.stdout).toContain(
-        'quanta paper [--host 127.0.0.1] [--port N] [--seed N] [--rate-limit N]',
+        'quanta paper [--host HOST] [--port N] [--seed N] [--rate-limit N]',
       );
       const unknown = await ended(quanta(['nope']));
       expect(unknown.code).toBe(2);

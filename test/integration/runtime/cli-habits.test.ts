@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
+import { helpOf, synopsisOf } from '../../../src/cli/command-spec.ts';
+import { COMMANDS, type CommandName } from '../../../src/cli/commands.ts';
 import { startPaperVenue } from '../../../src/paper/index.ts';
 import { ROOT, spawnQuanta, tempDir, WALLET_ENV } from './harness.ts';
 
@@ -23,11 +25,13 @@ it('--version prints the package version; every command answers --help with its 
   const v = spawnQuanta(['--version'], process.env);
   expect((await v.exited).code).toBe(0);
   expect(out(v)).toBe(`quanta ${version}`);
-  const commands = ['run', 'markets', 'register', 'record', 'backtest', 'init', 'paper'];
+  // Each the text of its entry in the command table (pinned in test/unit/cli/commands.test.ts).
+  const commands = Object.keys(COMMANDS) as CommandName[];
   const helps = commands.map((command) => spawnQuanta([command, '--help'], process.env));
   for (const [i, help] of helps.entries()) {
-    expect((await help.exited).code, commands[i]).toBe(0);
-    expect(out(help), commands[i]).toMatch(new RegExp(`quanta ${commands[i] ?? ''}`));
+    const name = commands[i] as CommandName;
+    expect((await help.exited).code, name).toBe(0);
+    expect(`${out(help)}\n`, name).toBe(helpOf(name, COMMANDS[name]));
   }
 }, 120_000);
 
@@ -53,4 +57,18 @@ it('quanta markets and quanta register take a config without strategies', async 
   expect((await run.exited).code).toBe(2);
   expect(run.stderr.map((l) => l.line).join('\n')).toMatch(/no strategies to run/);
   expect(venue.requestCount('/api/v1/auth')).toBe(1);
+}, 120_000);
+
+it("a bad fill model value to quanta compare prints compare's usage, not backtest's", async () => {
+  const compare = spawnQuanta(
+    ['compare', '--journal', 'nowhere', '--data', 'nowhere', '--latency-ms', 'soon'],
+    process.env,
+  );
+  expect((await compare.exited).code).toBe(2);
+  const text = compare.stderr.map((l) => l.line).join('\n');
+  expect(text).toMatch(
+    /^quanta compare: .*latencyMs: expected an integer ≥ 0 \(milliseconds\), got "soon"$/m,
+  );
+  expect(text).toContain(`usage: ${synopsisOf('compare', COMMANDS.compare)}`);
+  expect(text).not.toContain('quanta backtest');
 }, 120_000);
