@@ -1,8 +1,12 @@
+import { MONEY_DECIMALS } from '../money/index.ts';
+import { annualizedCaveat } from './annualized-caveat.ts';
 import { displayDecimal, displayShare } from './display-decimal.ts';
 import { describeFillModel } from './fill-model.ts';
 import type { BacktestMetrics, PnlMetrics } from './metrics.ts';
+import type { BacktestTrace } from './trace.ts';
 
-const MONEY_PLACES = 4;
+/** What the summary says about the run beyond its metrics. */
+export type SummaryRun = Pick<BacktestTrace, 'startedAt' | 'endedAt' | 'instances' | 'intents'>;
 
 /** Lays out rows under headers: first column left-aligned, the rest right-aligned. */
 function textTable(headers: readonly string[], rows: readonly (readonly string[])[]): string[] {
@@ -16,7 +20,7 @@ function textTable(headers: readonly string[], rows: readonly (readonly string[]
 }
 
 function money(value: string): string {
-  return displayDecimal(value, MONEY_PLACES);
+  return displayDecimal(value, MONEY_DECIMALS);
 }
 
 function ratio(value: string | null): string {
@@ -34,6 +38,16 @@ function plural(n: number, noun: string): string {
 function counts(entries: Readonly<Record<string, number | undefined>>): string {
   const parts = Object.entries(entries).map(([key, n]) => `${key} ${n ?? 0}`);
   return parts.length === 0 ? 'none' : parts.join(', ');
+}
+
+/** The annualized ratios' caveat, when some ratio is shown and the run is short. */
+function caveatLines(metrics: BacktestMetrics, run: SummaryRun | undefined): string[] {
+  if (run === undefined) return [];
+  const shown = [metrics.total, ...metrics.markets, ...metrics.strategies].some(
+    (m) => m.sharpe !== null || m.sortino !== null,
+  );
+  const caveat = annualizedCaveat(metrics.samples, Math.max(0, run.endedAt - run.startedAt));
+  return shown && caveat !== undefined ? ['', `Read with care: ${caveat}`] : [];
 }
 
 /** One row per strategy instance (two of one module with other params are two rows). */
@@ -58,18 +72,37 @@ function strategyLines(metrics: BacktestMetrics): string[] {
   ];
 }
 
+/** The markets of the first line: those traded, or why none was when the run tells. */
+function marketsPart(metrics: BacktestMetrics, run: SummaryRun | undefined): string {
+  if (metrics.markets.length > 0) return plural(metrics.markets.length, 'market');
+  const configured = [...new Set(run?.instances.flatMap((i) => i.markets) ?? [])];
+  if (run === undefined || configured.length === 0) return 'no market traded';
+  const why =
+    metrics.snapshots === 0
+      ? 'the recording has no snapshots'
+      : run.intents.length === 0
+        ? 'the strategies asked for no orders'
+        : metrics.refusals.total > 0 && metrics.total.orders.total === 0
+          ? `all ${plural(run.intents.length, 'intent')} refused (reasons below)`
+          : undefined;
+  return `nothing traded on ${configured.join(', ')} (configured)${why === undefined ? '' : `: ${why}`}`;
+}
+
 /**
  * A terminal summary of backtest metrics that a person can read: the run, a PnL table and a
  * risk table (one row per market and a total row, aligned columns), one row per strategy
- * instance, orders by outcome and refusals by reason. Money is rounded to 4 places for reading
- * (the JSON report keeps it exact); undefined ratios show as `n/a`. Deterministic; ends with a
+ * instance, orders by outcome and refusals by reason. Money is rounded to the cent for reading
+ * (the JSON report keeps it exact); undefined ratios show as `n/a`, and ratios annualized from
+ * a short run carry the HTML report's caveat (`annualizedCaveat`). Deterministic; ends with a
  * newline.
  *
  * @param metrics - from `computeMetrics`.
+ * @param run - the trace: its span (for the caveat), its configured markets and intents (to say
+ *   why nothing traded).
  * @example
- * process.stdout.write(formatSummary(computeMetrics(trace)));
+ * process.stdout.write(formatSummary(computeMetrics(trace), trace));
  */
-export function formatSummary(metrics: BacktestMetrics): string {
+export function formatSummary(metrics: BacktestMetrics, run?: SummaryRun): string {
   const t = metrics.total;
   const named: { name: string; m: PnlMetrics; position: string }[] = [
     ...metrics.markets.map((m) => ({ name: m.symbol, m, position: m.finalPosition })),
@@ -77,7 +110,7 @@ export function formatSummary(metrics: BacktestMetrics): string {
   ];
   const interval = metrics.snapshotIntervalMs > 0 ? `, every ${metrics.snapshotIntervalMs} ms` : '';
   const lines = [
-    `Backtest: ${plural(metrics.snapshots, 'snapshot')}${interval}, ${plural(metrics.markets.length, 'market')}, starting capital ${displayDecimal(metrics.startingCapital, MONEY_PLACES, true)}`,
+    `Backtest: ${plural(metrics.snapshots, 'snapshot')}${interval}, ${marketsPart(metrics, run)}, starting capital ${displayDecimal(metrics.startingCapital, MONEY_DECIMALS, true)}`,
     `Fill model: ${describeFillModel(metrics.fillModel)}`,
     `Net PnL ${money(t.netPnl)} (${percent(t.returnPct)}), final equity ${money(t.finalEquity)}, max drawdown ${money(t.maxDrawdown)} (${percent(t.maxDrawdownPct)})`,
     '',
@@ -108,6 +141,7 @@ export function formatSummary(metrics: BacktestMetrics): string {
       ]),
     ),
     ...strategyLines(metrics),
+    ...caveatLines(metrics, run),
     '',
     `Orders (${t.orders.total}): ${counts(t.orders.byState)}`,
     `Refusals (${metrics.refusals.total}): ${counts(metrics.refusals.byReason)}`,

@@ -1,5 +1,6 @@
 import { midPriceX18 } from '../domain/index.ts';
 import { formatX18, parseSignedDecimalToX18 } from '../money/index.ts';
+import { annualizedCaveat } from './annualized-caveat.ts';
 import { downsampleIndices } from './downsample.ts';
 import { computeEquityCurve } from './equity-curve.ts';
 import type { BacktestMetrics, PnlMetrics } from './metrics.ts';
@@ -12,9 +13,6 @@ const MS_PER_DAY = 24 * 3600 * 1000;
 const MS_PER_YEAR = 365 * MS_PER_DAY;
 /** Below this span CAGR and Calmar are not computed at all (null): a year from hours is noise. */
 const MIN_ANNUALIZED_SPAN_MS = MS_PER_DAY;
-/** Below these, annualized ratios are shown with a warning. */
-const FEW_SAMPLES = 100;
-const SHORT_SPAN_MS = 30 * MS_PER_DAY;
 const HISTOGRAM_BINS = 20;
 
 /** One row of the trades table. Money and prices as decimal strings; times ISO 8601 UTC. */
@@ -283,13 +281,8 @@ function priceCharts(trace: BacktestTrace): PriceChart[] {
 
 function warningsOf(trace: BacktestTrace, spanMs: number): string[] {
   const warnings: string[] = [];
-  const samples = trace.sampleCount ?? trace.samples.length;
-  const days = (spanMs / MS_PER_DAY).toFixed(spanMs < MS_PER_DAY ? 4 : 1);
-  if (samples < FEW_SAMPLES || spanMs < SHORT_SPAN_MS) {
-    warnings.push(
-      `Annualized figures rest on ${samples} samples over ${days} days: Sharpe and Sortino are scaled to a year from that, so read them as noise (they mean something from about ${FEW_SAMPLES} samples over ${SHORT_SPAN_MS / MS_PER_DAY} days).`,
-    );
-  }
+  const caveat = annualizedCaveat(trace.sampleCount ?? trace.samples.length, spanMs);
+  if (caveat !== undefined) warnings.push(caveat);
   if (spanMs < MIN_ANNUALIZED_SPAN_MS)
     warnings.push('CAGR and Calmar are not computed for a run shorter than one day.');
   const closed = roundTrips(trace.fills).filter((t) => t.exitTime !== null).length;

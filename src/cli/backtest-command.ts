@@ -56,7 +56,7 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.backtest>): Pr
     const written = await writeReport(flags.report, report);
     stderr.write(`report written: ${written.htmlPath}\n`);
   }
-  stdout.write(flags.json ? serializeReport(report) : formatSummary(metrics));
+  stdout.write(flags.json ? serializeReport(report) : formatSummary(metrics, trace));
   return 0;
 }
 

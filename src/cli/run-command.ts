@@ -1,4 +1,6 @@
 import { stderr } from 'node:process';
+import { displayDecimal } from '../backtest/display-decimal.ts';
+import { MONEY_DECIMALS } from '../money/index.ts';
 import { startBot, type RunSummary } from '../runtime/bot.ts';
 import type { CommandInput } from './command-spec.ts';
 import type { COMMANDS } from './commands.ts';
@@ -21,12 +23,16 @@ export function formatRunSummary(summary: RunSummary): string {
   const refusals = Object.entries(summary.stats.refusals);
   if (refusals.length > 0)
     lines.push(`  refused: ${refusals.map(([reason, n]) => `${reason} ${n}`).join(', ')}`);
+  // Money to the cent (the journal keeps it exact); amounts are on the market's quantum already.
+  const money = (value: string): string => displayDecimal(value, MONEY_DECIMALS);
   for (const p of summary.positions) {
     lines.push(
-      `  ${p.symbol}: position ${p.amount} (notional ${p.notional}), realized PnL ${p.realizedPnl}, unrealized PnL ${p.unrealizedPnl}, fees ${p.fees}`,
+      `  ${p.symbol}: position ${p.amount} (notional ${money(p.notional)}), realized PnL ${money(p.realizedPnl)}, unrealized PnL ${money(p.unrealizedPnl)}, fees ${money(p.fees)}`,
     );
   }
-  lines.push(`  equity: ${summary.equity} (realized net + unrealized since the journal began)`);
+  lines.push(
+    `  net PnL: ${money(summary.netPnl)} (realized net of fees + unrealized, since the journal began)`,
+  );
   if (summary.pausedStrategies.length > 0)
     lines.push(`  paused strategies: ${summary.pausedStrategies.join(', ')}`);
   return `${lines.join('\n')}\n`;

@@ -1,7 +1,7 @@
 import { summarizeError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Snapshot } from '../market/snapshot.ts';
-import { formatX18 } from '../money/index.ts';
+import { displayX18, formatX18, MONEY_DECIMALS } from '../money/index.ts';
 import type { Fill } from '../strategy/define-strategy.ts';
 import type { OrderIntent } from '../strategy/intent.ts';
 import {
@@ -294,7 +294,13 @@ export class Executor {
         side: record.side,
         type: record.type,
         amount,
-        price: formatX18(record.priceX18),
+        // A MARKET order has no price of its own (0 in its body): the best quote it was sent at.
+        ...(record.type === 'MARKET'
+          ? {
+              referencePrice:
+                record.referencePriceX18 === null ? null : formatX18(record.referencePriceX18),
+            }
+          : { price: formatX18(record.priceX18) }),
         tag: record.tag,
       },
       `order ${record.id}: ${record.side} ${amount} ${record.symbol} ${record.type}`,
@@ -500,15 +506,18 @@ export class Executor {
     );
     if (this.#options.log.isLevelEnabled('info')) {
       const filled = formatX18(order.totalFilledX18);
+      // As a person reads them: the average price to the market's tick, the fee to the cent
+      // (the journal keeps both exact).
+      const priceExpo = this.#portfolio.market(record.marketId)?.priceExpo;
       this.#options.log.info(
         {
           orderId: record.id,
           venueOrderId: order.id,
           state: order.status,
           filled,
-          avgPrice: formatX18(priceX18),
+          avgPrice: priceExpo === undefined ? formatX18(priceX18) : displayX18(priceX18, priceExpo),
           priceEstimated: estimated,
-          fee: formatX18(feeX18),
+          fee: displayX18(feeX18, MONEY_DECIMALS, true),
           liquidity,
         },
         `order ${record.id} ${order.status}: filled ${filled} ${record.symbol}`,

@@ -49,6 +49,11 @@ export class Portfolio {
     this.#markets.set(market.id, market);
   }
 
+  /** A remembered market's parameters (its tick and quantum for what logs show). */
+  market(marketId: number): Market | undefined {
+    return this.#markets.get(marketId);
+  }
+
   /**
    * The fee of a fill at the market's maker or taker rate, rounded up. A LIMIT order's fill is
    * maker when the order had rested on the venue before it filled; everything else is taker.

@@ -18,8 +18,11 @@ export interface RunSummary {
     notional: string;
     unrealizedPnl: string;
   }[];
-  /** Realized net of fees + unrealized at the last snapshot's marks, since the journal began. */
-  readonly equity: string;
+  /**
+   * Net PnL since the journal began: realized net of fees + unrealized at the last snapshot's
+   * marks (not equity: the account's capital is the venue's to tell).
+   */
+  readonly netPnl: string;
   readonly unrealizedPnl: string;
   readonly pausedStrategies: string[];
   readonly drained: boolean;
@@ -61,7 +64,7 @@ export async function stopTrading(options: StopTradingOptions): Promise<RunSumma
       notional: formatX18(p.notionalX18),
       unrealizedPnl: formatX18(p.unrealizedX18),
     })),
-    equity: formatX18(value.equityX18),
+    netPnl: formatX18(value.equityX18),
     unrealizedPnl: formatX18(value.unrealizedX18),
     pausedStrategies: session.pausedStrategies(),
     drained,

@@ -5,7 +5,9 @@ import type { TradingSession } from '../execution/trading-session.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Poller } from '../market/poller.ts';
 import type { Snapshot } from '../market/snapshot.ts';
-import { formatX18 } from '../money/index.ts';
+import { displayX18, formatX18, MONEY_DECIMALS } from '../money/index.ts';
+
+const money = (valueX18: bigint): string => displayX18(valueX18, MONEY_DECIMALS, true);
 import { valueAccount } from './control/position-values.ts';
 
 /** Default spacing of status lines, in bot time. */
@@ -71,7 +73,7 @@ export class StatusLine {
     const notional = Object.fromEntries(
       value.positions
         .filter((p) => p.amountX18 !== 0n)
-        .map((p) => [p.symbol, formatX18(p.notionalX18)]),
+        .map((p) => [p.symbol, money(p.notionalX18)]),
     );
     this.#options.log.info(
       {
@@ -83,9 +85,11 @@ export class StatusLine {
         // Orders of unknown outcome: counted at full size against the limits until resolved.
         unresolved: stats.unresolvedOrders,
         refused: stats.refusals,
-        realizedNet: formatX18(executor.positions.realizedNetX18()),
-        unrealized: formatX18(value.unrealizedX18),
-        equity: formatX18(value.equityX18),
+        // Money to the cent: a log line is read, the journal keeps the exact figures.
+        realizedNet: money(executor.positions.realizedNetX18()),
+        unrealized: money(value.unrealizedX18),
+        // Realized net + unrealized since the journal began: PnL, not the account's equity.
+        netPnl: money(value.equityX18),
         positions,
         notional,
         paused: session.pausedStrategies(),

@@ -17,7 +17,7 @@ async function backtest(
   const trace = await runBacktest({ config, data: RECORDING, projectRoot: ROOT });
   const metrics = computeMetrics(trace);
   return {
-    summary: formatSummary(metrics),
+    summary: formatSummary(metrics, trace),
     report: serializeReport(buildReport(trace, metrics)),
     orders: trace.orders.length,
   };

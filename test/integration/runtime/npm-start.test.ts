@@ -63,6 +63,13 @@ it('npm start places a paper order within 10 s of its first line; Ctrl-C exits 1
   expect(budgetMs, bot.tail()).toBeLessThan(10_000);
   // Readable lines, not JSON.
   expect(filled.line.startsWith('{')).toBe(false);
+  // Issue 24: a fill's price to the market's tick (ETH-USD: 6 places), its fee to the cent; a
+  // MARKET order shows the best quote it was sent at, not price=0.
+  expect(filled.line).toMatch(/ avgPrice=\d+(\.\d{1,6})? /);
+  expect(filled.line).toMatch(/ fee=\d+\.\d\d /);
+  const sent = bot.stdout.find((l) => /\[executor[^\]]*\] order \d+: BUY .* MARKET/.test(l.line));
+  expect(sent?.line).toMatch(/ referencePrice=\d+(\.\d+)? /);
+  expect(sent?.line).not.toMatch(/ price=/);
 
   bot.child.kill('SIGINT');
   expect(await bot.exited, bot.tail()).toEqual({ code: 130, signal: null });
@@ -70,6 +77,9 @@ it('npm start places a paper order within 10 s of its first line; Ctrl-C exits 1
   expect(stderr).toMatch(/^quanta: stopped after \d+ snapshots$/m);
   expect(stderr).toMatch(/^ {2}orders: .*FILLED \d+/m);
   expect(stderr).toMatch(/^ {2}ETH-USD: position \d/m);
+  // Issue 24: PnL named PnL (it said equity), money to the cent.
+  expect(stderr).toMatch(/^ {2}net PnL: -?\d+\.\d\d \(realized net of fees \+ unrealized/m);
+  expect(stderr).not.toMatch(/equity/);
   expect(stderr).not.toMatch(/Error|Warning/);
   // Its state (throwaway wallet key, journal) went to the temp dir.
   expect(existsSync(join(dir, 'state', 'paper-wallet.key'))).toBe(true);

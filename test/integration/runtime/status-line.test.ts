@@ -46,11 +46,14 @@ it('logs a status line every minute of bot time', async () => {
   expect(typeof status[0]?.inFlight).toBe('number');
   expect(status[0]?.unresolved).toBe(0);
   expect(status[0]?.positions).toEqual([expect.stringMatching(/^ETH-USD \d+\.\d+$/)]);
-  // Issue 14, item 4: equity, unrealized PnL and position notional per market.
+  // Issue 14, item 4: net PnL, unrealized PnL and position notional per market; issue 24: money
+  // to the cent (it had 18 decimals), and the PnL named PnL (it was labelled equity).
   expect(status[0]).toMatchObject({
-    equity: expect.stringMatching(/^-?\d+(\.\d+)?$/) as unknown,
-    unrealized: expect.stringMatching(/^-?\d+(\.\d+)?$/) as unknown,
-    notional: { 'ETH-USD': expect.stringMatching(/^\d+(\.\d+)?$/) as unknown },
+    realizedNet: expect.stringMatching(/^-?\d+\.\d\d$/) as unknown,
+    netPnl: expect.stringMatching(/^-?\d+\.\d\d$/) as unknown,
+    unrealized: expect.stringMatching(/^-?\d+\.\d\d$/) as unknown,
+    notional: { 'ETH-USD': expect.stringMatching(/^\d+\.\d\d$/) as unknown },
   });
+  expect(status[0]).not.toHaveProperty('equity');
   expect(Number(status[1]?.snapshots)).toBeGreaterThan(Number(status[0]?.snapshots));
 }, 60_000);
