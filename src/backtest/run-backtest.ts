@@ -141,9 +141,12 @@ function settle(run: ReplayRun): Promise<void> {
 }
 
 /**
- * Replays a recording through the configured strategies, sizing, checks and journal, exactly as
- * live trading runs them, against the simulation engine filling at the recorded quotes, on a
- * virtual clock. Deterministic: the same recording and config give the same trace.
+ * Replays a recording through the configured strategies, sizing, checks and executor as live
+ * trading runs them, against the simulation engine filling at the recorded quotes, on a virtual
+ * clock. Two parts differ from live, for speed (docs/design.md §1): the stand-in signer of
+ * backtest-signer.ts (the simulation checks no signature) and the journal in memory
+ * (`OrderJournal.inMemory()`, no SQLite file). Deterministic: the same recording and config give
+ * the same trace.
  */
 export async function runBacktest(options: BacktestOptions): Promise<BacktestTrace> {
   const { config } = options;
