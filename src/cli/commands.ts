@@ -186,6 +186,19 @@ export const COMMANDS = {
       last: { value: 'N', help: 'how many of the last orders to list', default: '10' },
     },
   },
+  journal: {
+    summary:
+      "check a bot's order journal (exit 4 if damaged), salvage what can be read, or back a live one up",
+    about:
+      "check: SQLite's integrity check and every row validated; lists what cannot be read and exits 4\nwhen the journal is damaged. salvage: copies every readable, valid row into a new journal\n(--out) and lists what was lost. backup: a consistent online copy (SQLite's backup API), safe\nbeside a running bot. None of them writes the journal.",
+    flags: {
+      config,
+      journal: { value: 'FILE', help: 'the journal file itself', otherwise: "the config's" },
+      out: { value: 'FILE', help: 'where salvage or backup writes the new journal' },
+      json: { help: 'print the result as JSON' },
+    },
+    positional: { name: 'ACTION', help: 'check, salvage or backup' },
+  },
   init: {
     summary:
       'scaffold a strategy and a config in DIR (default .) that run at once on the embedded paper venue',

@@ -3,7 +3,7 @@
  * own file, `NAME-command.ts`, loaded only when named, so `quanta paper` does not pay for the
  * runtime and the runtime not for the venue. A command resolves to its exit code
  * (docs/design.md §5: 0 ok, 1 runtime failure, 2 usage or config error, 3 venue refused
- * credentials, 130 interrupted).
+ * credentials, 4 journal damaged, 130 interrupted).
  */
 import { readFileSync } from 'node:fs';
 import { argv, stderr, stdout } from 'node:process';

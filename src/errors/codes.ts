@@ -47,6 +47,11 @@ export const ErrorCodes = {
   STRATEGY_PARAMS: 'QUANTA_STRATEGY_PARAMS',
   // execution
   JOURNAL: 'QUANTA_JOURNAL',
+  /**
+   * The order journal cannot be trusted: SQLite finds its pages damaged, a row holds a value no
+   * quanta writes, or it lacks commits the last run made. The bot refuses to trade on it.
+   */
+  JOURNAL_DAMAGED: 'QUANTA_JOURNAL_DAMAGED',
   /** An order's expiry came before it could leave (queue, rate slot, pause): never sent. */
   ORDER_EXPIRED: 'QUANTA_ORDER_EXPIRED',
   // orders: an event the order state machine does not allow in the order's current state

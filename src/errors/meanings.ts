@@ -8,7 +8,15 @@ import { isQuantaError } from './base-error.ts';
 import { ErrorCodes, type ErrorCode } from './codes.ts';
 
 /** The process exit codes of docs/design.md §5. */
-export const ExitCode = { OK: 0, FAILURE: 1, USAGE: 2, CREDENTIALS: 3, INTERRUPTED: 130 } as const;
+export const ExitCode = {
+  OK: 0,
+  FAILURE: 1,
+  USAGE: 2,
+  CREDENTIALS: 3,
+  /** The order journal is damaged: restarting cannot help, a person restores or salvages it. */
+  JOURNAL_DAMAGED: 4,
+  INTERRUPTED: 130,
+} as const;
 
 /** One of The process exit codes of docs/design.md §5. */
 export type ExitStatus = (typeof ExitCode)[keyof typeof ExitCode];
@@ -46,7 +54,7 @@ export type ErrorMeaning =
   | { readonly send: 'not-sent'; readonly order: 'NOT_SENT'; readonly exit: ExitStatus }
   | { readonly send: 'unexpected'; readonly order: 'UNKNOWN'; readonly exit: ExitStatus };
 
-const { FAILURE, USAGE, CREDENTIALS } = ExitCode;
+const { FAILURE, USAGE, CREDENTIALS, JOURNAL_DAMAGED } = ExitCode;
 const final = (exit: ExitStatus) => ({ send: 'final', order: 'REJECTED', exit }) as const;
 const retry = (exit: ExitStatus) => ({ send: 'retry', order: 'UNKNOWN', exit }) as const;
 const notSent = (exit: ExitStatus) => ({ send: 'not-sent', order: 'NOT_SENT', exit }) as const;
@@ -106,6 +114,8 @@ export const ErrorMeanings = {
   [ErrorCodes.STRATEGY_PARAMS]: unexpected(USAGE),
 
   [ErrorCodes.JOURNAL]: unexpected(FAILURE),
+  // Found when the journal is opened or read, before any order of that run is sent.
+  [ErrorCodes.JOURNAL_DAMAGED]: unexpected(JOURNAL_DAMAGED),
   // Checked at the moment of sending: the bytes never left.
   [ErrorCodes.ORDER_EXPIRED]: notSent(FAILURE),
   // A bug: some code proposed a change the order state machine forbids; nothing was written.

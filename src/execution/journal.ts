@@ -9,11 +9,17 @@ import {
   eventLeadingTo,
   transition,
   type OrderEvent,
-  type OrderSide,
   type OrderState,
-  type OrderType,
 } from '../domain/index.ts';
 import { ErrorCodes, QuantaError, summarizeError } from '../errors/index.ts';
+import {
+  isSqliteDamage,
+  journalDamaged,
+  journalPageProblems,
+  sqliteFinding,
+  whileReading,
+} from './journal-damage.ts';
+import { describeRowProblem, isRowProblem, readOrderRow, type RawOrderRow } from './journal-row.ts';
 import { makeJournalFilesPrivate } from './journal-file-mode.ts';
 import { preallocateJournalWal } from './journal-wal-space.ts';
 import { JOURNAL_SCHEMA_VERSION, migrateJournal } from './journal-schema.ts';
@@ -72,71 +78,6 @@ function nextState(current: OrderState, outcome: OrderOutcome): OrderState {
   const next = transition(current, event);
   if (next !== outcome.state) throw new IllegalOrderTransition(current, event, outcome.state);
   return next;
-}
-
-const KNOWN_STATES: ReadonlySet<string> = new Set(ORDER_STATES);
-
-interface Row {
-  id: number;
-  strategy: string;
-  tag: string | null;
-  market_id: number;
-  symbol: string;
-  side: OrderSide;
-  type: OrderType;
-  amount_x18: string;
-  price_x18: string;
-  reduce_only: number;
-  body: string;
-  signature: string;
-  signer: string;
-  expiry_ts: number;
-  reference_price_x18: string | null;
-  state: OrderState;
-  venue_order_id: number | null;
-  filled_x18: string;
-  avg_fill_price_x18: string | null;
-  fill_price_estimated: number;
-  fees_x18: string | null;
-  attempts: number;
-  created_at: number;
-  updated_at: number;
-  error: string | null;
-}
-
-function toRecord(row: Row): OrderRecord {
-  if (!KNOWN_STATES.has(row.state))
-    throw new QuantaError(
-      ErrorCodes.JOURNAL,
-      `order ${row.id} has an unknown state "${row.state}"`,
-    );
-  return {
-    id: row.id,
-    strategy: row.strategy,
-    tag: row.tag,
-    marketId: row.market_id,
-    symbol: row.symbol,
-    side: row.side,
-    type: row.type,
-    amountX18: BigInt(row.amount_x18),
-    priceX18: BigInt(row.price_x18),
-    reduceOnly: row.reduce_only === 1,
-    body: row.body,
-    signature: row.signature,
-    signer: row.signer,
-    expiryTs: row.expiry_ts,
-    referencePriceX18: row.reference_price_x18 === null ? null : BigInt(row.reference_price_x18),
-    state: row.state,
-    venueOrderId: row.venue_order_id,
-    filledX18: BigInt(row.filled_x18),
-    avgFillPriceX18: row.avg_fill_price_x18 === null ? null : BigInt(row.avg_fill_price_x18),
-    fillPriceEstimated: row.fill_price_estimated === 1,
-    feesX18: row.fees_x18 === null ? null : BigInt(row.fees_x18),
-    attempts: row.attempts,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    error: row.error,
-  };
 }
 
 /** An order this process keeps in memory while it may still change (see {@link OrderJournal}). */
@@ -217,14 +158,23 @@ export class OrderJournal {
   readonly #signatures: Set<string> | undefined;
   /** How the last write of the file failed; undefined after one that succeeded (or none yet). */
   #lastWriteError: string | undefined;
+  /** Where the file is, for messages. */
+  readonly #path: string;
+  /**
+   * Orders per state, kept by the journal that writes them (metrics read it on every scrape,
+   * and a count by SQL would go through the state index, which `quick_check` does not verify).
+   */
+  readonly #counts: Map<OrderState, number> | undefined;
 
   private constructor(
     db: Database.Database,
+    path: string,
     writable: boolean,
     onDisk: boolean,
     rowsInMemory = false,
   ) {
     this.#db = db;
+    this.#path = path;
     if (rowsInMemory) {
       this.#rows = [];
       this.#signatures = new Set();
@@ -245,10 +195,14 @@ export class OrderJournal {
          fill_price_estimated = ?, fees_x18 = ?, error = ?, attempts = ?, updated_at = ?
        WHERE id = ?`,
     );
+    // Orders are read from the table itself (by rowid or a scan), never through an index: the
+    // check at open (`quick_check`) does not verify that indexes match their table.
     this.#byId = db.prepare('SELECT * FROM orders WHERE id = ?');
     this.#all = db.prepare('SELECT * FROM orders ORDER BY id');
     this.#latest = db.prepare('SELECT * FROM orders ORDER BY id DESC LIMIT ?');
-    this.#countByState = db.prepare('SELECT state, COUNT(*) AS n FROM orders GROUP BY state');
+    this.#countByState = db.prepare(
+      'SELECT state, COUNT(*) AS n FROM orders NOT INDEXED GROUP BY state',
+    );
     this.#kvGet = db.prepare('SELECT value FROM kv WHERE scope = ? AND key = ?');
     this.#kvSet = db.prepare(
       'INSERT INTO kv (scope, key, value) VALUES (?, ?, ?) ON CONFLICT(scope, key) DO UPDATE SET value = excluded.value',
@@ -276,7 +230,41 @@ export class OrderJournal {
       for (const record of this.#select(live)) {
         this.#live.set(record.id, { record, written: record.attempts });
       }
+      if (!rowsInMemory)
+        this.#counts = new Map(Object.entries(this.#countInFile()) as [OrderState, number][]);
     }
+  }
+
+  /** Orders per state as the file says, each state checked. */
+  #countInFile(): Partial<Record<OrderState, number>> {
+    const rows = whileReading(this.#path, () => this.#countByState.all()) as {
+      state: unknown;
+      n: number;
+    }[];
+    const counts: Partial<Record<OrderState, number>> = {};
+    for (const { state, n } of rows) {
+      if (typeof state !== 'string' || !LIVE_OR_FINAL.has(state))
+        throw journalDamaged(this.#path, [
+          `${n} orders have the state ${JSON.stringify(state)}, which is no order state`,
+        ]);
+      counts[state as OrderState] = n;
+    }
+    return counts;
+  }
+
+  /** One order moved from `from` to `to` (or was inserted in `to`): the counts follow. */
+  #counted(from: OrderState | undefined, to: OrderState, n = 1): void {
+    const counts = this.#counts;
+    if (counts === undefined || from === to) return;
+    if (from !== undefined) counts.set(from, (counts.get(from) ?? 0) - n);
+    counts.set(to, (counts.get(to) ?? 0) + n);
+  }
+
+  /** The record of a row read from the file; a value no quanta writes is damage. */
+  #toRecord(row: RawOrderRow): OrderRecord {
+    const read = readOrderRow(row);
+    if (isRowProblem(read)) throw journalDamaged(this.#path, [describeRowProblem(read)]);
+    return read;
   }
 
   #insertOne(order: NewOrder, now: number): number {
@@ -330,12 +318,20 @@ export class OrderJournal {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
     } catch (cause) {
+      // A damaged file fails here too (SQLite reads its header and first page): say so, not
+      // "not writable" (issue 25: a journal cut to half its size got that advice).
+      if (isSqliteDamage(cause)) throw journalDamaged(path, [sqliteFinding(cause)], cause);
       throw new QuantaError(ErrorCodes.JOURNAL, `cannot open the order journal at ${path}`, {
         cause,
         details: ['Check that state.dir is writable and no other bot uses the same state dir.'],
       });
     }
     try {
+      // Before anything is written to it, and before a row is believed.
+      if (path !== ':memory:') {
+        const problems = journalPageProblems(db);
+        if (problems.length > 0) throw journalDamaged(path, problems);
+      }
       migrateJournal(db);
       const onDisk = path !== ':memory:' && path !== '';
       if (path !== ':memory:')
@@ -348,9 +344,10 @@ export class OrderJournal {
         // first order's commit, not by it.
         preallocateWal(db, `${path}-wal`);
       }
-      return new OrderJournal(db, true, onDisk);
+      return new OrderJournal(db, path, true, onDisk);
     } catch (error) {
       db.close();
+      if (isSqliteDamage(error)) throw journalDamaged(path, [sqliteFinding(error)], error);
       throw error;
     }
   }
@@ -365,7 +362,7 @@ export class OrderJournal {
     const db = new Database(':memory:');
     try {
       migrateJournal(db);
-      return new OrderJournal(db, true, false, true);
+      return new OrderJournal(db, ':memory:', true, false, true);
     } catch (error) {
       db.close();
       throw error;
@@ -388,16 +385,23 @@ export class OrderJournal {
         details: ['Check state.dir in the config: the bot keeps its journal there.'],
       });
     }
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version !== JOURNAL_SCHEMA_VERSION) {
+    try {
+      const problems = journalPageProblems(db);
+      if (problems.length > 0) throw journalDamaged(path, problems);
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version !== JOURNAL_SCHEMA_VERSION) {
+        throw new QuantaError(
+          ErrorCodes.JOURNAL,
+          `the journal at ${path} has schema version ${version}, this quanta reads ${JOURNAL_SCHEMA_VERSION}`,
+          { details: ['Start the bot once with this version to migrate it, then ask again.'] },
+        );
+      }
+      return new OrderJournal(db, path, false, true);
+    } catch (error) {
       db.close();
-      throw new QuantaError(
-        ErrorCodes.JOURNAL,
-        `the journal at ${path} has schema version ${version}, this quanta reads ${JOURNAL_SCHEMA_VERSION}`,
-        { details: ['Start the bot once with this version to migrate it, then ask again.'] },
-      );
+      if (isSqliteDamage(error)) throw journalDamaged(path, [sqliteFinding(error)], error);
+      throw error;
     }
-    return new OrderJournal(db, false, true);
   }
 
   /**
@@ -427,6 +431,7 @@ export class OrderJournal {
         orders.length === 1 ? [this.#insertOne(orders[0]!, now)] : this.#insertMany(orders, now),
       );
       this.#commits += 1;
+      this.#counted(undefined, INITIAL_ORDER_STATE, orders.length);
     } else {
       ids = this.#claimIdsInMemory(orders, rows.length);
     }
@@ -512,6 +517,7 @@ export class OrderJournal {
       live.written = attempts;
     }
     live.record = { ...record, state, attempts, updatedAt: now };
+    this.#counted(record.state, state);
     this.#keep(live.record);
   }
 
@@ -559,6 +565,7 @@ export class OrderJournal {
         id,
       ),
     );
+    this.#counted(current.state, updated.state);
     if (live !== undefined) {
       live.written = updated.attempts;
       if (LIVE_STATES.has(updated.state)) live.record = updated;
@@ -585,8 +592,11 @@ export class OrderJournal {
   get(id: number): OrderRecord {
     const live = this.#live?.get(id);
     if (live !== undefined) return live.record;
-    const row = this.#rows === undefined ? (this.#byId.get(id) as Row | undefined) : undefined;
-    const record = this.#rows?.[id - 1] ?? (row === undefined ? undefined : toRecord(row));
+    const row =
+      this.#rows === undefined
+        ? (whileReading(this.#path, () => this.#byId.get(id)) as RawOrderRow | undefined)
+        : undefined;
+    const record = this.#rows?.[id - 1] ?? (row === undefined ? undefined : this.#toRecord(row));
     if (record === undefined)
       throw new QuantaError(ErrorCodes.JOURNAL, `order ${id} is not in the journal`);
     return record;
@@ -618,16 +628,21 @@ export class OrderJournal {
     let statement = this.#inStates.get(key);
     if (statement === undefined) {
       const marks = states.map(() => '?').join(', ');
-      statement = this.#db.prepare(`SELECT * FROM orders WHERE state IN (${marks}) ORDER BY id`);
+      statement = this.#db.prepare(
+        `SELECT * FROM orders NOT INDEXED WHERE state IN (${marks}) ORDER BY id`,
+      );
       this.#inStates.set(key, statement);
     }
-    return (statement.all(...states) as Row[]).map(toRecord);
+    const found = statement;
+    const rows = whileReading(this.#path, () => found.all(...states)) as RawOrderRow[];
+    return rows.map((row) => this.#toRecord(row));
   }
 
   /** Every order, oldest first. */
   all(): OrderRecord[] {
     if (this.#rows !== undefined) return this.#rows.slice();
-    return (this.#all.all() as Row[]).map(toRecord);
+    const rows = whileReading(this.#path, () => this.#all.all()) as RawOrderRow[];
+    return rows.map((row) => this.#toRecord(row));
   }
 
   /** The `limit` latest orders, newest first (`GET /status`). */
@@ -637,7 +652,8 @@ export class OrderJournal {
       if (limit < 0) return this.#rows.slice().reverse();
       return limit === 0 ? [] : this.#rows.slice(-limit).reverse();
     }
-    return (this.#latest.all(limit) as Row[]).map(toRecord);
+    const rows = whileReading(this.#path, () => this.#latest.all(limit)) as RawOrderRow[];
+    return rows.map((row) => this.#toRecord(row));
   }
 
   /** How many orders are in each state (one query: metrics read it on every scrape). */
@@ -647,14 +663,23 @@ export class OrderJournal {
       for (const { state } of this.#rows) counts[state] = (counts[state] ?? 0) + 1;
       return counts;
     }
-    const rows = this.#countByState.all() as { state: OrderState; n: number }[];
-    return Object.fromEntries(rows.map((row) => [row.state, row.n]));
+    const counts = this.#counts;
+    if (counts === undefined) return this.#countInFile();
+    const answer: Partial<Record<OrderState, number>> = {};
+    for (const [state, n] of counts) if (n > 0) answer[state] = n;
+    return answer;
   }
 
   /** Reads a value of a strategy's persisted key-value store. */
   kvGet(scope: string, key: string): string | undefined {
-    const row = this.#kvGet.get(scope, key) as { value: string } | undefined;
-    return row?.value;
+    const row = whileReading(this.#path, () => this.#kvGet.get(scope, key)) as
+      { value: unknown } | undefined;
+    if (row === undefined) return undefined;
+    if (typeof row.value !== 'string')
+      throw journalDamaged(this.#path, [
+        `the stored value of ${JSON.stringify(`${scope}/${key}`)} is not text`,
+      ]);
+    return row.value;
   }
 
   /** Writes a value of a strategy's persisted key-value store (committed and fsynced on return). */
@@ -761,6 +786,9 @@ function isConstraintError(error: unknown): boolean {
   const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
   return typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT');
 }
+
+/** Every order state, for checking a state read from the file. */
+const LIVE_OR_FINAL: ReadonlySet<string> = new Set(ORDER_STATES);
 
 /**
  * Writes the WAL's space (`preallocateJournalWal`) under SQLite's write lock, so that no other

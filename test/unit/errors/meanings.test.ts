@@ -59,6 +59,7 @@ describe('ErrorMeanings', () => {
         "QUANTA_STRATEGY_LOAD               unexpected UNKNOWN  2",
         "QUANTA_STRATEGY_PARAMS             unexpected UNKNOWN  2",
         "QUANTA_JOURNAL                     unexpected UNKNOWN  1",
+        "QUANTA_JOURNAL_DAMAGED             unexpected UNKNOWN  4",
         "QUANTA_ORDER_EXPIRED               not-sent   NOT_SENT 1",
         "QUANTA_ILLEGAL_ORDER_TRANSITION    unexpected UNKNOWN  1",
         "QUANTA_RECORDING_INVALID           unexpected UNKNOWN  2",

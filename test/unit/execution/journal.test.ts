@@ -43,7 +43,7 @@ describe('OrderJournal', () => {
     // (600 commits: below the journal's own bound, which checkpoints after an answer.)
     for (let i = 0; i < 300; i++) {
       const { id } = journal.insertPending(
-        { ...order(`0x${i.toString(16)}`), body: 'x'.repeat(8000) },
+        { ...order(`0x${i.toString(16)}`), body: JSON.stringify({ pad: 'x'.repeat(8000) }) },
         1000 + i,
       );
       journal.markAttempt(id, 1000 + i);

@@ -1,0 +1,160 @@
+import { ORDER_STATES, type OrderSide, type OrderState, type OrderType } from '../domain/index.ts';
+import type { OrderRecord } from './order-record.ts';
+
+/** An `orders` row as SQLite returns it, before anything about it is checked. */
+export type RawOrderRow = Readonly<Record<string, unknown>>;
+
+/** One value of a row that no quanta writes: corruption, never data. */
+export interface RowProblem {
+  /** The row's id as read (it may be the damaged value itself). */
+  readonly id: unknown;
+  readonly column: string;
+  /** What the value should be. */
+  readonly expected: string;
+  readonly value: unknown;
+}
+
+/** "order 12: expiry_ts 100751768123447 is not a time quanta writes (…)": for messages. */
+export function describeRowProblem(problem: RowProblem): string {
+  return `order ${describeValue(problem.id)}: ${problem.column} ${describeValue(problem.value)} is not ${problem.expected}`;
+}
+
+/** A value for a message: short, printable, never the whole of a long string. */
+function describeValue(value: unknown): string {
+  if (typeof value === 'bigint') return `${value}n`;
+  if (value instanceof Uint8Array) return `<${value.length} bytes of binary>`;
+  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+/**
+ * The latest time quanta writes into a journal: 2100-01-01 UTC. A timestamp beyond it is a
+ * damaged one (issue 25 found an `expiry_ts` of 100751768123447, the year 5162, which made every
+ * later order be signed after it).
+ */
+export const LATEST_JOURNAL_TS = 4_102_444_800_000; // 2100-01-01T00:00:00Z
+
+const STATES: ReadonlySet<string> = new Set(ORDER_STATES);
+const SIDES: ReadonlySet<string> = new Set<OrderSide>(['BUY', 'SELL']);
+const TYPES: ReadonlySet<string> = new Set<OrderType>(['MARKET', 'LIMIT']);
+// x18 amounts as the journal writes them: bigint.toString(), so no sign on zero, no leading 0.
+const CANONICAL_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
+
+/**
+ * Reads one `orders` row into a record, checking every column against what the journal writes
+ * (type, range, canonical form, and the signed body's own market and expiry). A value that fails
+ * is corruption: the first one found is returned, naming the column.
+ */
+export function readOrderRow(row: RawOrderRow): OrderRecord | RowProblem {
+  const id = row['id'];
+  let problem: RowProblem | undefined;
+  const fail = (column: string, expected: string): undefined => {
+    problem ??= { id, column, expected, value: row[column] };
+    return undefined;
+  };
+  const int = (column: string, min: number, max = Number.MAX_SAFE_INTEGER): number => {
+    const value = row[column];
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max)
+      return value;
+    fail(column, `a whole number in [${min}, ${max}]`);
+    return 0;
+  };
+  const time = (column: string): number => {
+    const value = row[column];
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
+      if (value <= LATEST_JOURNAL_TS) return value;
+    }
+    fail(column, 'a time quanta writes (ms since 1970, before 2100)');
+    return 0;
+  };
+  const flag = (column: string): boolean => {
+    const value = row[column];
+    if (value === 0 || value === 1) return value === 1;
+    fail(column, '0 or 1');
+    return false;
+  };
+  const text = (column: string, nullable = false): string | null => {
+    const value = row[column];
+    if (typeof value === 'string' && (value !== '' || nullable)) return value;
+    if (value === null && nullable) return null;
+    fail(column, nullable ? 'text or NULL' : 'non-empty text');
+    return null;
+  };
+  const x18 = (column: string, nullable: boolean, min?: bigint): bigint | null => {
+    const value = row[column];
+    if (value === null && nullable) return null;
+    if (typeof value === 'string' && CANONICAL_INTEGER.test(value)) {
+      const parsed = BigInt(value);
+      if (min === undefined || parsed >= min) return parsed;
+    }
+    fail(
+      column,
+      `${min === undefined ? 'an integer' : `an integer ≥ ${min}`} in decimal digits${nullable ? ' or NULL' : ''} (x18)`,
+    );
+    return null;
+  };
+  const oneOf = <T extends string>(column: string, allowed: ReadonlySet<string>): T => {
+    const value = row[column];
+    if (typeof value === 'string' && allowed.has(value)) return value as T;
+    fail(column, `one of ${[...allowed].join(', ')}`);
+    return [...allowed][0] as T;
+  };
+
+  const record: OrderRecord = {
+    id: int('id', 1),
+    strategy: text('strategy') ?? '',
+    tag: text('tag', true),
+    marketId: int('market_id', 0),
+    symbol: text('symbol') ?? '',
+    side: oneOf<OrderSide>('side', SIDES),
+    type: oneOf<OrderType>('type', TYPES),
+    amountX18: x18('amount_x18', false, 1n) ?? 0n,
+    priceX18: x18('price_x18', false, 0n) ?? 0n,
+    reduceOnly: flag('reduce_only'),
+    body: text('body') ?? '',
+    signature: text('signature') ?? '',
+    signer: text('signer') ?? '',
+    expiryTs: time('expiry_ts'),
+    referencePriceX18: x18('reference_price_x18', true, 0n),
+    state: oneOf<OrderState>('state', STATES),
+    venueOrderId: row['venue_order_id'] === null ? null : int('venue_order_id', 0),
+    filledX18: x18('filled_x18', false, 0n) ?? 0n,
+    avgFillPriceX18: x18('avg_fill_price_x18', true, 0n),
+    fillPriceEstimated: flag('fill_price_estimated'),
+    feesX18: x18('fees_x18', true),
+    attempts: int('attempts', 0),
+    createdAt: time('created_at'),
+    updatedAt: time('updated_at'),
+    error: text('error', true),
+  };
+  if (problem === undefined) checkBody(record, fail);
+  return problem ?? record;
+}
+
+/**
+ * The signed body is the order: where it names the market or the expiry, they must be the
+ * row's (a damaged body would be resent as bytes its signature does not cover).
+ */
+function checkBody(record: OrderRecord, fail: (column: string, expected: string) => undefined) {
+  let body: unknown;
+  try {
+    body = JSON.parse(record.body);
+  } catch {
+    fail('body', 'the JSON of a signed order');
+    return;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    fail('body', 'the JSON of a signed order');
+    return;
+  }
+  const fields = body as Record<string, unknown>;
+  if ('marketId' in fields && fields['marketId'] !== record.marketId)
+    fail('body', `a signed order for market_id ${record.marketId}`);
+  else if ('expiryTs' in fields && fields['expiryTs'] !== record.expiryTs)
+    fail('body', `a signed order expiring at expiry_ts ${record.expiryTs}`);
+}
+
+/** True when `value` is a problem, not a record. */
+export function isRowProblem(value: OrderRecord | RowProblem): value is RowProblem {
+  return 'column' in value;
+}
