@@ -1,9 +1,13 @@
 import { stdout } from 'node:process';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
-import { backupJournal } from '../execution/journal-backup.ts';
-import { inspectJournal, isSound, type JournalContents } from '../execution/journal-inspect.ts';
-import { salvageJournal } from '../execution/journal-salvage.ts';
-import { JOURNAL_SCHEMA_VERSION } from '../execution/journal-schema.ts';
+import { backupJournal } from '../runtime/journal-backup.ts';
+import {
+  inspectJournal,
+  isSound,
+  JOURNAL_SCHEMA_VERSION,
+  type JournalContents,
+} from '../runtime/journal-inspect.ts';
+import { salvageJournal } from '../runtime/journal-salvage.ts';
 import { journalPathOf } from '../runtime/state-paths.ts';
 import type { CommandInput } from './command-spec.ts';
 import type { COMMANDS } from './commands.ts';

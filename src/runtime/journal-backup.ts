@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
-import { makeJournalFilesPrivate } from './journal-file-mode.ts';
+import { makeJournalFilesPrivate } from '../execution/journal-file-mode.ts';
 
 /**
  * Copies the journal at `from` to the new file `to` with SQLite's online backup API, one read

@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
-import { makeJournalFilesPrivate } from './journal-file-mode.ts';
+import { makeJournalFilesPrivate } from '../execution/journal-file-mode.ts';
 import { inspectJournal, type JournalContents } from './journal-inspect.ts';
-import { migrateJournal } from './journal-schema.ts';
+import { migrateJournal } from '../execution/journal-schema.ts';
 
 /** The `orders` columns a salvaged row carries over, as the current schema names them. */
 const ORDER_COLUMNS = [

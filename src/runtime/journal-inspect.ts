@@ -1,7 +1,12 @@
 import Database from 'better-sqlite3';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
-import { sqliteFinding } from './journal-damage.ts';
-import { describeRowProblem, isRowProblem, readOrderRow, type RawOrderRow } from './journal-row.ts';
+import { sqliteFinding } from '../execution/journal-damage.ts';
+import {
+  describeRowProblem,
+  isRowProblem,
+  readOrderRow,
+  type RawOrderRow,
+} from '../execution/journal-row.ts';
 
 /** One `kv` row as read (scope, key, value: text all three in a sound journal). */
 export interface RawKvRow {
@@ -158,3 +163,6 @@ function readKv(db: Database.Database, problems: string[]): RawKvRow[] {
   }
   return rows;
 }
+
+/** The schema version this quanta writes (what `journal check` compares against). */
+export { JOURNAL_SCHEMA_VERSION } from '../execution/journal-schema.ts';
