@@ -57,6 +57,8 @@ describe('the command table', () => {
             pair every order of a live run (its journal) with its backtest on the run's recording; per-order divergence and the PnL gap by cause
         quanta status [--config FILE] [--json] [--last N]
             a running or stopped bot's mode, positions, open, unresolved and last orders, read from its journal
+        quanta journal [--config FILE] [--journal FILE] [--out FILE] [--json] [ACTION]
+            check a bot's order journal (exit 4 if damaged), salvage what can be read, or back a live one up
         quanta init [DIR]
             scaffold a strategy and a config in DIR (default .) that run at once on the embedded paper venue
         quanta paper [--host HOST] [--port N] [--seed N] [--rate-limit N]
