@@ -5,12 +5,12 @@
  * to the transport. Before the fix each order paid three fsynced writes (the PENDING row, its
  * attempt, its outcome): 30 for 10 orders.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runUnderStrace } from '../../helpers/strace-syncs.ts';
 
 const SCRIPT = fileURLToPath(new URL('./fixtures/journal-fsyncs.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -27,42 +27,22 @@ type TraceEvent = 'fsync' | 'send' | 'start' | 'end' | 'snapshot';
 async function traced(snapshots: number, perSnapshot: number, pauseMs = 0) {
   const dir = await mkdtemp(join(tmpdir(), 'quanta-fsyncs-'));
   dirs.push(dir);
-  const trace = join(dir, 'trace');
-  const run = spawnSync(
-    'strace',
-    [
-      '-f',
-      '-qq',
-      // Stops the child only at the traced syscalls, not at every one.
-      '--seccomp-bpf',
-      '-e',
-      'trace=fsync,fdatasync,access,faccessat,faccessat2',
-      '-o',
-      trace,
-      process.execPath,
-      '--import',
-      'tsx',
-      SCRIPT,
-      join(dir, 'journal.sqlite'),
-      String(snapshots),
-      String(perSnapshot),
-      String(pauseMs),
-    ],
-    { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
-  );
-  if (run.error !== undefined) throw run.error;
+  const { run, calls } = await runUnderStrace({
+    script: SCRIPT,
+    args: [join(dir, 'journal.sqlite'), String(snapshots), String(perSnapshot), String(pauseMs)],
+    dir,
+    cwd: ROOT,
+    mark: MARK,
+    timeoutMs: 60_000,
+  });
   expect(run.status, run.stderr).toBe(0);
   const events: TraceEvent[] = [];
   let inside = false;
-  for (const line of (await readFile(trace, 'utf8')).split('\n')) {
-    // "<pid> fsync(27) = 0" or "<pid> access("/nonexistent-…/send", F_OK) = -1 ENOENT …"
-    const call = /^\d+\s+(\w+)\((.*)$/.exec(line);
-    if (call === null) continue;
-    const [, name = '', rest = ''] = call;
-    const marked = rest.startsWith(`"${MARK}`) ? rest.slice(MARK.length + 1).split('"')[0] : '';
+  for (const call of calls) {
+    const marked = call.kind === 'mark' ? call.name : '';
     if (marked === 'start') inside = true;
     if (!inside) continue;
-    if (name === 'fsync' || name === 'fdatasync') events.push('fsync');
+    if (call.kind === 'sync') events.push('fsync');
     else if (marked === 'send' || marked === 'end' || marked === 'snapshot') events.push(marked);
     if (marked === 'end') break;
   }

@@ -6,11 +6,9 @@
  * strace, which sees every fsync/fdatasync; between the marks around the scrapes there must be
  * none. Before the fix: 300 probe commits, each fsynced, plus the checkpoints they caused.
  */
-import { spawnSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
+import { runUnderStrace } from '../../../helpers/strace-syncs.ts';
 import { tempDir } from '../harness.ts';
 
 const SCRIPT = fileURLToPath(new URL('./fixtures/scrape-fsyncs.ts', import.meta.url));
@@ -25,29 +23,16 @@ afterEach(async () => {
 it('100 scrapes each of /metrics, /readyz and /status make no fsync or fdatasync', async () => {
   const { dir, remove } = await tempDir();
   cleanups.push(remove);
-  const trace = join(dir, 'trace');
-  const run = spawnSync(
-    'strace',
-    [
-      '-f',
-      '-qq',
-      '--seccomp-bpf',
-      '-e',
-      'trace=fsync,fdatasync,access,faccessat,faccessat2',
-      '-o',
-      trace,
-      process.execPath,
-      // `import … from 'quanta'` in the strategy resolves to src/, as under vitest.
-      '--conditions=quanta-source',
-      '--import',
-      'tsx',
-      SCRIPT,
-      dir,
-      '100',
-    ],
-    { cwd: ROOT, encoding: 'utf8', timeout: 120_000 },
-  );
-  if (run.error !== undefined) throw run.error;
+  const { run, calls } = await runUnderStrace({
+    script: SCRIPT,
+    args: [dir, '100'],
+    dir,
+    cwd: ROOT,
+    mark: MARK,
+    timeoutMs: 120_000,
+    // `import … from 'quanta'` in the strategy resolves to src/, as under vitest.
+    conditions: 'quanta-source',
+  });
   expect(run.status, run.stderr).toBe(0);
   // Every scrape answered, and the bot was ready throughout (so readiness was computed).
   expect(JSON.parse(run.stdout)).toEqual({
@@ -58,16 +43,12 @@ it('100 scrapes each of /metrics, /readyz and /status make no fsync or fdatasync
   let inside = false;
   let marks = 0;
   const syncs: string[] = [];
-  for (const line of (await readFile(trace, 'utf8')).split('\n')) {
-    // "<pid> fsync(27) = 0" or "<pid> access("/nonexistent-…/start", F_OK) = -1 ENOENT …"
-    const call = /^\d+\s+(\w+)\((.*)$/.exec(line);
-    if (call === null) continue;
-    const [, name = '', rest = ''] = call;
-    const marked = rest.startsWith(`"${MARK}`) ? rest.slice(MARK.length + 1).split('"')[0] : '';
+  for (const call of calls) {
+    const marked = call.kind === 'mark' ? call.name : '';
     if (marked === 'start' || marked === 'end') marks += 1;
     if (marked === 'start') inside = true;
     if (marked === 'end') break;
-    if (inside && (name === 'fsync' || name === 'fdatasync')) syncs.push(line);
+    if (inside && call.kind === 'sync') syncs.push(call.line);
   }
   expect(marks).toBe(2);
   expect(syncs.length, syncs.slice(0, 5).join('\n')).toBe(0);
