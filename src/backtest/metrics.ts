@@ -5,6 +5,7 @@ import { formatX18, parseDecimalToX18 } from '../money/index.ts';
 import type { FillModel } from './fill-model.ts';
 import { bigintRatio, formatRatio } from './ratio-decimal.ts';
 import { periodsPerYear } from './risk-ratios.ts';
+import { roundTrips, winRateOf, type WinRate } from './round-trips.ts';
 import type { BacktestTrace, Sample, StrategyInstance } from './trace.ts';
 import { PnlAccumulator, ScopeAccumulator, type MeasuredRun } from './online-metrics.ts';
 
@@ -49,9 +50,12 @@ export interface PnlMetrics {
   readonly sharpe: string | null;
   /** Annualized Sortino ratio; null when undefined (e.g. no losing snapshot). */
   readonly sortino: string | null;
-  /** Samples where cumulative realized PnL went up (wins) or down (losses). */
-  readonly closingEvents: { readonly wins: number; readonly losses: number };
-  /** `wins / (wins + losses)` as a fraction 0..1; null when nothing closed. */
+  /** Closed round trips and how many of them won (net of fees), see `winRateOf`. */
+  readonly roundTrips: { readonly closed: number; readonly wins: number };
+  /**
+   * Share (0..1) of closed round trips that won, net of fees (the one rule, `winRateOf` in
+   * round-trips.ts); null when no round trip closed.
+   */
   readonly winRate: string | null;
   readonly exposure: {
     /** Share (0..1) of samples with a non-zero position (any market, for the total). */
@@ -242,6 +246,7 @@ function measureTrace(
   const marketIds = new Set<number>(scope.markets.keys());
   for (const order of trace.orders) marketIds.add(order.marketId);
   const sortedIds = [...marketIds].sort((a, b) => a - b);
+  const trips = roundTrips(trace.fills);
 
   const markets: MarketMetrics[] = sortedIds.map((id) => {
     const market = scope.markets.get(id);
@@ -252,7 +257,7 @@ function measureTrace(
       symbol: symbolOf(trace, id),
       ...pnlMetrics(
         acc,
-        { wins: acc.wins, losses: acc.losses },
+        winRateOf(trips.filter((t) => t.marketId === id)),
         trace.orders.filter((o) => o.marketId === id),
         perYear,
       ),
@@ -271,7 +276,7 @@ function measureTrace(
     refusalTotal += count;
   }
   return {
-    total: pnlMetrics(scope.total, scope.closingEvents(), trace.orders, perYear),
+    total: pnlMetrics(scope.total, winRateOf(trips), trace.orders, perYear),
     markets,
     refusals: { total: refusalTotal, byReason },
   };
@@ -314,14 +319,13 @@ function symbolOf(trace: BacktestTrace, marketId: number): string {
 
 function pnlMetrics(
   acc: PnlAccumulator,
-  events: { readonly wins: number; readonly losses: number },
+  won: WinRate,
   orders: readonly OrderRecord[],
   perYear: ReturnType<typeof periodsPerYear>,
 ): PnlMetrics {
   const startX18 = acc.startX18;
   const netX18 = acc.netPnlX18;
   const ratios = acc.ratios(perYear);
-  const closed = events.wins + events.losses;
   const samples = acc.samples;
   return {
     realizedPnl: formatX18(acc.realizedPnlX18),
@@ -335,8 +339,8 @@ function pnlMetrics(
     maxDrawdownPct: formatRatio(bigintRatio(acc.drawdownNumerator * 100n, acc.drawdownDenominator)),
     sharpe: ratios.sharpe,
     sortino: ratios.sortino,
-    closingEvents: { wins: events.wins, losses: events.losses },
-    winRate: closed === 0 ? null : formatRatio(bigintRatio(BigInt(events.wins), BigInt(closed))),
+    roundTrips: { closed: won.closed, wins: won.wins },
+    winRate: won.winRate,
     exposure: {
       timeInMarket:
         samples === 0

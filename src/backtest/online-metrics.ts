@@ -24,8 +24,9 @@ export interface SeriesPoint {
  * Every figure `computeMetrics` takes from one PnL series, kept as running sums, extremes and
  * last values instead of the series: equity `start + net` at each sample, its drawdown from the
  * running peak (absolute and the exact largest fraction of the peak), the sums behind Sharpe and
- * Sortino (returns as 10^-30 fixed-point bigints, as `computeRiskRatios`), wins and losses of
- * realized PnL, samples in the market and the sum of gross notional. Memory: constant.
+ * Sortino (returns as 10^-30 fixed-point bigints, as `computeRiskRatios`), samples in the market
+ * and the sum of gross notional. Memory: constant. (The win rate is counted on round trips, from
+ * the fills: `winRateOf` in round-trips.ts.)
  */
 export class PnlAccumulator {
   readonly startX18: bigint;
@@ -35,8 +36,6 @@ export class PnlAccumulator {
   turnoverX18 = 0n;
   unrealizedPnlX18 = 0n;
   netPnlX18 = 0n;
-  wins = 0;
-  losses = 0;
   inMarketSamples = 0;
   grossSumX18 = 0n;
   /** Largest drawdown, quote units. */
@@ -66,15 +65,13 @@ export class PnlAccumulator {
     this.samples = flatSamples;
   }
 
-  push(point: SeriesPoint, wins = 0, losses = 0): void {
+  push(point: SeriesPoint): void {
     this.samples += 1;
     this.realizedPnlX18 = point.realizedPnlX18;
     this.feesX18 = point.feesX18;
     this.turnoverX18 = point.turnoverX18;
     this.unrealizedPnlX18 = point.unrealizedPnlX18;
     this.netPnlX18 = point.netPnlX18;
-    this.wins += wins;
-    this.losses += losses;
     if (point.inMarket) this.inMarketSamples += 1;
     this.grossSumX18 += point.grossNotionalX18;
     const previous = this.#previousEquity;
@@ -146,7 +143,6 @@ export interface MarketAccumulator {
   lastMark: bigint | undefined;
   /** The mark that valued the last sample. */
   mark: bigint;
-  previousRealized: bigint;
 }
 
 /**
@@ -182,7 +178,6 @@ export class ScopeAccumulator {
           lastSample: sample,
           lastMark: undefined,
           mark: 0n,
-          previousRealized: 0n,
         });
       }
     }
@@ -203,22 +198,15 @@ export class ScopeAccumulator {
       const absPosition = state.positionX18 < 0n ? -state.positionX18 : state.positionX18;
       const gross = notionalX18(absPosition, mark);
       const position = state.positionX18 !== 0n;
-      const up = state.realizedPnlX18 > market.previousRealized ? 1 : 0;
-      const down = state.realizedPnlX18 < market.previousRealized ? 1 : 0;
-      market.previousRealized = state.realizedPnlX18;
-      market.acc.push(
-        {
-          realizedPnlX18: state.realizedPnlX18,
-          feesX18: state.feesX18,
-          turnoverX18: state.turnoverX18,
-          unrealizedPnlX18: unrealized,
-          netPnlX18: net,
-          grossNotionalX18: gross,
-          inMarket: position,
-        },
-        up,
-        down,
-      );
+      market.acc.push({
+        realizedPnlX18: state.realizedPnlX18,
+        feesX18: state.feesX18,
+        turnoverX18: state.turnoverX18,
+        unrealizedPnlX18: unrealized,
+        netPnlX18: net,
+        grossNotionalX18: gross,
+        inMarket: position,
+      });
       realized += state.realizedPnlX18;
       fees += state.feesX18;
       turnover += state.turnoverX18;
@@ -237,17 +225,6 @@ export class ScopeAccumulator {
       inMarket,
     });
     this.#samples += 1;
-  }
-
-  /** Wins and losses over all markets (the total's, as `computeMetrics` counts them). */
-  closingEvents(): { wins: number; losses: number } {
-    let wins = 0;
-    let losses = 0;
-    for (const market of this.markets.values()) {
-      wins += market.acc.wins;
-      losses += market.acc.losses;
-    }
-    return { wins, losses };
   }
 }
 

@@ -74,8 +74,8 @@ function summaryCards(s: PnlMetrics, report: BacktestReport): string {
     card('Sharpe', esc(ratio(s.sharpe))),
     card('Sortino', esc(ratio(s.sortino))),
     card(
-      'win rate',
-      `${esc(displayShare(s.winRate))} <small>(${s.closingEvents.wins}/${s.closingEvents.wins + s.closingEvents.losses})</small>`,
+      'win rate (round trips)',
+      `${esc(displayShare(s.winRate))} <small>(${s.roundTrips.wins}/${s.roundTrips.closed})</small>`,
     ),
     card('time in market', esc(displayShare(s.exposure.timeInMarket))),
     card('realized', money(s.realizedPnl)),

@@ -16,7 +16,7 @@ import type { BacktestTrace } from './trace.ts';
 
 /** Format marker and version of `report.json`; bump the version when a field changes meaning. */
 export const REPORT_FORMAT = 'quanta-backtest-report';
-export const REPORT_VERSION = 2;
+export const REPORT_VERSION = 3;
 
 /** One row of the report's orders table. Money as decimal strings. */
 export interface ReportOrderRow {

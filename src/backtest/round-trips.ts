@@ -155,7 +155,7 @@ export interface TradeStats {
   readonly open: number;
   readonly wins: number;
   readonly losses: number;
-  /** `wins / closed` (0..1); null without closed trades. */
+  /** `wins / closed` (0..1) by the one rule, {@link winRateOf}; null without closed trades. */
   readonly winRate: string | null;
   /** Net PnL of the winners / |net PnL of the losers|; null without a losing trade. */
   readonly profitFactor: string | null;
@@ -168,6 +168,36 @@ export interface TradeStats {
   readonly grossLoss: string;
   /** Mean time from entry to exit, ms (rounded down). */
   readonly avgDurationMs: number | null;
+}
+
+/** How many round trips closed and how many of them won, and the win rate they give. */
+export interface WinRate {
+  readonly closed: number;
+  readonly wins: number;
+  /** `wins / closed` (0..1, 6 digits); null without a closed round trip. */
+  readonly winRate: string | null;
+}
+
+/**
+ * The one win-rate rule: the share of closed round trips (from flat to flat, or to a flip of
+ * side, per strategy instance and market) whose net PnL after fees is above zero. A trip that
+ * nets exactly zero is closed and not won; trips still open are not counted. The report's cards,
+ * its trade statistics, the per-market and per-strategy tables, the terminal summary and the
+ * optimizer's `winRate` all read this one figure (docs/figures.md, "Win rate").
+ */
+export function winRateOf(trips: readonly RoundTrip[]): WinRate {
+  let closed = 0;
+  let wins = 0;
+  for (const trip of trips) {
+    if (trip.exitTime === null) continue;
+    closed += 1;
+    if (trip.netPnlX18 > 0n) wins += 1;
+  }
+  return {
+    closed,
+    wins,
+    winRate: closed === 0 ? null : formatRatio(bigintRatio(BigInt(wins), BigInt(closed))),
+  };
 }
 
 /** Win/loss figures of the closed trades among `trips`. */
@@ -186,10 +216,7 @@ export function tradeStats(trips: readonly RoundTrip[]): TradeStats {
     open: trips.length - closed.length,
     wins: winners.length,
     losses: losers.length,
-    winRate:
-      closed.length === 0
-        ? null
-        : formatRatio(bigintRatio(BigInt(winners.length), BigInt(closed.length))),
+    winRate: winRateOf(trips).winRate,
     profitFactor: grossLoss === 0n ? null : formatRatio(bigintRatio(grossProfit, -grossLoss)),
     expectancy: mean(closed),
     avgWin: mean(winners),

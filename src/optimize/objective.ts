@@ -12,6 +12,7 @@ export interface SetMetrics {
   readonly maxDrawdownPct: string;
   /** Closed round trips. */
   readonly trades: number;
+  /** Share of closed round trips won, net of fees (the one rule: `winRateOf`, round-trips.ts). */
   readonly winRate: string | null;
   readonly fees: string;
   readonly turnover: string;

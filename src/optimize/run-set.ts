@@ -8,7 +8,6 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { computeEquityCurve } from '../backtest/equity-curve.ts';
 import { downsampleIndices } from '../backtest/downsample.ts';
 import { computeMetrics } from '../backtest/metrics.ts';
-import { roundTrips, tradeStats } from '../backtest/round-trips.ts';
 import { runBacktest } from '../backtest/run-backtest.ts';
 import { annualized } from '../backtest/tearsheet.ts';
 import { loadConfig, type Config } from '../config/index.ts';
@@ -160,7 +159,7 @@ export async function runSet(task: SetTask): Promise<SetOutcome> {
         .calmar,
       maxDrawdown: total.maxDrawdown,
       maxDrawdownPct: total.maxDrawdownPct,
-      trades: tradeStats(roundTrips(trace.fills)).closed,
+      trades: total.roundTrips.closed,
       winRate: total.winRate,
       fees: total.fees,
       turnover: total.turnover,

@@ -17,12 +17,12 @@ describe('formatSummary', () => {
       TOTAL        9.25       12.88  2.90  19.22   5809.50
 
       market   max DD  max DD %   Sharpe  Sortino  win rate  in market  orders
-      ETH-USD   65.00     0.06%   373.44   768.73   100.00%     91.67%       3
+      ETH-USD   65.00     0.06%   373.44   768.73       n/a     91.67%       3
       BTC-USD    5.09     0.01%  -549.13  -569.34     0.00%     50.00%       2
-      TOTAL     69.30     0.07%   298.70   594.84    50.00%     91.67%       5
+      TOTAL     69.30     0.07%   298.70   594.84     0.00%     91.67%       5
 
       strategy          net  return  fees  max DD %   Sharpe  win rate  orders  refused
-      dca             23.37   0.02%  2.25     0.06%   373.44   100.00%       3        3
+      dca             23.37   0.02%  2.25     0.06%   373.44       n/a       3        3
       mean-reversion  -4.15   0.00%  0.65     0.01%  -549.13     0.00%       2        1
 
       Read with care: Annualized figures rest on 60 samples over 0.0007 days: Sharpe and Sortino are scaled to a year from that, so read them as noise (they mean something from about 100 samples over 30 days).

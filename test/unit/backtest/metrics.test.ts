@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { computeMetrics } from '../../../src/backtest/metrics.ts';
+import { roundTrips, tradeStats } from '../../../src/backtest/round-trips.ts';
 import type { MarketSample, Sample } from '../../../src/backtest/trace.ts';
 import { ErrorCodes, QuantaError } from '../../../src/errors/index.ts';
 import { formatX18 } from '../../../src/money/index.ts';
 import {
   demoTrace,
+  fill,
   marketSample,
   order,
   realizedPath,
@@ -97,7 +99,7 @@ describe('computeMetrics: PnL', () => {
       maxDrawdownPct: '0.000000',
       sharpe: null,
       sortino: null,
-      closingEvents: { wins: 0, losses: 0 },
+      roundTrips: { closed: 0, wins: 0 },
       winRate: null,
       exposure: { timeInMarket: null, avgGrossNotional: '0' },
       orders: { total: 0, byState: {} },
@@ -229,32 +231,33 @@ describe('computeMetrics: Sharpe and Sortino', () => {
   });
 });
 
-describe('computeMetrics: win rate', () => {
-  it('counts increases and decreases of cumulative realized PnL between samples', () => {
-    const metrics = computeMetrics(
-      trace({ samples: realizedPath(1, ['10', '10', '5', '20', '20', '-1']) }),
-    );
-    expect(metrics.total.closingEvents).toEqual({ wins: 2, losses: 2 });
-    expect(metrics.total.winRate).toBe('0.500000');
+describe('computeMetrics: win rate (closed round trips, net of fees)', () => {
+  it('counts round trips, not changes of realized PnL between samples', () => {
+    // Market 1: a long closed at a gain, then one closed at a loss in two partial sells (two
+    // realized moves, one trip); market 3: a short closed at a gain that the fees eat.
+    const fills = [
+      fill(1, 'dca', 1, 'BUY', '1', '100', '0', 1),
+      fill(2, 'dca', 1, 'SELL', '1', '110', '0', 2),
+      fill(3, 'dca', 1, 'BUY', '2', '100', '0', 3),
+      fill(4, 'dca', 1, 'SELL', '1', '101', '0', 4),
+      fill(5, 'dca', 1, 'SELL', '1', '90', '0', 5),
+      fill(6, 'dca', 3, 'SELL', '1', '50', '0.5', 6),
+      fill(7, 'dca', 3, 'BUY', '1', '49.5', '0.5', 7),
+    ];
+    const metrics = computeMetrics(trace({ samples: realizedPath(1, ['0', '0']), fills }));
+    expect(metrics.total.roundTrips).toEqual({ closed: 3, wins: 1 });
+    expect(metrics.total.winRate).toBe('0.333333');
+    // Market 1 alone (market 3 has no sample or order here, so no row of its own).
+    expect(metrics.markets.map((m) => [m.marketId, m.winRate])).toEqual([[1, '0.500000']]);
+    // The one rule: the tearsheet's trade statistics read the same figure.
+    expect(tradeStats(roundTrips(fills)).winRate).toBe(metrics.total.winRate);
   });
 
-  it('is null when nothing closed', () => {
-    const metrics = computeMetrics(trace({ samples: realizedPath(1, ['0', '0']) }));
+  it('is null when no round trip closed', () => {
+    const fills = [fill(1, 'dca', 1, 'BUY', '1', '100', '0', 1)];
+    const metrics = computeMetrics(trace({ samples: realizedPath(1, ['0', '0']), fills }));
+    expect(metrics.total.roundTrips).toEqual({ closed: 0, wins: 0 });
     expect(metrics.total.winRate).toBeNull();
-  });
-
-  it('counts each market on its own in the total (a win and a loss at once do not net out)', () => {
-    const metrics = computeMetrics(
-      trace({
-        samples: samples([
-          [marketSample(1, { realizedPnlX18: '10' }), marketSample(3, { realizedPnlX18: '-10' })],
-          [marketSample(1, { realizedPnlX18: '30' }), marketSample(3, { realizedPnlX18: '-10' })],
-        ]),
-      }),
-    );
-    expect(metrics.markets.map((m) => m.winRate)).toEqual(['1.000000', '0.000000']);
-    expect(metrics.total.closingEvents).toEqual({ wins: 2, losses: 1 });
-    expect(metrics.total.winRate).toBe('0.666667');
   });
 });
 
@@ -351,8 +354,6 @@ describe('computeMetrics: per-market sums', () => {
           const sum = metrics.markets.reduce((acc, m) => acc + x18(m[key]), 0n);
           expect(formatX18(sum)).toBe(metrics.total[key]);
         }
-        const wins = metrics.markets.reduce((n, m) => n + m.closingEvents.wins, 0);
-        expect(metrics.total.closingEvents.wins).toBe(wins);
       }),
       { numRuns: 200 },
     );
