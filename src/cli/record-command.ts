@@ -1,4 +1,5 @@
 import { stdout } from 'node:process';
+import { systemClock } from '../clock/clock.ts';
 import { RecordingWriter } from '../market/recording/index.ts';
 import { resolveVenue } from '../runtime/embedded-venue.ts';
 import { sleep } from '../runtime/sleep.ts';
@@ -42,7 +43,8 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.record>): Prom
     const poller = createVenuePoller({
       transport: httpReadTransport(read),
       poll: config.poll,
-      now: Date.now,
+      now: systemClock.now,
+      monotonic: systemClock.monotonic,
       sleep,
       log,
     });

@@ -52,7 +52,13 @@ export interface DispatcherOptions {
   readonly concurrency: number;
   /** Attempts per order, the first included. */
   readonly maxAttempts: number;
+  /** The wall clock: what an order's `expiryTs` is compared with. */
   readonly now: () => number;
+  /**
+   * The monotonic clock (`Clock.monotonic`) 429 pauses and the own budget's slots are measured
+   * on; default `now` (virtual time, where the two are one).
+   */
+  readonly monotonic?: () => number;
   /** Waits `ms` (429 pauses); injectable so tests need no real sleeps. */
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   /** First retry backoff in ms (doubles each retry, capped at 8×). */
@@ -86,11 +92,14 @@ export class Dispatcher {
   /** Whether the budget is this dispatcher's own (closed by drain) or the bot's. */
   readonly #ownsBudget: boolean;
   readonly #abort = new AbortController();
+  /** Until when a 429 pauses sending, on the monotonic clock. */
   #pausedUntil = 0;
+  readonly #monotonic: () => number;
   #inFlight = new Set<Promise<DispatchResult>>();
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
+    this.#monotonic = options.monotonic ?? options.now;
     // Every queued, in-flight or slot-holding order listens to these (and stops when it is
     // done): a burst of more than ten is normal, not the leak Node warns about at eleven.
     setMaxListeners(0, this.#abort.signal);
@@ -106,7 +115,7 @@ export class Dispatcher {
             perMs: options.perMs,
             countPolls: false,
             ...(options.windowGuardMs === undefined ? {} : { guardMs: options.windowGuardMs }),
-            now: options.now,
+            now: this.#monotonic,
             sleep: options.sleep,
           })
         : unlimitedBudget());
@@ -237,7 +246,7 @@ export class Dispatcher {
    *   executor journals a snapshot's orders together before dispatching any of them).
    */
   estimatedWaitMs(ahead = 0): number {
-    const paused = Math.max(0, this.#pausedUntil - this.#options.now());
+    const paused = Math.max(0, this.#pausedUntil - this.#monotonic());
     return Math.max(paused, this.#budget.estimatedWaitMs(this.#inFlight.size + ahead));
   }
 
@@ -247,7 +256,7 @@ export class Dispatcher {
   }
 
   async #pauseFor(ms: number, signal: AbortSignal): Promise<void> {
-    const until = this.#options.now() + ms;
+    const until = this.#monotonic() + ms;
     if (until <= this.#pausedUntil) return this.#waitOutPause(signal);
     this.#pausedUntil = until;
     this.#queue.pause();
@@ -255,12 +264,12 @@ export class Dispatcher {
     try {
       await this.#options.sleep(ms, signal);
     } finally {
-      if (this.#options.now() >= this.#pausedUntil || signal.aborted) this.#queue.start();
+      if (this.#monotonic() >= this.#pausedUntil || signal.aborted) this.#queue.start();
     }
   }
 
   async #waitOutPause(signal: AbortSignal): Promise<void> {
-    const wait = this.#pausedUntil - this.#options.now();
+    const wait = this.#pausedUntil - this.#monotonic();
     if (wait > 0) await this.#options.sleep(wait, signal);
   }
 

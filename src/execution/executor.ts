@@ -62,6 +62,12 @@ export interface ExecutorOptions {
   readonly onFill?: (strategy: string, fill: Fill) => void | Promise<void>;
   /** Each strategy's share of the order budget; absent (backtests): no share. */
   readonly shares?: StrategyShares;
+  /**
+   * Asked before an order valid for `ttlMs` is signed: why this host's clock must not sign it
+   * now (its skew against the venue's, `VenueClock.refusal`), or undefined. Absent: no check
+   * (backtests, whose venue runs on the same virtual clock).
+   */
+  readonly clockRefusal?: (ttlMs: number) => string | undefined;
 }
 
 /** What the executor tells metrics and alerts about orders. */
@@ -337,9 +343,16 @@ export class Executor {
     }
     const market = snapshot.markets.get(evaluated.marketId);
     if (market === undefined) throw new Error('unreachable: evaluated order without market');
+    const ttlMs = intent.expiresInMs ?? this.#options.orderTtlMs;
+    // An expiry signed on a clock that is off the venue's would not mean what it says there.
+    const clockRefusal = this.#options.clockRefusal?.(ttlMs);
+    if (clockRefusal !== undefined) {
+      const refusal = refuse('CLOCK_SKEW', clockRefusal);
+      this.#refusals.record(strategy, refusal.reason, refusal.detail, { intent });
+      return { refusal };
+    }
     // Shed load knowingly: an order the send backlog would carry past its expiry is refused
     // now, counted, instead of being signed, queued and left to die in the queue.
-    const ttlMs = intent.expiresInMs ?? this.#options.orderTtlMs;
     const { dispatcher } = this.#options;
     const waitMs = dispatcher.estimatedWaitMs(ahead);
     if (waitMs + dispatcher.expiryMarginMs >= ttlMs) {

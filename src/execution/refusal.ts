@@ -18,7 +18,8 @@ export type RefusalReason =
   | 'ENTRIES_HALTED'
   | 'SEND_BACKLOG'
   | 'STRATEGY_THROTTLED'
-  | 'DAILY_LOSS_LIMIT';
+  | 'DAILY_LOSS_LIMIT'
+  | 'CLOCK_SKEW';
 
 /** A refused intent: the stable reason and a sentence a person can act on. */
 export interface Refusal {
@@ -42,11 +43,13 @@ export const MODE_REFUSALS: ReadonlySet<RefusalReason> = new Set([
 ]);
 
 /**
- * Refusals counted, never logged one by one: the mode refusals, and a strategy throttled to its
+ * Refusals counted, never logged one by one: the mode refusals, a strategy throttled to its
  * share of the rate budget (`StrategyShares` logs one line per episode; a flood would otherwise
- * mean one line per minute per strategy for as long as it lasts, and every intent counted).
+ * mean one line per minute per strategy for as long as it lasts, and every intent counted), and
+ * this host's clock off the venue's (`VenueClock` logs each change of its state).
  */
 export const UNLOGGED_REFUSALS: ReadonlySet<RefusalReason> = new Set([
   ...MODE_REFUSALS,
   'STRATEGY_THROTTLED',
+  'CLOCK_SKEW',
 ]);

@@ -15,7 +15,14 @@ export interface PollerOptions {
   readonly staleAfterMs: number;
   /** Cap of the exponential backoff after failures. */
   readonly maxBackoffMs: number;
+  /** The wall clock: what snapshots are stamped with (`takenAt`). */
   readonly now: () => number;
+  /**
+   * The monotonic clock (`Clock.monotonic`) the schedule and staleness are measured on; default
+   * `now` (virtual time, where the two are one). On the wall clock, a step back during a poll
+   * put the next poll off by the step's length.
+   */
+  readonly monotonic?: () => number;
   /** Waits between polls; injectable so tests drive time. Rejects when `signal` aborts. */
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly log: Logger;
@@ -44,10 +51,14 @@ export class Poller {
   #quotesSupported = true;
   #lastGood: Snapshot | undefined;
   #lastGoodAt = 0;
+  /** {@link lastGoodAt} on the monotonic clock: what staleness is measured from. */
+  #lastGoodMono = 0;
+  readonly #monotonic: () => number;
   #markets: ReadonlyMap<number, Market> = new Map();
 
   constructor(options: PollerOptions) {
     this.#options = options;
+    this.#monotonic = options.monotonic ?? options.now;
   }
 
   /** When the last good poll was taken (ms), or undefined before the first one. */
@@ -98,6 +109,7 @@ export class Poller {
       });
       this.#lastGood = snapshot;
       this.#lastGoodAt = snapshot.takenAt;
+      this.#lastGoodMono = this.#monotonic();
       return snapshot;
     } catch (error) {
       if (signal.aborted) throw error;
@@ -111,7 +123,7 @@ export class Poller {
   #noData(): Snapshot | undefined {
     const { now } = this.#options;
     const last = this.#lastGood;
-    if (last === undefined || now() - this.#lastGoodAt <= this.#options.staleAfterMs)
+    if (last === undefined || this.#monotonic() - this.#lastGoodMono <= this.#options.staleAfterMs)
       return undefined;
     return createSnapshot({
       seq: ++this.#seq,
@@ -153,7 +165,7 @@ export class Poller {
    */
   async run(onSnapshot: (snapshot: Snapshot) => Promise<void>, signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
-      const startedAt = this.#options.now();
+      const startedAt = this.#monotonic();
       let snapshot: Snapshot | undefined;
       try {
         snapshot = await this.pollOnce(signal);
@@ -162,7 +174,7 @@ export class Poller {
         throw error;
       }
       if (snapshot !== undefined) await onSnapshot(snapshot);
-      const wait = Math.max(0, this.nextDelayMs() - (this.#options.now() - startedAt));
+      const wait = Math.max(0, this.nextDelayMs() - (this.#monotonic() - startedAt));
       try {
         await this.#options.sleep(wait, signal);
       } catch {

@@ -13,6 +13,12 @@ export interface RequestPipeline {
   readonly limiter: Pick<SlidingWindowRateLimiter, 'take'> | undefined;
   /** Called with each request's path as it arrives, before any check. */
   readonly onRequest: (path: string) => void;
+  /**
+   * The venue's clock (ms since the epoch): every answer's `Date` header tells it, as a real
+   * venue's does, so that a venue run on an offset clock looks offset to its clients too (Node
+   * would write the host's time).
+   */
+  readonly clock: () => number;
 }
 
 function splitUrl(url: string): { path: string; query: URLSearchParams } {
@@ -37,6 +43,7 @@ async function handle(
 ): Promise<void> {
   const { path, query } = splitUrl(req.url ?? '/');
   pipeline.onRequest(path);
+  res.setHeader('date', new Date(pipeline.clock()).toUTCString());
 
   if (pipeline.limiter !== undefined) {
     const decision = pipeline.limiter.take(req.socket.remoteAddress ?? 'unknown');

@@ -133,6 +133,7 @@ export async function startPaperVenue(options: PaperVenueOptions = {}): Promise<
     limits,
     createRequestListener({
       router,
+      clock: resolved.clock,
       limiter:
         limiter === undefined
           ? undefined

@@ -1,4 +1,6 @@
 import type { CredentialManager } from '../account/credential-manager.ts';
+import { systemClock } from '../clock/clock.ts';
+import { VenueClock, type VenueTimeProbe } from '../clock/venue-clock.ts';
 import type { Config } from '../config/index.ts';
 import type { Market } from '../domain/index.ts';
 import type { Executor, ExecutorObserver } from '../execution/executor.ts';
@@ -56,7 +58,10 @@ export interface BotOptions {
   readonly log: Logger;
   /** Project root: strategy modules are also looked up here. */
   readonly projectRoot: string;
+  /** The wall clock (`Clock.now`); default the system's. Tests step it. */
   readonly now?: () => number;
+  /** The monotonic clock budgets, waits and schedules run on (`Clock.monotonic`); default the system's. */
+  readonly monotonic?: () => number;
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Starts the strategies' `onSnapshot` deadline timers; default `setTimeout`. */
   readonly strategyTimer?: StartTimer;
@@ -113,12 +118,15 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   }
 }
 
-/** The read and write sides of the venue, each with the configured request timeout. */
-function venueConnections(venue: VenueEndpoints, config: Config) {
+/**
+ * The read and write sides of the venue, each with the configured request timeout, both telling
+ * `timing` what their answers say about the venue's clock.
+ */
+function venueConnections(venue: VenueEndpoints, config: Config, timing: VenueTimeProbe) {
   const timeoutMs = config.venue.timeoutMs;
   return {
-    read: { baseUrl: venue.readUrl, timeoutMs } satisfies VenueConnection,
-    write: { baseUrl: venue.writeUrl, timeoutMs } satisfies VenueConnection,
+    read: { baseUrl: venue.readUrl, timeoutMs, timing } satisfies VenueConnection,
+    write: { baseUrl: venue.writeUrl, timeoutMs, timing } satisfies VenueConnection,
   };
 }
 
@@ -130,14 +138,20 @@ async function assembleBot(
   targets: readonly NotifyTarget[],
 ): Promise<Bot> {
   const { config, log } = options;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? systemClock.now;
+  const monotonic = options.monotonic ?? systemClock.monotonic;
   const sleep = options.sleep ?? realSleep;
+  // This host's clock against the venue's, from the first answer on (issue 25).
+  const venueClock = new VenueClock({
+    clock: { now, monotonic },
+    log: log.child({ part: 'clock' }),
+  });
   // One bot per state.dir, and a state.dir that can be written, before anything is emptied,
   // registered or sent (issue 12).
   const stateLock = lockStateDir(config.state.dir);
   cleanup.push(() => stateLock.release());
   const paths = statePaths(config.state.dir, config.venue);
-  const { read, write } = venueConnections(venue, config);
+  const { read, write } = venueConnections(venue, config, venueClock.probe);
   if (venue.embedded !== undefined)
     log.info({ url: venue.embedded.url }, 'embedded paper venue listening');
 
@@ -150,7 +164,7 @@ async function assembleBot(
     config,
     writeUrl: venue.writeUrl,
     walletAddress: accountFromPrivateKey(walletKey, 'wallet key').address,
-    now,
+    monotonic,
     sleep,
     log,
   });
@@ -227,6 +241,8 @@ async function assembleBot(
     credentials,
     write,
     now,
+    monotonic,
+    venueClock,
     modes,
     metrics,
     budget,
@@ -238,6 +254,7 @@ async function assembleBot(
     transport: metrics === undefined ? transport : metrics.readTransport(transport),
     poll: config.poll,
     now,
+    monotonic,
     sleep,
     log,
     budget,
@@ -296,7 +313,8 @@ async function assembleBot(
     log: log.child({ part: 'flatten' }),
   });
   const status = new StatusLine({
-    now,
+    // Its spacing is a duration.
+    now: monotonic,
     log,
     executor,
     poller,
@@ -390,6 +408,8 @@ async function httpTradingStack(parts: {
   credentials: CredentialManager;
   write: VenueConnection;
   now: () => number;
+  monotonic: () => number;
+  venueClock: VenueClock;
   modes: TradingModes;
   metrics: BotMetrics | undefined;
   budget: RateBudget;
@@ -433,6 +453,8 @@ async function httpTradingStack(parts: {
     killSwitchOn: () => false,
     tradingMode: () => modes.mode,
     now: parts.now,
+    monotonic: parts.monotonic,
+    clockRefusal: (ttlMs) => parts.venueClock.refusal(ttlMs),
     sleep: options.sleep ?? realSleep,
     log: options.log,
     ...(onIntent === undefined ? {} : { onIntent }),

@@ -13,7 +13,8 @@ export interface OpenRateBudgetOptions {
   readonly writeUrl: string;
   /** The wallet the bot trades for: with the venue's write URL, the key of a shared budget. */
   readonly walletAddress: string;
-  readonly now: () => number;
+  /** The monotonic clock (`Clock.monotonic`): slots are held for durations, never wall time. */
+  readonly monotonic: () => number;
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly log: Logger;
 }
@@ -30,7 +31,7 @@ export async function openRateBudget(options: OpenRateBudgetOptions): Promise<Ra
     requests,
     perMs,
     countPolls: execution.countPolls,
-    now: options.now,
+    now: options.monotonic,
     sleep: options.sleep,
   };
   if (execution.rateBudget === 'local')

@@ -50,12 +50,17 @@ export interface TradingStackOptions {
   readonly onFill?: (strategy: string, fill: Fill) => void;
   /** Told about every send attempt (the first is 1; metrics count the retries). */
   readonly onAttempt?: (orderId: number, attempt: number) => void;
+  /** The wall clock (order expiries, journal and snapshot times, `ctx.now`). */
   readonly now: () => number;
+  /** Durations and waits (`Clock.monotonic`); default `now` (backtests: virtual time). */
+  readonly monotonic?: () => number;
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly log: Logger;
   readonly onIntent?: (produced: ProducedIntent) => void;
   /** Starts the strategies' `onSnapshot` deadline timers; default `setTimeout`. */
   readonly strategyTimer?: StartTimer;
+  /** Why this host's clock must not sign an order now (`VenueClock.refusal`); absent: no check. */
+  readonly clockRefusal?: (ttlMs: number) => string | undefined;
   /** Told about every `ctx.plot` point (the backtest draws them; live logs them at debug). */
   readonly onPlot?: (instance: string, name: string, value: string, at: number) => void;
 }
@@ -83,6 +88,7 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
     concurrency: options.rate.concurrency,
     maxAttempts: options.rate.maxAttempts,
     now,
+    ...(options.monotonic === undefined ? {} : { monotonic: options.monotonic }),
     sleep: options.sleep,
     log: log.child({ part: 'dispatcher' }),
     onAttempt: (orderId, attempt) => {
@@ -104,6 +110,7 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
     log: log.child({ part: 'executor' }),
     orderTtlMs: config.execution.orderTtlMs,
     ...(options.lookupOrder === undefined ? {} : { lookupOrder: options.lookupOrder }),
+    ...(options.clockRefusal === undefined ? {} : { clockRefusal: options.clockRefusal }),
     onFill: async (strategy, fill) => {
       await fillRoute.session?.onFill(strategy, fill);
       options.onFill?.(strategy, fill);
@@ -118,7 +125,8 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
             strategies: options.strategies.map((strategy) => strategy.name),
             requests: options.rate.orderShare,
             perMs: options.rate.perMs,
-            now,
+            // A window of the budget: measured on the monotonic clock, as the budget is.
+            now: options.monotonic ?? now,
             log: log.child({ part: 'executor' }),
           }),
         }),

@@ -35,6 +35,8 @@ export interface VenuePollerOptions {
   readonly transport: ReadTransport;
   readonly poll: Config['poll'];
   readonly now: () => number;
+  /** Schedule and staleness (`Clock.monotonic`); default `now` (virtual time). */
+  readonly monotonic?: () => number;
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly log: Logger;
   /** Every poll request takes a permit of it, or the poll is skipped (never waits). */
@@ -51,6 +53,7 @@ export function createVenuePoller(options: VenuePollerOptions): Poller {
     staleAfterMs: poll.staleAfterMs,
     maxBackoffMs: poll.maxBackoffMs,
     now: options.now,
+    ...(options.monotonic === undefined ? {} : { monotonic: options.monotonic }),
     sleep: options.sleep,
     log: options.log.child({ part: 'poller' }),
     ...(budget === undefined

@@ -27,6 +27,10 @@ export interface LocalRateBudgetOptions {
    * these, so a flood of orders never starves the data every strategy trades on. Default 0.
    */
   readonly pollReserve?: number;
+  /**
+   * A monotonic clock in ms (`Clock.monotonic`), never the wall clock: a slot held until a wall
+   * time stays held for as long as the wall clock is stepped back.
+   */
   readonly now: () => number;
   /** Waits `ms` or until the signal aborts; injectable so tests drive time. */
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;

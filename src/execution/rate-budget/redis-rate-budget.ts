@@ -35,6 +35,7 @@ export interface RedisRateBudgetOptions {
   readonly probeEveryMs?: number;
   /** How long {@link RedisRateBudget.open} waits for a first connection. Default 1000. */
   readonly connectTimeoutMs?: number;
+  /** A monotonic clock in ms (see `LocalRateBudgetOptions.now`): local waits and holds only. */
   readonly now: () => number;
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly log: Logger;

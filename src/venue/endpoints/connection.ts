@@ -1,3 +1,5 @@
+import type { VenueTimeProbe } from '../../clock/venue-clock.ts';
+
 /** Where and how to reach one side (read or write) of the venue. */
 export interface VenueConnection {
   /** Base URL, e.g. `https://venue.example` (no trailing slash needed). */
@@ -6,6 +8,8 @@ export interface VenueConnection {
   readonly timeoutMs: number;
   /** Response size cap in bytes (default 4 MiB). */
   readonly maxResponseBytes?: number;
+  /** Told what each answer says about the venue's clock (the bot's skew check). */
+  readonly timing?: VenueTimeProbe;
 }
 
 /** The credential pair and signer that authenticate order calls (docs/conventions.md §4.1). */

@@ -1,3 +1,4 @@
+import { createdAtSample } from '../../clock/venue-time.ts';
 import { assertCredentialTransport, venueRequest } from '../http/index.ts';
 import { parseVenueOrder } from '../schemas/index.ts';
 import type { VenueOrder } from '../types.ts';
@@ -23,7 +24,7 @@ export async function createOrder(
   options: { signal?: AbortSignal | undefined } = {},
 ): Promise<VenueOrder> {
   assertCredentialTransport(connection.baseUrl);
-  const { body } = await venueRequest({
+  const { body, timing } = await venueRequest({
     baseUrl: connection.baseUrl,
     method: 'POST',
     path: '/api/v1/order',
@@ -34,7 +35,13 @@ export async function createOrder(
     body: order.body,
     timeoutMs: connection.timeoutMs,
     maxResponseBytes: connection.maxResponseBytes,
+    timing: connection.timing,
     signal: options.signal,
   });
-  return parseVenueOrder(body);
+  const placed = parseVenueOrder(body);
+  // The venue stamps a new order with its own time, to the millisecond: a finer reading of its
+  // clock than the Date header's second.
+  if (timing !== undefined)
+    connection.timing?.observe(createdAtSample(placed.createdAt, timing.sentAt, timing.answeredAt));
+  return placed;
 }

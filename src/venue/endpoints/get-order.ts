@@ -25,6 +25,7 @@ export async function getOrder(
       headers: credentialHeaders(credentials),
       timeoutMs: connection.timeoutMs,
       maxResponseBytes: connection.maxResponseBytes,
+      timing: connection.timing,
       signal: options.signal,
     });
     return parseVenueOrder(body);

@@ -23,6 +23,7 @@ export async function getQuotes(
       query: { marketId: options.marketId },
       timeoutMs: connection.timeoutMs,
       maxResponseBytes: connection.maxResponseBytes,
+      timing: connection.timing,
       signal: options.signal,
     });
     return parseQuotes(body);

@@ -20,6 +20,7 @@ export async function listMarkets(
     query: { type: options.type },
     timeoutMs: connection.timeoutMs,
     maxResponseBytes: connection.maxResponseBytes,
+    timing: connection.timing,
     signal: options.signal,
   });
   return parseMarketList(body);

@@ -24,6 +24,7 @@ export async function register(
     body: request,
     timeoutMs: connection.timeoutMs,
     maxResponseBytes: connection.maxResponseBytes,
+    timing: connection.timing,
     signal: options.signal,
   });
   return parseRegistrationResult(body);

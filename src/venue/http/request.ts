@@ -2,6 +2,8 @@
  * The one HTTP call every venue operation goes through: timeout, caller abort, response size
  * cap, envelope parsing, and errors that never carry request headers (credentials travel there).
  */
+import type { VenueTimeProbe } from '../../clock/venue-clock.ts';
+import { dateHeaderSample } from '../../clock/venue-time.ts';
 import { ErrorCodes } from '../../errors/index.ts';
 import {
   VenueError,
@@ -44,12 +46,16 @@ export interface VenueRequestOptions {
   fetchImpl?: typeof fetch;
   /** Clock for `Retry-After` dates; default `Date.now`. */
   now?: () => number;
+  /** Told what each answer's `Date` header says about the venue's clock (the skew check). */
+  timing?: VenueTimeProbe | undefined;
 }
 
 /** A successful venue answer. */
 export interface VenueResponse extends VenueEnvelope {
   /** The HTTP status (2xx). */
   readonly status: number;
+  /** When the request left and its answer came, on the `timing` probe's monotonic clock. */
+  readonly timing?: { readonly sentAt: number; readonly answeredAt: number };
 }
 
 type AbortWhy = 'caller' | 'timeout' | 'cap';
@@ -113,6 +119,8 @@ export async function venueRequest(options: VenueRequestOptions): Promise<VenueR
     return networkError(error, endpoint, shownUrl, timeoutMs, secrets);
   };
 
+  const timing = options.timing;
+  const sentAt = timing?.monotonic() ?? 0;
   try {
     let response: Response;
     try {
@@ -126,6 +134,9 @@ export async function venueRequest(options: VenueRequestOptions): Promise<VenueR
     } catch (error) {
       throw failure(error);
     }
+    // Every answer, an error's included, says what time the venue has.
+    const answeredAt = timing?.monotonic() ?? 0;
+    timing?.observe(dateHeaderSample(response.headers.get('date'), sentAt, answeredAt));
 
     const declared = Number(response.headers.get('content-length') ?? NaN);
     if (Number.isFinite(declared) && declared > maxBytes) {
@@ -159,7 +170,12 @@ export async function venueRequest(options: VenueRequestOptions): Promise<VenueR
       response.headers.get('content-type') ?? undefined,
       { endpoint, retryAfter: response.headers.get('retry-after'), nowMs: now(), secrets },
     );
-    return { body: envelope.body, message: envelope.message, status: response.status };
+    return {
+      body: envelope.body,
+      message: envelope.message,
+      status: response.status,
+      ...(timing === undefined ? {} : { timing: { sentAt, answeredAt } }),
+    };
   } finally {
     clearTimeout(timer);
     callerSignal?.removeEventListener('abort', onCallerAbort);

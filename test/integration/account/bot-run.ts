@@ -97,6 +97,8 @@ export async function runBotFor(plan: RunPlan, onStarted?: () => void): Promise<
     log: plan.log,
     projectRoot: ROOT,
     now: () => plan.clock.now,
+    // Virtual time: durations pass on it too (the wall clock is not stepped).
+    monotonic: () => plan.clock.now,
     sleep: async (ms, signal) => {
       if (signal === controller.signal) {
         await started.settle?.();

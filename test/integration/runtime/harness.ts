@@ -22,7 +22,7 @@ import type { ProducedIntent } from '../../../src/execution/trading-session.ts';
 import { createLogger, type Logger } from '../../../src/log/logger.ts';
 import type { Snapshot } from '../../../src/market/snapshot.ts';
 import type { PaperVenue } from '../../../src/paper/index.ts';
-import { startBot, type Bot, type RunSummary } from '../../../src/runtime/bot.ts';
+import { startBot, type Bot, type BotOptions, type RunSummary } from '../../../src/runtime/bot.ts';
 import type { SimOrder } from '../../../src/sim/index.ts';
 import { parseMarketList } from '../../../src/venue/schemas/index.ts';
 import type { Market } from '../../../src/domain/index.ts';
@@ -173,11 +173,15 @@ export function accountIdOf(walletKey: Hex, brokerId = 1, subaccount = 1): strin
   return `${brokerId}_${privateKeyToAddress(walletKey).toLowerCase()}_${subaccount}`;
 }
 
-/** Loads `configPath` and starts a bot with a fresh random wallet key, running in the background. */
+/**
+ * Loads `configPath` and starts a bot with a fresh random wallet key, running in the background.
+ * `clocks`: the bot's wall and monotonic clocks, when a test steps or offsets them.
+ */
 export async function runBot(
   configPath: string,
   log: Logger,
   walletKey: Hex = generatePrivateKey(),
+  clocks: Pick<BotOptions, 'now' | 'monotonic'> = {},
 ): Promise<RunningBot> {
   const env = { [WALLET_ENV]: walletKey };
   const config = await loadConfig(configPath, { env });
@@ -188,6 +192,7 @@ export async function runBot(
     env,
     log,
     projectRoot: ROOT,
+    ...clocks,
     onSnapshot: (snapshot) => snapshots.push(snapshot),
     onIntent: (produced) => intents.push(produced),
   });
@@ -299,6 +304,11 @@ export async function startOrderProxy(
   let open = 0;
   const server = createServer((req, res) => {
     res.on('error', () => undefined);
+    // The proxy stands for the venue, so its answers tell the venue's time, not this host's:
+    // Node would date each one on the host's clock, which a bot on a virtual clock (the venue's)
+    // sees drift apart from its own and refuses orders for (CLOCK_SKEW). Forwarded answers carry
+    // the venue's Date; the proxy's own (injected faults) carry none.
+    res.sendDate = false;
     open += 1;
     res.once('close', () => (open -= 1));
     const chunks: Buffer[] = [];
@@ -315,8 +325,13 @@ export async function startOrderProxy(
         });
         action = decide(orders.length);
       }
-      const answer = (status: number, text: string, type = 'application/json'): void => {
-        res.writeHead(status, { 'content-type': type });
+      const answer = (
+        status: number,
+        text: string,
+        type = 'application/json',
+        date?: string | null,
+      ): void => {
+        res.writeHead(status, { 'content-type': type, ...(date == null ? {} : { date }) });
         res.end(text);
       };
       const fault = (): void =>
@@ -340,7 +355,12 @@ export async function startOrderProxy(
           req.socket.once('close', () => (held -= 1));
           return;
         }
-        answer(upstream.status, text, upstream.headers.get('content-type') ?? 'application/json');
+        answer(
+          upstream.status,
+          text,
+          upstream.headers.get('content-type') ?? 'application/json',
+          upstream.headers.get('date'),
+        );
       })().catch(() =>
         answer(502, JSON.stringify({ body: null, message: 'proxy: upstream failed', status: 502 })),
       );

@@ -79,6 +79,8 @@ it('a flooding strategy is throttled to its share: polls keep their rate, the he
     log: logs.log,
     projectRoot: ROOT,
     now: time.now,
+    // Virtual time: durations pass on it too (the wall clock is not stepped).
+    monotonic: time.now,
     sleep: time.sleep,
     onSnapshot: (snapshot) => snapshots.push(snapshot),
   });

@@ -65,6 +65,8 @@ it("a strategy that never answers delays another strategy's order by its timeout
     log: logs.log,
     projectRoot: ROOT,
     now: () => clock.now,
+    // Virtual time: durations pass on it too (the wall clock is not stepped).
+    monotonic: () => clock.now,
     sleep: async (ms, signal) => {
       if (signal === controller.signal) {
         await bot.executor.settle();

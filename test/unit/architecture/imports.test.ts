@@ -10,8 +10,8 @@ import { expect, it } from 'vitest';
 
 const SRC = resolve(import.meta.dirname, '../../../src');
 
-// Cross-cutting helpers every layer may use: the error registry and the logger.
-const SHARED = ['errors', 'log'];
+// Cross-cutting helpers every layer may use: the error registry, the logger and the clocks.
+const SHARED = ['errors', 'log', 'clock'];
 
 /**
  * Which folders each folder may import (docs/design.md §2, arrows pointing down). Recorded
@@ -70,6 +70,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
   errors: [],
   log: [],
+  clock: [],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -163,4 +163,53 @@ describe('Poller with a rate budget', () => {
     expect(stale?.stale).toBe(true);
     expect(stale?.seq).toBe(2);
   });
+
+  it('schedules polls and judges staleness on the monotonic clock, whatever the wall clock does', async () => {
+    const eth = testMarket();
+    const clocks = { wall: 1_000_000, mono: 0 };
+    const sleeps: number[] = [];
+    let polls = 0;
+    const controller = new AbortController();
+    const poller = new Poller({
+      fetchMarkets: () => {
+        polls += 1;
+        // The wall clock is stepped back ten minutes while the third poll (a failure) is in
+        // flight, and forward again during the fourth; 20 ms pass each poll.
+        if (polls === 3) clocks.wall -= 600_000;
+        if (polls === 4) clocks.wall += 600_000;
+        clocks.wall += 20;
+        clocks.mono += 20;
+        return polls === 3 ? Promise.reject(down) : Promise.resolve([eth]);
+      },
+      intervalMs: 1000,
+      staleAfterMs: 500,
+      maxBackoffMs: 8000,
+      now: () => clocks.wall,
+      monotonic: () => clocks.mono,
+      sleep: (ms) => {
+        sleeps.push(ms);
+        clocks.wall += ms;
+        clocks.mono += ms;
+        if (sleeps.length === 4) controller.abort();
+        return Promise.resolve();
+      },
+      log: silentLogger,
+    });
+    const seen: { stale: boolean; takenAt: number }[] = [];
+    await poller.run(async (snapshot) => {
+      seen.push({ stale: snapshot.stale, takenAt: snapshot.takenAt });
+      return Promise.resolve();
+    }, controller.signal);
+    // The interval, or the backoff after the failure, less the poll's 20 ms: never the step
+    // (on the wall clock the wait after the third poll was 601,980 ms, after the fourth 0).
+    expect(sleeps).toEqual([980, 980, 1980, 980]);
+    // Snapshots carry the wall clock; the failed third poll came 1 s after a good one (stale
+    // after 500 ms) on the monotonic clock, though the wall clock put it 10 minutes before.
+    expect(seen).toEqual([
+      { stale: false, takenAt: 1_000_020 },
+      { stale: false, takenAt: 1_001_020 },
+      { stale: true, takenAt: 402_020 },
+      { stale: false, takenAt: 1_004_020 },
+    ]);
+  });
 });

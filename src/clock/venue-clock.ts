@@ -1,0 +1,189 @@
+import type { Logger } from '../log/logger.ts';
+import type { Clock } from './clock.ts';
+import {
+  estimateOffset,
+  type OffsetBounds,
+  type OffsetEstimate,
+  type VenueTimeSample,
+} from './venue-time.ts';
+import { WallStepWatch } from './wall-step-watch.ts';
+
+/**
+ * How far this host's wall clock may be from the venue's before orders are refused: an order
+ * then reaches the venue with at most this much less (or more) than its validity, 8% of the
+ * default 60 s. Five seconds, not less: what one answer tells is a range of the `Date` header's
+ * one second plus the request's round trip, and under load a round trip takes seconds; a bound
+ * that such a range overlaps would refuse orders of a host whose clock is right.
+ */
+export const MAX_CLOCK_SKEW_MS = 5000;
+
+/** Samples kept: enough to outvote a few wrong answers, few enough to follow a venue's step. */
+const MAX_SAMPLES = 16;
+/** Older samples are dropped: the two clocks drift apart (ppm), a venue may step its clock. */
+const MAX_SAMPLE_AGE_MS = 10 * 60_000;
+
+/** What the bot knows about its clock against the venue's. */
+export type ClockState = 'unknown' | 'disagree' | 'uncertain' | 'behind' | 'ahead' | 'ok';
+
+/** The state, why, and the skew (venue − this host's wall clock, ms) when known. */
+export interface ClockVerdict {
+  readonly state: ClockState;
+  readonly detail: string;
+  readonly skew?: OffsetBounds;
+}
+
+/** Where venue requests report what their answers say about the venue's clock. */
+export interface VenueTimeProbe {
+  /** The monotonic clock a request's send and answer are stamped with. */
+  readonly monotonic: () => number;
+  /** Takes a sample (or nothing, when an answer carried no readable time). */
+  readonly observe: (sample: VenueTimeSample | undefined) => void;
+}
+
+/** Options of {@link VenueClock}. */
+export interface VenueClockOptions {
+  readonly clock: Clock;
+  readonly log: Logger;
+  /** Default {@link MAX_CLOCK_SKEW_MS}. */
+  readonly maxSkewMs?: number;
+}
+
+/**
+ * This host's wall clock measured against the venue's (issue 25: a host clock 10 minutes behind
+ * sent 47 of 47 orders that reached the venue already expired, and nothing said so). Every
+ * venue answer is a sample (its `Date` header; a new order's `createdAt`), at start and on every
+ * poll; {@link refusal} says, before an order is signed, whether its expiry would mean what it
+ * says at the venue. The state is logged when it changes, never per order.
+ *
+ * The bot refuses rather than correcting its expiries by the measured skew: every other judgement
+ * of time in it (an order's expiry at send and resend, recovery, credential expiry) is made on
+ * this host's clock, and an expiry moved by an estimate would split them; a clock that is wrong
+ * is for the operator to fix (NTP), and the refusal says so.
+ */
+export class VenueClock {
+  readonly #options: VenueClockOptions;
+  readonly #maxSkewMs: number;
+  readonly #watch: WallStepWatch;
+  readonly #samples: VenueTimeSample[] = [];
+  #estimate: OffsetEstimate = { kind: 'none' };
+  #logged: ClockState | undefined;
+
+  /** What the venue connections report to. */
+  readonly probe: VenueTimeProbe;
+
+  constructor(options: VenueClockOptions) {
+    this.#options = options;
+    this.#maxSkewMs = options.maxSkewMs ?? MAX_CLOCK_SKEW_MS;
+    this.#watch = new WallStepWatch({ clock: options.clock, log: options.log });
+    this.probe = {
+      monotonic: options.clock.monotonic,
+      observe: (sample) => this.observe(sample),
+    };
+  }
+
+  /** Wall-clock steps seen since start. */
+  get wallSteps(): number {
+    return this.#watch.steps;
+  }
+
+  /** Takes one answer's reading of the venue's clock. */
+  observe(sample: VenueTimeSample | undefined): void {
+    this.#watch.check();
+    if (sample === undefined) return;
+    const samples = this.#samples;
+    samples.push(sample);
+    const oldest = sample.answeredAt - MAX_SAMPLE_AGE_MS;
+    while (samples.length > MAX_SAMPLES || (samples[0]?.answeredAt ?? oldest) < oldest)
+      samples.shift();
+    this.#estimate = estimateOffset(samples);
+    this.#logChange(this.verdict());
+  }
+
+  /** What is known now (read by status and metrics too). */
+  verdict(): ClockVerdict {
+    const estimate = this.#estimate;
+    if (estimate.kind === 'none') {
+      return {
+        state: 'unknown',
+        detail:
+          "the venue's time is not known: no recent answer carried a Date header to check this host's clock against",
+      };
+    }
+    if (estimate.kind === 'disagree') {
+      return {
+        state: 'disagree',
+        detail: `the venue's last ${estimate.samples} answers disagree about its time: this host's clock cannot be checked against it`,
+      };
+    }
+    const { clock } = this.#options;
+    const wallAhead = clock.now() - clock.monotonic();
+    const skew = {
+      low: Math.floor(estimate.bounds.low - wallAhead),
+      high: Math.ceil(estimate.bounds.high - wallAhead),
+    };
+    const max = this.#maxSkewMs;
+    const fix = 'fix its time (NTP)';
+    if (skew.low > max) {
+      return {
+        state: 'behind',
+        skew,
+        detail: `this host's clock is ${span(skew.low, skew.high)} behind the venue's (more than the ${max} ms allowed): orders would reach the venue with that much less than their validity, or already expired; ${fix}`,
+      };
+    }
+    if (skew.high < -max) {
+      return {
+        state: 'ahead',
+        skew,
+        detail: `this host's clock is ${span(-skew.high, -skew.low)} ahead of the venue's (more than the ${max} ms allowed): orders would stay on the book that much longer than asked; ${fix}`,
+      };
+    }
+    if (skew.high > max || skew.low < -max) {
+      return {
+        state: 'uncertain',
+        skew,
+        detail: `this host's clock is between ${skew.low} and ${skew.high} ms off the venue's (positive: behind), not known to be within the ${max} ms allowed`,
+      };
+    }
+    return {
+      state: 'ok',
+      skew,
+      detail: `this host's clock is within ${max} ms of the venue's (${skew.low} to ${skew.high} ms behind it)`,
+    };
+  }
+
+  /**
+   * Undefined when an order valid for `ttlMs` from now may be signed, else why not: the skew is
+   * not known to be within the allowed range, or the order would reach the venue expired. (An
+   * order valid for less than the allowed skew is refused only when the clock is known to be
+   * that far behind: refusing it whenever the range allows it would refuse every such order of a
+   * host whose clock is right, as one answer's range is a second wide.)
+   */
+  refusal(ttlMs: number): string | undefined {
+    this.#watch.check();
+    const verdict = this.verdict();
+    this.#logChange(verdict);
+    if (verdict.state !== 'ok') return verdict.detail;
+    const behind = verdict.skew?.low ?? 0;
+    if (behind < ttlMs) return undefined;
+    return `this host's clock is at least ${behind} ms behind the venue's: an order valid for ${ttlMs} ms would reach it expired`;
+  }
+
+  #logChange(verdict: ClockVerdict): void {
+    if (verdict.state === this.#logged) return;
+    this.#logged = verdict.state;
+    const fields = {
+      clockState: verdict.state,
+      ...(verdict.skew === undefined
+        ? {}
+        : { skewLowMs: verdict.skew.low, skewHighMs: verdict.skew.high }),
+    };
+    if (verdict.state === 'ok') this.#options.log.info(fields, `venue clock: ${verdict.detail}`);
+    else this.#options.log.warn(fields, `venue clock: orders refused: ${verdict.detail}`);
+  }
+}
+
+/** `600.0–601.2 s`, or `120–1130 ms` under ten seconds. */
+function span(low: number, high: number): string {
+  if (high < 10_000) return `${low}–${high} ms`;
+  return `${(low / 1000).toFixed(1)}–${(high / 1000).toFixed(1)} s`;
+}
