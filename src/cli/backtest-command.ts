@@ -1,3 +1,4 @@
+import { systemClock } from '../clock/clock.ts';
 import { resolve } from 'node:path';
 import { stderr, stdout } from 'node:process';
 import { resolveFillModel, type FillModel } from '../backtest/fill-model.ts';
@@ -43,7 +44,7 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.backtest>): Pr
         ...(recordingBytes === undefined ? {} : { totalBytes: recordingBytes }),
         stream: stderr,
         isTTY: stderr.isTTY,
-        now: Date.now,
+        now: systemClock.monotonic,
         label: 'backtest',
       });
     },

@@ -1,3 +1,4 @@
+import { systemClock } from '../clock/clock.ts';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { stderr, stdout } from 'node:process';
@@ -59,7 +60,7 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.optimize>): Pr
           done: resumed,
           stream: stderr,
           isTTY: stderr.isTTY === true,
-          now: Date.now,
+          now: systemClock.monotonic,
         });
       },
       onProgress: () => progress?.tick(),

@@ -49,7 +49,7 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.record>): Prom
       log,
     });
     log.info({ out: flags.out, durationMs }, 'recording snapshots');
-    const progress = recordProgress(process.stderr, Date.now);
+    const progress = recordProgress(process.stderr, systemClock.monotonic);
     await poller.run(async (snapshot) => {
       writer.write(snapshot);
       count += 1;

@@ -1,3 +1,4 @@
+import { systemClock } from '../clock/clock.ts';
 import { stdout } from 'node:process';
 import { CredentialManager } from '../account/credential-manager.ts';
 import { CredentialStore } from '../account/credential-store.ts';
@@ -38,7 +39,7 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.register>): Pr
       ),
       renewMarginMs: config.venue.renewMarginMs,
       credentialTtlMs: config.venue.credentialTtlMs,
-      now: Date.now,
+      now: systemClock.now,
       log: createLogger({ level: 'silent' }),
     });
     const { credential, registered } = await manager.ensure(

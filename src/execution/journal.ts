@@ -1,3 +1,4 @@
+import { systemClock } from '../clock/clock.ts';
 import Database from 'better-sqlite3';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -723,7 +724,7 @@ export class OrderJournal {
     try {
       this.#syncNormal!.run();
       // (A changed value: SQLite writes nothing for an unchanged one.)
-      this.#restartWal!.run(BOOT_SCOPE, 'walRestartedAt', String(Date.now()));
+      this.#restartWal!.run(BOOT_SCOPE, 'walRestartedAt', String(systemClock.now()));
     } catch {
       // Then the next commit restarts the WAL, as SQLite would anyway.
     } finally {

@@ -1,3 +1,4 @@
+import { systemClock } from '../clock/clock.ts';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import type { SimEngine, SimListing } from '../sim/index.ts';
 import type { Market } from '../domain/index.ts';
@@ -97,7 +98,7 @@ export function resolvePaperOptions(options: PaperVenueOptions): ResolvedPaperOp
       `rateLimit: expected a positive integer of requests per second, got ${String(rateLimit)}`,
     );
   }
-  const clock = options.clock ?? Date.now;
+  const clock = options.clock ?? systemClock.now;
   if (typeof clock !== 'function') throw invalid('clock: expected a function returning ms');
   const headerPrefix = options.headerPrefix ?? 'Service-';
   if (typeof headerPrefix !== 'string' || !HEADER_TOKEN.test(headerPrefix)) {

@@ -1,3 +1,4 @@
+import { systemClock } from '../clock/clock.ts';
 import { locatedLine, type Config } from '../config/index.ts';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { startPaperVenue, type PaperVenue } from '../paper/index.ts';
@@ -19,7 +20,7 @@ export async function resolveVenue(config: Config): Promise<VenueEndpoints> {
   const { writeUrl, readUrl } = config.venue;
   if (writeUrl !== 'embedded' && readUrl !== 'embedded')
     return { writeUrl, readUrl, embedded: undefined };
-  const startedAt = Date.now();
+  const startedAt = systemClock.now();
   const embedded = await startPaperVenue({
     port: 0,
     seed: config.paper.seed,

@@ -1,3 +1,4 @@
+import { systemClock } from '../clock/clock.ts';
 import {
   closeSync,
   fsyncSync,
@@ -54,7 +55,7 @@ export function lockStateDir(stateDir: string): StateLock {
   const dir = resolve(stateDir);
   const file = join(dir, STATE_LOCK_FILE);
   const host = hostname();
-  const content = `${JSON.stringify({ pid: process.pid, host, startedAt: new Date().toISOString() })}\n`;
+  const content = `${JSON.stringify({ pid: process.pid, host, startedAt: new Date(systemClock.now()).toISOString() })}\n`;
   if (held.has(file)) throw locked(dir, file, { pid: process.pid, host });
   attempt(dir, () => mkdirSync(dir, { recursive: true }));
 

@@ -3,6 +3,7 @@
  * default: version 4's lines, each with a check field, and an end line; versions 1 to 4 on
  * request, for readers that know only those).
  */
+import { systemClock } from '../../clock/clock.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
@@ -210,7 +211,7 @@ export class RecordingWriter {
         throw usage(`flushEverySnapshots: expected a positive integer, got ${String(snapshots)}`);
       if (!Number.isFinite(ms) || ms < 0)
         throw usage(`flushEveryMs: expected a number of ms ≥ 0, got ${String(ms)}`);
-      const now = options.now ?? Date.now;
+      const now = options.now ?? systemClock.now;
       const nowMs = now();
       const path = firstPath(options, nowMs);
       const header = {

@@ -4,6 +4,7 @@
  * bodies, HTML pages from a proxy, truncated JSON, JSON under the wrong content type, and an
  * envelope status that disagrees with the HTTP status.
  */
+import { systemClock } from '../../clock/clock.ts';
 import { venueBadResponseError, venueErrorFromStatus } from '../errors.ts';
 import { redactSecrets } from './redact.ts';
 import { parseRetryAfter } from './retry-after.ts';
@@ -103,7 +104,7 @@ export function parseEnvelope(
       : [];
   const retryAfterMs =
     effective === 429 || effective === 503
-      ? parseRetryAfter(context.retryAfter, context.nowMs ?? Date.now())
+      ? parseRetryAfter(context.retryAfter, context.nowMs ?? systemClock.now())
       : undefined;
   if (effective < 400 || effective > 599) {
     details.push(

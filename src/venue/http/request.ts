@@ -2,6 +2,7 @@
  * The one HTTP call every venue operation goes through: timeout, caller abort, response size
  * cap, envelope parsing, and errors that never carry request headers (credentials travel there).
  */
+import { systemClock } from '../../clock/clock.ts';
 import type { VenueTimeProbe } from '../../clock/venue-clock.ts';
 import { dateHeaderSample } from '../../clock/venue-time.ts';
 import { ErrorCodes } from '../../errors/index.ts';
@@ -44,7 +45,7 @@ export interface VenueRequestOptions {
   maxResponseBytes?: number | undefined;
   /** The fetch to use; default the global one. */
   fetchImpl?: typeof fetch;
-  /** Clock for `Retry-After` dates; default `Date.now`. */
+  /** Clock for `Retry-After` dates; default the system's wall clock. */
   now?: () => number;
   /** Told what each answer's `Date` header says about the venue's clock (the skew check). */
   timing?: VenueTimeProbe | undefined;
@@ -94,7 +95,7 @@ export async function venueRequest(options: VenueRequestOptions): Promise<VenueR
   const body = serializeBody(options.body, endpoint);
   const headers = buildHeaders(options.headers ?? {}, body !== undefined, endpoint);
   const secrets = Object.values(options.headers ?? {});
-  const now = options.now ?? Date.now;
+  const now = options.now ?? systemClock.now;
   checkPositive('timeoutMs', timeoutMs, endpoint);
   checkPositive('maxResponseBytes', maxBytes, endpoint);
 
