@@ -1,3 +1,4 @@
+import { MONEY_DECIMALS } from '../money/index.ts';
 import { displayDecimal } from './display-decimal.ts';
 
 /**
@@ -5,9 +6,6 @@ import { displayDecimal } from './display-decimal.ts';
  * the way a money figure is shown. One copy, so a page cannot forget `'` or round money its own
  * way.
  */
-
-/** Fraction digits a money figure is shown with: to the cent (the exact value in its tooltip). */
-export const MONEY_PLACES = 2;
 
 /**
  * Escapes text for HTML content and for attribute values in double or single quotes
@@ -33,7 +31,7 @@ export function escapeHtml(text: string | number): string {
  * moneyText('-1.953125000000000001') // "-1.95"
  */
 export function moneyText(value: string): string {
-  return displayDecimal(value, MONEY_PLACES);
+  return displayDecimal(value, MONEY_DECIMALS);
 }
 
 /**

@@ -1,5 +1,7 @@
 import { stdout } from 'node:process';
+import { displayDecimal } from '../backtest/display-decimal.ts';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
+import { MONEY_DECIMALS } from '../money/index.ts';
 import { readBotStatus, type BotStatus, type StatusOrder } from '../runtime/bot-status.ts';
 import type { CommandInput } from './command-spec.ts';
 import type { COMMANDS } from './commands.ts';
@@ -24,8 +26,12 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.status>): Prom
   return ExitCode.OK;
 }
 
-/** The status as lines for a terminal. */
+/**
+ * The status as lines for a terminal: money to the cent, the average entry price to the tick
+ * (`--json` keeps every figure exact).
+ */
 export function formatStatus(status: BotStatus): string {
+  const money = (value: string): string => displayDecimal(value, MONEY_DECIMALS);
   const lines = [`journal ${status.journal}`, `mode: ${status.mode}`];
   const counts = Object.entries(status.ordersByState);
   lines.push(
@@ -34,7 +40,7 @@ export function formatStatus(status: BotStatus): string {
   lines.push(status.positions.length === 0 ? 'positions: none' : 'positions:');
   for (const p of status.positions)
     lines.push(
-      `  ${p.symbol}: ${p.amount} at ${p.avgEntryPrice}, realized PnL ${p.realizedPnl}, fees ${p.fees}`,
+      `  ${p.symbol}: ${p.amount} at ${p.priceDecimals === null ? p.avgEntryPrice : displayDecimal(p.avgEntryPrice, p.priceDecimals, true)}, realized PnL ${money(p.realizedPnl)}, fees ${money(p.fees)}`,
     );
   const section = (title: string, orders: readonly StatusOrder[]): void => {
     lines.push(`${title}: ${orders.length === 0 ? 'none' : ''}`.trimEnd());

@@ -1,4 +1,4 @@
-import { formatX18, notionalExceeds } from '../money/index.ts';
+import { displayX18, formatX18, MONEY_DECIMALS, notionalExceeds } from '../money/index.ts';
 import type { Market, Quote } from '../domain/index.ts';
 import { bestPriceX18 } from '../market/best-price.ts';
 import { refuse, type Refusal } from './refusal.ts';
@@ -65,7 +65,7 @@ export function checkOrder(order: SizedOrder, context: CheckContext): Refusal | 
   ) {
     return refuse(
       'DAILY_LOSS_LIMIT',
-      `daily loss ${formatX18(-context.dailyPnlX18)} reached the limit ${formatX18(limits.dailyLossLimitX18)}; only reducing orders are sent until tomorrow (UTC)`,
+      `daily loss ${displayX18(-context.dailyPnlX18, MONEY_DECIMALS, true)} reached the limit ${formatX18(limits.dailyLossLimitX18)}; only reducing orders are sent until tomorrow (UTC)`,
     );
   }
   const priceX18 = referencePriceX18(order, context.quote);

@@ -222,7 +222,10 @@ export class Executor {
       record.avgFillPriceX18,
     );
     this.#options.log.warn(
-      { orderId: record.id, fee: estimate === undefined ? null : formatX18(estimate) },
+      {
+        orderId: record.id,
+        fee: estimate === undefined ? null : displayX18(estimate, MONEY_DECIMALS, true),
+      },
       estimate === undefined
         ? `order ${record.id}: fee not recorded and market ${record.marketId} not listed; booked without fee`
         : `order ${record.id}: fee not recorded (older journal); booked at the taker rate`,

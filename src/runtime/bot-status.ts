@@ -36,6 +36,12 @@ export interface BotStatus {
     symbol: string;
     amount: string;
     avgEntryPrice: string;
+    /**
+     * Fraction digits of the market's tick as its journaled prices show it (the most any limit
+     * or reference price of its orders has; the venue's listing is not read here): what a
+     * terminal rounds the average entry price to. Null without any journaled price.
+     */
+    priceDecimals: number | null;
     realizedPnl: string;
     fees: string;
   }[];
@@ -58,8 +64,15 @@ export function readBotStatus(config: Config, lastOrders = 10): BotStatus {
   try {
     const portfolio = new Portfolio();
     const symbols = new Map<number, string>();
+    const priceDecimals = new Map<number, number>();
     for (const record of journal.all()) {
       symbols.set(record.marketId, record.symbol);
+      for (const price of [record.priceX18, record.referencePriceX18]) {
+        if (price === null || price === 0n) continue;
+        const digits = fractionDigits(price);
+        if (digits > (priceDecimals.get(record.marketId) ?? -1))
+          priceDecimals.set(record.marketId, digits);
+      }
       // Journals older than per-order fees have none recorded: shown without (the bot itself
       // prices them at the taker rate from the venue's listing, which is not read here).
       portfolio.bookRecord(record, record.feesX18 ?? 0n);
@@ -76,6 +89,7 @@ export function readBotStatus(config: Config, lastOrders = 10): BotStatus {
         symbol: symbols.get(marketId) ?? String(marketId),
         amount: formatX18(p.amountX18),
         avgEntryPrice: formatX18(p.avgEntryPriceX18),
+        priceDecimals: priceDecimals.get(marketId) ?? null,
         realizedPnl: formatX18(p.realizedPnlX18),
         fees: formatX18(p.feesX18),
       })),
@@ -87,6 +101,11 @@ export function readBotStatus(config: Config, lastOrders = 10): BotStatus {
   } finally {
     journal.close();
   }
+}
+
+/** Fraction digits an x18 value has once trailing zeros are dropped. */
+function fractionDigits(valueX18: bigint): number {
+  return formatX18(valueX18).split('.')[1]?.length ?? 0;
 }
 
 function statusOrder(record: OrderRecord): StatusOrder {

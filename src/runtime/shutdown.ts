@@ -64,7 +64,7 @@ export async function stopTrading(options: StopTradingOptions): Promise<RunSumma
       notional: formatX18(p.notionalX18),
       unrealizedPnl: formatX18(p.unrealizedX18),
     })),
-    netPnl: formatX18(value.equityX18),
+    netPnl: formatX18(value.netPnlX18),
     unrealizedPnl: formatX18(value.unrealizedX18),
     pausedStrategies: session.pausedStrategies(),
     drained,

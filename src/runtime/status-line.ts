@@ -89,7 +89,7 @@ export class StatusLine {
         realizedNet: money(executor.positions.realizedNetX18()),
         unrealized: money(value.unrealizedX18),
         // Realized net + unrealized since the journal began: PnL, not the account's equity.
-        netPnl: money(value.equityX18),
+        netPnl: money(value.netPnlX18),
         positions,
         notional,
         paused: session.pausedStrategies(),

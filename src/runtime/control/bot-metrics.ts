@@ -394,10 +394,10 @@ export class BotMetrics {
     );
     gauge(
       {
-        name: 'quanta_equity',
-        help: 'Realized net + unrealized PnL since the journal began, quote units (deposits unknown to the bot)',
+        name: 'quanta_net_pnl',
+        help: 'Net PnL: realized net of fees + unrealized since the journal began, quote units (not equity: deposits are unknown to the bot)',
       },
-      (g, from) => g.set(gaugeValue(from.account().equityX18)),
+      (g, from) => g.set(gaugeValue(from.account().netPnlX18)),
     );
     gauge(
       {

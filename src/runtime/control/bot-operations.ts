@@ -165,7 +165,8 @@ export class BotOperations {
       ordersByState: stats.ordersByState,
       realizedNet: formatX18(value.realizedNetX18),
       unrealized: formatX18(value.unrealizedX18),
-      equity: formatX18(value.equityX18),
+      // Realized net + unrealized since the journal began: PnL, not the account's equity.
+      netPnl: formatX18(value.netPnlX18),
       positions: value.positions
         .filter((p) => p.amountX18 !== 0n || p.realizedX18 !== 0n || p.feesX18 !== 0n)
         .map((p) => ({

@@ -25,10 +25,10 @@ export interface AccountValue {
   readonly realizedNetX18: bigint;
   readonly unrealizedX18: bigint;
   /**
-   * Realized net + unrealized: what the bot has made or lost since its journal began. The bot
-   * does not know the account's deposit, so this is equity relative to the start.
+   * Net PnL: realized net of fees + unrealized, what the bot has made or lost since its journal
+   * began. Not equity: the bot does not know the account's deposit (the venue's to tell).
    */
-  readonly equityX18: bigint;
+  readonly netPnlX18: bigint;
 }
 
 const abs = (value: bigint): bigint => (value < 0n ? -value : value);
@@ -63,6 +63,6 @@ export function valueAccount(
     positions: valued,
     realizedNetX18,
     unrealizedX18,
-    equityX18: realizedNetX18 + unrealizedX18,
+    netPnlX18: realizedNetX18 + unrealizedX18,
   };
 }

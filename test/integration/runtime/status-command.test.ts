@@ -58,6 +58,8 @@ it('quanta status shows positions and orders beside the running bot, and the kep
   const live = await status(config);
   expect(live.mode).toBe('trading');
   expect(live.positions).toMatchObject([{ symbol: 'ETH-USD', amount: '0.012345' }]);
+  // The tick as the journaled prices show it (the MARKET order's reference price), for the terminal.
+  expect(live.positions[0]?.priceDecimals).toEqual(expect.any(Number));
   expect(live.lastOrders).toMatchObject([
     { id: 1, side: 'BUY', amount: '0.012345', state: 'FILLED' },
   ]);

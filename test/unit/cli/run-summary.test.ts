@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { annualizedCaveat } from '../../../src/backtest/annualized-caveat.ts';
 import { formatRunSummary } from '../../../src/cli/run-command.ts';
-import { displayX18, MONEY_DECIMALS } from '../../../src/money/index.ts';
+import { displayDecimal } from '../../../src/backtest/display-decimal.ts';
+import { displayX18, formatX18, MONEY_DECIMALS } from '../../../src/money/index.ts';
 
 describe('the stop summary of quanta run', () => {
   it('names the PnL PnL (it said equity) and shows money to the cent', () => {
@@ -43,13 +45,30 @@ describe('displayX18', () => {
   it.each([
     [-729_670_039_893_902_082n, MONEY_DECIMALS, true, '-0.73'],
     [-4_999_999_999_999_999n, MONEY_DECIMALS, true, '0.00'],
-    [5_000_000_000_000_000n, MONEY_DECIMALS, true, '0.01'],
-    [-5_000_000_000_000_000n, MONEY_DECIMALS, true, '-0.01'],
+    // Half-even, as displayDecimal (the summaries' and report pages' rule): it was half away.
+    [5_000_000_000_000_000n, MONEY_DECIMALS, true, '0.00'],
+    [-5_000_000_000_000_000n, MONEY_DECIMALS, true, '0.00'],
+    [15_000_000_000_000_000n, MONEY_DECIMALS, true, '0.02'],
+    [-25_000_000_000_000_001n, MONEY_DECIMALS, true, '-0.03'],
     [3_000_696_792_499_999_999_999n, 6, false, '3000.696792'],
     [3_000_500_000_000_000_000_000n, 6, false, '3000.5'],
     [12n * 10n ** 18n, MONEY_DECIMALS, true, '12.00'],
   ])('%s to %s places (fixed %s) is %s', (value, places, fixed, text) => {
     expect(displayX18(value, places, fixed)).toBe(text);
+  });
+
+  it('reads as displayDecimal reads the same value (one rounding rule for every figure)', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }),
+        fc.integer({ min: 0, max: 18 }),
+        (value, places) => {
+          expect(displayX18(value, places, true)).toBe(displayDecimal(formatX18(value), places));
+          expect(displayX18(value, places)).toBe(displayDecimal(formatX18(value), places, true));
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -189,6 +189,14 @@ it('POST /halt, /resume and /strategies/{name}/resume; GET /status shows mode an
       notional: expect.stringMatching(/^\d/) as unknown,
     }),
   ]);
+  // Issue 24: the PnL is named PnL (the field was `equity`, a figure the bot cannot know), and
+  // it is realized net of fees + unrealized, exact.
+  expect(status.body).not.toHaveProperty('equity');
+  expect(status.body.netPnl).toMatch(/^-?\d+(\.\d+)?$/);
+  expect(Number(status.body.netPnl)).toBeCloseTo(
+    Number(status.body.realizedNet) + Number(status.body.unrealized),
+    12,
+  );
 
   expect((await call(url, '/halt', { body: { mode: 'sell-everything' } })).status).toBe(400);
   expect((await call(url, '/halt', { body: { mode: 'halt' } })).body).toEqual({ mode: 'halt' });

@@ -89,7 +89,7 @@ it('exposes the issue’s metrics with bounded labels', async () => {
     'quanta_position_notional',
     'quanta_realized_pnl',
     'quanta_unrealized_pnl',
-    'quanta_equity',
+    'quanta_net_pnl',
     'quanta_credentials_expiry_timestamp_seconds',
     'quanta_strategy_errors_total',
     'quanta_strategy_paused',

@@ -1,7 +1,7 @@
 /**
  * Issue 14, done-when: Debian's `prometheus`, started here on a free port with a temporary
  * config and data dir, scrapes a running bot (bearer token and all) and its HTTP API is queried
- * until the bot's order counter and equity gauge show what the journal holds.
+ * until the bot's order counter and net PnL gauge show what the journal holds.
  *
  * Needs the `prometheus` binary: `npm test` installs it first (`.ci/ensure-debian-tools.sh` runs
  * `apt-get install -y prometheus` as root, or stops with the command to run). Without it this
@@ -68,7 +68,7 @@ function journalNetPnl(rows: readonly OrderRecord[]): number {
   return Number(netX36) / 1e36;
 }
 
-it('prometheus scrapes the bot until its order counter and equity gauge match the journal', async () => {
+it('prometheus scrapes the bot until its order counter and net PnL gauge match the journal', async () => {
   const binary = prometheusBinary();
   const venue = await startPaperVenue({ port: 0, seed: 31 });
   cleanups.push(() => venue.close());
@@ -169,27 +169,27 @@ it('prometheus scrapes the bot until its order counter and equity gauge match th
   await bot.executor.settle();
   const rows = bot.journal.all();
   const filled = rows.filter((r) => r.state === 'FILLED').length;
-  const equity = journalNetPnl(rows);
-  expect(equity).not.toBe(0);
+  const netPnl = journalNetPnl(rows);
+  expect(netPnl).not.toBe(0);
 
   const seen = await waitFor(
-    'prometheus to show the journal’s order count and equity',
+    'prometheus to show the journal’s order count and net PnL',
     async () => {
-      const [counter, journalGauge, equityGauge, up] = await Promise.all([
+      const [counter, journalGauge, netPnlGauge, up] = await Promise.all([
         queryValue(base, 'quanta_orders_finished_total{job="quanta",state="FILLED"}'),
         queryValue(base, 'quanta_journal_orders{job="quanta",state="FILLED"}'),
-        queryValue(base, 'quanta_equity{job="quanta"}'),
+        queryValue(base, 'quanta_net_pnl{job="quanta"}'),
         queryValue(base, 'up{job="quanta"}'),
       ]);
       if (up !== 1 || counter !== filled || journalGauge !== filled) return undefined;
-      if (equityGauge === undefined || Math.abs(equityGauge - equity) > 1e-9 * Math.abs(equity))
+      if (netPnlGauge === undefined || Math.abs(netPnlGauge - netPnl) > 1e-9 * Math.abs(netPnl))
         return undefined;
-      return { counter, journalGauge, equityGauge };
+      return { counter, journalGauge, netPnlGauge };
     },
     45_000,
     500,
   );
   expect(seen.counter).toBe(filled);
   expect(seen.journalGauge).toBe(filled);
-  expect(seen.equityGauge).toBeCloseTo(equity, 6);
+  expect(seen.netPnlGauge).toBeCloseTo(netPnl, 6);
 }, 120_000);
