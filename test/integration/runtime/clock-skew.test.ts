@@ -4,7 +4,8 @@
  * said why; with it ahead, orders would rest on the book longer than asked. A paper venue on an
  * offset clock (its engine and its answers' `Date` header both read it) and a bot on the host's
  * clock: every order is refused before signing (`CLOCK_SKEW`, counted), none reaches the venue,
- * and the reason is logged once, not per order.
+ * and the reason is logged once, not per order. A clock 5 days ahead is refused the same way,
+ * so its expiries never reach the journal (one such run poisoned every later run's expiries).
  */
 import { afterEach, expect, it } from 'vitest';
 import { startPaperVenue } from '../../../src/paper/index.ts';
@@ -49,9 +50,11 @@ async function burstAgainst(venueAheadMs: number, count: number) {
     ],
   });
   // A signing key asked for the venue's longest validity (7 days, the default) from a clock
-  // ahead of the venue's would be refused at registration, before any order.
+  // ahead of the venue's would be refused at registration, before any order. The control
+  // server serves /metrics.
   await patchBotConfig(path, (document) => {
-    section(document, 'venue').credentialTtlMs = 2 * 86_400_000;
+    section(document, 'venue').credentialTtlMs = 36 * 3_600_000;
+    Object.assign(section(document, 'control'), { host: '127.0.0.1', port: 0 });
   });
   const logs = captureLogs();
   const running = await runBot(path, logs.log);
@@ -61,6 +64,15 @@ async function burstAgainst(venueAheadMs: number, count: number) {
     return refused + answered.length === count;
   });
   return { venue, running, logs };
+}
+
+/** `quanta_refusals_total` for the burst strategy and `reason`, as /metrics exports it. */
+async function refusalsMetric(running: RunningBot, reason: string): Promise<number | undefined> {
+  const text = await (await fetch(`${running.bot.controlUrl ?? ''}/metrics`)).text();
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith(`quanta_refusals_total{strategy="burst",reason="${reason}"} `));
+  return line === undefined ? undefined : Number(line.split(' ')[1]);
 }
 
 it('a host clock 10 minutes behind the venue: all 47 orders refused, not sent to expire', async () => {
@@ -73,7 +85,8 @@ it('a host clock 10 minutes behind the venue: all 47 orders refused, not sent to
   expect(said[0]?.msg).toMatch(
     /^venue clock: orders refused: this host's clock is 59\d\.\d–60\d\.\d s behind the venue's \(more than the 5000 ms allowed\): orders would reach the venue with that much less than their validity, or already expired; fix its time \(NTP\)$/,
   );
-  // Counted per reason (what quanta_refusals_total exports), not logged per order.
+  // Counted per reason in the metrics, not logged per order.
+  expect(await refusalsMetric(running, 'CLOCK_SKEW')).toBe(47);
   expect(logs.withMessage('intent refused')).toEqual([]);
 });
 
@@ -85,4 +98,20 @@ it('a host clock an hour ahead of the venue: orders refused, not left to outlive
   expect(logs.withMessage('venue clock: orders refused').map((r) => r.clockState)).toEqual([
     'ahead',
   ]);
+});
+
+it('a host clock 5 days ahead: orders refused, so no expiry 5 days out reaches the journal', async () => {
+  const { venue, running, logs } = await burstAgainst(-5 * 86_400_000, 5);
+  // Before: 5 orders signed (and journaled) with expiries 5 days past the venue's time; the
+  // journal's largest expiry then set the floor of every later run's expiries (the floor is
+  // now also capped at now + orderTtlMs on recovery: restart.test.ts).
+  expect(outcomes(running)).toEqual({ refused: 5, answered: [] });
+  expect(running.bot.journal.all()).toEqual([]);
+  expect(venue.requestCount('/api/v1/order')).toBe(0);
+  expect(await refusalsMetric(running, 'CLOCK_SKEW')).toBe(5);
+  const said = logs.withMessage('venue clock: orders refused');
+  expect(said.map((r) => r.clockState)).toEqual(['ahead']);
+  expect(said[0]?.msg).toMatch(
+    /this host's clock is 43\d{4}\.\d–43\d{4}\.\d s ahead of the venue's/,
+  );
 });

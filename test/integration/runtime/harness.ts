@@ -26,6 +26,8 @@ import { startBot, type Bot, type BotOptions, type RunSummary } from '../../../s
 import type { SimOrder } from '../../../src/sim/index.ts';
 import { parseMarketList } from '../../../src/venue/schemas/index.ts';
 import type { Market } from '../../../src/domain/index.ts';
+import { settle } from '../../helpers/manual-timer.ts';
+import type { VirtualTime } from '../../helpers/virtual-time.ts';
 
 /** The repository root (package.json, strategies/, bin/). */
 export const ROOT = resolve(import.meta.dirname, '../../..');
@@ -155,6 +157,28 @@ export async function waitFor<T>(
   }
 }
 
+/**
+ * Runs a bot on virtual time until `until` (ms): time moves to the next wake-up only once every
+ * request the bot made through `proxy` is answered and something waits for time.
+ */
+export async function runVirtualUntil(
+  time: VirtualTime,
+  proxy: Pick<OrderProxy, 'inFlight'>,
+  until: number,
+): Promise<void> {
+  const quiet = async (): Promise<boolean> => {
+    for (let turn = 0; turn < 3; turn++) {
+      await settle();
+      if (proxy.inFlight() > 0 || time.sleepers() === 0) return false;
+    }
+    return true;
+  };
+  while (time.now() < until) {
+    await waitFor('the bot to wait for time', quiet, 30_000, 1);
+    time.advance();
+  }
+}
+
 /** A bot started in-process and running until {@link RunningBot.stop}. */
 export interface RunningBot {
   readonly bot: Bot;
@@ -175,13 +199,14 @@ export function accountIdOf(walletKey: Hex, brokerId = 1, subaccount = 1): strin
 
 /**
  * Loads `configPath` and starts a bot with a fresh random wallet key, running in the background.
- * `clocks`: the bot's wall and monotonic clocks, when a test steps or offsets them.
+ * `clocks`: the bot's wall and monotonic clocks (and its sleep, on virtual time), when a test
+ * steps or offsets them.
  */
 export async function runBot(
   configPath: string,
   log: Logger,
   walletKey: Hex = generatePrivateKey(),
-  clocks: Pick<BotOptions, 'now' | 'monotonic'> = {},
+  clocks: Pick<BotOptions, 'now' | 'monotonic' | 'sleep'> = {},
 ): Promise<RunningBot> {
   const env = { [WALLET_ENV]: walletKey };
   const config = await loadConfig(configPath, { env });

@@ -13,7 +13,6 @@ import { startPaperVenue } from '../../../src/paper/index.ts';
 import { startBot } from '../../../src/runtime/bot.ts';
 import type { RateBudgetStatus } from '../../../src/execution/rate-budget/rate-budget.ts';
 import type { Snapshot } from '../../../src/market/snapshot.ts';
-import { settle } from '../../helpers/manual-timer.ts';
 import { virtualTime } from '../../helpers/virtual-time.ts';
 import {
   captureLogs,
@@ -21,10 +20,10 @@ import {
   journalPath,
   readJournal,
   ROOT,
+  runVirtualUntil,
   startOrderProxy,
   strategyModule,
   tempDir,
-  waitFor,
   WALLET_ENV,
   writeBotConfig,
 } from './harness.ts';
@@ -89,17 +88,7 @@ it('a flooding strategy is throttled to its share: polls keep their rate, the he
   const startedAt = time.now();
 
   // Time moves to the next wake-up only once every request the bot made is answered.
-  const quiet = async (): Promise<boolean> => {
-    for (let turn = 0; turn < 3; turn++) {
-      await settle();
-      if (proxy.inFlight() > 0 || time.sleepers() === 0) return false;
-    }
-    return true;
-  };
-  while (time.now() - startedAt < RUN_MS) {
-    await waitFor('the bot to wait for time', quiet, 30_000, 1);
-    time.advance();
-  }
+  await runVirtualUntil(time, proxy, startedAt + RUN_MS);
   controller.abort();
   await running;
   const budget = bot.operations.status().rateBudget as RateBudgetStatus;
