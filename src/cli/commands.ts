@@ -82,6 +82,40 @@ export const COMMANDS = {
       gzip: { help: 'write gzip-compressed files (.jsonl.gz)' },
     },
   },
+  import: {
+    summary:
+      'import CSV history (candles, quotes or book snapshots) into a recording quanta backtest reads',
+    about:
+      "Reads CSV files (plain or .gz, streamed) of one market's history, checks every row (fields,\ntime order, symbol, the market's price and amount grids) and writes a recording to --out. A bad\nrow stops the import naming file:line, or with --on-bad skip is dropped and counted. Layouts:\ngeneric headers, exchange kline and book-ticker dumps, Tardis quotes and book_snapshot_N.",
+    flags: {
+      kind: { value: 'candles|quotes|book', help: 'what the files hold', required: true },
+      market: {
+        value: 'FILE|SYMBOL',
+        help: "the market's rules file (YAML/JSON), or a symbol the venue of --config lists",
+        required: true,
+      },
+      in: {
+        value: 'PATHS',
+        help: 'CSV files (.csv, .csv.gz), comma-separated, or a folder of them, in time order',
+        required: true,
+      },
+      out: { value: 'DIR', help: 'the folder the recording goes to (empty)', required: true },
+      columns: {
+        value: 'ROLE=NAME,…',
+        help: 'header names of columns the layouts do not know, like time=ts,bid=b',
+      },
+      'on-bad': {
+        value: 'fail|skip',
+        help: 'a bad row stops the import (fail) or is dropped and counted (skip)',
+        default: 'fail',
+      },
+      config: {
+        value: 'FILE',
+        help: 'the config whose venue lists --market SYMBOL',
+        default: DEFAULT_CONFIG_PATH,
+      },
+    },
+  },
   backtest: {
     summary: "backtest the config's strategies on a recording; summary, JSON and an HTML report",
     about:

@@ -74,6 +74,11 @@ export const ErrorCodes = {
   // recordings (files): a path that holds no recording; a recording that cannot be written
   RECORDING_NOT_FOUND: 'QUANTA_RECORDING_NOT_FOUND',
   RECORDING_WRITE: 'QUANTA_RECORDING_WRITE',
+  /**
+   * History brought in (`quanta import`): a CSV file, a market rules file or a row that cannot
+   * be imported as it is (malformed, out of order, off the grid, another market's).
+   */
+  HISTORY_INVALID: 'QUANTA_HISTORY_INVALID',
   // control server: a non-loopback bind without its bearer token; the address cannot be bound
   CONTROL_TOKEN_MISSING: 'QUANTA_CONTROL_TOKEN_MISSING',
   CONTROL_LISTEN_FAILED: 'QUANTA_CONTROL_LISTEN_FAILED',

@@ -136,6 +136,8 @@ export const ErrorMeanings = {
   [ErrorCodes.REPORT_WRITE_FAILED]: unexpected(FAILURE),
   [ErrorCodes.RECORDING_NOT_FOUND]: unexpected(USAGE),
   [ErrorCodes.RECORDING_WRITE]: unexpected(FAILURE),
+  // The user's input files (CSV history, a market rules file): fix them or skip the rows.
+  [ErrorCodes.HISTORY_INVALID]: unexpected(USAGE),
   [ErrorCodes.QUEUE_UNREACHABLE]: unexpected(FAILURE),
 } as const satisfies Record<ErrorCode, ErrorMeaning>;
 

@@ -47,6 +47,8 @@ describe('the command table', () => {
             register the subaccount (or reuse valid credentials); prints the key, never the secret
         quanta record --out DIR [--config FILE] [--duration D] [--gzip]
             record snapshots (D like 90s, 10m, 2h; without it, until interrupted)
+        quanta import --kind candles|quotes|book --market FILE|SYMBOL --in PATHS --out DIR [--columns ROLE=NAME,…] [--on-bad fail|skip] [--config FILE]
+            import CSV history (candles, quotes or book snapshots) into a recording quanta backtest reads
         quanta backtest --data PATH [--config FILE] [--report DIR] [--json] [--repair] [--latency-ms N] [--slippage-bps N] [--maker-fee-bps N] [--taker-fee-bps N] [--starting-capital X]
             backtest the config's strategies on a recording; summary, JSON and an HTML report
         quanta optimize --config FILE --data PATH --space FILE [--out DIR] [--json] [--walk-forward train=D,test=D|folds=N] [--holdout D|P%] [--threads N] [--queue redis://HOST:PORT] [--reports N] [--heatmap A,B]

@@ -75,6 +75,7 @@ describe('ErrorMeanings', () => {
         "QUANTA_REPORT_WRITE_FAILED         unexpected UNKNOWN  1",
         "QUANTA_RECORDING_NOT_FOUND         unexpected UNKNOWN  2",
         "QUANTA_RECORDING_WRITE             unexpected UNKNOWN  1",
+        "QUANTA_HISTORY_INVALID             unexpected UNKNOWN  2",
         "QUANTA_QUEUE_UNREACHABLE           unexpected UNKNOWN  1",
       ]
     `);
@@ -101,6 +102,7 @@ describe('ErrorMeanings', () => {
         ErrorCodes.RECORDING_NOT_FOUND,
         ErrorCodes.CONTROL_TOKEN_MISSING,
         ErrorCodes.CONTROL_LISTEN_FAILED,
+        ErrorCodes.HISTORY_INVALID,
       ].sort(),
     );
     expect(byExit(ExitCode.CREDENTIALS)).toEqual(
