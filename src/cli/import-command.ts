@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stderr, stdout } from 'node:process';
 import { createProgress } from '../backtest/progress.ts';
+import { systemClock } from '../clock/clock.ts';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import {
   HISTORY_KINDS,
@@ -60,10 +61,11 @@ async function marketOf(flag: string, configPath: string): Promise<MarketRules> 
   const config = await loadConfigFlag(configPath, process.env);
   const venue = await resolveVenue(config);
   try {
-    const markets = await listMarkets(
-      { baseUrl: venue.readUrl, timeoutMs: config.venue.timeoutMs },
-      { signal: AbortSignal.timeout(config.venue.timeoutMs) },
-    );
+    // The read's own timeout (timeoutMs) bounds it.
+    const markets = await listMarkets({
+      baseUrl: venue.readUrl,
+      timeoutMs: config.venue.timeoutMs,
+    });
     const market = markets.find((m) => m.symbol === flag);
     if (market === undefined)
       throw usage(
@@ -118,7 +120,7 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.import>): Prom
     out: flags.out,
     mapping,
     onBad: flags['on-bad'],
-    now: Date.now,
+    now: systemClock.now,
     // A line redrawn on a terminal; elsewhere the summary says it all.
     onProgress: (rows, bytes, totalBytes) => {
       if (stderr.isTTY !== true) return;
@@ -126,7 +128,7 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.import>): Prom
         totalBytes,
         stream: stderr,
         isTTY: stderr.isTTY,
-        now: Date.now,
+        now: systemClock.monotonic,
         label: 'import',
       });
       progress.tick(rows - done, bytes);
