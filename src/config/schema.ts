@@ -197,6 +197,16 @@ const controlSchema = mapping({
         'expected the NAME of an environment variable, like QUANTA_CONTROL_TOKEN (A-Z, 0-9, _)',
     })
     .optional(),
+  /**
+   * NAME of the variable holding a second, read-only token: it may watch (the page, every GET)
+   * but not act (every POST answers 403). Needs `tokenEnv`.
+   */
+  readTokenEnv: z
+    .string({ error: 'expected the NAME of an environment variable, like QUANTA_WATCH_TOKEN' })
+    .regex(ENV_VAR_NAME, {
+      error: 'expected the NAME of an environment variable, like QUANTA_WATCH_TOKEN (A-Z, 0-9, _)',
+    })
+    .optional(),
   /** How many of the latest orders `GET /status` lists. */
   lastOrders: integer('expected an integer from 1 to 1000', 1, 1000).default(20),
 });

@@ -24,7 +24,7 @@ import { BotMetrics } from './control/bot-metrics.ts';
 import { BotOperations } from './control/bot-operations.ts';
 import { AlertWatch } from './control/alert-watch.ts';
 import { Notifier, notifyTargets, type NotifyTarget } from './control/notifier.ts';
-import { controlToken } from './control/control-auth.ts';
+import { controlTokens } from './control/control-auth.ts';
 import { startControlServer } from './control/control-server.ts';
 import { resolveVenue, type VenueEndpoints } from './embedded-venue.ts';
 import { firstListing } from './first-listing.ts';
@@ -98,7 +98,7 @@ export interface Bot {
 export async function startBot(options: BotOptions): Promise<Bot> {
   const { config } = options;
   // A control server that anyone on the network could command is refused before anything else.
-  if (config.control !== undefined) controlToken(config.control, options.env, config.source);
+  if (config.control !== undefined) controlTokens(config.control, options.env, config.source);
   // Webhook URLs named by variable must be there before anything starts (exit 2 otherwise).
   const targets = notifyTargets(config, options.env);
   // Strategy modules and params first: a typo is reported before any venue is contacted.
@@ -350,7 +350,7 @@ async function assembleBot(
       : await startControlServer({
           host: config.control.host,
           port: config.control.port,
-          token: controlToken(config.control, options.env, config.source),
+          tokens: controlTokens(config.control, options.env, config.source),
           handlers: operations.handlers(),
           log: log.child({ part: 'control' }),
         });

@@ -3,7 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import { isHaltMode, type HaltMode, type TradingMode } from '../../execution/trading-mode.ts';
 import type { Logger } from '../../log/logger.ts';
-import { bearerMatches } from './control-auth.ts';
+import {
+  ENDED_SESSION_COOKIE,
+  roleOf,
+  sessionCookie,
+  type ControlRole,
+  type ControlTokens,
+} from './control-auth.ts';
+import { crossSiteRefusal, setSecurityHeaders } from './request-guard.ts';
 
 /** What the bot answers through the control server. */
 export interface ControlHandlers {
@@ -24,8 +31,8 @@ export interface ControlHandlers {
 export interface ControlServerOptions {
   readonly host: string;
   readonly port: number;
-  /** Bearer token every request must carry; undefined = none asked (loopback only). */
-  readonly token: string | undefined;
+  /** Bearer tokens a request must carry one of; undefined = none asked (loopback only). */
+  readonly tokens: ControlTokens | undefined;
   readonly handlers: ControlHandlers;
   readonly log: Logger;
 }
@@ -40,6 +47,12 @@ export interface ControlServer {
 const MAX_BODY_BYTES = 4096;
 const BODY_TIMEOUT_MS = 5000;
 
+/** What the request may do, and the cookie that would open a page session for it. */
+interface Session {
+  readonly role: ControlRole;
+  readonly cookie: string;
+}
+
 class HttpProblem extends Error {
   constructor(
     readonly status: number,
@@ -51,6 +64,7 @@ class HttpProblem extends Error {
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = `${JSON.stringify(body, null, 2)}\n`;
+  setSecurityHeaders(res);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'cache-control': 'no-store',
@@ -86,16 +100,34 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
  * Routes of the control server. Reads: `GET /healthz` (200 while the run loop runs),
  * `GET /readyz` (503 with the reasons, 200 otherwise), `GET /status`, `GET /metrics`. Commands:
  * `POST /halt` with `{"mode": "halt" | "halt-entries" | "flatten"}`, `POST /resume`,
- * `POST /strategies/{name}/resume`.
+ * `POST /strategies/{name}/resume` (each JSON with the `x-quanta-request` header). The page's
+ * session: `POST /session` (with a bearer token) sets its cookie, `DELETE /session` ends it.
  */
 async function route(
   req: IncomingMessage,
   res: ServerResponse,
   handlers: ControlHandlers,
+  session: Session,
 ): Promise<void> {
   const path = new URL(req.url ?? '/', 'http://control').pathname;
   const method = req.method ?? 'GET';
   const get = method === 'GET' || method === 'HEAD';
+  if (path === '/session') {
+    // Opens a page session for the token the request carries (the page's sign-in form); the
+    // cookie is HttpOnly, so no script, of this page or another, can read it.
+    if (method === 'POST') {
+      await readJsonBody(req);
+      res.setHeader('set-cookie', session.cookie);
+      return sendJson(res, 200, { role: session.role });
+    }
+    if (method === 'DELETE') {
+      res.setHeader('set-cookie', ENDED_SESSION_COOKIE);
+      return sendJson(res, 200, { ended: true });
+    }
+    throw new HttpProblem(405, `${method} not allowed on ${path}`);
+  }
+  if (!get && session.role !== 'act')
+    throw new HttpProblem(403, 'this token may watch, not act (control.readTokenEnv)');
   if (path === '/healthz' && get) {
     const live = handlers.live();
     return sendJson(res, live ? 200 : 503, { status: live ? 'ok' : 'stopped' });
@@ -134,29 +166,45 @@ async function route(
     if (outcome === 'unknown') throw new HttpProblem(404, `no strategy named ${name}`);
     return sendJson(res, 200, { strategy: name, resumed: outcome === 'resumed' });
   }
-  const known = ['/healthz', '/readyz', '/status', '/metrics', '/halt', '/resume'];
+  const known = ['/healthz', '/readyz', '/status', '/metrics', '/halt', '/resume', '/session'];
   if (known.includes(path) || strategy !== null)
     throw new HttpProblem(405, `${method} not allowed on ${path}`);
   throw new HttpProblem(404, `no route ${path}`);
 }
 
 /**
- * Starts the bot's control server. Every request needs `Authorization: Bearer <token>` when a
- * token is set (401 otherwise, before anything else is looked at).
+ * Starts the bot's control server. Every answer carries the security headers of
+ * `request-guard.ts`; a request another site could have made a browser send is refused first
+ * (403/415); then, when tokens are set, every request needs `Authorization: Bearer <token>` or
+ * the page's session cookie (401 otherwise), and a read-only token may only read (403).
  *
  * @throws QuantaError `QUANTA_CONTROL_LISTEN_FAILED` when the address cannot be bound.
  */
 export async function startControlServer(options: ControlServerOptions): Promise<ControlServer> {
-  const { handlers, token, log } = options;
+  const { handlers, tokens, log } = options;
   const server = createServer((req, res) => {
     res.on('error', () => undefined);
-    if (token !== undefined && !bearerMatches(req.headers.authorization, token)) {
+    const refusal = crossSiteRefusal(req, tokens === undefined);
+    if (refusal !== undefined) {
+      sendJson(res, refusal.status, { error: refusal.message });
+      req.resume();
+      return;
+    }
+    const role = roleOf(req.headers, tokens);
+    if (role === undefined) {
       res.setHeader('www-authenticate', 'Bearer realm="quanta"');
       sendJson(res, 401, { error: 'missing or wrong bearer token' });
       req.resume();
       return;
     }
-    route(req, res, handlers).catch((error: unknown) => {
+    const session: Session = {
+      role,
+      cookie:
+        tokens === undefined
+          ? ENDED_SESSION_COOKIE
+          : sessionCookie(role === 'act' ? tokens.act : (tokens.watch ?? tokens.act)),
+    };
+    route(req, res, handlers, session).catch((error: unknown) => {
       if (res.headersSent) {
         res.destroy();
         return;
@@ -183,7 +231,10 @@ export async function startControlServer(options: ControlServerOptions): Promise
   });
   const host = address.address.includes(':') ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
-  log.info({ url, token: token !== undefined }, `control server listening on ${url}`);
+  log.info(
+    { url, token: tokens !== undefined, readToken: tokens?.watch !== undefined },
+    `control server listening on ${url}`,
+  );
   let closing: Promise<void> | undefined;
   return {
     url,

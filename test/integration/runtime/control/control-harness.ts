@@ -3,11 +3,14 @@
  * that can make the venue go away and come back on the same port, and small HTTP calls.
  */
 import { writeFile } from 'node:fs/promises';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { WALLET_ENV } from '../harness.ts';
+import { generatePrivateKey } from 'viem/accounts';
+import { loadConfig } from '../../../../src/config/index.ts';
+import { startBot, type Bot } from '../../../../src/runtime/bot.ts';
+import { captureLogs, WALLET_ENV } from '../harness.ts';
 
 /** What a control test config sets beyond the venue and strategies. */
 export interface ControlTestConfig {
@@ -21,7 +24,13 @@ export interface ControlTestConfig {
     timeoutMs?: number;
   }[];
   readonly poll?: { intervalMs?: number; staleAfterMs?: number; maxBackoffMs?: number };
-  readonly control?: { host?: string; port?: number; tokenEnv?: string; lastOrders?: number };
+  readonly control?: {
+    host?: string;
+    port?: number;
+    tokenEnv?: string;
+    readTokenEnv?: string;
+    lastOrders?: number;
+  };
   readonly notify?: readonly Record<string, unknown>[];
   readonly risk?: Record<string, unknown>;
   /** Extra venue keys (timeoutMs, credentialTtlMs, renewMarginMs). */
@@ -67,11 +76,17 @@ export async function call(
 ): Promise<JsonAnswer> {
   const headers: Record<string, string> = {};
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
+  // What the server asks of every state-changing request (request-guard.ts): JSON and its header.
+  const writes = method !== 'GET' && method !== 'HEAD';
+  if (writes) {
+    headers['content-type'] = 'application/json';
+    headers['x-quanta-request'] = '1';
+  }
   const res = await fetch(`${base}${path}`, {
-    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+    method,
     headers,
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    ...(writes ? { body: JSON.stringify(options.body ?? {}) } : {}),
     signal: AbortSignal.timeout(10_000),
   });
   const text = await res.text();
@@ -228,4 +243,71 @@ export async function startBlackHole(): Promise<{
         server.close(() => done());
       }),
   };
+}
+
+/** An answer read raw: status, headers and body text. */
+export interface RawAnswer {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly text: string;
+}
+
+/**
+ * A request with any headers, `Host` and `Origin` included (fetch will not send a `Host` of
+ * the caller's choosing): what a browser on another site, or a rebound name, would send.
+ */
+export async function rawRequest(
+  base: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawAnswer> {
+  const url = new URL(path, base);
+  return new Promise<RawAnswer>((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: options.method ?? 'GET',
+        headers: options.headers ?? {},
+        signal: AbortSignal.timeout(10_000),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/**
+ * Starts a bot from `configPath` (a fresh wallet key in its env) and runs it; `cleanups` gets
+ * the step that stops it and shuts it down.
+ */
+export async function startRunningBot(
+  configPath: string,
+  env: NodeJS.ProcessEnv,
+  cleanups: (() => Promise<unknown>)[],
+): Promise<{ bot: Bot; url: string }> {
+  const fullEnv = { [WALLET_ENV]: generatePrivateKey(), ...env };
+  const config = await loadConfig(configPath, { env: fullEnv });
+  const { log } = captureLogs();
+  const bot = await startBot({ config, env: fullEnv, log, projectRoot: process.cwd() });
+  const controller = new AbortController();
+  const running = bot.run(controller.signal);
+  cleanups.push(async () => {
+    controller.abort();
+    await running;
+    await bot.shutdown();
+  });
+  if (bot.controlUrl === undefined) throw new Error('control server not started');
+  return { bot, url: bot.controlUrl };
 }

@@ -5,18 +5,10 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { generatePrivateKey } from 'viem/accounts';
-import { loadConfig } from '../../../../src/config/index.ts';
 import { startPaperVenue, type PaperVenue } from '../../../../src/paper/index.ts';
-import { startBot, type Bot } from '../../../../src/runtime/bot.ts';
-import {
-  captureLogs,
-  spawnQuanta,
-  strategyModule,
-  tempDir,
-  waitFor,
-  WALLET_ENV,
-} from '../harness.ts';
-import { call, startOutageProxy, writeControlConfig } from './control-harness.ts';
+import type { Bot } from '../../../../src/runtime/bot.ts';
+import { spawnQuanta, strategyModule, tempDir, waitFor, WALLET_ENV } from '../harness.ts';
+import { call, startOutageProxy, startRunningBot, writeControlConfig } from './control-harness.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -34,19 +26,7 @@ async function startRunning(
   configPath: string,
   env: NodeJS.ProcessEnv = {},
 ): Promise<{ bot: Bot; url: string }> {
-  const fullEnv = { [WALLET_ENV]: generatePrivateKey(), ...env };
-  const config = await loadConfig(configPath, { env: fullEnv });
-  const { log } = captureLogs();
-  const bot = await startBot({ config, env: fullEnv, log, projectRoot: process.cwd() });
-  const controller = new AbortController();
-  const running = bot.run(controller.signal);
-  cleanups.push(async () => {
-    controller.abort();
-    await running;
-    await bot.shutdown();
-  });
-  if (bot.controlUrl === undefined) throw new Error('control server not started');
-  return { bot, url: bot.controlUrl };
+  return startRunningBot(configPath, env, cleanups);
 }
 
 const idle = {
