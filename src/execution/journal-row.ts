@@ -1,5 +1,6 @@
 import { ORDER_STATES, type OrderSide, type OrderState, type OrderType } from '../domain/index.ts';
 import type { OrderRecord } from './order-record.ts';
+import { orderRowSum, type StoredValue } from './journal-row-sum.ts';
 
 /** An `orders` row as SQLite returns it, before anything about it is checked. */
 export type RawOrderRow = Readonly<Record<string, unknown>>;
@@ -42,8 +43,8 @@ const CANONICAL_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
 
 /**
  * Reads one `orders` row into a record, checking every column against what the journal writes
- * (type, range, canonical form, and the signed body's own market and expiry). A value that fails
- * is corruption: the first one found is returned, naming the column.
+ * (type, range, canonical form, the signed body's own market and expiry, and the row's
+ * checksum). A value that fails is corruption: the first one found is returned, naming the column.
  */
 export function readOrderRow(row: RawOrderRow): OrderRecord | RowProblem {
   const id = row['id'];
@@ -128,6 +129,12 @@ export function readOrderRow(row: RawOrderRow): OrderRecord | RowProblem {
     error: text('error', true),
   };
   if (problem === undefined) checkBody(record, fail);
+  // (A journal of a schema before checksums has no such column: only `journal check` reads one.)
+  if (problem === undefined && 'row_sum' in row && row['row_sum'] !== orderRowSum(row))
+    fail(
+      'row_sum',
+      "the checksum of the row's values (a byte of the row changed after it was written)",
+    );
   return problem ?? record;
 }
 
@@ -157,4 +164,44 @@ function checkBody(record: OrderRecord, fail: (column: string, expected: string)
 /** True when `value` is a problem, not a record. */
 export function isRowProblem(value: OrderRecord | RowProblem): value is RowProblem {
   return 'column' in value;
+}
+
+/** The values of `record`'s row that never change, in `ORDER_FIXED_COLUMNS` order. */
+export function fixedOrderValues(record: OrderRecord): StoredValue[] {
+  return [
+    record.id,
+    record.strategy,
+    record.tag,
+    record.marketId,
+    record.symbol,
+    record.side,
+    record.type,
+    record.amountX18.toString(),
+    record.priceX18.toString(),
+    record.reduceOnly ? 1 : 0,
+    record.body,
+    record.signature,
+    record.signer,
+    record.expiryTs,
+    record.referencePriceX18?.toString() ?? null,
+  ];
+}
+
+/**
+ * The values of `record`'s row that its life changes, in `ORDER_CHANGING_COLUMNS` order, with
+ * `attempts` as the file counts them (it may count an attempt ahead of the record).
+ */
+export function changingOrderValues(record: OrderRecord, attempts: number): StoredValue[] {
+  return [
+    record.state,
+    record.venueOrderId,
+    record.filledX18.toString(),
+    record.avgFillPriceX18?.toString() ?? null,
+    record.fillPriceEstimated ? 1 : 0,
+    record.feesX18?.toString() ?? null,
+    attempts,
+    record.createdAt,
+    record.updatedAt,
+    record.error,
+  ];
 }

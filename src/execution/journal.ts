@@ -20,7 +20,21 @@ import {
   sqliteFinding,
   whileReading,
 } from './journal-damage.ts';
-import { describeRowProblem, isRowProblem, readOrderRow, type RawOrderRow } from './journal-row.ts';
+import {
+  describeRowProblem,
+  isRowProblem,
+  changingOrderValues,
+  fixedOrderValues,
+  readOrderRow,
+  type RawOrderRow,
+} from './journal-row.ts';
+import {
+  fixedPartSum,
+  kvRowSum,
+  ORDER_CHANGING_COLUMNS,
+  ORDER_COLUMNS,
+  orderSum,
+} from './journal-row-sum.ts';
 import { makeJournalFilesPrivate } from './journal-file-mode.ts';
 import { preallocateJournalWal } from './journal-wal-space.ts';
 import { JOURNAL_SCHEMA_VERSION, migrateJournal } from './journal-schema.ts';
@@ -87,6 +101,13 @@ interface LiveRow {
   record: OrderRecord;
   /** The `attempts` column as written: the first attempt is counted with the row. */
   written: number;
+  /** The CRC of the row's fixed values, where each new `row_sum` starts (journal-row-sum.ts). */
+  readonly fixedSum: number;
+}
+
+/** The fixed part of `record`'s row sum (see {@link LiveRow.fixedSum}). */
+function fixedSumOf(record: OrderRecord): number {
+  return fixedPartSum(fixedOrderValues(record));
 }
 
 // The orders a writing journal keeps in memory: those that may still change.
@@ -128,9 +149,8 @@ const LIVE_STATES: ReadonlySet<OrderState> = new Set(UNFINISHED_STATES);
 export class OrderJournal {
   readonly #db: Database.Database;
   readonly #insert: Database.Statement;
-  readonly #state: Database.Statement;
-  readonly #attempt: Database.Statement;
-  readonly #outcome: Database.Statement;
+  /** Every column an order's life changes, and the row's checksum: the one UPDATE of a row. */
+  readonly #update: Database.Statement;
   readonly #byId: Database.Statement;
   readonly #all: Database.Statement;
   readonly #latest: Database.Statement;
@@ -138,7 +158,9 @@ export class OrderJournal {
   readonly #kvGet: Database.Statement;
   readonly #kvSet: Database.Statement;
   readonly #inStates = new Map<string, Database.Statement>();
-  readonly #insertMany: (orders: readonly NewOrder[], now: number) => number[];
+  readonly #insertMany: (records: readonly OrderRecord[], sums: readonly number[]) => void;
+  /** The id the next order gets (one writer per journal: it is given here, not by SQLite). */
+  #nextId = 1;
   /** Orders not in a final state, in id order; undefined for a read-only journal. */
   readonly #live: Map<number, LiveRow> | undefined;
   /** Whether writes after the pre-send insert may skip the fsync (a file, not `:memory:`). */
@@ -180,20 +202,16 @@ export class OrderJournal {
       this.#rows = [];
       this.#signatures = new Set();
     }
+    // The id is given by the journal, not by AUTOINCREMENT: it is part of the row's checksum,
+    // computed before the row is written.
     this.#insert = db.prepare(
-      `INSERT INTO orders (strategy, tag, market_id, symbol, side, type, amount_x18, price_x18,
-         reduce_only, body, signature, signer, expiry_ts, reference_price_x18, state, fees_x18,
-         attempts, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '0', 1, ?, ?)`,
+      `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}, row_sum)
+       VALUES (${ORDER_COLUMNS.map(() => '?').join(', ')}, ?)`,
     );
     // Every state the journal writes is one `transition` computed, bound as a parameter.
-    this.#state = db.prepare('UPDATE orders SET state = ?, updated_at = ? WHERE id = ?');
-    this.#attempt = db.prepare(
-      'UPDATE orders SET attempts = ?, state = ?, updated_at = ? WHERE id = ?',
-    );
-    this.#outcome = db.prepare(
-      `UPDATE orders SET state = ?, venue_order_id = ?, filled_x18 = ?, avg_fill_price_x18 = ?,
-         fill_price_estimated = ?, fees_x18 = ?, error = ?, attempts = ?, updated_at = ?
+    this.#update = db.prepare(
+      `UPDATE orders SET ${ORDER_CHANGING_COLUMNS.map((column) => `${column} = ?`).join(', ')},
+         row_sum = ?
        WHERE id = ?`,
     );
     // Orders are read from the table itself (by rowid or a scan), never through an index: the
@@ -204,13 +222,20 @@ export class OrderJournal {
     this.#countByState = db.prepare(
       'SELECT state, COUNT(*) AS n FROM orders NOT INDEXED GROUP BY state',
     );
-    this.#kvGet = db.prepare('SELECT value FROM kv WHERE scope = ? AND key = ?');
-    this.#kvSet = db.prepare(
-      'INSERT INTO kv (scope, key, value) VALUES (?, ?, ?) ON CONFLICT(scope, key) DO UPDATE SET value = excluded.value',
+    // A table scan (kv is small): the primary key's index is not verified by quick_check.
+    this.#kvGet = db.prepare(
+      'SELECT value, row_sum FROM kv NOT INDEXED WHERE scope = ? AND key = ?',
     );
-    this.#insertMany = db.transaction((orders: readonly NewOrder[], now: number) =>
-      orders.map((order) => this.#insertOne(order, now)),
+    this.#kvSet = db.prepare(KV_SET);
+    this.#insertMany = db.transaction(
+      (records: readonly OrderRecord[], sums: readonly number[]) => {
+        records.forEach((record, i) => this.#insertOne(record, sums[i]!));
+      },
     );
+    if (!rowsInMemory) {
+      const last = db.prepare('SELECT MAX(id) AS id FROM orders').get() as { id: number | null };
+      this.#nextId = (last.id ?? 0) + 1;
+    }
     this.#lazySync = writable && onDisk;
     if (this.#lazySync) {
       this.#syncNormal = db.prepare('PRAGMA synchronous = NORMAL');
@@ -229,7 +254,11 @@ export class OrderJournal {
       this.#live = new Map();
       const live = UNFINISHED_STATES;
       for (const record of this.#select(live)) {
-        this.#live.set(record.id, { record, written: record.attempts });
+        this.#live.set(record.id, {
+          record,
+          written: record.attempts,
+          fixedSum: fixedSumOf(record),
+        });
       }
       if (!rowsInMemory)
         this.#counts = new Map(Object.entries(this.#countInFile()) as [OrderState, number][]);
@@ -268,28 +297,19 @@ export class OrderJournal {
     return read;
   }
 
-  #insertOne(order: NewOrder, now: number): number {
-    return Number(
-      this.#insert.run(
-        order.strategy,
-        order.tag,
-        order.marketId,
-        order.symbol,
-        order.side,
-        order.type,
-        order.amountX18.toString(),
-        order.priceX18.toString(),
-        order.reduceOnly ? 1 : 0,
-        order.body,
-        order.signature,
-        order.signer,
-        order.expiryTs,
-        order.referencePriceX18?.toString() ?? null,
-        INITIAL_ORDER_STATE,
-        now,
-        now,
-      ).lastInsertRowid,
-    );
+  #insertOne(record: OrderRecord, fixedSum: number): void {
+    // The first attempt is counted in the file with the row (see the class doc).
+    const changing = changingOrderValues(record, 1);
+    this.#insert.run(...fixedOrderValues(record), ...changing, orderSum(fixedSum, changing));
+  }
+
+  /**
+   * Writes `record` over its row, with `attempts` as the file counts them; `fixedSum` is the
+   * CRC of its fixed values when the caller keeps it (a live order), else computed here.
+   */
+  #rewrite(record: OrderRecord, attempts: number, fixedSum = fixedSumOf(record)): void {
+    const changing = changingOrderValues(record, attempts);
+    this.#update.run(...changing, orderSum(fixedSum, changing), record.id);
   }
 
   /**
@@ -338,6 +358,7 @@ export class OrderJournal {
       if (path !== ':memory:')
         settleUncountedAttempts(
           db,
+          path,
           options.bootId === undefined ? currentBootId() : options.bootId,
         );
       if (onDisk) {
@@ -425,18 +446,11 @@ export class OrderJournal {
   insertPendingMany(orders: readonly NewOrder[], now: number): OrderRecord[] {
     if (orders.length === 0) return [];
     const rows = this.#rows;
-    let ids: number[];
-    if (rows === undefined) {
-      // One row commits on its own (no BEGIN/COMMIT around it): the same single fsync.
-      ids = this.#written(() =>
-        orders.length === 1 ? [this.#insertOne(orders[0]!, now)] : this.#insertMany(orders, now),
-      );
-      this.#commits += 1;
-      this.#counted(undefined, INITIAL_ORDER_STATE, orders.length);
-    } else {
-      ids = this.#claimIdsInMemory(orders, rows.length);
-    }
-    return orders.map((order, i) => {
+    const ids =
+      rows === undefined
+        ? orders.map((_, i) => this.#nextId + i)
+        : this.#claimIdsInMemory(orders, rows.length);
+    const records = orders.map((order, i) => {
       // Every field written out: a spread of the order followed by the new fields costs V8
       // (Node 20) some 60 µs per object, more than the insert itself.
       const record: OrderRecord = {
@@ -466,10 +480,25 @@ export class OrderJournal {
         updatedAt: now,
         error: null,
       };
-      this.#live?.set(record.id, { record, written: 1 });
-      rows?.push(record);
       return record;
     });
+    // (In memory nothing is summed: there are no rows to check.)
+    const sums = rows === undefined ? records.map(fixedSumOf) : [];
+    if (rows === undefined) {
+      // One row commits on its own (no BEGIN/COMMIT around it): the same single fsync.
+      this.#written(() => {
+        if (records.length === 1) this.#insertOne(records[0]!, sums[0]!);
+        else this.#insertMany(records, sums);
+      });
+      this.#nextId += records.length;
+      this.#commits += 1;
+      this.#counted(undefined, INITIAL_ORDER_STATE, records.length);
+    }
+    records.forEach((record, i) => {
+      this.#live?.set(record.id, { record, written: 1, fixedSum: sums[i] ?? 0 });
+      rows?.push(record);
+    });
+    return records;
   }
 
   /** The ids the next `orders` get in memory; refuses a signature journaled before, as SQLite does. */
@@ -505,19 +534,21 @@ export class OrderJournal {
     const { record } = live;
     const state = transition(record.state, 'sent');
     const attempts = record.attempts + 1;
+    const next: OrderRecord = { ...record, state, attempts, updatedAt: now };
     if (this.#rows !== undefined) {
       // In memory the record is the row: nothing to write.
     } else if (attempts <= live.written) {
-      this.#lazily(() => this.#state.run(state, now, id));
+      const written = live.written;
+      this.#lazily(() => this.#rewrite(next, written, live.fixedSum));
     } else if (live.written === 0) {
-      this.#written(() => this.#attempt.run(attempts, state, now, id));
+      this.#written(() => this.#rewrite(next, attempts, live.fixedSum));
       this.#commits += 1;
       live.written = attempts;
     } else {
-      this.#lazily(() => this.#attempt.run(attempts, state, now, id));
+      this.#lazily(() => this.#rewrite(next, attempts, live.fixedSum));
       live.written = attempts;
     }
-    live.record = { ...record, state, attempts, updatedAt: now };
+    live.record = next;
     this.#counted(record.state, state);
     this.#keep(live.record);
   }
@@ -552,20 +583,7 @@ export class OrderJournal {
       updatedAt: now,
     };
     // A row this process inserted and never sent gives back the attempt counted with it.
-    this.#lazily(() =>
-      this.#outcome.run(
-        updated.state,
-        updated.venueOrderId,
-        updated.filledX18.toString(),
-        updated.avgFillPriceX18?.toString() ?? null,
-        updated.fillPriceEstimated ? 1 : 0,
-        updated.feesX18?.toString() ?? null,
-        updated.error,
-        updated.attempts,
-        now,
-        id,
-      ),
-    );
+    this.#lazily(() => this.#rewrite(updated, updated.attempts, live?.fixedSum));
     this.#counted(current.state, updated.state);
     if (live !== undefined) {
       live.written = updated.attempts;
@@ -585,7 +603,7 @@ export class OrderJournal {
   releaseUnsentAttempt(id: number): void {
     const live = this.#live?.get(id);
     if (live === undefined || live.record.attempts > 0 || live.written === 0) return;
-    this.#lazily(() => this.#attempt.run(0, live.record.state, live.record.updatedAt, id));
+    this.#lazily(() => this.#rewrite(live.record, 0, live.fixedSum));
     live.written = 0;
   }
 
@@ -674,18 +692,18 @@ export class OrderJournal {
   /** Reads a value of a strategy's persisted key-value store. */
   kvGet(scope: string, key: string): string | undefined {
     const row = whileReading(this.#path, () => this.#kvGet.get(scope, key)) as
-      { value: unknown } | undefined;
+      { value: unknown; row_sum: unknown } | undefined;
     if (row === undefined) return undefined;
-    if (typeof row.value !== 'string')
+    if (typeof row.value !== 'string' || row.row_sum !== kvRowSum(scope, key, row.value))
       throw journalDamaged(this.#path, [
-        `the stored value of ${JSON.stringify(`${scope}/${key}`)} is not text`,
+        `the stored value of ${JSON.stringify(`${scope}/${key}`)} is not text or does not match its checksum (row_sum)`,
       ]);
     return row.value;
   }
 
   /** Writes a value of a strategy's persisted key-value store (committed and fsynced on return). */
   kvSet(scope: string, key: string, value: string): void {
-    this.#written(() => this.#kvSet.run(scope, key, value));
+    this.#written(() => this.#kvSet.run(scope, key, value, kvRowSum(scope, key, value)));
     this.#commits += 1;
   }
 
@@ -724,7 +742,13 @@ export class OrderJournal {
     try {
       this.#syncNormal!.run();
       // (A changed value: SQLite writes nothing for an unchanged one.)
-      this.#restartWal!.run(BOOT_SCOPE, 'walRestartedAt', String(systemClock.now()));
+      const at = String(systemClock.now());
+      this.#restartWal!.run(
+        BOOT_SCOPE,
+        'walRestartedAt',
+        at,
+        kvRowSum(BOOT_SCOPE, 'walRestartedAt', at),
+      );
     } catch {
       // Then the next commit restarts the WAL, as SQLite would anyway.
     } finally {
@@ -839,25 +863,37 @@ function currentBootId(): string | null {
   }
 }
 
-/** See {@link OrderJournal.open}: one transaction, before the journal is read into memory. */
-function settleUncountedAttempts(db: Database.Database, bootId: string | null): void {
+/** Upserts one stored value with its checksum. */
+const KV_SET =
+  'INSERT INTO kv (scope, key, value, row_sum) VALUES (?, ?, ?, ?) ON CONFLICT(scope, key) DO UPDATE SET value = excluded.value, row_sum = excluded.row_sum';
+
+/**
+ * See {@link OrderJournal.open}: one transaction, before the journal is read into memory. Each
+ * row is checked before it is rewritten (with its new checksum).
+ */
+function settleUncountedAttempts(db: Database.Database, path: string, bootId: string | null): void {
   db.transaction(() => {
     const stored = db
       .prepare('SELECT value FROM kv WHERE scope = ? AND key = ?')
-      .get(BOOT_SCOPE, 'bootId') as { value: string } | undefined;
+      .get(BOOT_SCOPE, 'bootId') as { value: unknown } | undefined;
     const sameBoot = bootId !== null && stored?.value === bootId;
     const pending = INITIAL_ORDER_STATE;
-    if (sameBoot) {
-      db.prepare('UPDATE orders SET attempts = 0 WHERE state = ? AND attempts > 0').run(pending);
-    } else {
-      db.prepare('UPDATE orders SET state = ? WHERE state = ? AND attempts > 0').run(
-        transition(pending, 'sent'),
-        pending,
-      );
-      if (bootId !== null)
-        db.prepare(
-          'INSERT INTO kv (scope, key, value) VALUES (?, ?, ?) ON CONFLICT(scope, key) DO UPDATE SET value = excluded.value',
-        ).run(BOOT_SCOPE, 'bootId', bootId);
+    const rows = db
+      .prepare('SELECT * FROM orders NOT INDEXED WHERE state = ? AND attempts > 0')
+      .all(pending) as RawOrderRow[];
+    const update = db.prepare(
+      'UPDATE orders SET state = ?, attempts = ?, row_sum = ? WHERE id = ?',
+    );
+    for (const row of rows) {
+      const record = readOrderRow(row);
+      if (isRowProblem(record)) throw journalDamaged(path, [describeRowProblem(record)]);
+      // Same boot: never sent, the attempt given back; else it may have left: SENT, for good.
+      const settled = sameBoot ? record : { ...record, state: transition(pending, 'sent') };
+      const attempts = sameBoot ? 0 : record.attempts;
+      const sum = orderSum(fixedSumOf(settled), changingOrderValues(settled, attempts));
+      update.run(settled.state, attempts, sum, record.id);
     }
+    if (!sameBoot && bootId !== null)
+      db.prepare(KV_SET).run(BOOT_SCOPE, 'bootId', bootId, kvRowSum(BOOT_SCOPE, 'bootId', bootId));
   })();
 }

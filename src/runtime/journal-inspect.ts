@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { sqliteFinding } from '../execution/journal-damage.ts';
+import { kvRowSum } from '../execution/journal-row-sum.ts';
 import {
   describeRowProblem,
   isRowProblem,
@@ -148,15 +149,17 @@ function readSequence(db: Database.Database): number {
 function readKv(db: Database.Database, problems: string[]): RawKvRow[] {
   const rows: RawKvRow[] = [];
   try {
-    for (const row of db.prepare('SELECT scope, key, value FROM kv NOT INDEXED').iterate()) {
-      const kv = row as RawKvRow;
-      if (
-        typeof kv.scope === 'string' &&
-        typeof kv.key === 'string' &&
-        typeof kv.value === 'string'
-      )
-        rows.push(kv);
-      else problems.push(`a stored value (${String(kv.scope)}/${String(kv.key)}) is not text`);
+    for (const row of db.prepare('SELECT * FROM kv NOT INDEXED').iterate()) {
+      const kv = row as RawKvRow & { row_sum?: unknown };
+      const text =
+        typeof kv.scope === 'string' && typeof kv.key === 'string' && typeof kv.value === 'string';
+      // (A journal older than checksums has no row_sum column.)
+      const summed = !('row_sum' in kv) || kv.row_sum === kvRowSum(kv.scope, kv.key, kv.value);
+      if (text && summed) rows.push({ scope: kv.scope, key: kv.key, value: kv.value });
+      else
+        problems.push(
+          `the stored value ${JSON.stringify(`${String(kv.scope)}/${String(kv.key)}`)} is not text or does not match its checksum (row_sum)`,
+        );
     }
   } catch (error) {
     problems.push(`the stored values (kv) stop being readable: ${sqliteFinding(error)}`);

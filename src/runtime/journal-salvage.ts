@@ -3,36 +3,8 @@ import { existsSync } from 'node:fs';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { makeJournalFilesPrivate } from '../execution/journal-file-mode.ts';
 import { inspectJournal, type JournalContents } from './journal-inspect.ts';
+import { kvRowSum, ORDER_COLUMNS, orderRowSum } from '../execution/journal-row-sum.ts';
 import { migrateJournal } from '../execution/journal-schema.ts';
-
-/** The `orders` columns a salvaged row carries over, as the current schema names them. */
-const ORDER_COLUMNS = [
-  'id',
-  'strategy',
-  'tag',
-  'market_id',
-  'symbol',
-  'side',
-  'type',
-  'amount_x18',
-  'price_x18',
-  'reduce_only',
-  'body',
-  'signature',
-  'signer',
-  'expiry_ts',
-  'reference_price_x18',
-  'state',
-  'venue_order_id',
-  'filled_x18',
-  'avg_fill_price_x18',
-  'fill_price_estimated',
-  'fees_x18',
-  'attempts',
-  'created_at',
-  'updated_at',
-  'error',
-] as const;
 
 /**
  * Copies every readable, valid row of the journal at `from` into a new journal at `to` (the
@@ -54,13 +26,15 @@ export function salvageJournal(from: string, to: string): JournalContents {
     db.pragma('journal_mode = WAL');
     migrateJournal(db);
     const insertOrder = db.prepare(
-      `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) VALUES (${ORDER_COLUMNS.map(() => '?').join(', ')})`,
+      `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}, row_sum) VALUES (${ORDER_COLUMNS.map(() => '?').join(', ')}, ?)`,
     );
-    const insertKv = db.prepare('INSERT INTO kv (scope, key, value) VALUES (?, ?, ?)');
+    const insertKv = db.prepare('INSERT INTO kv (scope, key, value, row_sum) VALUES (?, ?, ?, ?)');
     db.transaction(() => {
+      // The values as read (each checked), summed afresh: a journal older than checksums has none.
       for (const row of contents.orders)
-        insertOrder.run(...ORDER_COLUMNS.map((column) => row[column] ?? null));
-      for (const row of contents.kv) insertKv.run(row.scope, row.key, row.value);
+        insertOrder.run(...ORDER_COLUMNS.map((column) => row[column] ?? null), orderRowSum(row));
+      for (const row of contents.kv)
+        insertKv.run(row.scope, row.key, row.value, kvRowSum(row.scope, row.key, row.value));
     })();
   } finally {
     db.close();

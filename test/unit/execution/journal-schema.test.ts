@@ -1,6 +1,7 @@
 /**
  * Journal schema versions: a journal written before versions existed opens, is migrated, and
- * its rows read back; a journal of a newer quanta is refused untouched.
+ * its rows read back; a journal of schema 3 (before per-row checksums) is migrated, each row
+ * checked before it is sealed with a checksum; a journal of a newer quanta is refused untouched.
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCodes, QuantaError } from '../../../src/errors/index.ts';
 import { OrderJournal } from '../../../src/execution/journal.ts';
 import { JOURNAL_SCHEMA_VERSION } from '../../../src/execution/journal-schema.ts';
+import { writeJournal } from '../../helpers/journal-orders.ts';
 
 // The schema exactly as the journal created it before it carried a version (commit de198dc),
 // copied here on purpose: the test must keep opening such files whatever the code becomes.
@@ -97,7 +99,7 @@ describe('journal schema version', () => {
   it('is stamped on a new journal', () => {
     const path = journalPath();
     OrderJournal.open(path).close();
-    expect(JOURNAL_SCHEMA_VERSION).toBe(3);
+    expect(JOURNAL_SCHEMA_VERSION).toBe(4);
     expect(userVersion(path)).toBe(JOURNAL_SCHEMA_VERSION);
   });
 
@@ -179,4 +181,67 @@ describe('journal schema version', () => {
     });
     expect(userVersion(path)).toBe(JOURNAL_SCHEMA_VERSION + 1);
   });
+
+  it('migrates a schema-3 journal (no checksums): every row reads back, and is checked from then on', () => {
+    const path = journalPath();
+    writeJournal(path, 3);
+    const before = OrderJournal.openReadOnly(path);
+    const written = before.all();
+    before.close();
+    writeSchema3(path);
+    expect(userVersion(path)).toBe(3);
+
+    // Read-only (quanta status) does not migrate: it says what to do.
+    expect(() => OrderJournal.openReadOnly(path)).toThrow(
+      `the journal at ${path} has schema version 3, this quanta reads ${JOURNAL_SCHEMA_VERSION}`,
+    );
+    const journal = OrderJournal.open(path, { bootId: null });
+    expect(journal.all()).toEqual(written);
+    expect(journal.kvGet('quanta:risk', 'baseline')).toBe('{"day":"2026-11-23","equity":"1000"}');
+    journal.close();
+    expect(userVersion(path)).toBe(JOURNAL_SCHEMA_VERSION);
+
+    // Sealed: a value changed after the migration is found.
+    const db = new Database(path);
+    db.prepare(`UPDATE orders SET strategy = 'dcb' WHERE id = 2`).run();
+    db.close();
+    const reopened = OrderJournal.open(path, { bootId: null });
+    try {
+      expect(() => reopened.get(2)).toThrow(
+        expect.objectContaining({ code: ErrorCodes.JOURNAL_DAMAGED }),
+      );
+    } finally {
+      reopened.close();
+    }
+  });
+
+  it('refuses to migrate a schema-3 journal with a damaged row, instead of sealing it as good', () => {
+    const path = journalPath();
+    writeJournal(path, 3);
+    writeSchema3(path);
+    const db = new Database(path);
+    db.prepare(`UPDATE orders SET amount_x18 = 'kjkbjjjjjjjjjjjj' WHERE id = 2`).run();
+    db.close();
+
+    let error: unknown;
+    try {
+      OrderJournal.open(path, { bootId: null });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: ErrorCodes.JOURNAL_DAMAGED });
+    expect((error as Error).message).toContain('order 2');
+    expect((error as Error).message).toContain('amount_x18');
+    // Nothing was migrated: the journal is as it was, for `quanta journal salvage`.
+    expect(userVersion(path)).toBe(3);
+  });
 });
+
+/** Turns a current journal into the schema-3 layout exactly (no row_sum columns, version 3). */
+function writeSchema3(path: string): void {
+  const db = new Database(path);
+  db.exec('ALTER TABLE orders DROP COLUMN row_sum');
+  db.exec('ALTER TABLE kv DROP COLUMN row_sum');
+  db.pragma('user_version = 3');
+  db.close();
+}
