@@ -12,6 +12,7 @@ export {
   type Fill,
 } from './strategy/define-strategy.ts';
 export type { OrderIntent } from './strategy/intent.ts';
+export type { Bar } from './strategy/bars/bar.ts';
 export {
   positionX18,
   isLong,

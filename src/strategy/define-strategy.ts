@@ -3,6 +3,7 @@ import type { Logger } from '../log/logger.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import type { OrderSide, OrderStatus } from '../domain/index.ts';
 import type { OrderIntent } from './intent.ts';
+import type { Bar } from './bars/bar.ts';
 
 /** A strategy's small persisted key-value store (kept in the journal; survives restarts). */
 export interface StrategyStore {
@@ -68,6 +69,16 @@ export interface StrategyContext<P, S> {
    * An invalid name or value is ignored with a warning.
    */
   plot(name: string, value: number | string): void;
+  /**
+   * The closed bars of a market (its id or symbol) and a timeframe the strategy declares in
+   * `bars`, oldest first, at most the declared history. The bar still open is never in it: the
+   * last bar is the one that ended at or before now.
+   *
+   * @throws RangeError for a timeframe `bars` does not declare.
+   * @example
+   * const last = ctx.bars('ETH-USD', '1m').at(-1); // undefined before the first bar closed
+   */
+  bars(market: number | string, timeframe: string): readonly Bar[];
 }
 
 /**
@@ -87,11 +98,33 @@ export interface StrategyDefinition<P, S> {
   readonly allowUnknownParams?: boolean;
   /** Called once before the first snapshot; returns the strategy's state. */
   init?(context: Omit<StrategyContext<P, S>, 'state'>): S | Promise<S>;
-  /** Called for every snapshot; returns the intents to send (maybe none). */
-  onSnapshot(
+  /**
+   * Time bars to build from snapshots for every market of the strategy: timeframe (`"1s"` to
+   * `"1d"`, dividing a day: `"1m"`, `"5m"`, `"1h"`, `"4h"`…) → how many closed bars
+   * `ctx.bars` keeps. Bars are aligned to UTC, made of the mid, and delivered to `onBar` once
+   * closed (docs/strategy-guide.md, "Bars").
+   *
+   * @example
+   * bars: { '1m': 100, '15m': 20 }
+   */
+  readonly bars?: Readonly<Record<string, number>>;
+  /**
+   * Called for every snapshot (after `onBar` for the bars it closed); returns the intents to
+   * send (maybe none). A strategy has `onSnapshot`, `onBar` or both.
+   */
+  onSnapshot?(
     snapshot: Snapshot,
     context: StrategyContext<P, S>,
   ): readonly OrderIntent[] | Promise<readonly OrderIntent[]>;
+  /**
+   * Called for every bar of a declared timeframe once it has closed, in order of close time,
+   * then timeframe (shorter first), then market; before `onSnapshot` of the snapshot that
+   * closed it. Returns the intents to send (an empty array or nothing for none).
+   */
+  onBar?(
+    bar: Bar,
+    context: StrategyContext<P, S>,
+  ): readonly OrderIntent[] | void | Promise<readonly OrderIntent[] | void>;
   /** Called when one of this strategy's orders fills (fully or partly). */
   onFill?(fill: Fill, context: StrategyContext<P, S>): void | Promise<void>;
   /** Called once on shutdown. */
@@ -126,6 +159,10 @@ export type Strategy<P = unknown, S = unknown> = StrategyDefinition<P, S> & {
 export function defineStrategy<P = Record<string, never>, S = undefined>(
   definition: StrategyDefinition<P, S>,
 ): Strategy<P, S> {
+  if (typeof definition.onSnapshot !== 'function' && typeof definition.onBar !== 'function')
+    throw new TypeError(
+      `strategy ${definition.name} has neither onSnapshot nor onBar: define at least one`,
+    );
   return Object.freeze({ ...definition, [STRATEGY_BRAND]: true as const });
 }
 

@@ -2,6 +2,7 @@ import { locatedLine, type ConfigSource } from '../config/index.ts';
 import { ErrorCodes, isQuantaError, QuantaError } from '../errors/index.ts';
 import type { Strategy } from './define-strategy.ts';
 import { loadStrategy, parseStrategyParams } from './load-strategy.ts';
+import { planTimeframes } from './bars/bar-plan.ts';
 
 /** One strategy entry of the config. */
 export interface StrategyEntry {
@@ -72,6 +73,8 @@ export async function prepareStrategies(
         ? {}
         : { locate: (path) => source.locate(['strategies', index, 'params', ...path]) }),
     });
+    // Declared bars are checked here, before anything starts (the host plans them again).
+    await loadAt(source, index, () => Promise.resolve(planTimeframes(name, strategy.bars)));
     prepared.push({
       index,
       name,

@@ -1,6 +1,6 @@
 import type { Logger } from '../log/logger.ts';
 import type { Snapshot } from '../market/snapshot.ts';
-import { formatX18 } from '../money/index.ts';
+import { formatX18, parseDecimalToX18 } from '../money/index.ts';
 import type {
   Fill,
   OpenOrder,
@@ -11,6 +11,9 @@ import type {
 import type { OrderIntent } from './intent.ts';
 import { checkOrderIntentFast, orderIntentSchema } from './intent-schema.ts';
 import { raceDeadline, realTimer, TIMED_OUT, type StartTimer } from './strategy-timer.ts';
+import type { Bar } from './bars/bar.ts';
+import { BarFeed } from './bars/bar-feed.ts';
+import { planTimeframes } from './bars/bar-plan.ts';
 
 /** What a host needs to run one strategy instance; everything outside comes in as functions. */
 export interface StrategyHostOptions {
@@ -91,12 +94,15 @@ export class StrategyHost {
   readonly #positions = new Map<number, { readonly x18: bigint; readonly text: string }>();
   #marketsSeen: Snapshot['markets'] | undefined;
   #symbolsSeen = new Set<string>();
+  /** The strategy's declared bars, built from every snapshot (even while it is paused). */
+  readonly #bars: BarFeed;
 
   constructor(options: StrategyHostOptions) {
     this.name = options.name;
     this.#options = options;
     this.#maxFailures = options.maxConsecutiveFailures ?? 5;
     this.#maxTimeouts = options.maxConsecutiveTimeouts ?? 3;
+    this.#bars = new BarFeed(planTimeframes(options.name, options.strategy.bars));
   }
 
   /** True once the strategy failed or timed out too often in a row; it gets no more snapshots. */
@@ -154,6 +160,24 @@ export class StrategyHost {
     options.onPlot?.(name, text, options.now());
   };
 
+  readonly #barsOf = (market: number | string, timeframe: string): readonly Bar[] => {
+    const marketId = typeof market === 'number' ? market : this.#idOf(market);
+    const bars = this.#bars.bars(marketId ?? -1, timeframe);
+    if (bars === undefined) {
+      const declared = this.#bars.timeframes.map((plan) => plan.timeframe).join(', ');
+      throw new RangeError(
+        `ctx.bars: timeframe ${timeframe} is not declared in the bars of strategy ${this.name} (declared: ${declared === '' ? 'none' : declared})`,
+      );
+    }
+    return bars;
+  };
+
+  /** The id of one of the strategy's markets by symbol, or undefined. */
+  #idOf(symbol: string): number | undefined {
+    for (const id of this.#marketIds) if (this.#marketsSeen?.get(id)?.symbol === symbol) return id;
+    return undefined;
+  }
+
   #context(): StrategyContext<unknown, unknown> {
     const options = this.#options;
     return {
@@ -168,6 +192,7 @@ export class StrategyHost {
       store: options.store,
       state: this.#state,
       plot: this.#plot,
+      bars: this.#barsOf,
     };
   }
 
@@ -217,14 +242,23 @@ export class StrategyHost {
    * and resolve to no intents.
    */
   async onSnapshot(snapshot: Snapshot): Promise<readonly OrderIntent[]> {
-    if (this.#paused) return [];
+    // Bars are built from every snapshot, whatever the strategy's state, so they stay true to
+    // the market (a paused strategy resumes with the bars it would have had).
+    if (!this.#bars.empty) {
+      this.#resolveMarkets(snapshot);
+      this.#bars.update(snapshot, this.#marketIds);
+    }
+    if (this.#paused) {
+      while (this.#bars.next() !== undefined);
+      return [];
+    }
     if (this.#late !== undefined) {
       this.#timedOut(snapshot, 'skipped');
       return [];
     }
     this.#resolveMarkets(snapshot);
     try {
-      let returned: unknown = this.#options.strategy.onSnapshot(snapshot, this.#context());
+      let returned: unknown = this.#ask(snapshot);
       // Only a pending promise needs a deadline; an array returned at once arms no timer.
       if (isPromiseLike(returned)) {
         const answer = await this.#withinDeadline(returned, snapshot);
@@ -239,6 +273,44 @@ export class StrategyHost {
       this.#fail(error, 'onSnapshot');
       return [];
     }
+  }
+
+  /**
+   * Calls `onBar` for each bar this snapshot closed (committing each just before), then
+   * `onSnapshot`, and gathers what they returned; stays synchronous until a hook returns a
+   * promise.
+   */
+  #ask(snapshot: Snapshot): unknown[] | Promise<unknown[]> {
+    const strategy = this.#options.strategy;
+    const context = this.#context();
+    const out: unknown[] = [];
+    for (let bar = this.#bars.next(); bar !== undefined; bar = this.#bars.next()) {
+      if (strategy.onBar === undefined) continue;
+      const returned = strategy.onBar(bar, context);
+      if (isPromiseLike(returned)) return this.#askLater(returned, out, snapshot, context);
+      gather(out, returned, 'onBar');
+    }
+    if (strategy.onSnapshot === undefined) return out;
+    const returned: unknown = strategy.onSnapshot(snapshot, context);
+    if (isPromiseLike(returned))
+      return Promise.resolve(returned).then((value) => gather(out, value, 'onSnapshot'));
+    return gather(out, returned, 'onSnapshot');
+  }
+
+  /** The rest of {@link #ask} once a hook returned a promise. */
+  async #askLater(
+    pending: PromiseLike<unknown>,
+    out: unknown[],
+    snapshot: Snapshot,
+    context: StrategyContext<unknown, unknown>,
+  ): Promise<unknown[]> {
+    const strategy = this.#options.strategy;
+    gather(out, await pending, 'onBar');
+    for (let bar = this.#bars.next(); bar !== undefined; bar = this.#bars.next())
+      if (strategy.onBar !== undefined) gather(out, await strategy.onBar(bar, context), 'onBar');
+    if (strategy.onSnapshot !== undefined)
+      gather(out, await strategy.onSnapshot(snapshot, context), 'onSnapshot');
+    return out;
   }
 
   /** The strategy's answer, or TIMED_OUT after `timeoutMs` (the call is then remembered as late). */
@@ -306,6 +378,7 @@ export class StrategyHost {
     if (!Array.isArray(returned)) {
       throw new TypeError(`onSnapshot must return an array of intents, got ${typeof returned}`);
     }
+    if (returned.length === 0) return [];
     const intents: OrderIntent[] = [];
     for (const candidate of returned) {
       const fast = checkOrderIntentFast(candidate);
@@ -336,6 +409,7 @@ export class StrategyHost {
   /** Passes a fill to the strategy's `onFill`. */
   async onFill(fill: Fill): Promise<void> {
     const strategy = this.#options.strategy;
+    if (!this.#bars.empty) this.#bars.addVolume(fill.marketId, parseDecimalToX18(fill.amount));
     if (strategy.onFill === undefined || this.#paused) return;
     try {
       await strategy.onFill(fill, this.#context());
@@ -370,6 +444,19 @@ export class StrategyHost {
       );
     }
   }
+}
+
+/**
+ * Appends a hook's intents to `out` (returned, for chaining). `onBar` may return nothing;
+ * anything else that is not an array is the hook's failure.
+ */
+function gather(out: unknown[], returned: unknown, hook: 'onBar' | 'onSnapshot'): unknown[] {
+  if (Array.isArray(returned)) {
+    for (const candidate of returned) out.push(candidate);
+    return out;
+  }
+  if (returned === undefined && hook === 'onBar') return out;
+  throw new TypeError(`${hook} must return an array of intents, got ${typeof returned}`);
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

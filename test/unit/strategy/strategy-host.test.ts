@@ -108,7 +108,7 @@ describe('StrategyHost', () => {
 
 describe('StrategyHost deadline (strategies[].timeoutMs)', () => {
   function timedHost(
-    onSnapshot: Parameters<typeof defineStrategy>[0]['onSnapshot'],
+    onSnapshot: NonNullable<Parameters<typeof defineStrategy>[0]['onSnapshot']>,
     startTimer: StartTimer,
     log = capture().log,
     timeoutMs = 250,
