@@ -52,7 +52,13 @@ export interface ExecutorOptions {
   readonly tradingMode?: () => TradingMode;
   /** Told about orders as they progress (metrics, alerts); must not throw. */
   readonly observer?: ExecutorObserver;
+  /** The wall clock: order times, expiries, the day of the daily loss limit. */
   readonly now: () => number;
+  /**
+   * The monotonic clock (`Clock.monotonic`) durations are measured on: send latency, the refusal
+   * log's once-a-minute spacing. Default `now` (virtual time, where the two are one).
+   */
+  readonly monotonic?: () => number;
   readonly log: Logger;
   /** Default validity of an order (`execution.orderTtlMs`). */
   readonly orderTtlMs: number;
@@ -123,7 +129,7 @@ export class Executor {
 
   constructor(options: ExecutorOptions) {
     this.#options = options;
-    this.#refusals = new RefusalLog({ now: options.now, log: options.log });
+    this.#refusals = new RefusalLog({ now: options.monotonic ?? options.now, log: options.log });
     const { journal } = options;
     this.#risk = new RiskEngine({
       limits: options.limits,
@@ -440,7 +446,8 @@ export class Executor {
   async #send(record: OrderRecord, held = false): Promise<void> {
     if (!held) this.#holdExposure(record);
     let result: DispatchResult;
-    const startedAt = this.#options.now();
+    const monotonic = this.#options.monotonic ?? this.#options.now;
+    const startedAt = monotonic();
     try {
       const request: SignedOrderRequest = {
         body: record.body,
@@ -453,7 +460,7 @@ export class Executor {
     }
     const current = this.#options.journal.get(record.id);
     if (result.kind !== 'interrupted')
-      this.#options.observer?.dispatched?.(current, this.#options.now() - startedAt);
+      this.#options.observer?.dispatched?.(current, monotonic() - startedAt);
     switch (result.kind) {
       case 'placed':
         await this.#applyVenueOrder(current, result.order);

@@ -3,6 +3,7 @@ import { UNLOGGED_REFUSALS, type RefusalReason } from './refusal.ts';
 
 /** Options of {@link RefusalLog}. */
 export interface RefusalLogOptions {
+  /** A monotonic clock (`Clock.monotonic`): the spacing is a duration. */
   readonly now: () => number;
   readonly log: Logger;
   /** One log line per strategy and reason per this many ms (default one minute). */

@@ -66,6 +66,15 @@ export class Poller {
     return this.#lastGood === undefined ? undefined : this.#lastGoodAt;
   }
 
+  /**
+   * Ms since the last good poll on the monotonic clock, or undefined before the first one: what
+   * readiness and the snapshot-age metric read (the wall clock would put a poll 10 minutes ago
+   * the moment it is stepped forward 10 minutes, and in the future when stepped back).
+   */
+  lastGoodAgeMs(): number | undefined {
+    return this.#lastGood === undefined ? undefined : this.#monotonic() - this.#lastGoodMono;
+  }
+
   /** Consecutive failed polls. */
   get failures(): number {
     return this.#failures;

@@ -277,12 +277,11 @@ async function assembleBot(
     ...(metrics === undefined ? {} : { metrics: () => metrics.exposition() }),
   });
   metrics?.attach({
-    now,
     stats: () => executor.stats(),
     account: () => operations.accountValue(),
     queueDepth: () => dispatcher.pending,
     pollFailuresInRow: () => poller.failures,
-    lastGoodPollAt: () => poller.lastGoodAt,
+    lastGoodPollAgeMs: () => poller.lastGoodAgeMs(),
     credentialsExpireAt: () => credentials.current().expiryTs,
     pausedStrategies: () => session.pausedStrategies(),
     strategyTimeouts: () => session.strategyTimeouts(),

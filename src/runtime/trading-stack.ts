@@ -107,6 +107,7 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
     ...(options.tradingMode === undefined ? {} : { tradingMode: options.tradingMode }),
     ...(options.observer === undefined ? {} : { observer: options.observer }),
     now,
+    ...(options.monotonic === undefined ? {} : { monotonic: options.monotonic }),
     log: log.child({ part: 'executor' }),
     orderTtlMs: config.execution.orderTtlMs,
     ...(options.lookupOrder === undefined ? {} : { lookupOrder: options.lookupOrder }),

@@ -20,12 +20,12 @@ import type { RateBudgetStatus } from '../../execution/rate-budget/rate-budget.t
 
 /** What the metrics read at scrape time (nothing is computed per snapshot for them). */
 export interface MetricsSource {
-  readonly now: () => number;
   readonly stats: () => ExecutorStats;
   readonly account: () => AccountValue;
   readonly queueDepth: () => number;
   readonly pollFailuresInRow: () => number;
-  readonly lastGoodPollAt: () => number | undefined;
+  /** Ms since the last good poll, on the monotonic clock (undefined before the first). */
+  readonly lastGoodPollAgeMs: () => number | undefined;
   readonly credentialsExpireAt: () => number;
   readonly pausedStrategies: () => readonly string[];
   readonly strategyTimeouts: () => Readonly<Record<string, number>>;
@@ -355,8 +355,8 @@ export class BotMetrics {
         help: 'Age of the last good venue poll (NaN before the first one)',
       },
       (g, from) => {
-        const at = from.lastGoodPollAt();
-        g.set(at === undefined ? Number.NaN : (from.now() - at) / 1000);
+        const ageMs = from.lastGoodPollAgeMs();
+        g.set(ageMs === undefined ? Number.NaN : ageMs / 1000);
       },
     );
     const perMarket = (

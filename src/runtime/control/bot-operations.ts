@@ -25,7 +25,7 @@ export interface BotOperationsOptions {
     TradingSession,
     'pausedStrategies' | 'strategyTimeouts' | 'resumeStrategy' | 'strategyNames'
   >;
-  readonly poller: Pick<Poller, 'failures' | 'lastGoodAt'>;
+  readonly poller: Pick<Poller, 'failures' | 'lastGoodAt' | 'lastGoodAgeMs'>;
   readonly journal: Pick<OrderJournal, 'inStates' | 'latest' | 'lastWriteError'>;
   readonly credentials: Pick<CredentialManager, 'current'>;
   readonly modes: TradingModes;
@@ -121,13 +121,13 @@ export class BotOperations {
     const { poller, config, now, credentials, journal, modes } = this.#options;
     const reasons: string[] = [];
     if (!this.#running) reasons.push('run loop not running');
-    const lastGoodAt = poller.lastGoodAt;
+    const ageMs = poller.lastGoodAgeMs();
     const staleAfterMs = config.poll.staleAfterMs;
-    if (lastGoodAt === undefined) {
+    if (ageMs === undefined) {
       if (this.#running) reasons.push('no venue poll has succeeded yet');
-    } else if (now() - lastGoodAt > staleAfterMs) {
+    } else if (ageMs > staleAfterMs) {
       reasons.push(
-        `data stale: last good poll ${now() - lastGoodAt} ms ago (poll.staleAfterMs ${staleAfterMs})`,
+        `data stale: last good poll ${Math.round(ageMs)} ms ago (poll.staleAfterMs ${staleAfterMs})`,
       );
     }
     if (poller.failures > 0) reasons.push(`venue polls failing: ${poller.failures} in a row`);

@@ -5,7 +5,8 @@
  * nothing was logged. A bot against the paper venue on port 0, on virtual time that moves only
  * when all its requests are answered; the test steps the bot's wall clock (its monotonic clock
  * is the virtual time itself). Polls keep the budget's rate through a step back and a step
- * forward, and each step is logged once. (A step in the middle of a poll: the poller's unit
+ * forward, each step is logged once, and the age of the last poll (readiness, the
+ * snapshot-age metric) is not moved by a step. (A step in the middle of a poll: the poller's unit
  * test, test/unit/market/poller.test.ts.)
  */
 import { afterEach, expect, it } from 'vitest';
@@ -21,6 +22,7 @@ import {
   tempDir,
   writeBotConfig,
 } from './harness.ts';
+import { patchBotConfig, section } from './config-patch.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -54,6 +56,12 @@ it('polls keep to the rate budget through wall-clock steps, each step logged onc
       },
     ],
   });
+  // The control server serves /metrics. Data counts as stale after 5 s: polls the budget skips
+  // leave gaps of up to a second, which the default (3 intervals) would call stale.
+  await patchBotConfig(path, (document) => {
+    Object.assign(section(document, 'control'), { host: '127.0.0.1', port: 0 });
+    section(document, 'poll').staleAfterMs = 5000;
+  });
   const logs = captureLogs();
   let offset = 0;
   const running = await runBot(path, logs.log, undefined, {
@@ -62,6 +70,12 @@ it('polls keep to the rate budget through wall-clock steps, each step logged onc
     sleep: time.sleep,
   });
   cleanups.push(() => running.stop());
+
+  const snapshotAgeSeconds = async (): Promise<number> => {
+    const text = await (await fetch(`${running.bot.controlUrl ?? ''}/metrics`)).text();
+    const line = text.split('\n').find((l) => l.startsWith('quanta_snapshot_age_seconds '));
+    return Number(line?.split(' ')[1]);
+  };
 
   /** Venue requests (polls of markets and quotes) in each window of 5 s of bot time. */
   const perWindow: number[] = [];
@@ -77,6 +91,11 @@ it('polls keep to the rate budget through wall-clock steps, each step logged onc
   offset = -TEN_MINUTES;
   await windows(4);
   offset = 0;
+  // Right after the step forward, before the next poll: the last good poll is a few hundred ms
+  // old, not 10 minutes (before: "data stale: last good poll 600800 ms ago" in readiness, and
+  // quanta_snapshot_age_seconds 600.8: both measured it on the wall clock).
+  expect(running.bot.operations.notReadyReasons()).toEqual([]);
+  expect(await snapshotAgeSeconds()).toBeLessThan(1);
   await windows(2);
   const budget = running.bot.operations.status().rateBudget as RateBudgetStatus;
 
