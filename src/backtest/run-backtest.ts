@@ -14,6 +14,7 @@ import { checkStrategySymbols } from '../strategy/check-symbols.ts';
 import { prepareStrategies } from '../strategy/prepare-strategies.ts';
 import type { Market } from '../domain/index.ts';
 import { parseDecimalToX18 } from '../money/index.ts';
+import { capitalOf } from '../execution/risk-limits.ts';
 import {
   type FillModel,
   overridesFees,
@@ -212,6 +213,10 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
       // Every order is on its way at once (latency is the fill model's, not a queue's).
       rate: { requests: Infinity, perMs: 1, concurrency: Infinity, maxAttempts: 1 },
       killSwitchOn: () => false,
+      // The equity a backtest sizes from starts where its report's equity curve does, unless
+      // the config names the live capital.
+      capitalX18:
+        capitalOf(config.risk) ?? parseDecimalToX18(fillModel.startingCapital, 'startingCapital'),
       now: clock,
       sleep: () => Promise.resolve(),
       log,

@@ -141,6 +141,9 @@ const riskSchema = mapping({
   maxOrderNotional: positiveDecimal().default('5000'),
   maxPositionNotional: positiveDecimal().default('20000'),
   dailyLossLimit: positiveDecimal().optional(),
+  // The account's value before this journal's first order: the base of ctx.equity() and of
+  // risk sizing (the venue reports no balance).
+  capital: positiveDecimal().optional(),
   killSwitchFile: text('expected a file path').optional(),
 });
 

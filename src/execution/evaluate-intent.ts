@@ -1,4 +1,5 @@
 import type { OrderIntent } from '../strategy/intent.ts';
+import { bestPriceX18 } from '../market/best-price.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { checkOrder, type RiskLimits } from './checks.ts';
 import { refuse, type Refusal } from './refusal.ts';
@@ -12,6 +13,8 @@ export interface EvaluationContext {
   readonly limits: RiskLimits;
   readonly dailyPnlX18: bigint;
   readonly killSwitchOn: boolean;
+  /** The account's equity, for `risk` sizing; undefined where it is not known. */
+  readonly equityX18?: bigint | undefined;
   /** The trading mode (default `trading`): `halt` refuses all, the others all but reduce-only. */
   readonly mode?: TradingMode;
 }
@@ -34,13 +37,23 @@ export function evaluateIntent(
   if (market === undefined) {
     return refuse('MARKET_NOT_FOUND', `market ${intent.marketId} is not listed by the venue`);
   }
-  const sized = sizeIntent(intent, market);
+  const quote = context.snapshot.quotes?.get(market.id);
+  const positionX18 = context.positionX18(market.id);
+  const sized = sizeIntent(intent, market, {
+    // Read only when the amount is to be computed from it.
+    marketPriceX18:
+      intent.amount === undefined && intent.type === 'MARKET'
+        ? bestPriceX18(quote, intent.side === 'BUY' ? 'asks' : 'bids')
+        : undefined,
+    equityX18: context.equityX18,
+    positionX18,
+  });
   if ('refused' in sized) return sized;
   return (
     checkOrder(sized, {
       market,
-      quote: context.snapshot.quotes?.get(market.id),
-      positionX18: context.positionX18(market.id),
+      quote,
+      positionX18,
       limits: context.limits,
       dailyPnlX18: context.dailyPnlX18,
     }) ?? sized

@@ -19,7 +19,8 @@ import { NextEvent } from './next-event.ts';
 import type { NewOrder, OrderJournal } from './journal.ts';
 import type { OrderRecord } from './order-record.ts';
 import { Portfolio, type Liquidity } from './portfolio.ts';
-import type { PositionBook } from './positions.ts';
+import { unrealizedPnlX18, type PositionBook } from './positions.ts';
+import { markPriceX18 } from '../market/mark-price.ts';
 import { expiryFloorOf, nextExpiryTs } from './expiry-floor.ts';
 import { recoverJournal } from './recovery.ts';
 import { RiskEngine } from './risk.ts';
@@ -74,6 +75,8 @@ export interface ExecutorOptions {
    * (backtests, whose venue runs on the same virtual clock).
    */
   readonly clockRefusal?: (ttlMs: number) => string | undefined;
+  /** The base of the account's equity (see `RiskEngine.equityX18`); undefined: not known. */
+  readonly capitalX18?: bigint | undefined;
 }
 
 /** What the executor tells metrics and alerts about orders. */
@@ -135,6 +138,7 @@ export class Executor {
       limits: options.limits,
       killSwitchOn: options.killSwitchOn,
       tradingMode: options.tradingMode,
+      capitalX18: options.capitalX18,
       now: options.now,
       store: {
         get: (key) => journal.kvGet(RISK_SCOPE, key),
@@ -151,6 +155,19 @@ export class Executor {
   /** One strategy's own positions (what its `ctx.position` reports). */
   strategyPositions(strategy: string): PositionBook {
     return this.#portfolio.strategy(strategy);
+  }
+
+  /** The account's equity at the marks of `snapshot` (see `RiskEngine.equityX18`). */
+  equityX18(snapshot: Snapshot): bigint | undefined {
+    return this.#risk.equityX18(snapshot, this.#portfolio);
+  }
+
+  /** The unrealized PnL of one strategy's position at the mark of `snapshot`; undefined without a mark. */
+  unrealizedPnlX18(strategy: string, marketId: number, snapshot: Snapshot): bigint | undefined {
+    const position = this.#portfolio.strategy(strategy).get(marketId);
+    if (position.amountX18 === 0n) return 0n;
+    const mark = markPriceX18(snapshot.quotes?.get(marketId));
+    return mark === undefined ? undefined : unrealizedPnlX18(position, mark);
   }
 
   /** Refusals by reason and journaled orders by state. */

@@ -6,6 +6,7 @@ export interface RiskSettings {
   readonly maxOrderNotional: string;
   readonly maxPositionNotional: string;
   readonly dailyLossLimit?: string | undefined;
+  readonly capital?: string | undefined;
 }
 
 /** Risk limits (x18) from the config's `risk:` section: the same for live and backtest. */
@@ -17,4 +18,9 @@ export function riskLimitsOf(risk: RiskSettings): RiskLimits {
       ? {}
       : { dailyLossLimitX18: parseDecimalToX18(risk.dailyLossLimit, 'risk.dailyLossLimit') }),
   };
+}
+
+/** `risk.capital` as x18 (the base of the account's equity), or undefined when not set. */
+export function capitalOf(risk: RiskSettings): bigint | undefined {
+  return risk.capital === undefined ? undefined : parseDecimalToX18(risk.capital, 'risk.capital');
 }

@@ -24,6 +24,12 @@ export interface RiskEngineOptions {
   readonly tradingMode?: (() => TradingMode) | undefined;
   readonly now: () => number;
   readonly store: RiskStore;
+  /**
+   * What the account held before the first order of this journal (`risk.capital`; a backtest's
+   * `backtest.startingCapital`): the base of {@link RiskEngine.equityX18}. Undefined: the equity
+   * is not known (the venue reports no balance).
+   */
+  readonly capitalX18?: bigint | undefined;
 }
 
 /**
@@ -58,7 +64,21 @@ export class RiskEngine {
       dailyPnlX18: this.dailyPnlX18(snapshot, portfolio),
       killSwitchOn: this.#options.killSwitchOn(),
       mode: this.#options.tradingMode?.() ?? 'trading',
+      // Computed only for the intents sized by it (a mark per open market).
+      equityX18: intent.risk === undefined ? undefined : this.equityX18(snapshot, portfolio),
     });
+  }
+
+  /**
+   * The account's equity as the bot knows it: the configured capital, plus the PnL realized
+   * (net of fees) by every fill in the journal, plus the unrealized PnL of the open positions at
+   * the mark price of `snapshot` (a market without a mark counts 0). Deposits, withdrawals and
+   * trades made outside this bot are not seen. Undefined without a configured capital.
+   */
+  equityX18(snapshot: Snapshot, portfolio: Portfolio): bigint | undefined {
+    const capital = this.#options.capitalX18;
+    if (capital === undefined) return undefined;
+    return capital + portfolio.account.realizedNetX18() + portfolio.unrealizedX18(snapshot);
   }
 
   /** Today's PnL: realized net of fees since the day's baseline, plus unrealized at the mark. */

@@ -4,6 +4,7 @@ import {
   formatX18,
   parseDecimalToX18,
   quantumX18,
+  X18_SCALE,
 } from '../money/index.ts';
 import type { OrderIntent } from '../strategy/intent.ts';
 import type { Market, OrderSide, OrderType } from '../domain/index.ts';
@@ -21,17 +22,74 @@ export interface SizedOrder {
   readonly reduceOnly: boolean;
 }
 
+/** What sizing reads besides the intent and the market: all x18, all optional. */
+export interface SizingFacts {
+  /**
+   * The price a MARKET order is valued at: the best ask for a buy, the best bid for a sell
+   * (`notional` and `risk` sizing; a LIMIT order is valued at its own price).
+   */
+  readonly marketPriceX18?: bigint | undefined;
+  /** The account's equity (`risk` sizing); undefined where it is not known. */
+  readonly equityX18?: bigint | undefined;
+  /**
+   * The signed position a reduce-only order may reduce (the account's, with the same side's
+   * orders in flight counted): its amount is capped to it.
+   */
+  readonly positionX18?: bigint | undefined;
+}
+
 /**
- * Rounds an intent to the market: the amount **down** to the amount quantum, a LIMIT price
- * **down** for buys and **up** for sells (never a worse price than asked). Pure.
+ * The largest amount on the grid whose notional at `priceX18` is at most `notionalX18`:
+ * `floor(notional / price)` down to the quantum of `amountExpo`. Exact. Pure.
  *
- * Returns a refusal when the intent is malformed, or rounds to zero.
+ * @example
+ * amountForNotionalX18(250n * 10n ** 18n, 3000n * 10n ** 18n, 4) // 0.0833 ETH: 833n * 10n ** 14n
  */
-export function sizeIntent(intent: OrderIntent, market: Market): SizedOrder | Refusal {
-  let requestedAmount: bigint;
+export function amountForNotionalX18(
+  notionalX18: bigint,
+  priceX18: bigint,
+  amountExpo: number,
+): bigint {
+  if (priceX18 <= 0n || notionalX18 <= 0n) return 0n;
+  return floorToGrid((notionalX18 * X18_SCALE) / priceX18, amountExpo);
+}
+
+/**
+ * The largest amount on the grid that loses at most `equity × fraction` when the price moves
+ * `stopDistance` against it: `floor(equity × fraction / stopDistance)` down to the quantum, in
+ * one exact division (no intermediate rounding). Pure.
+ *
+ * @example
+ * // Risk 1 % of 10 000 over a 40 distance: 2.5 base units.
+ * amountForRiskX18(10_000n * 10n ** 18n, 10n ** 16n, 40n * 10n ** 18n, 4) // 25n * 10n ** 17n
+ */
+export function amountForRiskX18(
+  equityX18: bigint,
+  fractionX18: bigint,
+  stopDistanceX18: bigint,
+  amountExpo: number,
+): bigint {
+  if (equityX18 <= 0n || fractionX18 <= 0n || stopDistanceX18 <= 0n) return 0n;
+  return floorToGrid((equityX18 * fractionX18) / stopDistanceX18, amountExpo);
+}
+
+const abs = (value: bigint): bigint => (value < 0n ? -value : value);
+
+/**
+ * Rounds an intent to the market: the amount **down** to the amount quantum (an amount given as
+ * `notional` or `risk` converted first, see {@link amountForNotionalX18} and
+ * {@link amountForRiskX18}), a LIMIT price **down** for buys and **up** for sells (never a
+ * worse price than asked), and a reduce-only amount capped to the position it reduces. Pure.
+ *
+ * Returns a refusal when the intent is malformed, cannot be valued, or rounds to zero.
+ */
+export function sizeIntent(
+  intent: OrderIntent,
+  market: Market,
+  facts: SizingFacts = {},
+): SizedOrder | Refusal {
   let requestedPrice = 0n;
   try {
-    requestedAmount = parseDecimalToX18(intent.amount, 'amount');
     if (intent.type === 'LIMIT') {
       if (intent.price === undefined) {
         return refuse('INVALID_INTENT', `LIMIT order on ${market.symbol} has no price`);
@@ -43,13 +101,6 @@ export function sizeIntent(intent: OrderIntent, market: Market): SizedOrder | Re
   } catch (error) {
     if (error instanceof QuantaError) return refuse('INVALID_INTENT', error.shortMessage);
     throw error;
-  }
-  const amountX18 = floorToGrid(requestedAmount, market.amountExpo);
-  if (amountX18 === 0n) {
-    return refuse(
-      'ZERO_AFTER_ROUNDING',
-      `amount ${intent.amount} ${market.symbol} rounds to 0 on the quantum ${formatX18(quantumX18(market.amountExpo))}`,
-    );
   }
   let priceX18 = 0n;
   if (intent.type === 'LIMIT') {
@@ -64,6 +115,31 @@ export function sizeIntent(intent: OrderIntent, market: Market): SizedOrder | Re
       );
     }
   }
+  const valuedAt = intent.type === 'LIMIT' ? priceX18 : facts.marketPriceX18;
+  const amount = requestedAmountX18(intent, market, valuedAt, facts.equityX18);
+  if ('refused' in amount) return amount;
+  let amountX18 = floorToGrid(amount.x18, market.amountExpo);
+  if (amountX18 === 0n) {
+    return refuse(
+      'ZERO_AFTER_ROUNDING',
+      `${amount.what} ${market.symbol} rounds to 0 on the quantum ${formatX18(quantumX18(market.amountExpo))}`,
+    );
+  }
+  const position = facts.positionX18;
+  if (intent.reduceOnly === true && position !== undefined && position !== 0n) {
+    // Only a reducing side is capped; the checks refuse the other (REDUCE_ONLY_WITHOUT_POSITION).
+    const reduces = intent.side === 'BUY' ? position < 0n : position > 0n;
+    const reducible = floorToGrid(abs(position), market.amountExpo);
+    if (reduces && amountX18 > reducible) {
+      if (reducible === 0n) {
+        return refuse(
+          'REDUCE_ONLY_WITHOUT_POSITION',
+          `reduce-only ${intent.side} on ${market.symbol}: the position ${formatX18(position)} is below the quantum`,
+        );
+      }
+      amountX18 = reducible;
+    }
+  }
   return {
     marketId: market.id,
     side: intent.side,
@@ -72,4 +148,53 @@ export function sizeIntent(intent: OrderIntent, market: Market): SizedOrder | Re
     priceX18,
     reduceOnly: intent.reduceOnly === true,
   };
+}
+
+/** The amount an intent asks for before rounding, and how it was asked (for messages). */
+function requestedAmountX18(
+  intent: OrderIntent,
+  market: Market,
+  priceX18: bigint | undefined,
+  equityX18: bigint | undefined,
+): { readonly x18: bigint; readonly what: string } | Refusal {
+  const symbol = market.symbol;
+  try {
+    if (intent.amount !== undefined) {
+      return { x18: parseDecimalToX18(intent.amount, 'amount'), what: `amount ${intent.amount}` };
+    }
+    if (priceX18 === undefined || priceX18 <= 0n) {
+      return refuse(
+        'NO_REFERENCE_PRICE',
+        `no quote for ${symbol}: a MARKET order sized by ${intent.notional !== undefined ? 'notional' : 'risk'} cannot be converted to an amount`,
+      );
+    }
+    if (intent.notional !== undefined) {
+      const notional = parseDecimalToX18(intent.notional, 'notional');
+      return {
+        x18: amountForNotionalX18(notional, priceX18, market.amountExpo),
+        what: `notional ${intent.notional} at ${formatX18(priceX18)}`,
+      };
+    }
+    if (intent.risk !== undefined) {
+      const fraction = parseDecimalToX18(intent.risk, 'risk');
+      const distance = parseDecimalToX18(intent.stopDistance ?? '0', 'stopDistance');
+      if (distance === 0n) return refuse('INVALID_INTENT', `stopDistance on ${symbol} is 0`);
+      if (equityX18 === undefined || equityX18 <= 0n) {
+        return refuse(
+          'NO_EQUITY',
+          equityX18 === undefined
+            ? `risk sizing on ${symbol} needs the account's equity: set risk.capital in the config (the venue reports no balance)`
+            : `risk sizing on ${symbol}: the equity ${formatX18(equityX18)} is not above 0`,
+        );
+      }
+      return {
+        x18: amountForRiskX18(equityX18, fraction, distance, market.amountExpo),
+        what: `risk ${intent.risk} of equity ${formatX18(equityX18)} over ${intent.stopDistance ?? ''}`,
+      };
+    }
+  } catch (error) {
+    if (error instanceof QuantaError) return refuse('INVALID_INTENT', error.shortMessage);
+    throw error;
+  }
+  return refuse('INVALID_INTENT', `intent on ${symbol} has no amount, notional or risk`);
 }

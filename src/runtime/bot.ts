@@ -6,7 +6,7 @@ import type { Market } from '../domain/index.ts';
 import type { Executor, ExecutorObserver } from '../execution/executor.ts';
 import { Flattener, FLATTEN_STRATEGY } from '../execution/flatten.ts';
 import { OrderJournal } from '../execution/journal.ts';
-import { riskLimitsOf } from '../execution/risk-limits.ts';
+import { capitalOf, riskLimitsOf } from '../execution/risk-limits.ts';
 import { MODE_SCOPE, TradingModes } from '../execution/trading-mode.ts';
 import type { ProducedIntent } from '../execution/trading-session.ts';
 import type { Logger } from '../log/logger.ts';
@@ -451,6 +451,7 @@ async function httpTradingStack(parts: {
     // The kill-switch file is read by the modes: its content names the mode (empty: halt).
     killSwitchOn: () => false,
     tradingMode: () => modes.mode,
+    capitalX18: capitalOf(config.risk),
     now: parts.now,
     monotonic: parts.monotonic,
     clockRefusal: (ttlMs) => parts.venueClock.refusal(ttlMs),

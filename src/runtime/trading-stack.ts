@@ -63,6 +63,11 @@ export interface TradingStackOptions {
   readonly clockRefusal?: (ttlMs: number) => string | undefined;
   /** Told about every `ctx.plot` point (the backtest draws them; live logs them at debug). */
   readonly onPlot?: (instance: string, name: string, value: string, at: number) => void;
+  /**
+   * The base of the account's equity (`risk.capital`; a backtest falls back to its starting
+   * capital); absent: `ctx.equity()` is undefined and `risk` sizing is refused.
+   */
+  readonly capitalX18?: bigint | undefined;
 }
 
 /** The dispatcher, executor and trading session of one bot or backtest. */
@@ -110,6 +115,7 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
     ...(options.monotonic === undefined ? {} : { monotonic: options.monotonic }),
     log: log.child({ part: 'executor' }),
     orderTtlMs: config.execution.orderTtlMs,
+    capitalX18: options.capitalX18,
     ...(options.lookupOrder === undefined ? {} : { lookupOrder: options.lookupOrder }),
     ...(options.clockRefusal === undefined ? {} : { clockRefusal: options.clockRefusal }),
     onFill: async (strategy, fill) => {
@@ -141,6 +147,13 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
     }),
     positionOf: (instance, marketId) => executor.strategyPositions(instance).amountX18(marketId),
     openOrdersOf: (instance) => executor.openOrders(instance).map(openOrderView),
+    factsOf: (instance) => ({
+      entryPriceX18: (marketId) =>
+        executor.strategyPositions(instance).get(marketId).avgEntryPriceX18,
+      unrealizedPnlX18: (marketId, snapshot) =>
+        executor.unrealizedPnlX18(instance, marketId, snapshot),
+      equityX18: (snapshot) => executor.equityX18(snapshot),
+    }),
     onInvalidIntent: (instance, detail) => executor.refuse(instance, 'INVALID_INTENT', detail),
     startTimer: options.strategyTimer,
     onPlot: options.onPlot,

@@ -54,6 +54,29 @@ export interface StrategyContext<P, S> {
   readonly marketIds: readonly number[];
   /** Signed position in a market as a decimal string (`"-0.5"` is short). */
   position(marketId: number): string;
+  /**
+   * The average entry price of this strategy's position in a market (average cost of the open
+   * amount, from its fills), or undefined when flat.
+   *
+   * @example
+   * const entry = ctx.entryPrice(id); // '3012.5'
+   */
+  entryPrice(marketId: number): string | undefined;
+  /**
+   * This strategy's unrealized PnL in a market, in quote units: `position × (mark − entry)` at
+   * the mark price of the latest snapshot (the mid: the one mark-price rule); `"0"` when flat,
+   * undefined when the market has no mark (an empty book side) or before the first snapshot.
+   */
+  unrealizedPnl(marketId: number): string | undefined;
+  /**
+   * The account's equity in quote units, as the bot knows it: the configured `risk.capital`
+   * (a backtest: `backtest.startingCapital` unless `risk.capital` is set) plus the PnL realized
+   * net of fees by every fill in the journal, plus the unrealized PnL of every open position at
+   * the latest snapshot's marks. Deposits, withdrawals and trades outside this bot are not seen.
+   * Undefined when no capital is configured (the venue reports no balance) or before the first
+   * snapshot. What `risk` sizing divides.
+   */
+  equity(): string | undefined;
   /** This strategy's orders that are not final yet. */
   openOrders(): readonly OpenOrder[];
   /** Current time in ms: wall clock live, virtual time in backtests. Never use `Date.now()`. */

@@ -12,16 +12,16 @@ const plainDecimal = z
   })
   .regex(PLAIN_DECIMAL, 'expected a plain decimal string like "0.05"');
 
-/**
- * The runtime check on what a strategy returns: plugins may be plain JavaScript, so the intent
- * shape is verified once, here, before anything sizes it.
- */
-export const orderIntentSchema = z
+/** The intent's fields and their forms; {@link orderIntentSchema} adds the rules across fields. */
+const intentObject = z
   .object({
     marketId: z.number().int().nonnegative(),
     side: z.enum(['BUY', 'SELL']),
     type: z.enum(['MARKET', 'LIMIT']),
-    amount: plainDecimal,
+    amount: plainDecimal.optional(),
+    notional: plainDecimal.optional(),
+    risk: plainDecimal.optional(),
+    stopDistance: plainDecimal.optional(),
     price: plainDecimal.optional(),
     reduceOnly: z.boolean().optional(),
     expiresInMs: z.number().int().positive().optional(),
@@ -29,7 +29,53 @@ export const orderIntentSchema = z
   })
   .strict();
 
-const INTENT_KEYS: ReadonlySet<string> = new Set(Object.keys(orderIntentSchema.shape));
+/**
+ * The runtime check on what a strategy returns: plugins may be plain JavaScript, so the intent
+ * shape is verified once, here, before anything sizes it.
+ */
+export const orderIntentSchema = intentObject.superRefine((intent, ctx) => {
+  const problem = sizeProblem(intent);
+  if (problem !== undefined)
+    ctx.addIssue({ code: 'custom', path: [problem.key], message: problem.message });
+});
+
+/** The size keys of an intent, of which exactly one is given. */
+const SIZE_KEYS = ['amount', 'notional', 'risk'] as const;
+
+/**
+ * What is wrong with how an intent states its size, or undefined: exactly one of `amount`,
+ * `notional` and `risk`, and `stopDistance` with `risk` only (one rule for the schema and the
+ * fast check).
+ */
+function sizeProblem(intent: {
+  readonly amount?: string | undefined;
+  readonly notional?: string | undefined;
+  readonly risk?: string | undefined;
+  readonly stopDistance?: string | undefined;
+}): { readonly key: string; readonly message: string } | undefined {
+  const given = SIZE_KEYS.filter((key) => intent[key] !== undefined);
+  if (given.length !== 1) {
+    return {
+      key: given[1] ?? 'amount',
+      message:
+        given.length === 0
+          ? 'expected the size: one of amount, notional or risk'
+          : `expected one of amount, notional or risk, got ${given.join(' and ')}`,
+    };
+  }
+  if (intent.risk !== undefined && intent.stopDistance === undefined)
+    return {
+      key: 'stopDistance',
+      message: 'risk sizing needs stopDistance (the price distance to the stop)',
+    };
+  if (intent.risk === undefined && intent.stopDistance !== undefined)
+    return { key: 'stopDistance', message: 'stopDistance is only read with risk' };
+  return undefined;
+}
+
+const INTENT_KEYS: ReadonlySet<string> = new Set(Object.keys(intentObject.shape));
+/** The decimal keys that state or help compute the size, in the schema's order. */
+const SIZE_FIELDS = ['amount', 'notional', 'risk', 'stopDistance'] as const;
 
 function isDecimal(value: unknown): value is string {
   return typeof value === 'string' && PLAIN_DECIMAL.test(value);
@@ -48,14 +94,13 @@ export function checkOrderIntentFast(raw: unknown): OrderIntent | undefined {
   }
   const o = raw as Record<string, unknown>;
   for (const key of Object.keys(o)) if (!INTENT_KEYS.has(key)) return undefined;
-  const { marketId, side, type, amount, price, reduceOnly, expiresInMs, tag } = o;
+  const { marketId, side, type, price, reduceOnly, expiresInMs, tag } = o;
   if (
     typeof marketId !== 'number' ||
     !Number.isSafeInteger(marketId) ||
     marketId < 0 ||
     (side !== 'BUY' && side !== 'SELL') ||
-    (type !== 'MARKET' && type !== 'LIMIT') ||
-    !isDecimal(amount)
+    (type !== 'MARKET' && type !== 'LIMIT')
   ) {
     return undefined;
   }
@@ -63,12 +108,22 @@ export function checkOrderIntentFast(raw: unknown): OrderIntent | undefined {
     marketId: number;
     side: 'BUY' | 'SELL';
     type: 'MARKET' | 'LIMIT';
-    amount: string;
+    amount?: string;
+    notional?: string;
+    risk?: string;
+    stopDistance?: string;
     price?: string;
     reduceOnly?: boolean;
     expiresInMs?: number;
     tag?: string;
-  } = { marketId, side, type, amount };
+  } = { marketId, side, type };
+  for (const key of SIZE_FIELDS) {
+    if (!(key in o)) continue;
+    const value = o[key];
+    if (!isDecimal(value)) return undefined;
+    intent[key] = value;
+  }
+  if (sizeProblem(intent) !== undefined) return undefined;
   if ('price' in o) {
     if (!isDecimal(price)) return undefined;
     intent.price = price;

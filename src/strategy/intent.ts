@@ -4,9 +4,18 @@ import type { OrderSide, OrderType } from '../domain/index.ts';
  * What a strategy asks for. The executor sizes it to the market's quantum, checks it against
  * the market and the risk limits, and only then signs and sends it.
  *
+ * The size is given one of three ways (exactly one): `amount` (base units), `notional` (quote
+ * value) or `risk` (a fraction of equity at risk over `stopDistance`). The framework converts
+ * the last two to an amount at the price the order is valued at (its LIMIT price on the grid,
+ * else the best ask for a buy and the best bid for a sell), rounded **down** to the amount
+ * quantum, in exact integers.
+ *
  * @example
  * ```ts
- * const intent: OrderIntent = { marketId: 1, side: 'BUY', type: 'MARKET', amount: '0.05' };
+ * const byAmount: OrderIntent = { marketId: 1, side: 'BUY', type: 'MARKET', amount: '0.05' };
+ * const byValue: OrderIntent = { marketId: 1, side: 'BUY', type: 'MARKET', notional: '250' };
+ * // Lose at most 1 % of equity if the price moves 40 against the position:
+ * const byRisk: OrderIntent = { marketId: 1, side: 'BUY', type: 'MARKET', risk: '0.01', stopDistance: '40' };
  * ```
  */
 export interface OrderIntent {
@@ -15,10 +24,28 @@ export interface OrderIntent {
   readonly side: OrderSide;
   readonly type: OrderType;
   /** Base-asset quantity as a plain decimal string; rounded down to the market's quantum. */
-  readonly amount: string;
+  readonly amount?: string;
+  /**
+   * Quote value to trade instead of an `amount` (`"250"` buys 250 USD worth): the amount is
+   * `notional / price` at the price the order is valued at, rounded down to the quantum.
+   */
+  readonly notional?: string;
+  /**
+   * Fraction of the account's equity (`ctx.equity()`) to lose if the price moves `stopDistance`
+   * against the position (`"0.01"` = 1 %): the amount is `equity × risk / stopDistance`, rounded
+   * down to the quantum. Refused (`NO_EQUITY`) where the equity is not known (no `risk.capital`
+   * live). Needs `stopDistance`.
+   */
+  readonly risk?: string;
+  /** Price distance to the stop, in quote units per base unit (for `risk` sizing). */
+  readonly stopDistance?: string;
   /** Limit price as a decimal string (LIMIT only): buys rounded down, sells up, to the grid. */
   readonly price?: string;
-  /** Reduce-only: may only shrink the current position (exempt from the minimum amount). */
+  /**
+   * Reduce-only: may only shrink the current position (exempt from the minimum amount). Its
+   * amount is capped to the position (with the same side's orders in flight counted), so it
+   * never opens or flips one.
+   */
   readonly reduceOnly?: boolean;
   /** How long the order is valid; defaults to `execution.orderTtlMs`. */
   readonly expiresInMs?: number;

@@ -1,7 +1,7 @@
 import type { Logger } from '../log/logger.ts';
 import type { OpenOrder, StrategyStore } from './define-strategy.ts';
 import type { PreparedStrategy } from './prepare-strategies.ts';
-import { StrategyHost } from './strategy-host.ts';
+import { StrategyHost, type PositionFacts } from './strategy-host.ts';
 import type { StartTimer } from './strategy-timer.ts';
 
 /** What every host gets from the bot (live) or the backtest. */
@@ -11,6 +11,8 @@ export interface HostEnvironment {
   readonly storeFor: (instance: string) => StrategyStore;
   readonly positionOf: (instance: string, marketId: number) => bigint;
   readonly openOrdersOf: (instance: string) => readonly OpenOrder[];
+  /** Each instance's position facts (`ctx.entryPrice`, `ctx.unrealizedPnl`, `ctx.equity`). */
+  readonly factsOf?: ((instance: string) => PositionFacts) | undefined;
   /** Told about every value a strategy returned that is not a valid intent. */
   readonly onInvalidIntent: (instance: string, detail: string) => void;
   /** Starts the `onSnapshot` deadline timers; default `setTimeout`. */
@@ -39,6 +41,7 @@ export async function loadStrategyHosts(
         store: env.storeFor(name),
         positionOf: (marketId) => env.positionOf(name, marketId),
         openOrders: () => env.openOrdersOf(name),
+        facts: env.factsOf?.(name),
         onInvalidIntent: (detail) => env.onInvalidIntent(name, detail),
         timeoutMs,
         startTimer: env.startTimer,

@@ -43,8 +43,20 @@ export interface StrategyHostOptions {
   readonly startTimer?: StartTimer | undefined;
   /** Timeouts in a row after which the strategy is paused (default 3). */
   readonly maxConsecutiveTimeouts?: number | undefined;
+  /** What `ctx.entryPrice`, `ctx.unrealizedPnl` and `ctx.equity` read; absent: they are undefined. */
+  readonly facts?: PositionFacts | undefined;
   /** Told about every `ctx.plot` point (value as a decimal string), with the time it was drawn. */
   readonly onPlot?: ((name: string, value: string, at: number) => void) | undefined;
+}
+
+/** A strategy's position facts as the executor knows them (x18). */
+export interface PositionFacts {
+  /** Average entry price of the strategy's position (0 when flat). */
+  entryPriceX18(marketId: number): bigint;
+  /** The strategy's unrealized PnL at the marks of `snapshot` (undefined without a mark). */
+  unrealizedPnlX18(marketId: number, snapshot: Snapshot): bigint | undefined;
+  /** The account's equity at the marks of `snapshot` (undefined where not known). */
+  equityX18(snapshot: Snapshot): bigint | undefined;
 }
 
 const PLOT_VALUE = /^-?\d+(\.\d+)?$/;
@@ -93,6 +105,8 @@ export class StrategyHost {
   /** The last `ctx.position` text of each market and the amount it was formatted from. */
   readonly #positions = new Map<number, { readonly x18: bigint; readonly text: string }>();
   #marketsSeen: Snapshot['markets'] | undefined;
+  /** The latest snapshot handed to the strategy: what its position facts are valued at. */
+  #snapshot: Snapshot | undefined;
   #symbolsSeen = new Set<string>();
   /** The strategy's declared bars, built from every snapshot (even while it is paused). */
   readonly #bars: BarFeed;
@@ -146,6 +160,21 @@ export class StrategyHost {
 
   // The context's functions, made once (a fresh context object is still built for every call).
   readonly #position = (marketId: number): string => this.#positionText(marketId);
+  readonly #entryPrice = (marketId: number): string | undefined => {
+    const price = this.#options.facts?.entryPriceX18(marketId) ?? 0n;
+    return price === 0n ? undefined : formatX18(price);
+  };
+  readonly #unrealizedPnl = (marketId: number): string | undefined => {
+    const snapshot = this.#snapshot;
+    if (snapshot === undefined) return undefined;
+    const pnl = this.#options.facts?.unrealizedPnlX18(marketId, snapshot);
+    return pnl === undefined ? undefined : formatX18(pnl);
+  };
+  readonly #equity = (): string | undefined => {
+    const snapshot = this.#snapshot;
+    const equity = snapshot === undefined ? undefined : this.#options.facts?.equityX18(snapshot);
+    return equity === undefined ? undefined : formatX18(equity);
+  };
   readonly #plot = (name: string, value: number | string): void => {
     const options = this.#options;
     const text = plotValue(value);
@@ -186,6 +215,9 @@ export class StrategyHost {
       symbols: options.symbols,
       marketIds: this.#marketIds,
       position: this.#position,
+      entryPrice: this.#entryPrice,
+      unrealizedPnl: this.#unrealizedPnl,
+      equity: this.#equity,
       openOrders: options.openOrders,
       now: options.now,
       log: options.log,
@@ -257,6 +289,7 @@ export class StrategyHost {
       return [];
     }
     this.#resolveMarkets(snapshot);
+    this.#snapshot = snapshot;
     try {
       let returned: unknown = this.#ask(snapshot);
       // Only a pending promise needs a deadline; an array returned at once arms no timer.

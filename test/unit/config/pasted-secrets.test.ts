@@ -101,6 +101,7 @@ describe('a key pasted into any string field of the config', () => {
           "risk.maxOrderNotional",
           "risk.maxPositionNotional",
           "risk.dailyLossLimit",
+          "risk.capital",
           "risk.killSwitchFile",
           "paper.listings.0.market",
           "backtest.startingCapital",
