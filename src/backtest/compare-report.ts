@@ -26,15 +26,19 @@ export function formatCompareSummary(report: CompareReport): string {
   ].join('\n')}\n`;
 }
 
-/** Fraction digits an average fill price is shown with (exact in its tooltip). */
-const PRICE_PLACES = 6;
-
-function sideCells(s: CompareSide | null): string[] {
+function sideCells(s: CompareSide | null, priceDecimals: number | undefined): string[] {
   if (s === null) return ['<span class="muted">—</span>', '', '', '', ''];
+  // The average fill price to the market's tick (exact in its tooltip, and exact without one).
+  const price =
+    s.avgFillPrice === null
+      ? ''
+      : priceDecimals === undefined
+        ? esc(s.avgFillPrice)
+        : roundedHtml(s.avgFillPrice, priceDecimals);
   return [
     `${esc(s.orderId)} <small>${esc(s.state)}</small>`,
     esc(s.filled),
-    s.avgFillPrice === null ? '' : roundedHtml(s.avgFillPrice, PRICE_PLACES),
+    price,
     moneyHtml(s.fees),
     esc(`${s.latencyMs} ms`),
   ];
@@ -73,8 +77,8 @@ export function renderCompareHtml(report: CompareReport): string {
         esc(o.side),
         esc(o.type),
         esc(o.amount),
-        ...sideCells(o.live),
-        ...sideCells(o.backtest),
+        ...sideCells(o.live, report.priceDecimals[o.symbol]),
+        ...sideCells(o.backtest, report.priceDecimals[o.symbol]),
         o.slippageBps === null ? '' : roundedHtml(o.slippageBps, 2),
         moneyHtml(o.gap.total),
       ];
@@ -116,12 +120,12 @@ export function renderCompareHtml(report: CompareReport): string {
 <p class="meta">journal ${esc(report.run.journal)} · recording ${esc(report.run.data)}</p>
 <p class="meta">${esc(report.run.from)} → ${esc(report.run.to)} · ${esc(report.run.snapshots)} snapshots · fill model: ${esc(report.run.fillModel)}</p>
 <h2>Totals</h2>
-<p>${esc(t.liveOrders)} live orders, ${esc(t.backtestOrders)} backtest orders: ${esc(t.paired)} paired, ${esc(t.liveOnly)} live only, ${esc(t.backtestOnly)} backtest only. Mean |slippage| ${esc(t.meanAbsSlippageBps ?? 'n/a')} bps.</p>
+<p>${esc(t.liveOrders)} live orders, ${esc(t.backtestOrders)} backtest orders: ${esc(t.paired)} paired, ${esc(t.liveOnly)} live only, ${esc(t.backtestOnly)} backtest only. Mean |slippage| ${t.meanAbsSlippageBps === null ? 'n/a' : `${roundedHtml(t.meanAbsSlippageBps, 2)} bps`}.</p>
 <table>
 <thead><tr><th></th><th>slippage</th><th>fees</th><th>missed fills</th><th>extra fills</th><th>total</th></tr></thead>
 <tbody>${gapRow('PnL gap by cause', t.gap)}</tbody>
 </table>
-<p>Live PnL <strong title="${esc(t.livePnl)}">${esc(money(t.livePnl))}</strong> − backtest PnL <strong title="${esc(t.backtestPnl)}">${esc(money(t.backtestPnl))}</strong> = <strong>${esc(money(t.pnlGap))}</strong> (rounding ${esc(t.rounding)}).</p>
+<p>Live PnL <strong title="${esc(t.livePnl)}">${esc(money(t.livePnl))}</strong> − backtest PnL <strong title="${esc(t.backtestPnl)}">${esc(money(t.backtestPnl))}</strong> = <strong>${esc(money(t.pnlGap))}</strong> (rounding ${moneyHtml(t.rounding)}).</p>
 <h2>Orders</h2>
 <div class="scroll"><table>
 <thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead>

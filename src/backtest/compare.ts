@@ -90,6 +90,11 @@ export interface CompareReport {
   };
   /** Final marks the gap is valued at, by symbol. */
   readonly marks: Readonly<Record<string, string>>;
+  /**
+   * Fraction digits of each compared market's tick, by symbol (from the recording's listings):
+   * compare.html shows fill prices to the tick. Missing for a market the trace has no precision of.
+   */
+  readonly priceDecimals: Readonly<Record<string, number>>;
   readonly orders: readonly ComparePair[];
 }
 
@@ -252,6 +257,16 @@ function timelineOf(trace: BacktestTrace): { t: readonly number[]; seq: readonly
  * @param backtestPnl - the backtest's net PnL (`computeMetrics(trace).total.netPnl`), x18.
  * @param options.latency - what the backtest assumed about latency when not its fill model's.
  */
+function priceDecimalsOf(trace: BacktestTrace, symbols: readonly string[]): Record<string, number> {
+  const wanted = new Set(symbols);
+  const out: Record<string, number> = {};
+  for (const [id, symbol] of [...trace.symbols].sort((a, b) => a[0] - b[0])) {
+    const precision = trace.precision?.get(id);
+    if (wanted.has(symbol) && precision !== undefined) out[symbol] = precision.priceExpo;
+  }
+  return out;
+}
+
 export function compareRuns(
   liveOrders: readonly OrderRecord[],
   trace: BacktestTrace,
@@ -370,6 +385,10 @@ export function compareRuns(
           : formatRatio(slips.reduce((a, b) => a.plus(b)).div(slips.length), 4),
     },
     marks: markRecord,
+    priceDecimals: priceDecimalsOf(
+      trace,
+      rows.map((r) => r.pair.symbol),
+    ),
     orders: rows.map((r) => r.pair),
   };
 }

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { displayDecimal, displayShare } from './display-decimal.ts';
-import { escapeHtml as esc, moneyHtml as money } from './html-kit.ts';
+import { escapeHtml as esc, moneyHtml as money, roundedHtml } from './html-kit.ts';
 import type { PnlMetrics } from './metrics.ts';
 import { REPORT_PAGE_SCRIPT } from './report-page-script.ts';
-import type { BacktestReport } from './report-json.ts';
+import type { BacktestReport, ReportMarketPrecision } from './report-json.ts';
 
 /** The chart library inlined into the page. */
 interface UplotAssets {
@@ -46,6 +46,24 @@ function scriptJson(value: unknown): string {
 /** Inlined code must not close its element early. */
 function inlineText(text: string, element: 'script' | 'style'): string {
   return text.replace(new RegExp(`</${element}`, 'gi'), `<\\/${element}`);
+}
+
+/** The report's markets by symbol, for prices to the tick and amounts to the quantum. */
+type PrecisionBySymbol = ReadonlyMap<string, ReportMarketPrecision>;
+
+function precisionBySymbol(report: BacktestReport): PrecisionBySymbol {
+  return new Map(report.run.markets.map((m) => [m.symbol, m]));
+}
+
+/** A price to its market's tick, exact in the tooltip (exact when the precision is unknown). */
+function priceHtml(value: string | null, market: ReportMarketPrecision | undefined): string {
+  if (value === null) return '';
+  return market === undefined ? esc(value) : roundedHtml(value, market.priceExpo);
+}
+
+/** An amount to its market's quantum, exact in the tooltip (exact when unknown). */
+function amountHtml(value: string, market: ReportMarketPrecision | undefined): string {
+  return market === undefined ? esc(value) : roundedHtml(value, market.amountExpo);
 }
 
 function ratio(value: string | null, places = 2): string {
@@ -174,6 +192,7 @@ function tradesTable(report: BacktestReport): string {
   if (trades.length === 0) return '<p class="muted">No round trip.</p>';
   const time = (iso: string | null): string =>
     iso === null ? 'open' : iso.replace('T', ' ').replace('Z', '');
+  const precision = precisionBySymbol(report);
   return table(
     [
       'strategy',
@@ -196,9 +215,9 @@ function tradesTable(report: BacktestReport): string {
       esc(time(t.entryTime)),
       esc(time(t.exitTime)),
       esc(duration(t.durationMs)),
-      esc(displayDecimal(t.amount, 6, true)),
-      esc(displayDecimal(t.entryPrice, 4, true)),
-      esc(t.exitPrice === null ? '' : displayDecimal(t.exitPrice, 4, true)),
+      amountHtml(t.amount, precision.get(t.symbol)),
+      priceHtml(t.entryPrice, precision.get(t.symbol)),
+      priceHtml(t.exitPrice, precision.get(t.symbol)),
       money(t.pnl),
       money(t.fees),
       money(t.netPnl),
@@ -336,11 +355,12 @@ function countsTable(title: string, counts: Readonly<Record<string, number | und
 
 function positionsSection(report: BacktestReport): string {
   if (report.finalPositions.length === 0) return '<p class="muted">No market was traded.</p>';
+  const precision = precisionBySymbol(report);
   const rows = report.finalPositions.map((p) => [
     esc(p.symbol),
-    esc(p.position),
-    esc(p.avgEntryPrice),
-    esc(p.markPrice),
+    amountHtml(p.position, precision.get(p.symbol)),
+    priceHtml(p.avgEntryPrice, precision.get(p.symbol)),
+    priceHtml(p.markPrice, precision.get(p.symbol)),
     money(p.unrealizedPnl),
   ]);
   const charts = report.series.positions
@@ -354,6 +374,7 @@ function positionsSection(report: BacktestReport): string {
 
 function ordersTable(report: BacktestReport): string {
   if (report.orders.length === 0) return '<p class="muted">No orders.</p>';
+  const precision = precisionBySymbol(report);
   const rows = report.orders.map((o) => [
     esc(o.id),
     esc(o.time.replace('T', ' ').replace('Z', '')),
@@ -361,11 +382,11 @@ function ordersTable(report: BacktestReport): string {
     esc(o.symbol),
     esc(o.side),
     esc(o.type),
-    esc(o.amount),
-    esc(o.price ?? ''),
+    amountHtml(o.amount, precision.get(o.symbol)),
+    priceHtml(o.price, precision.get(o.symbol)),
     `<span class="state state-${esc(o.state.toLowerCase())}">${esc(o.state)}</span>`,
-    esc(o.filled),
-    esc(o.avgFillPrice ?? '') +
+    amountHtml(o.filled, precision.get(o.symbol)),
+    priceHtml(o.avgFillPrice, precision.get(o.symbol)) +
       (o.estimated ? ' <small title="valued at the quote seen when sent">est.</small>' : ''),
     esc(o.error ?? ''),
   ]);
@@ -444,6 +465,7 @@ export function renderReportHtml(report: BacktestReport): string {
     series: report.series,
     priceCharts: report.tearsheet.priceCharts,
     histogram: report.tearsheet.returnsHistogram,
+    markets: report.run.markets,
   };
   const downsampled =
     report.series.t.length < report.series.sampleCount

@@ -12,11 +12,17 @@ import {
   type StrategyMetrics,
 } from './metrics.ts';
 import { benchmarkEquity, buildTearsheet, type Tearsheet } from './tearsheet.ts';
-import type { BacktestTrace } from './trace.ts';
+import type { BacktestTrace, MarketPrecision } from './trace.ts';
 
 /** Format marker and version of `report.json`; bump the version when a field changes meaning. */
 export const REPORT_FORMAT = 'quanta-backtest-report';
 export const REPORT_VERSION = 3;
+
+/** A market's fraction digits, as the report shows its prices and amounts. */
+export interface ReportMarketPrecision extends MarketPrecision {
+  readonly marketId: number;
+  readonly symbol: string;
+}
 
 /** One row of the report's orders table. Money as decimal strings. */
 export interface ReportOrderRow {
@@ -94,6 +100,12 @@ export interface BacktestReport {
     readonly fillModel: FillModel & { readonly description: string };
     /** The settings that shaped the run, as configured (strategies with their params). */
     readonly config: Readonly<Record<string, unknown>>;
+    /**
+     * Precision of the markets the report shows (traded, named or charted), by id ascending:
+     * report.html shows their prices to the tick and amounts to the quantum. Empty when the
+     * trace does not carry it.
+     */
+    readonly markets: readonly ReportMarketPrecision[];
   };
   /** Trades, their statistics, CAGR/Calmar, benchmark, histogram, price charts, warnings. */
   readonly tearsheet: Tearsheet;
@@ -120,6 +132,7 @@ export interface BacktestReport {
  * await writeReport('reports/run-1', report);
  */
 export function buildReport(trace: BacktestTrace, metrics: BacktestMetrics): BacktestReport {
+  const tearsheet = buildTearsheet(trace, metrics);
   return {
     format: REPORT_FORMAT,
     version: REPORT_VERSION,
@@ -143,8 +156,9 @@ export function buildReport(trace: BacktestTrace, metrics: BacktestMetrics): Bac
           params: i.params,
         })),
       },
+      markets: marketPrecision(trace, metrics, tearsheet),
     },
-    tearsheet: buildTearsheet(trace, metrics),
+    tearsheet,
     summary: metrics.total,
     markets: metrics.markets,
     strategies: metrics.strategies,
@@ -160,6 +174,32 @@ export function buildReport(trace: BacktestTrace, metrics: BacktestMetrics): Bac
     series: buildSeries(trace, metrics),
     orders: trace.orders.map(orderRow),
   };
+}
+
+function marketPrecision(
+  trace: BacktestTrace,
+  metrics: BacktestMetrics,
+  tearsheet: Tearsheet,
+): ReportMarketPrecision[] {
+  const ids = new Set([
+    ...metrics.markets.map((m) => m.marketId),
+    ...tearsheet.priceCharts.map((c) => c.marketId),
+  ]);
+  return [...ids]
+    .sort((a, b) => a - b)
+    .flatMap((marketId) => {
+      const precision = trace.precision?.get(marketId);
+      if (precision === undefined) return [];
+      const { priceExpo, amountExpo } = precision;
+      return [
+        {
+          marketId,
+          symbol: trace.symbols.get(marketId) ?? `market ${marketId}`,
+          priceExpo,
+          amountExpo,
+        },
+      ];
+    });
 }
 
 function buildSeries(trace: BacktestTrace, metrics: BacktestMetrics): ReportSeries {

@@ -2,7 +2,8 @@
  * The browser code of `report.html`: reads the inline `#report-data` JSON and draws the equity
  * (with buy-and-hold and one line per strategy instance), drawdown, per-market position, per-market
  * price (bid/ask band, fills, strategy plots) and returns-histogram charts with uPlot (inlined
- * before it). When the charts exist
+ * before it). Values under the cursor read as the tables do: money to the cent, prices to the
+ * market's tick, positions to its quantum (data.markets). When the charts exist
  * it sets `document.body.dataset.chartsReady` to their count, which the browser test waits for.
  *
  * Plain ES2015 in a string rather than a TypeScript function's `toString()`: what the page runs
@@ -19,7 +20,17 @@ export const REPORT_PAGE_SCRIPT = `(function () {
   function num(v) { return v == null ? null : Number(v); }
   function utc(ts) { return uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'); }
   function widthOf(el) { return Math.max(280, Math.floor(el.getBoundingClientRect().width) - 18); }
-  function money(u, v) { return v == null ? '' : v.toLocaleString('en-US', { maximumFractionDigits: 4 }); }
+  function digits(min, max) {
+    return function (u, v) {
+      return v == null ? '' : v.toLocaleString('en-US', { minimumFractionDigits: min, maximumFractionDigits: max });
+    };
+  }
+  var money = digits(2, 2);
+  var plain = digits(0, 4);
+  var precision = {};
+  (data.markets || []).forEach(function (m) { precision[m.marketId] = m; });
+  function priceOf(id) { return precision[id] ? digits(0, precision[id].priceExpo) : plain; }
+  function amountOf(id) { return precision[id] ? digits(0, precision[id].amountExpo) : plain; }
   function noPath() { return null; }
 
   function plotIn(el, height, opts, data) {
@@ -39,9 +50,9 @@ export const REPORT_PAGE_SCRIPT = `(function () {
     }, [x || xs].concat(ys));
   }
 
-  function marker(label, color, shape) {
+  function marker(label, color, value) {
     return {
-      label: label, stroke: color, fill: color, width: 0, paths: noPath, value: money,
+      label: label, stroke: color, fill: color, width: 0, paths: noPath, value: value,
       points: { show: true, size: 10, width: 1, fill: color, stroke: color, space: 0 }
     };
   }
@@ -66,23 +77,24 @@ export const REPORT_PAGE_SCRIPT = `(function () {
         stroke: palette[i % palette.length],
         width: 1.5,
         paths: uPlot.paths.stepped({ align: 1 }),
-        value: money
+        value: amountOf(p.marketId)
       }], [p.position.map(num)]);
     });
   }
 
   data.priceCharts.forEach(function (c) {
     if (c.t.length === 0) return;
+    var price = priceOf(c.marketId);
     var series = [
-      { label: 'ask', stroke: 'rgba(220, 38, 38, 0.5)', width: 1, value: money },
-      { label: 'bid', stroke: 'rgba(22, 163, 74, 0.5)', width: 1, value: money },
-      { label: 'mid', stroke: '#111827', width: 1.25, value: money },
-      marker('buy', '#16a34a'),
-      marker('sell', '#dc2626')
+      { label: 'ask', stroke: 'rgba(220, 38, 38, 0.5)', width: 1, value: price },
+      { label: 'bid', stroke: 'rgba(22, 163, 74, 0.5)', width: 1, value: price },
+      { label: 'mid', stroke: '#111827', width: 1.25, value: price },
+      marker('buy', '#16a34a', price),
+      marker('sell', '#dc2626', price)
     ];
     var ys = [c.ask.map(num), c.bid.map(num), c.mid.map(num), c.buys.map(num), c.sells.map(num)];
     c.plots.forEach(function (p, i) {
-      series.push({ label: p.strategy + ': ' + p.name, stroke: palette[(i + 2) % palette.length], width: 1.25, spanGaps: true, value: money });
+      series.push({ label: p.strategy + ': ' + p.name, stroke: palette[(i + 2) % palette.length], width: 1.25, spanGaps: true, value: plain });
       ys.push(p.values.map(num));
     });
     plotIn(document.querySelector('[data-price-chart="' + c.marketId + '"]'), 260, {

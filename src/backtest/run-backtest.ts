@@ -396,6 +396,12 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     data: typeof options.data === 'string' ? options.data : options.data.join(','),
     strategies: session.strategyNames(),
     symbols: new Map([...markets.values()].map((m) => [m.id, m.symbol])),
+    precision: new Map(
+      [...markets.values()].map((m) => [
+        m.id,
+        { priceExpo: m.priceExpo, amountExpo: m.amountExpo },
+      ]),
+    ),
     snapshotIntervalMs: medianOfCounts(gaps, gapCount),
     startedAt,
     endedAt: now,

@@ -57,6 +57,12 @@ export interface Sample {
   readonly tops: readonly MarketTop[];
 }
 
+/** A market's fraction digits: prices to the tick (`priceExpo`), amounts to the quantum. */
+export interface MarketPrecision {
+  readonly priceExpo: number;
+  readonly amountExpo: number;
+}
+
 /** One configured strategy instance: what the report embeds next to its figures. */
 export interface StrategyInstance {
   readonly name: string;
@@ -78,6 +84,12 @@ export interface BacktestTrace {
   readonly strategies: readonly string[];
   /** Symbols by market id (every market seen in the recording). */
   readonly symbols: ReadonlyMap<number, string>;
+  /**
+   * Each market's precision by id (every market seen in the recording): the report shows prices
+   * to the tick and amounts to the quantum with it. Absent in hand-built traces (figures are
+   * then shown exact).
+   */
+  readonly precision?: ReadonlyMap<number, MarketPrecision>;
   /** Median spacing of snapshots in ms (annualization of Sharpe/Sortino). */
   readonly snapshotIntervalMs: number;
   readonly startedAt: number;

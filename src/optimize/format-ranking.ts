@@ -1,7 +1,19 @@
+import { displayDecimal } from '../backtest/display-decimal.ts';
+import { MONEY_DECIMALS } from '../money/index.ts';
 import { canonicalJson } from './expand-space.ts';
+import { SCORE_PLACES } from './optimize-html.ts';
 import type { OptimizeResult } from './optimize.ts';
 
-/** The terminal view of a sweep: the top of the ranking, then walk-forward and holdout lines. */
+/** A score as read: at most `SCORE_PLACES` fraction digits (optimize.json keeps it exact). */
+function score(value: string | null): string {
+  return value === null ? '-' : displayDecimal(value, SCORE_PLACES, true);
+}
+
+/**
+ * The terminal view of a sweep: the top of the ranking, then walk-forward and holdout lines.
+ * PnL to the cent, Sharpe and max drawdown % to 2 places, scores to 4 at most, as optimize.html
+ * shows them (optimize.json keeps every figure exact).
+ */
 export function formatRanking(result: OptimizeResult, top = 10): string {
   const lines: string[] = [];
   const passed = result.ranking.filter((row) => row.passed).length;
@@ -16,10 +28,10 @@ export function formatRanking(result: OptimizeResult, top = 10): string {
     .slice(0, top)
     .map((row) => [
       `${row.rank}${row.passed ? '' : '*'}`,
-      row.score ?? '-',
-      row.metrics.pnl.replace(/(\.\d{4})\d+$/, '$1'),
-      row.metrics.sharpe ?? '-',
-      row.metrics.maxDrawdownPct,
+      score(row.score),
+      displayDecimal(row.metrics.pnl, MONEY_DECIMALS),
+      row.metrics.sharpe === null ? '-' : displayDecimal(row.metrics.sharpe, 2),
+      displayDecimal(row.metrics.maxDrawdownPct, 2),
       String(row.metrics.trades),
       canonicalJson(row.params),
     ]);
@@ -37,8 +49,8 @@ export function formatRanking(result: OptimizeResult, top = 10): string {
     lines.push('', 'Walk-forward: fold  in-sample  out-of-sample  winner');
     for (const fold of result.walkForward.folds)
       lines.push(
-        `  ${String(fold.fold).padStart(4)}  ${(fold.inSample.score ?? '-').padStart(9)}  ` +
-          `${(fold.outOfSample.score ?? '-').padStart(13)}  ${fold.winner === null ? '-' : canonicalJson(fold.winner.params)}`,
+        `  ${String(fold.fold).padStart(4)}  ${score(fold.inSample.score).padStart(9)}  ` +
+          `${score(fold.outOfSample.score).padStart(13)}  ${fold.winner === null ? '-' : canonicalJson(fold.winner.params)}`,
       );
   }
   if (result.holdout !== null) {
@@ -46,7 +58,7 @@ export function formatRanking(result: OptimizeResult, top = 10): string {
     lines.push(
       '',
       `Holdout ${h.window.from} .. ${h.window.to}: winner ${h.winner === null ? '-' : canonicalJson(h.winner.params)}, ` +
-        `in-sample ${h.inSample.score ?? '-'}, out-of-sample ${h.outOfSample.score ?? '-'}`,
+        `in-sample ${score(h.inSample.score)}, out-of-sample ${score(h.outOfSample.score)}`,
     );
   }
   return `${lines.join('\n')}\n`;

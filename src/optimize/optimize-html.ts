@@ -15,7 +15,8 @@ export interface OptimizeHtmlOptions {
 const ROWS_SHOWN = 200;
 
 /** Fraction digits a score or ratio is shown with (the exact score in its tooltip). */
-const SCORE_PLACES = 4;
+/** Fraction digits a score is shown with at most (exact in optimize.json and the tooltip). */
+export const SCORE_PLACES = 4;
 
 /** A score as read: 4 fraction digits at most, the exact value (6 digits) in the tooltip. */
 function scoreHtml(score: string | null): string {

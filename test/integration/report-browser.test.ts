@@ -16,11 +16,11 @@ import { compareRuns } from '../../src/backtest/compare.ts';
 import { writeCompareReport } from '../../src/backtest/compare-report.ts';
 import type { OptimizeResult } from '../../src/optimize/optimize.ts';
 import { renderOptimizeHtml } from '../../src/optimize/optimize-html.ts';
-import type { SetMetrics } from '../../src/optimize/objective.ts';
 import type { BacktestTrace } from '../../src/backtest/trace.ts';
 import { runBacktest } from '../../src/backtest/run-backtest.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { launchChromium } from '../helpers/chromium.ts';
+import { setMetrics, sweepResult, SWEEP_WINDOW } from '../helpers/optimize-result.ts';
 import { ROOT } from '../helpers/strategy-harness.ts';
 import {
   demoTrace,
@@ -240,30 +240,13 @@ async function openPage<T>(
   }
 }
 
-function setMetrics(pnl: string, sharpe: string): SetMetrics {
-  return {
-    pnl,
-    returnPct: '-0.000730',
-    sharpe,
-    sortino: null,
-    calmar: null,
-    maxDrawdown: '1.953125000000000001',
-    maxDrawdownPct: '0.001953',
-    trades: 4,
-    winRate: '0.250000',
-    fees: '0.123456789012345678',
-    turnover: '1234.567890123456789012',
-    orders: 9,
-  };
-}
-
 /** A 3 x 3 sweep with two folds and a holdout, money figures with 18 fraction digits. */
 function optimizeResult(): OptimizeResult {
   const ranking = [1, 2, 3].flatMap((amount) =>
     [10, 20, 30].map((lookback) => ({ amount, lookback })),
   );
   const score = (i: number): string => `${(i * 0.137 - 0.6).toFixed(6)}`;
-  const window = { from: '2026-03-02T10:00:00.000Z', to: '2026-03-02T11:00:00.000Z' };
+  const window = SWEEP_WINDOW;
   const fold = (n: number, inSample: string, outOfSample: string) => ({
     fold: n,
     train: window,
@@ -272,19 +255,7 @@ function optimizeResult(): OptimizeResult {
     inSample: { score: inSample, metrics: null },
     outOfSample: { score: outOfSample, metrics: null },
   });
-  return {
-    format: 'quanta-optimize',
-    version: 1,
-    config: 'quanta.yaml',
-    data: 'recordings/',
-    space: 'space.yaml',
-    strategy: 'mean-reversion',
-    objective: 'sharpe',
-    constraints: {},
-    window,
-    sets: ranking.length,
-    skipped: [],
-    failed: [],
+  return sweepResult({
     ranking: ranking.map((params, i) => ({
       rank: i + 1,
       id: `set-${i + 1}`,
@@ -304,7 +275,7 @@ function optimizeResult(): OptimizeResult {
       inSample: { score: '1.100000', metrics: null },
       outOfSample: { score: '-0.450000', metrics: null },
     },
-  };
+  });
 }
 
 describe('optimize.html in headless chromium', () => {
@@ -397,7 +368,9 @@ describe('compare.html in headless chromium', () => {
       expect(pageOverflow).toBe(0);
       expect(seen.clipped).toEqual([]);
       expect(seen.prices.length).toBeGreaterThan(0);
-      for (const price of seen.prices) expect(price).toBe('3012.345679');
+      // To the tick of the fixture's ETH-USD (2 fraction digits); it showed 6 digits whatever
+      // the market (3012.345679).
+      for (const price of seen.prices) expect(price).toBe('3012.35');
     },
   );
 });

@@ -3,7 +3,7 @@ import { escapeHtml, moneyHtml, moneyText, roundedHtml } from '../../../src/back
 import { renderCompareHtml } from '../../../src/backtest/compare-report.ts';
 import { compareRuns } from '../../../src/backtest/compare.ts';
 import { renderOptimizeHtml } from '../../../src/optimize/optimize-html.ts';
-import { trace } from './trace-fixtures.ts';
+import { order, samples, trace, x18 } from './trace-fixtures.ts';
 
 describe('the report pages’ HTML kit', () => {
   it('escapes the five characters HTML gives meaning to, quotes of both kinds included', () => {
@@ -47,5 +47,30 @@ describe('the report pages’ HTML kit', () => {
     expect(page).not.toContain("o'brien");
     const compare = renderCompareHtml(compareRuns([], trace({ data: "x'y" }), 0n, "j'.sqlite"));
     expect(compare).not.toMatch(/x'y|j'\.sqlite/);
+  });
+
+  it('compare.html shows fill prices to the market tick and the mean slippage to 2 places', () => {
+    const T = 1_700_000_000_000;
+    const make = (live: boolean) =>
+      order({
+        id: 1,
+        amountX18: x18('0.5'),
+        createdAt: T + 1000 + (live ? 30 : 0),
+        updatedAt: T + 1000 + (live ? 52 : 1000),
+        filledX18: x18('0.5'),
+        avgFillPriceX18: x18(live ? '3012.345678901234567891' : '3012.3'),
+        feesX18: x18('0.001234567890123456'),
+      });
+    const t = trace({
+      samples: samples(Array.from({ length: 4 }, () => [])),
+      orders: [make(false)],
+      finalMarks: new Map([[1, x18('3013')]]),
+    });
+    const report = compareRuns([make(true)], t, 0n, 'journal.sqlite');
+    expect(report.priceDecimals).toEqual({ 'ETH-USD': 2 });
+    const page = renderCompareHtml(report);
+    // It showed 6 fraction digits whatever the market, and the mean slippage unrounded.
+    expect(page).toContain('<span title="3012.345678901234567891">3012.35</span>');
+    expect(page).toContain(`Mean |slippage| <span title="${report.totals.meanAbsSlippageBps}">`);
   });
 });

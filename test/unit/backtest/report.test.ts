@@ -85,6 +85,10 @@ describe('buildReport', () => {
           },
         ],
       },
+      markets: [
+        { marketId: 1, symbol: 'ETH-USD', priceExpo: 2, amountExpo: 4 },
+        { marketId: 3, symbol: 'BTC-USD', priceExpo: 1, amountExpo: 5 },
+      ],
     });
     expect(report.finalPositions).toEqual([
       {
@@ -268,6 +272,40 @@ describe('renderReportHtml', () => {
     expect(html).toContain('take &lt;profit&gt; &amp; &quot;run&quot;');
     expect(html.match(/<script\b/g)).toHaveLength(3);
     expect(html.match(/<\/script>/g)).toHaveLength(3);
+  });
+
+  it('shows prices to the tick and amounts to the quantum, exact in the tooltip (it printed 18 digits, or 4 and 6 places in the trades)', () => {
+    const report = demoReport();
+    const page = renderReportHtml({
+      ...report,
+      finalPositions: report.finalPositions.map((p) =>
+        p.symbol === 'ETH-USD'
+          ? { ...p, avgEntryPrice: '3005.123456789012345678', position: '0.500049999' }
+          : p,
+      ),
+      orders: report.orders.map((o) =>
+        o.symbol === 'BTC-USD' && o.avgFillPrice !== null
+          ? { ...o, avgFillPrice: '64900.063333333333333333' }
+          : o,
+      ),
+      tearsheet: {
+        ...report.tearsheet,
+        trades: report.tearsheet.trades.map((t) =>
+          t.symbol === 'BTC-USD'
+            ? { ...t, entryPrice: '64899.987654321', amount: '0.012345678' }
+            : t,
+        ),
+      },
+    });
+    // ETH-USD: 2 price digits, 4 amount digits; BTC-USD: 1 price digit, 5 amount digits.
+    expect(page).toContain('<span title="3005.123456789012345678">3005.12</span>');
+    expect(page).toContain('<span title="0.500049999">0.5</span>');
+    expect(page).toContain('<span title="64900.063333333333333333">64900.1</span>');
+    expect(page).toContain('<span title="64899.987654321">64900</span>');
+    expect(page).toContain('<span title="0.012345678">0.01235</span>');
+    expect(page).not.toContain('>3005.123456789012345678<');
+    // The charts read the same precision: the markets ride along in the inline data.
+    expect(page).toContain('"markets":[{"marketId":1,"symbol":"ETH-USD","priceExpo":2');
   });
 
   it('shows the orders table, outcomes and refusals', () => {

@@ -123,6 +123,11 @@ export function trace(overrides: Partial<BacktestTrace> = {}): BacktestTrace {
       [3, 'BTC-USD'],
       [5, 'SOL-USD'],
     ]),
+    precision: new Map([
+      [1, { priceExpo: 2, amountExpo: 4 }],
+      [3, { priceExpo: 1, amountExpo: 5 }],
+      [5, { priceExpo: 6, amountExpo: 2 }],
+    ]),
     snapshotIntervalMs: 1000,
     startedAt: sampleList[0]?.t ?? 0,
     endedAt: sampleList[sampleList.length - 1]?.t ?? 0,
