@@ -22,6 +22,7 @@ import { credentialRenewal, openCredentials, readBotWalletKey } from './bot-cred
 import { CleanupStack } from './cleanup-stack.ts';
 import { BotMetrics } from './control/bot-metrics.ts';
 import { BotOperations } from './control/bot-operations.ts';
+import { LiveFeed } from './control/live-feed.ts';
 import { AlertWatch } from './control/alert-watch.ts';
 import { Notifier, notifyTargets, type NotifyTarget } from './control/notifier.ts';
 import { controlTokens } from './control/control-auth.ts';
@@ -47,6 +48,9 @@ import { openRateBudget, pollReserveOf } from './rate-budget.ts';
 import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
 
 export type { RunSummary } from './shutdown.ts';
+
+/** Least time between two pushes of the status to the live page (after snapshots). */
+const LIVE_PAGE_PUSH_MS = 250;
 
 /** How long shutdown waits for queued alerts (the stop alert) to go out. */
 const NOTIFY_CLOSE_MS = 3000;
@@ -275,7 +279,17 @@ async function assembleBot(
     symbolOf,
     rateBudget: () => budget.status(),
     ...(metrics === undefined ? {} : { metrics: () => metrics.exposition() }),
+    ...(config.control === undefined
+      ? {}
+      : {
+          feed: new LiveFeed({
+            now: monotonic,
+            minIntervalMs: LIVE_PAGE_PUSH_MS,
+            log: log.child({ part: 'control' }),
+          }),
+        }),
   });
+  modes.onChange(() => operations.pushNow());
   metrics?.attach({
     stats: () => executor.stats(),
     account: () => operations.accountValue(),

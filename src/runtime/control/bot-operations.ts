@@ -13,6 +13,8 @@ import type { Poller } from '../../market/poller.ts';
 import type { Snapshot } from '../../market/snapshot.ts';
 import { formatX18 } from '../../money/index.ts';
 import type { ControlHandlers } from './control-server.ts';
+import type { LiveFeed } from './live-feed.ts';
+import { realizedPnlHistory } from './pnl-history.ts';
 import { valueAccount, type AccountValue } from './position-values.ts';
 
 /** The parts of a running bot that operations read. */
@@ -23,10 +25,10 @@ export interface BotOperationsOptions {
   readonly dispatcher: Pick<Dispatcher, 'pending'>;
   readonly session: Pick<
     TradingSession,
-    'pausedStrategies' | 'strategyTimeouts' | 'resumeStrategy' | 'strategyNames'
+    'pausedStrategies' | 'strategyTimeouts' | 'resumeStrategy' | 'strategyNames' | 'strategyErrors'
   >;
   readonly poller: Pick<Poller, 'failures' | 'lastGoodAt' | 'lastGoodAgeMs'>;
-  readonly journal: Pick<OrderJournal, 'inStates' | 'latest' | 'lastWriteError'>;
+  readonly journal: Pick<OrderJournal, 'inStates' | 'latest' | 'lastWriteError' | 'all'>;
   readonly credentials: Pick<CredentialManager, 'current'>;
   readonly modes: TradingModes;
   /** A market's symbol (its id when unknown). */
@@ -35,6 +37,8 @@ export interface BotOperationsOptions {
   readonly metrics?: () => Promise<{ contentType: string; body: string }>;
   /** The rate budget's status (`GET /status` shows it as `rateBudget`). */
   readonly rateBudget?: () => RateBudgetStatus;
+  /** The live page's feed (`GET /events`); absent: nothing is pushed. */
+  readonly feed?: LiveFeed;
 }
 
 /** The JSON shape of one order in `GET /status`. */
@@ -86,6 +90,12 @@ export class BotOperations {
   traded(snapshot: Snapshot, snapshots: number): void {
     this.#last = snapshot;
     this.#snapshots = snapshots;
+    this.#options.feed?.push(() => this.status());
+  }
+
+  /** Sends the status to the live pages now (a mode changed, a strategy resumed). */
+  pushNow(): void {
+    this.#options.feed?.push(() => this.status(), 'now');
   }
 
   /** How the last credential renewal ended (undefined: it succeeded). */
@@ -150,9 +160,12 @@ export class BotOperations {
     const stats = executor.stats();
     const value = this.accountValue();
     const lastOrders = this.#options.config.control?.lastOrders ?? 20;
+    const reasons = this.notReadyReasons();
     return {
+      at: new Date(this.#options.now()).toISOString(),
       mode: modes.mode,
-      ready: this.notReadyReasons().length === 0,
+      ready: reasons.length === 0,
+      notReadyReasons: reasons,
       snapshots: this.#snapshots,
       stale: this.#last?.stale ?? null,
       lastGoodPollAt:
@@ -182,6 +195,7 @@ export class BotOperations {
       strategies: session.strategyNames(),
       paused: session.pausedStrategies(),
       strategyTimeouts: session.strategyTimeouts(),
+      strategyErrors: session.strategyErrors(),
       credentialsExpireAt: new Date(credentials.current().expiryTs).toISOString(),
       openOrders: journal.inStates(OPEN_ORDER_STATES).map(orderJson),
       lastOrders: journal.latest(lastOrders).map(orderJson),
@@ -201,7 +215,19 @@ export class BotOperations {
           : this.#options.metrics(),
       halt: (mode) => modes.set(mode, 'control'),
       resume: (): TradingMode => modes.set('trading', 'control'),
-      resumeStrategy: (name) => session.resumeStrategy(name),
+      resumeStrategy: (name) => {
+        const outcome = session.resumeStrategy(name);
+        if (outcome === 'resumed') this.pushNow();
+        return outcome;
+      },
+      watch: (listener) => {
+        const feed = this.#options.feed;
+        if (feed === undefined) return () => undefined;
+        return feed.subscribe(listener, [
+          ['history', realizedPnlHistory(this.#options.journal.all())],
+          ['status', this.status()],
+        ]);
+      },
     };
   }
 }

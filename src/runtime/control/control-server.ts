@@ -10,6 +10,8 @@ import {
   type ControlRole,
   type ControlTokens,
 } from './control-auth.ts';
+import type { FeedListener } from './live-feed.ts';
+import { LOGIN_PATHS, pageAsset, type PageAsset } from './page/page-assets.ts';
 import { crossSiteRefusal, setSecurityHeaders } from './request-guard.ts';
 
 /** What the bot answers through the control server. */
@@ -25,6 +27,8 @@ export interface ControlHandlers {
   halt(mode: HaltMode): TradingMode;
   resume(): TradingMode;
   resumeStrategy(name: string): 'resumed' | 'not-paused' | 'unknown';
+  /** Adds a live page (`GET /events`); returns the function that removes it. */
+  watch(listener: FeedListener): () => void;
 }
 
 /** Options of {@link startControlServer}. */
@@ -140,6 +144,9 @@ async function route(
     });
   }
   if (path === '/status' && get) return sendJson(res, 200, handlers.status());
+  if (path === '/events' && get) return streamEvents(req, res, handlers);
+  const asset = get ? pageAsset(path) : undefined;
+  if (asset !== undefined) return sendAsset(res, 200, asset);
   if (path === '/metrics' && get) {
     const { contentType, body } = await handlers.metrics();
     res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' });
@@ -172,6 +179,34 @@ async function route(
   throw new HttpProblem(404, `no route ${path}`);
 }
 
+/** Most bytes a slow page may leave unread before it is cut off (it reconnects and catches up). */
+const MAX_UNSENT_BYTES = 1 << 20;
+
+/** `GET /events`: the live page's server-sent events, until the page goes. */
+function streamEvents(req: IncomingMessage, res: ServerResponse, handlers: ControlHandlers): void {
+  setSecurityHeaders(res);
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
+  res.write(': quanta live feed\n\n');
+  const stop = handlers.watch((event, data) => {
+    if (res.writableLength > MAX_UNSENT_BYTES) {
+      res.destroy();
+      return;
+    }
+    res.write(`event: ${event}\ndata: ${data}\n\n`);
+  });
+  req.on('close', stop);
+  res.on('close', stop);
+}
+
+function sendAsset(res: ServerResponse, status: number, asset: PageAsset): void {
+  setSecurityHeaders(res);
+  res.writeHead(status, {
+    'content-type': asset.type,
+    'content-length': Buffer.byteLength(asset.body),
+  });
+  res.end(asset.body);
+}
+
 /**
  * Starts the bot's control server. Every answer carries the security headers of
  * `request-guard.ts`; a request another site could have made a browser send is refused first
@@ -191,6 +226,19 @@ export async function startControlServer(options: ControlServerOptions): Promise
       return;
     }
     const role = roleOf(req.headers, tokens);
+    const path = new URL(req.url ?? '/', 'http://control').pathname;
+    if (role === undefined && (req.method === 'GET' || req.method === 'HEAD')) {
+      // The sign-in form and what it needs, and nothing else, without a token: the page itself
+      // answers 401 with the form.
+      const login = LOGIN_PATHS.get(path);
+      if (login !== undefined) {
+        const asset = pageAsset(login);
+        if (asset !== undefined) {
+          req.resume();
+          return sendAsset(res, path === '/' ? 401 : 200, asset);
+        }
+      }
+    }
     if (role === undefined) {
       res.setHeader('www-authenticate', 'Bearer realm="quanta"');
       sendJson(res, 401, { error: 'missing or wrong bearer token' });
