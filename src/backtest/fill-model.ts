@@ -45,10 +45,13 @@ export const DEFAULT_FILL_MODEL: FillModel = {
 
 const BPS_PER_ONE = 10_000n;
 
+/** The name a value is refused under: the flag the user typed, or its config key path. */
+type NameOf = (key: keyof FillModelOverrides) => string;
+
 function invalid(what: string, expected: string, got: string): QuantaError {
   return new QuantaError(
     ErrorCodes.BACKTEST_INVALID_OPTION,
-    `backtest ${what}: expected ${expected}, got ${JSON.stringify(got)}`,
+    `${what}: expected ${expected}, got ${JSON.stringify(got)}`,
   );
 }
 
@@ -69,20 +72,20 @@ function checkedBps(what: string, text: string, max?: bigint): string {
   return formatX18(x18);
 }
 
-function checkedLatency(text: string): number {
+function checkedLatency(what: string, text: string): number {
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text)))
-    throw invalid('latencyMs', 'an integer ≥ 0 (milliseconds)', text);
+    throw invalid(what, 'an integer ≥ 0 (milliseconds)', text);
   return Number(text);
 }
 
-function checkedCapital(text: string): string {
+function checkedCapital(what: string, text: string): string {
   let x18: bigint;
   try {
-    x18 = parseDecimalToX18(text, 'startingCapital');
+    x18 = parseDecimalToX18(text, what);
   } catch {
-    throw invalid('startingCapital', 'a plain decimal above 0, like 100000', text);
+    throw invalid(what, 'a plain decimal above 0, like 100000', text);
   }
-  if (x18 <= 0n) throw invalid('startingCapital', 'a plain decimal above 0, like 100000', text);
+  if (x18 <= 0n) throw invalid(what, 'a plain decimal above 0, like 100000', text);
   return formatX18(x18);
 }
 
@@ -90,12 +93,18 @@ function checkedCapital(text: string): string {
  * The fill model of a run: the config's `backtest:` section, each value replaced by the CLI flag
  * given for it.
  *
- * @throws QuantaError `QUANTA_BACKTEST_INVALID_OPTION` for a malformed flag value.
+ * @param flagNames - what each override is called where the user typed it (`--latency-ms`), so a
+ *   refusal names that; a value from the config is named by its key path (`backtest.latencyMs`),
+ *   an override without a flag name by its field name.
+ * @throws QuantaError `QUANTA_BACKTEST_INVALID_OPTION` for a malformed value, naming it.
  */
 export function resolveFillModel(
   section: Partial<Config['backtest']> | undefined,
   overrides: FillModelOverrides = {},
+  flagNames: Partial<Record<keyof FillModelOverrides, string>> = {},
 ): FillModel {
+  const nameOf: NameOf = (key) =>
+    overrides[key] === undefined ? `backtest.${key}` : (flagNames[key] ?? key);
   const fromConfig = (value: number | undefined): string | undefined =>
     value === undefined ? undefined : numberText(value);
   const latency = overrides.latencyMs ?? fromConfig(section?.latencyMs);
@@ -105,11 +114,11 @@ export function resolveFillModel(
   const capital =
     overrides.startingCapital ?? section?.startingCapital ?? DEFAULT_FILL_MODEL.startingCapital;
   return {
-    latencyMs: latency === undefined ? null : checkedLatency(latency),
-    slippageBps: checkedBps('slippageBps', slippage, BPS_PER_ONE),
-    makerFeeBps: maker === undefined ? null : checkedBps('makerFeeBps', maker, BPS_PER_ONE),
-    takerFeeBps: taker === undefined ? null : checkedBps('takerFeeBps', taker, BPS_PER_ONE),
-    startingCapital: checkedCapital(capital),
+    latencyMs: latency === undefined ? null : checkedLatency(nameOf('latencyMs'), latency),
+    slippageBps: checkedBps(nameOf('slippageBps'), slippage, BPS_PER_ONE),
+    makerFeeBps: maker === undefined ? null : checkedBps(nameOf('makerFeeBps'), maker, BPS_PER_ONE),
+    takerFeeBps: taker === undefined ? null : checkedBps(nameOf('takerFeeBps'), taker, BPS_PER_ONE),
+    startingCapital: checkedCapital(nameOf('startingCapital'), capital),
   };
 }
 

@@ -76,13 +76,24 @@ interface FillModelFlags {
  */
 export function fillModelOf(config: Config, flags: FillModelFlags): FillModel {
   try {
-    return resolveFillModel(config.backtest, {
-      latencyMs: flags['latency-ms'],
-      slippageBps: flags['slippage-bps'],
-      makerFeeBps: flags['maker-fee-bps'],
-      takerFeeBps: flags['taker-fee-bps'],
-      startingCapital: flags['starting-capital'],
-    });
+    // A refusal names the flag as typed (--latency-ms), not the config key it overrides.
+    return resolveFillModel(
+      config.backtest,
+      {
+        latencyMs: flags['latency-ms'],
+        slippageBps: flags['slippage-bps'],
+        makerFeeBps: flags['maker-fee-bps'],
+        takerFeeBps: flags['taker-fee-bps'],
+        startingCapital: flags['starting-capital'],
+      },
+      {
+        latencyMs: '--latency-ms',
+        slippageBps: '--slippage-bps',
+        makerFeeBps: '--maker-fee-bps',
+        takerFeeBps: '--taker-fee-bps',
+        startingCapital: '--starting-capital',
+      },
+    );
   } catch (error) {
     if (!isQuantaError(error, ErrorCodes.BACKTEST_INVALID_OPTION)) throw error;
     throw new QuantaError(ErrorCodes.USAGE, error.message, { cause: error });

@@ -59,16 +59,26 @@ it('quanta markets and quanta register take a config without strategies', async 
   expect(venue.requestCount('/api/v1/auth')).toBe(1);
 }, 120_000);
 
-it("a bad fill model value to quanta compare prints compare's usage, not backtest's", async () => {
-  const compare = spawnQuanta(
-    ['compare', '--journal', 'nowhere', '--data', 'nowhere', '--latency-ms', 'soon'],
-    process.env,
-  );
-  expect((await compare.exited).code).toBe(2);
-  const text = compare.stderr.map((l) => l.line).join('\n');
-  expect(text).toMatch(
-    /^quanta compare: .*latencyMs: expected an integer ≥ 0 \(milliseconds\), got "soon"$/m,
-  );
-  expect(text).toContain(`usage: ${synopsisOf('compare', COMMANDS.compare)}`);
-  expect(text).not.toContain('quanta backtest');
+it("a bad fill model value to quanta compare names the flag typed and prints compare's usage", async () => {
+  // Each flag by the name the user typed (the message named the config key: "backtest
+  // latencyMs"), with compare's usage line, not backtest's.
+  for (const [flag, value, expected] of [
+    ['--latency-ms', 'soon', 'an integer ≥ 0 \\(milliseconds\\)'],
+    ['--slippage-bps', '1e3', 'a plain decimal number of basis points ≥ 0, like 2\\.5'],
+    ['--maker-fee-bps', 'x', 'a plain decimal number of basis points ≥ 0, like 2\\.5'],
+    ['--taker-fee-bps', '10000', 'less than 10000 basis points'],
+  ] as const) {
+    const compare = spawnQuanta(
+      ['compare', '--journal', 'nowhere', '--data', 'nowhere', flag, value],
+      process.env,
+    );
+    expect((await compare.exited).code).toBe(2);
+    const text = compare.stderr.map((l) => l.line).join('\n');
+    expect(text).toMatch(
+      new RegExp(`^quanta compare: ${flag}: expected ${expected}, got "${value}"$`, 'm'),
+    );
+    expect(text).toContain(`usage: ${synopsisOf('compare', COMMANDS.compare)}`);
+    expect(text).not.toContain('quanta backtest');
+    expect(text).not.toMatch(/latencyMs|slippageBps|makerFeeBps|takerFeeBps/);
+  }
 }, 120_000);

@@ -43,6 +43,19 @@ describe('resolveFillModel', () => {
   ])('refuses %o', (overrides, message) => {
     expect(() => resolveFillModel(undefined, overrides)).toThrow(message);
   });
+
+  it('names a refused value as the user gave it: the flag typed, or the config key path', () => {
+    const flags = { latencyMs: '--latency-ms', slippageBps: '--slippage-bps' };
+    expect(() => resolveFillModel(undefined, { latencyMs: 'soon' }, flags)).toThrow(
+      /^--latency-ms: expected an integer ≥ 0 \(milliseconds\), got "soon"$/,
+    );
+    expect(() => resolveFillModel(undefined, { slippageBps: '1e3' }, flags)).toThrow(
+      /^--slippage-bps: expected a plain decimal/,
+    );
+    expect(() => resolveFillModel({ slippageBps: 10_000 }, {}, flags)).toThrow(
+      /^backtest\.slippageBps: expected less than 10000 basis points, got "10000"$/,
+    );
+  });
 });
 
 describe('describeFillModel', () => {
