@@ -1,0 +1,191 @@
+/**
+ * `quanta export` (issue 28): a recording's snapshots and a backtest report's orders, fills and
+ * equity written as Parquet are read back by an independent reader (DuckDB) with every value
+ * equal: decimals exact as DECIMAL(38,18), times as UTC timestamps. CSV keeps the same values
+ * as text.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { describe, expect, it } from 'vitest';
+import { computeMetrics } from '../../../src/backtest/metrics.ts';
+import { buildReport, type BacktestReport } from '../../../src/backtest/report-json.ts';
+import { readReport, reportTable } from '../../../src/backtest/report-tables.ts';
+import { runBacktest } from '../../../src/backtest/run-backtest.ts';
+import { writeReport } from '../../../src/backtest/write-report.ts';
+import { loadConfig } from '../../../src/config/index.ts';
+import { snapshotTable } from '../../../src/market/history/snapshot-table.ts';
+import { writeTable, type Cell, type Table } from '../../../src/market/history/table-export.ts';
+import { readRecording } from '../../../src/market/recording/index.ts';
+import { formatX18, parseDecimalToX18, parseSignedDecimalToX18 } from '../../../src/money/index.ts';
+import { ROOT } from '../../helpers/strategy-harness.ts';
+import { tempDirs } from '../../helpers/temp-dirs.ts';
+
+const RECORDING = join(ROOT, 'test/fixtures/recording/recording-2026-11-23T04-03-16-618Z.jsonl.gz');
+const tempDir = tempDirs('quanta-export-');
+const quiet = { onWarning: () => undefined };
+
+/** Every row of a Parquet file as DuckDB reads it, each value as plain data. */
+async function duckRows(path: string): Promise<{ types: string[]; rows: unknown[][] }> {
+  const db = await DuckDBInstance.create(':memory:');
+  const connection = await db.connect();
+  try {
+    const result = await connection.runAndReadAll(`SELECT * FROM read_parquet('${path}')`);
+    const plain = (value: DuckDBValue): unknown => {
+      if (value === null || typeof value !== 'object') return value;
+      if ('micros' in value) return { utcMicros: value.micros };
+      if ('scale' in value && 'value' in value)
+        return { decimal: value.value, scale: value.scale, width: value.width };
+      return String(value);
+    };
+    return {
+      types: result.columnTypes().map(String),
+      rows: result.getRows().map((row) => row.map(plain)),
+    };
+  } finally {
+    connection.closeSync();
+    db.closeSync();
+  }
+}
+
+/** What DuckDB must read for each source cell of a column type. */
+function expected(cell: Cell, type: Table['columns'][number]['type']): unknown {
+  if (cell === null) return null;
+  if (type === 'timestamp') return { utcMicros: BigInt(cell) * 1000n };
+  if (type === 'decimal') return { decimal: cell, scale: 18, width: 38 };
+  if (type === 'integer') return BigInt(cell);
+  return cell;
+}
+
+async function rowsOf(table: Table): Promise<(readonly Cell[])[]> {
+  const rows: (readonly Cell[])[] = [];
+  for await (const row of table.rows) rows.push(row);
+  return rows;
+}
+
+let report: BacktestReport | undefined;
+async function backtestReport(): Promise<{ report: BacktestReport; dir: string }> {
+  const dir = tempDir();
+  const config = await loadConfig(join(ROOT, 'test/fixtures/configs/dca.yaml'), { env: {} });
+  const trace = await runBacktest({ config, data: RECORDING, projectRoot: ROOT });
+  report = buildReport(trace, computeMetrics(trace));
+  await writeReport(dir, report);
+  return { report, dir };
+}
+
+describe('Parquet export read back by DuckDB', () => {
+  it("a recording's snapshots: every value equal, decimals exact, times UTC", async () => {
+    const out = join(tempDir(), 'snapshots.parquet');
+    const table = await snapshotTable(RECORDING, quiet);
+    const written = await writeTable(out, table, 'parquet');
+    const { types, rows } = await duckRows(out);
+    expect(types).toEqual([
+      'TIMESTAMP WITH TIME ZONE',
+      'BIGINT',
+      'BIGINT',
+      'VARCHAR',
+      'DECIMAL(38,18)',
+      'DECIMAL(38,18)',
+      'DECIMAL(38,18)',
+      'DECIMAL(38,18)',
+      'BOOLEAN',
+    ]);
+    // The source, read again on its own: one row per market per snapshot.
+    const source: unknown[][] = [];
+    for await (const snapshot of readRecording(RECORDING, quiet))
+      for (const market of snapshot.markets.values()) {
+        const quote = snapshot.quotes?.get(market.id);
+        const x18 = (text: string | undefined) =>
+          text === undefined ? null : { decimal: parseDecimalToX18(text), scale: 18, width: 38 };
+        source.push([
+          { utcMicros: BigInt(snapshot.takenAt) * 1000n },
+          BigInt(snapshot.seq),
+          BigInt(market.id),
+          market.symbol,
+          x18(quote?.bids[0]?.price),
+          x18(quote?.bids[0]?.quantity),
+          x18(quote?.asks[0]?.price),
+          x18(quote?.asks[0]?.quantity),
+          snapshot.stale,
+        ]);
+      }
+    expect(written).toBe(source.length);
+    expect(source.length).toBe(300);
+    expect(rows).toEqual(source);
+    // Decimals beyond a double's 15-16 digits survive (9 fraction digits on a 4-digit price).
+    const exact = rows.find((r) => (r[3] as string) === 'ETH-USD');
+    expect(formatX18((exact?.[5] as { decimal: bigint }).decimal)).toMatch(/^\d+\.\d{9}$/);
+  }, 60_000);
+
+  it("a backtest report's orders, fills and equity: every value equal", async () => {
+    const { dir } = await backtestReport();
+    const read = await readReport(dir);
+    expect(read).toEqual(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')));
+    for (const what of ['orders', 'fills', 'equity'] as const) {
+      const table = reportTable(read, what);
+      const out = join(tempDir(), `${what}.parquet`);
+      await writeTable(out, table, 'parquet');
+      const { rows } = await duckRows(out);
+      const source = await rowsOf(reportTable(read, what));
+      expect(source.length, what).toBeGreaterThan(0);
+      expect(rows, what).toEqual(
+        source.map((row) => row.map((cell, i) => expected(cell, table.columns[i]?.type ?? 'text'))),
+      );
+    }
+    // The values are the report's strings, exactly.
+    const fills = await rowsOf(reportTable(read, 'fills'));
+    const filled = read.orders.filter((o) => o.filled !== '0');
+    expect(fills.map((r) => [r[0], formatX18(r[5] as bigint), formatX18(r[6] as bigint)])).toEqual(
+      filled.map((o) => [o.id, o.filled, o.avgFillPrice]),
+    );
+    const equity = await rowsOf(reportTable(read, 'equity'));
+    expect(equity.map((r) => r[2])).toEqual(
+      read.series.equity.map((e) => parseSignedDecimalToX18(e)),
+    );
+  }, 60_000);
+});
+
+describe('CSV export', () => {
+  it('writes UTC ISO times and exact decimal text, with a header', async () => {
+    const out = join(tempDir(), 'snapshots.csv');
+    await writeTable(out, await snapshotTable(RECORDING, quiet), 'csv');
+    const lines = readFileSync(out, 'utf8').split('\n');
+    expect(lines[0]).toBe(
+      'taken_at,seq,market_id,symbol,bid_price,bid_size,ask_price,ask_size,stale',
+    );
+    expect(lines[1]).toMatch(
+      /^2026-11-23T04:03:16\.725Z,1,1,ETH-USD,\d+(\.\d+)?,\d+(\.\d+)?,3001\.5,8\.333333333,false$/,
+    );
+    expect(lines).toHaveLength(302);
+  });
+
+  it('quanta export from the command line (a backtest report to Parquet)', async () => {
+    const { dir } = await backtestReport();
+    const out = join(tempDir(), 'orders.parquet');
+    const result = spawnSync(
+      process.execPath,
+      [
+        'bin/quanta.js',
+        'export',
+        '--data',
+        dir,
+        '--what',
+        'orders',
+        '--format',
+        'parquet',
+        '--out',
+        out,
+      ],
+      { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(
+      `exported ${report?.orders.length} orders rows to ${out} (parquet)\n`,
+    );
+    expect((await duckRows(out)).rows.map((r) => r[0])).toEqual(
+      report?.orders.map((o) => BigInt(o.id)),
+    );
+  }, 60_000);
+});
