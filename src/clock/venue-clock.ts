@@ -22,14 +22,24 @@ const MAX_SAMPLES = 16;
 /** Older samples are dropped: the two clocks drift apart (ppm), a venue may step its clock. */
 const MAX_SAMPLE_AGE_MS = 10 * 60_000;
 
-/** What the bot knows about its clock against the venue's. */
-export type ClockState = 'unknown' | 'disagree' | 'uncertain' | 'behind' | 'ahead' | 'ok';
+/** What the bot knows about its clock against the venue's (orders are signed only when `ok`). */
+export const CLOCK_STATES = ['unknown', 'disagree', 'uncertain', 'behind', 'ahead', 'ok'] as const;
+
+/** One of {@link CLOCK_STATES}. */
+export type ClockState = (typeof CLOCK_STATES)[number];
 
 /** The state, why, and the skew (venue − this host's wall clock, ms) when known. */
 export interface ClockVerdict {
   readonly state: ClockState;
   readonly detail: string;
   readonly skew?: OffsetBounds;
+}
+
+/** What status and metrics show of the clocks. */
+export interface ClockReport {
+  readonly verdict: ClockVerdict;
+  /** Wall-clock steps seen since start. */
+  readonly wallSteps: number;
 }
 
 /** Where venue requests report what their answers say about the venue's clock. */
@@ -97,6 +107,11 @@ export class VenueClock {
       samples.shift();
     this.#estimate = estimateOffset(samples);
     this.#logChange(this.verdict());
+  }
+
+  /** The verdict and the wall steps seen, for `GET /status` and the metrics. */
+  report(): ClockReport {
+    return { verdict: this.verdict(), wallSteps: this.#watch.steps };
   }
 
   /** What is known now (read by status and metrics too). */

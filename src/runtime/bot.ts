@@ -278,6 +278,7 @@ async function assembleBot(
     modes,
     symbolOf,
     rateBudget: () => budget.status(),
+    clock: () => venueClock.report(),
     ...(metrics === undefined ? {} : { metrics: () => metrics.exposition() }),
     ...(config.control === undefined
       ? {}
@@ -303,6 +304,7 @@ async function assembleBot(
     mode: () => modes.mode,
     ready: () => operations.notReadyReasons().length === 0,
     rateBudget: () => budget.status(),
+    clock: () => venueClock.report(),
   });
   if (notifier !== undefined) {
     const watch = new AlertWatch({

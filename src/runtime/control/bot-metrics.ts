@@ -7,6 +7,7 @@ import {
   type CounterConfiguration,
   type GaugeConfiguration,
 } from 'prom-client';
+import { CLOCK_STATES, type ClockReport } from '../../clock/venue-clock.ts';
 import { isFinalState, ORDER_STATES, type OrderState } from '../../domain/index.ts';
 import { ErrorCodes, isQuantaError } from '../../errors/index.ts';
 import type { OrderSubmitter } from '../../execution/dispatcher.ts';
@@ -34,6 +35,8 @@ export interface MetricsSource {
   readonly ready: () => boolean;
   /** The rate budget's status (absent: no budget metrics). */
   readonly rateBudget?: () => RateBudgetStatus;
+  /** This host's clock against the venue's (absent: no clock metrics). */
+  readonly clock?: () => ClockReport;
 }
 
 /** Options of {@link BotMetrics}: the label values allowed (everything else is `other`). */
@@ -461,6 +464,35 @@ export class BotMetrics {
         const current = from.mode();
         for (const mode of TRADING_MODES) g.set({ mode }, mode === current ? 1 : 0);
       },
+    );
+    gauge(
+      {
+        name: 'quanta_clock_state',
+        help: "1 for what is known of this host's clock against the venue's (orders are signed only when ok)",
+        labelNames: ['state'],
+      },
+      (g, from) => {
+        const report = from.clock?.();
+        if (report === undefined) return;
+        for (const state of CLOCK_STATES) g.set({ state }, report.verdict.state === state ? 1 : 0);
+      },
+    );
+    gauge(
+      {
+        name: 'quanta_clock_skew_seconds',
+        help: "Bounds of the venue's clock minus this host's (positive: this host behind); absent until known",
+        labelNames: ['bound'],
+      },
+      (g, from) => {
+        const skew = from.clock?.().verdict.skew;
+        if (skew === undefined) return;
+        g.set({ bound: 'low' }, skew.low / 1000);
+        g.set({ bound: 'high' }, skew.high / 1000);
+      },
+    );
+    gauge(
+      { name: 'quanta_wall_clock_steps', help: 'Steps of the wall clock seen since start' },
+      (g, from) => g.set(from.clock?.().wallSteps ?? 0),
     );
     gauge({ name: 'quanta_ready', help: '1 while /readyz answers 200' }, (g, from) =>
       g.set(from.ready() ? 1 : 0),

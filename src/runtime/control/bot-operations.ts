@@ -1,4 +1,5 @@
 import type { CredentialManager } from '../../account/credential-manager.ts';
+import type { ClockReport } from '../../clock/venue-clock.ts';
 import type { Config } from '../../config/index.ts';
 import { summarizeError } from '../../errors/index.ts';
 import type { Dispatcher } from '../../execution/dispatcher.ts';
@@ -39,6 +40,18 @@ export interface BotOperationsOptions {
   readonly rateBudget?: () => RateBudgetStatus;
   /** The live page's feed (`GET /events`); absent: nothing is pushed. */
   readonly feed?: LiveFeed;
+  /** This host's clock against the venue's (`GET /status` shows it as `clock`). */
+  readonly clock?: () => ClockReport;
+}
+
+/** The JSON shape of the clocks in `GET /status`: why orders are refused `CLOCK_SKEW`, if they are. */
+function clockJson({ verdict, wallSteps }: ClockReport): Record<string, unknown> {
+  return {
+    state: verdict.state,
+    detail: verdict.detail,
+    skewMs: verdict.skew === undefined ? null : { low: verdict.skew.low, high: verdict.skew.high },
+    wallSteps,
+  };
 }
 
 /** The JSON shape of one order in `GET /status`. */
@@ -172,6 +185,7 @@ export class BotOperations {
         poller.lastGoodAt === undefined ? null : new Date(poller.lastGoodAt).toISOString(),
       pollFailures: poller.failures,
       ...(this.#options.rateBudget === undefined ? {} : { rateBudget: this.#options.rateBudget() }),
+      ...(this.#options.clock === undefined ? {} : { clock: clockJson(this.#options.clock()) }),
       inFlight: dispatcher.pending,
       unresolvedOrders: stats.unresolvedOrders,
       refused: stats.refusals,

@@ -11,6 +11,7 @@ import { afterEach, expect, it } from 'vitest';
 import { startPaperVenue } from '../../../src/paper/index.ts';
 import {
   captureLogs,
+  metricSample,
   runBot,
   strategyModule,
   tempDir,
@@ -67,12 +68,8 @@ async function burstAgainst(venueAheadMs: number, count: number) {
 }
 
 /** `quanta_refusals_total` for the burst strategy and `reason`, as /metrics exports it. */
-async function refusalsMetric(running: RunningBot, reason: string): Promise<number | undefined> {
-  const text = await (await fetch(`${running.bot.controlUrl ?? ''}/metrics`)).text();
-  const line = text
-    .split('\n')
-    .find((l) => l.startsWith(`quanta_refusals_total{strategy="burst",reason="${reason}"} `));
-  return line === undefined ? undefined : Number(line.split(' ')[1]);
+function refusalsMetric(running: RunningBot, reason: string): Promise<number | undefined> {
+  return metricSample(running.bot, `quanta_refusals_total{strategy="burst",reason="${reason}"}`);
 }
 
 it('a host clock 10 minutes behind the venue: all 47 orders refused, not sent to expire', async () => {
@@ -83,10 +80,27 @@ it('a host clock 10 minutes behind the venue: all 47 orders refused, not sent to
   const said = logs.withMessage('venue clock: orders refused');
   expect(said).toHaveLength(1);
   expect(said[0]?.msg).toMatch(
-    /^venue clock: orders refused: this host's clock is 59\d\.\d–60\d\.\d s behind the venue's \(more than the 5000 ms allowed\): orders would reach the venue with that much less than their validity, or already expired; fix its time \(NTP\)$/,
+    /^venue clock: orders refused: this host's clock is (59\d\.\d|600\.0)–60\d\.\d s behind the venue's \(more than the 5000 ms allowed\): orders would reach the venue with that much less than their validity, or already expired; fix its time \(NTP\)$/,
   );
   // Counted per reason in the metrics, not logged per order.
   expect(await refusalsMetric(running, 'CLOCK_SKEW')).toBe(47);
+  // The state and the skew, for an operator before any order is refused: metrics and /status.
+  expect(await metricSample(running.bot, 'quanta_clock_state{state="behind"}')).toBe(1);
+  expect(await metricSample(running.bot, 'quanta_clock_state{state="ok"}')).toBe(0);
+  const low = await metricSample(running.bot, 'quanta_clock_skew_seconds{bound="low"}');
+  const high = await metricSample(running.bot, 'quanta_clock_skew_seconds{bound="high"}');
+  // The range holds the true 600 s (to the ms the two clocks' readings allow), and is narrow.
+  expect(low).toBeGreaterThan(590);
+  expect(low).toBeLessThanOrEqual(600.01);
+  expect(high).toBeGreaterThanOrEqual(599.99);
+  expect(high).toBeLessThan(610);
+  expect(running.bot.operations.status().clock).toMatchObject({
+    state: 'behind',
+    detail: expect.stringMatching(
+      /^this host's clock is (59\d\.\d|600\.0)–60\d\.\d s behind the venue's/,
+    ) as unknown,
+    wallSteps: 0,
+  });
   expect(logs.withMessage('intent refused')).toEqual([]);
 });
 

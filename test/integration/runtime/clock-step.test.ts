@@ -15,6 +15,7 @@ import type { RateBudgetStatus } from '../../../src/execution/rate-budget/rate-b
 import { virtualTime } from '../../helpers/virtual-time.ts';
 import {
   captureLogs,
+  metricSample,
   runBot,
   runVirtualUntil,
   startOrderProxy,
@@ -71,12 +72,6 @@ it('polls keep to the rate budget through wall-clock steps, each step logged onc
   });
   cleanups.push(() => running.stop());
 
-  const snapshotAgeSeconds = async (): Promise<number> => {
-    const text = await (await fetch(`${running.bot.controlUrl ?? ''}/metrics`)).text();
-    const line = text.split('\n').find((l) => l.startsWith('quanta_snapshot_age_seconds '));
-    return Number(line?.split(' ')[1]);
-  };
-
   /** Venue requests (polls of markets and quotes) in each window of 5 s of bot time. */
   const perWindow: number[] = [];
   const windows = async (count: number): Promise<void> => {
@@ -95,7 +90,7 @@ it('polls keep to the rate budget through wall-clock steps, each step logged onc
   // old, not 10 minutes (before: "data stale: last good poll 600800 ms ago" in readiness, and
   // quanta_snapshot_age_seconds 600.8: both measured it on the wall clock).
   expect(running.bot.operations.notReadyReasons()).toEqual([]);
-  expect(await snapshotAgeSeconds()).toBeLessThan(1);
+  expect(await metricSample(running.bot, 'quanta_snapshot_age_seconds')).toBeLessThan(1);
   await windows(2);
   const budget = running.bot.operations.status().rateBudget as RateBudgetStatus;
 
@@ -115,5 +110,6 @@ it('polls keep to the rate budget through wall-clock steps, each step logged onc
     ['wall clock stepped back', -TEN_MINUTES],
     ['wall clock stepped forward', TEN_MINUTES],
   ]);
+  expect(await metricSample(running.bot, 'quanta_wall_clock_steps')).toBe(2);
   expect(logs.records.filter((record) => (record.level ?? 0) >= 50)).toEqual([]);
 }, 120_000);

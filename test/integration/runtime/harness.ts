@@ -179,6 +179,19 @@ export async function runVirtualUntil(
   }
 }
 
+/**
+ * The value of one sample (`name{labels}` as exposed) at a bot's `GET /metrics`, or undefined
+ * when it is not exposed.
+ */
+export async function metricSample(
+  bot: Pick<Bot, 'controlUrl'>,
+  sample: string,
+): Promise<number | undefined> {
+  const text = await (await fetch(`${bot.controlUrl ?? ''}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${sample} `));
+  return line === undefined ? undefined : Number(line.slice(sample.length + 1));
+}
+
 /** A bot started in-process and running until {@link RunningBot.stop}. */
 export interface RunningBot {
   readonly bot: Bot;
