@@ -12,6 +12,7 @@ export function journalDamaged(
   path: string,
   problems: readonly string[],
   cause?: unknown,
+  moreDetails: readonly string[] = [],
 ): QuantaError {
   const named = problems.slice(0, NAMED_PROBLEMS);
   const more = problems.length - named.length;
@@ -25,6 +26,7 @@ export function journalDamaged(
         `Restore ${path} (with its -wal file, if the backup has one) from a backup made by \`quanta journal backup\`,`,
         'or see every problem with `quanta journal check --config FILE` and copy what can be read into a new journal with `quanta journal salvage --config FILE --out NEW_FILE`;',
         'then check the venue for orders the journal no longer shows.',
+        ...moreDetails,
       ],
     },
   );

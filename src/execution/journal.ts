@@ -36,6 +36,15 @@ import {
   orderSum,
 } from './journal-row-sum.ts';
 import { makeJournalFilesPrivate } from './journal-file-mode.ts';
+import {
+  countProblems,
+  fileBytes,
+  JournalMarkFile,
+  markPathOf,
+  readJournalMark,
+  walProblems,
+  type JournalMark,
+} from './journal-mark.ts';
 import { preallocateJournalWal } from './journal-wal-space.ts';
 import { JOURNAL_SCHEMA_VERSION, migrateJournal } from './journal-schema.ts';
 import type { OrderRecord } from './order-record.ts';
@@ -157,6 +166,12 @@ export class OrderJournal {
   readonly #countByState: Database.Statement;
   readonly #kvGet: Database.Statement;
   readonly #kvSet: Database.Statement;
+  /** A stored value and the count of such writes, in one transaction (see journal-mark.ts). */
+  readonly #kvSetCounted: (scope: string, key: string, value: string, writes: number) => void;
+  /** The mark beside the journal file; undefined in memory. */
+  #markFile: JournalMarkFile | undefined;
+  /** What the mark says now (the writer keeps it current after each fsynced commit). */
+  #mark: JournalMark = { open: false, walBytes: 0, orders: 0, kvWrites: 0 };
   readonly #inStates = new Map<string, Database.Statement>();
   readonly #insertMany: (records: readonly OrderRecord[], sums: readonly number[]) => void;
   /** The id the next order gets (one writer per journal: it is given here, not by SQLite). */
@@ -227,6 +242,13 @@ export class OrderJournal {
       'SELECT value, row_sum FROM kv NOT INDEXED WHERE scope = ? AND key = ?',
     );
     this.#kvSet = db.prepare(KV_SET);
+    this.#kvSetCounted = db.transaction(
+      (scope: string, key: string, value: string, writes: number) => {
+        this.#kvSet.run(scope, key, value, kvRowSum(scope, key, value));
+        const count = String(writes);
+        this.#kvSet.run(BOOT_SCOPE, KV_WRITES, count, kvRowSum(BOOT_SCOPE, KV_WRITES, count));
+      },
+    );
     this.#insertMany = db.transaction(
       (records: readonly OrderRecord[], sums: readonly number[]) => {
         records.forEach((record, i) => this.#insertOne(record, sums[i]!));
@@ -329,6 +351,10 @@ export class OrderJournal {
    *   written by a newer quanta, or cannot be migrated.
    */
   static open(path: string, options: { readonly bootId?: string | null } = {}): OrderJournal {
+    const onDisk = path !== ':memory:' && path !== '';
+    // Before SQLite opens the file (it would start a new WAL in place of a missing one).
+    const markFile = onDisk ? markPathOf(path) : undefined;
+    const mark = markFile === undefined ? undefined : checkedMark(path, markFile);
     let db: Database.Database;
     try {
       if (path !== ':memory:') {
@@ -353,8 +379,8 @@ export class OrderJournal {
         const problems = journalPageProblems(db);
         if (problems.length > 0) throw journalDamaged(path, problems);
       }
+      if (mark !== undefined) checkCounts(db, path, mark);
       migrateJournal(db);
-      const onDisk = path !== ':memory:' && path !== '';
       if (path !== ':memory:')
         settleUncountedAttempts(
           db,
@@ -366,7 +392,9 @@ export class OrderJournal {
         // first order's commit, not by it.
         preallocateWal(db, `${path}-wal`);
       }
-      return new OrderJournal(db, path, true, onDisk);
+      const journal = new OrderJournal(db, path, true, onDisk);
+      if (markFile !== undefined) journal.#startMark(markFile, `${path}-wal`);
+      return journal;
     } catch (error) {
       db.close();
       if (isSqliteDamage(error)) throw journalDamaged(path, [sqliteFinding(error)], error);
@@ -398,6 +426,7 @@ export class OrderJournal {
    *   schema version (run the bot once to migrate it).
    */
   static openReadOnly(path: string): OrderJournal {
+    const mark = checkedMark(path, markPathOf(path));
     let db: Database.Database;
     try {
       db = new Database(path, { readonly: true, fileMustExist: true, timeout: 5000 });
@@ -410,6 +439,8 @@ export class OrderJournal {
     try {
       const problems = journalPageProblems(db);
       if (problems.length > 0) throw journalDamaged(path, problems);
+      // (Beside a running bot the mark is written after each commit: the file is never behind.)
+      if (mark !== undefined) checkCounts(db, path, mark);
       const version = db.pragma('user_version', { simple: true }) as number;
       if (version !== JOURNAL_SCHEMA_VERSION) {
         throw new QuantaError(
@@ -492,6 +523,7 @@ export class OrderJournal {
       });
       this.#nextId += records.length;
       this.#commits += 1;
+      this.#marked({ ...this.#mark, orders: this.#nextId - 1 });
       this.#counted(undefined, INITIAL_ORDER_STATE, records.length);
     }
     records.forEach((record, i) => {
@@ -703,8 +735,10 @@ export class OrderJournal {
 
   /** Writes a value of a strategy's persisted key-value store (committed and fsynced on return). */
   kvSet(scope: string, key: string, value: string): void {
-    this.#written(() => this.#kvSet.run(scope, key, value, kvRowSum(scope, key, value)));
+    const writes = this.#mark.kvWrites + 1;
+    this.#written(() => this.#kvSetCounted(scope, key, value, writes));
     this.#commits += 1;
+    this.#marked({ ...this.#mark, kvWrites: writes });
   }
 
   /**
@@ -722,7 +756,27 @@ export class OrderJournal {
   /** Closes the file (SQLite checkpoints the WAL into it then). */
   close(): void {
     if (this.#idleTimer !== undefined) clearInterval(this.#idleTimer);
+    // Closed from here on (SQLite deletes the WAL as it closes): a crash inside the close is no
+    // cut WAL, and the counts still hold the journal to what it committed.
+    this.#marked({ ...this.#mark, open: false });
+    this.#markFile?.close();
+    this.#markFile = undefined;
     if (this.#db.open) this.#db.close();
+  }
+
+  /** Keeps the mark current (only a writer on a file has one). */
+  #marked(mark: JournalMark): void {
+    this.#mark = mark;
+    this.#markFile?.write(mark);
+  }
+
+  /**
+   * Starts the mark of a journal just opened for writing: open, with its WAL's size and what it
+   * holds now (read after migration and settling, which wrote to it).
+   */
+  #startMark(file: string, walPath: string): void {
+    this.#markFile = JournalMarkFile.open(file);
+    this.#marked({ open: true, walBytes: fileBytes(walPath) ?? 0, ...heldCounts(this.#db) });
   }
 
   /** A PASSIVE checkpoint of the WAL (it never waits for readers); no-op when nothing was written. */
@@ -805,6 +859,60 @@ export class OrderJournal {
 }
 
 const BOOT_SCOPE = 'quanta:journal';
+/** The stored value counting stored-value writes (what the mark's `kvWrites` is compared with). */
+const KV_WRITES = 'kvWrites';
+
+/**
+ * What the journal holds of what its mark counts: its highest order id and its count of
+ * stored-value writes (0 for a file without the tables yet: an empty or new file).
+ */
+function heldCounts(db: Database.Database): { orders: number; kvWrites: number } {
+  const tables = new Set(
+    (
+      db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all() as { name: string }[]
+    ).map((row) => row.name),
+  );
+  const orders = tables.has('orders')
+    ? ((db.prepare('SELECT MAX(id) AS id FROM orders').get() as { id: number | null }).id ?? 0)
+    : 0;
+  const stored = tables.has('kv')
+    ? (db
+        .prepare('SELECT value FROM kv NOT INDEXED WHERE scope = ? AND key = ?')
+        .get(BOOT_SCOPE, KV_WRITES) as { value: unknown } | undefined)
+    : undefined;
+  const kvWrites =
+    stored === undefined ? 0 : typeof stored.value === 'string' ? Number(stored.value) : NaN;
+  // (A count that is no count reads as none: its row_sum check refuses it at its next read.)
+  return { orders, kvWrites: Number.isSafeInteger(kvWrites) ? kvWrites : 0 };
+}
+
+/**
+ * The mark of the journal at `path`, checked against its WAL before SQLite opens the file;
+ * undefined when it has none.
+ * @throws QuantaError `QUANTA_JOURNAL_DAMAGED` for a mark that does not parse, or a journal left
+ *   open by a writer that died whose WAL is missing or shorter than it was.
+ */
+function checkedMark(path: string, markFile: string): JournalMark | undefined {
+  const mark = readJournalMark(markFile);
+  if (typeof mark === 'string') throw journalCut(path, markFile, [mark]);
+  if (mark === undefined) return undefined;
+  const problems = walProblems(mark, `${path}-wal`);
+  if (problems.length > 0) throw journalCut(path, markFile, problems);
+  return mark;
+}
+
+/** @throws QuantaError `QUANTA_JOURNAL_DAMAGED` when `db` holds less than `mark` counts. */
+function checkCounts(db: Database.Database, path: string, mark: JournalMark): void {
+  const problems = countProblems(mark, heldCounts(db));
+  if (problems.length > 0) throw journalCut(path, markPathOf(path), problems);
+}
+
+/** A journal that lacks what its mark says was committed (journal-mark.ts). */
+function journalCut(path: string, markFile: string, problems: readonly string[]): QuantaError {
+  return journalDamaged(path, problems, undefined, [
+    `If you restored or salvaged this journal on purpose, delete ${markFile} so the bot takes it as it is; then check the venue for orders the journal does not show.`,
+  ]);
+}
 
 /** A row SQLite refused for a constraint (the same signature twice): the journal works. */
 function isConstraintError(error: unknown): boolean {

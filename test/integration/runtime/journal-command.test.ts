@@ -30,7 +30,8 @@ it('check says ok on a sound journal, and names the damaged row and column other
   writeJournal(path, 20);
   const sound = await quanta(['journal', 'check', '--journal', path]);
   expect(sound.code, sound.stderr).toBe(0);
-  expect(sound.stdout).toContain(`journal ${path}: 20 valid orders, 2 stored values`);
+  // (Three: the risk baseline, the boot id, and the count of stored-value writes the mark checks.)
+  expect(sound.stdout).toContain(`journal ${path}: 20 valid orders, 3 stored values`);
   expect(sound.stdout).toContain('ok: SQLite finds every page sound');
 
   const db = new Database(path);
@@ -61,7 +62,7 @@ it('salvage copies what can be read into a new journal that opens, lists the los
   const salvaged = await quanta(['journal', 'salvage', '--journal', path, '--out', out]);
   expect(salvaged.code, salvaged.stderr).toBe(0);
   expect(salvaged.stdout).toContain(
-    `salvaged 19 orders and 2 stored values from ${path} into ${out}`,
+    `salvaged 19 orders and 3 stored values from ${path} into ${out}`,
   );
   expect(salvaged.stdout).toContain('order 3: amount_x18 "kjkbjjjjjjjjjjjj" is not an integer');
   expect(salvaged.stdout).toContain('orders not readable or not valid: 3');
