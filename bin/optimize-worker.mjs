@@ -1,28 +1,7 @@
-// The file a `quanta optimize` worker thread loads when quanta runs from its TypeScript sources (the
-// repository, tests, `npm start`). Hooks registered in the main process (bin/quanta.js) do not
-// reach worker threads on Node 20, so this repeats them: the `quanta-source` condition (so
-// `import ... from 'quanta'` is src/index.ts), this quanta for strategies outside any project,
-// and tsx (its namespaced import, the form that works inside a worker thread).
-import { register } from 'node:module';
-import { tsImport } from 'tsx/esm/api';
+// The file a `quanta optimize` worker thread loads when quanta runs from its TypeScript sources
+// (bin/worker-hooks.mjs says why it is needed).
+import { importSource } from './worker-hooks.mjs';
 
-const HOOK = `
-let entry;
-export function initialize(data) { entry = data.entry; }
-export async function resolve(specifier, context, next) {
-  const withCondition = { ...context, conditions: [...context.conditions, 'quanta-source'] };
-  try {
-    return await next(specifier, withCondition);
-  } catch (error) {
-    if (specifier === 'quanta' && error?.code === 'ERR_MODULE_NOT_FOUND')
-      return { url: entry, shortCircuit: true };
-    throw error;
-  }
-}`;
-register('data:text/javascript,' + encodeURIComponent(HOOK), {
-  data: { entry: new URL('../src/index.ts', import.meta.url).href },
-});
-
-const handler = await tsImport('../src/optimize/pool-worker.ts', import.meta.url);
+const handler = await importSource('../src/optimize/pool-worker.ts');
 
 export default handler.default;

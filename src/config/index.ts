@@ -2,6 +2,7 @@ export { loadConfig, DEFAULT_CONFIG_PATH } from './load-config.ts';
 export { parseConfig, type ParseConfigOptions } from './parse-config.ts';
 export { locatedLine } from './config-problems.ts';
 export {
+  DEFAULT_STRATEGY_HEAP_MB,
   LOG_FORMATS,
   LOG_LEVELS,
   type Config,

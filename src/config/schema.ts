@@ -273,6 +273,20 @@ const logSchema = mapping({
   pretty: bool().optional(),
 });
 
+/**
+ * How a strategy runs: `none` in the bot's own thread (a crash or an endless allocation there
+ * takes the bot down); `worker` in a worker thread with a heap limit, whose crash or out-of-memory
+ * pauses that strategy and raises an alert instead.
+ */
+export const STRATEGY_ISOLATION = ['none', 'worker'] as const;
+
+/**
+ * Default heap limit (V8 old generation, `resourceLimits.maxOldGenerationSizeMb`) of a strategy
+ * run with `isolate: worker`: room for indicators over long histories, far below what would
+ * starve the bot of memory.
+ */
+export const DEFAULT_STRATEGY_HEAP_MB = 256;
+
 const strategySchema = mapping({
   module: text('expected a module path like strategies/dca.ts'),
   markets: nonEmptyList(
@@ -287,6 +301,19 @@ const strategySchema = mapping({
   name: text('expected a non-empty name').optional(),
   /** Real-time budget of one `onSnapshot`; default {@link defaultStrategyTimeoutMs}. */
   timeoutMs: durationMs().optional(),
+  /** `worker`: the strategy runs in a worker thread of its own (see `heapLimitMb`); absent: none. */
+  isolate: oneOf(STRATEGY_ISOLATION).optional(),
+  /** Heap limit of an isolated strategy's worker; default {@link DEFAULT_STRATEGY_HEAP_MB}. */
+  heapLimitMb: integer('expected an integer number of MB from 16 to 65536', 16, 65_536).optional(),
+}).superRefine((strategy, ctx) => {
+  // A limit that would not apply is a mistake to say, not a setting to ignore.
+  if (strategy.heapLimitMb !== undefined && strategy.isolate !== 'worker') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['heapLimitMb'],
+      message: 'applies only with isolate: worker',
+    });
+  }
 });
 
 /**
@@ -329,9 +356,12 @@ export const configSchema = mapping({
 }).transform(({ strategies, ...config }) => ({
   ...config,
   // The default depends on another section, so it is filled in once both are known.
-  strategies: strategies.map(({ timeoutMs, ...strategy }) => ({
+  strategies: strategies.map(({ timeoutMs, heapLimitMb, ...strategy }) => ({
     ...strategy,
     timeoutMs: timeoutMs ?? defaultStrategyTimeoutMs(config.poll.intervalMs),
+    ...(strategy.isolate === 'worker'
+      ? { heapLimitMb: heapLimitMb ?? DEFAULT_STRATEGY_HEAP_MB }
+      : {}),
   })),
 }));
 
@@ -350,6 +380,8 @@ export type Config = Omit<z.output<typeof configSchema>, 'strategies'> & {
 export type StrategyConfig = Omit<z.output<typeof strategySchema>, 'timeoutMs'> & {
   /** Milliseconds one `onSnapshot` may take (see {@link defaultStrategyTimeoutMs}). */
   readonly timeoutMs: number;
+  /** With `isolate: worker`, its heap limit in MB (default {@link DEFAULT_STRATEGY_HEAP_MB}). */
+  readonly heapLimitMb?: number;
   /** Every absolute path the module was looked for at, in order (for a "not found" error). */
   readonly searched?: readonly string[];
 };

@@ -45,6 +45,8 @@ export const ErrorCodes = {
   // strategies
   STRATEGY_LOAD: 'QUANTA_STRATEGY_LOAD',
   STRATEGY_PARAMS: 'QUANTA_STRATEGY_PARAMS',
+  // a strategy's worker thread (isolate: worker) died: out of memory, an uncaught error, an exit
+  STRATEGY_CRASHED: 'QUANTA_STRATEGY_CRASHED',
   // execution
   JOURNAL: 'QUANTA_JOURNAL',
   /**

@@ -112,6 +112,8 @@ export const ErrorMeanings = {
   [ErrorCodes.STATE_DIR_UNWRITABLE]: unexpected(USAGE),
   [ErrorCodes.STRATEGY_LOAD]: unexpected(USAGE),
   [ErrorCodes.STRATEGY_PARAMS]: unexpected(USAGE),
+  // Pauses the strategy whose worker died; it never ends a run (nor reaches an order).
+  [ErrorCodes.STRATEGY_CRASHED]: unexpected(FAILURE),
 
   [ErrorCodes.JOURNAL]: unexpected(FAILURE),
   // Found when the journal is opened or read, before any order of that run is sent.

@@ -121,6 +121,11 @@ export class TradingSession {
     return host.resume() ? 'resumed' : 'not-paused';
   }
 
+  /** Why a strategy is paused (one line), undefined when it is not or has no such name. */
+  pauseReasonOf(name: string): string | undefined {
+    return this.#hosts.get(name)?.pauseReason;
+  }
+
   /** Strategy names that were paused after repeated failures or timeouts. */
   pausedStrategies(): string[] {
     return [...this.#hosts.values()].filter((host) => host.paused).map((host) => host.name);

@@ -4,25 +4,10 @@
  * thread as they do in the main process (hooks registered there do not reach worker threads), and
  * lets a strategy outside any project import this quanta.
  */
-import { register } from 'node:module';
 import { tsImport } from 'tsx/esm/api';
+import { registerQuantaFallback } from '../strategy/isolate/quanta-fallback-hook.ts';
 
-const HOOK = `
-let entry;
-export function initialize(data) { entry = data.entry; }
-export async function resolve(specifier, context, next) {
-  try {
-    return await next(specifier, context);
-  } catch (error) {
-    if (specifier === 'quanta' && error?.code === 'ERR_MODULE_NOT_FOUND')
-      return { url: entry, shortCircuit: true };
-    throw error;
-  }
-}`;
-register('data:text/javascript,' + encodeURIComponent(HOOK), {
-  data: { entry: new URL('../index.js', import.meta.url).href },
-});
-
+registerQuantaFallback();
 const handler = (await tsImport('./pool-worker.js', import.meta.url)) as {
   default: (task: unknown) => Promise<unknown>;
 };

@@ -312,6 +312,7 @@ async function assembleBot(
       wantsFills: notifier.wantsFills,
       now,
       pausedStrategies: () => session.pausedStrategies(),
+      pauseReasonOf: (name) => session.pauseReasonOf(name),
       refusals: () => executor.stats().refusals,
       symbolOf,
       staleAfterMs: config.poll.staleAfterMs,

@@ -1,6 +1,7 @@
 import type { Logger } from '../log/logger.ts';
 import type { OpenOrder, StrategyStore } from './define-strategy.ts';
 import type { PreparedStrategy } from './prepare-strategies.ts';
+import { StrategyWorkerClient } from './isolate/strategy-worker-client.ts';
 import { StrategyHost, type PositionFacts } from './strategy-host.ts';
 import type { StartTimer } from './strategy-timer.ts';
 
@@ -23,34 +24,41 @@ export interface HostEnvironment {
 }
 
 /**
- * Wraps every prepared strategy in a {@link StrategyHost} and runs their `init`.
+ * Wraps every prepared strategy in a {@link StrategyHost} and runs their `init`; a strategy with
+ * `isolate: worker` runs in a worker thread of its own (see `StrategyWorkerClient`).
  */
 export async function loadStrategyHosts(
   prepared: readonly PreparedStrategy[],
   env: HostEnvironment,
 ): Promise<StrategyHost[]> {
-  const hosts = prepared.map(
-    ({ name, strategy, params, symbols, timeoutMs }) =>
-      new StrategyHost({
-        strategy,
-        name,
-        params,
-        symbols,
-        now: env.now,
-        log: env.log.child({ strategy: name }),
-        store: env.storeFor(name),
-        positionOf: (marketId) => env.positionOf(name, marketId),
-        openOrders: () => env.openOrdersOf(name),
-        facts: env.factsOf?.(name),
-        onInvalidIntent: (detail) => env.onInvalidIntent(name, detail),
-        timeoutMs,
-        startTimer: env.startTimer,
-        onPlot:
-          env.onPlot === undefined
-            ? undefined
-            : (plot, value, at) => env.onPlot?.(name, plot, value, at),
-      }),
-  );
+  const hosts = prepared.map(({ name, strategy, params, symbols, timeoutMs, worker }) => {
+    const log = env.log.child({ strategy: name });
+    // isolate: worker: the same host around a stand-in that sends every call to the worker.
+    const client =
+      worker === undefined
+        ? undefined
+        : new StrategyWorkerClient({ name, symbols, strategy, worker, log });
+    return new StrategyHost({
+      strategy: client?.strategy ?? strategy,
+      name,
+      params,
+      symbols,
+      now: env.now,
+      log,
+      store: env.storeFor(name),
+      positionOf: (marketId) => env.positionOf(name, marketId),
+      openOrders: () => env.openOrdersOf(name),
+      facts: env.factsOf?.(name),
+      onInvalidIntent: (detail) => env.onInvalidIntent(name, detail),
+      timeoutMs,
+      startTimer: env.startTimer,
+      onPlot:
+        env.onPlot === undefined
+          ? undefined
+          : (plot, value, at) => env.onPlot?.(name, plot, value, at),
+      onPause: client === undefined ? undefined : () => client.terminate(),
+    });
+  });
   for (const host of hosts) await host.start();
   return hosts;
 }

@@ -19,18 +19,7 @@ export async function loadStrategy(
   baseDirs: readonly string[],
   searched: readonly string[] = [],
 ): Promise<Strategy> {
-  const candidates = [
-    ...new Set([
-      ...(isAbsolute(modulePath) ? [modulePath] : baseDirs.map((dir) => resolve(dir, modulePath))),
-      ...searched,
-    ]),
-  ];
-  const file = candidates.find((candidate) => existsSync(candidate));
-  if (file === undefined) {
-    throw new QuantaError(ErrorCodes.STRATEGY_LOAD, `strategy module ${modulePath} not found`, {
-      details: [`Looked in: ${candidates.join(', ')}`],
-    });
-  }
+  const file = findStrategyFile(modulePath, baseDirs, searched);
   let loaded: { default?: unknown };
   try {
     loaded = (await import(pathToFileURL(file).href)) as { default?: unknown };
@@ -56,6 +45,31 @@ export async function loadStrategy(
     );
   }
   return loaded.default;
+}
+
+/**
+ * The file a strategy module path names: the first of `baseDirs` (then `searched`) holding it.
+ *
+ * @throws QuantaError `QUANTA_STRATEGY_LOAD` listing every place looked when none has it.
+ */
+export function findStrategyFile(
+  modulePath: string,
+  baseDirs: readonly string[],
+  searched: readonly string[] = [],
+): string {
+  const candidates = [
+    ...new Set([
+      ...(isAbsolute(modulePath) ? [modulePath] : baseDirs.map((dir) => resolve(dir, modulePath))),
+      ...searched,
+    ]),
+  ];
+  const file = candidates.find((candidate) => existsSync(candidate));
+  if (file === undefined) {
+    throw new QuantaError(ErrorCodes.STRATEGY_LOAD, `strategy module ${modulePath} not found`, {
+      details: [`Looked in: ${candidates.join(', ')}`],
+    });
+  }
+  return file;
 }
 
 /** Where a strategy's params sit in the config, to point errors at `file:line:col`. */

@@ -1,7 +1,7 @@
-import { locatedLine, type ConfigSource } from '../config/index.ts';
+import { DEFAULT_STRATEGY_HEAP_MB, locatedLine, type ConfigSource } from '../config/index.ts';
 import { ErrorCodes, isQuantaError, QuantaError } from '../errors/index.ts';
 import type { Strategy } from './define-strategy.ts';
-import { loadStrategy, parseStrategyParams } from './load-strategy.ts';
+import { findStrategyFile, loadStrategy, parseStrategyParams } from './load-strategy.ts';
 import { planTimeframes } from './bars/bar-plan.ts';
 
 /** One strategy entry of the config. */
@@ -14,6 +14,20 @@ export interface StrategyEntry {
   readonly timeoutMs?: number | undefined;
   /** Every place the config loader looked for the module (listed when it is missing). */
   readonly searched?: readonly string[] | undefined;
+  /** `worker`: run the strategy in a worker thread of its own (default `none`). */
+  readonly isolate?: 'none' | 'worker' | undefined;
+  /** The worker's heap limit in MB (with `isolate: worker`). */
+  readonly heapLimitMb?: number | undefined;
+}
+
+/** How an isolated strategy's worker thread finds it and what it may use. */
+export interface WorkerIsolation {
+  /** The module's file, as the main thread found it. */
+  readonly file: string;
+  /** The params as configured: the worker parses them again with the strategy's own schema. */
+  readonly rawParams: unknown;
+  /** `resourceLimits.maxOldGenerationSizeMb` of the worker. */
+  readonly heapLimitMb: number;
 }
 
 /** A strategy loaded and its params parsed: everything needed to host it, nothing started. */
@@ -28,6 +42,8 @@ export interface PreparedStrategy {
   readonly symbols: readonly string[];
   /** Milliseconds one `onSnapshot` may take (`strategies[].timeoutMs`); none = no deadline. */
   readonly timeoutMs: number | undefined;
+  /** Set when the strategy runs in a worker thread (`isolate: worker`). */
+  readonly worker?: WorkerIsolation | undefined;
 }
 
 /**
@@ -82,6 +98,15 @@ export async function prepareStrategies(
       params,
       symbols: entry.markets,
       timeoutMs: entry.timeoutMs,
+      ...(entry.isolate === 'worker'
+        ? {
+            worker: {
+              file: findStrategyFile(entry.module, baseDirs, entry.searched),
+              rawParams: entry.params,
+              heapLimitMb: entry.heapLimitMb ?? DEFAULT_STRATEGY_HEAP_MB,
+            },
+          }
+        : {}),
     });
   }
   return prepared;

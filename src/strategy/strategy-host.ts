@@ -1,3 +1,4 @@
+import { ErrorCodes, isQuantaError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { formatX18, parseDecimalToX18 } from '../money/index.ts';
@@ -47,6 +48,8 @@ export interface StrategyHostOptions {
   readonly facts?: PositionFacts | undefined;
   /** Told about every `ctx.plot` point (value as a decimal string), with the time it was drawn. */
   readonly onPlot?: ((name: string, value: string, at: number) => void) | undefined;
+  /** Told when the strategy is paused (a strategy in a worker thread has its worker ended). */
+  readonly onPause?: (() => Promise<void>) | undefined;
 }
 
 /** A strategy's position facts as the executor knows them (x18). */
@@ -100,6 +103,7 @@ export class StrategyHost {
   /** The abandoned `onSnapshot` call, until it settles. */
   #late: Promise<void> | undefined;
   #paused = false;
+  #pauseReason: string | undefined;
   #state: unknown = undefined;
   #marketIds: number[] = [];
   /** The last `ctx.position` text of each market and the amount it was formatted from. */
@@ -124,6 +128,23 @@ export class StrategyHost {
     return this.#paused;
   }
 
+  /** Why the strategy is paused (one line), undefined while it runs. */
+  get pauseReason(): string | undefined {
+    return this.#pauseReason;
+  }
+
+  /** Pauses the strategy: it gets no more snapshots or fills until resumed. */
+  #pause(reason: string): void {
+    this.#paused = true;
+    this.#pauseReason = reason;
+    const onPause = this.#options.onPause;
+    if (onPause === undefined) return;
+    // Owned here: a failure to end a worker is logged, never unhandled.
+    onPause().catch((error: unknown) =>
+      this.#options.log.error({ err: error, strategy: this.name }, 'ending the strategy failed'),
+    );
+  }
+
   /**
    * Gives a paused strategy snapshots again (`POST /strategies/{name}/resume`), its failure and
    * timeout streaks forgotten. Returns false when it was not paused.
@@ -131,6 +152,7 @@ export class StrategyHost {
   resume(): boolean {
     if (!this.#paused) return false;
     this.#paused = false;
+    this.#pauseReason = undefined;
     this.#failures = 0;
     this.#timeoutsInRow = 0;
     this.#options.log.info({ strategy: this.name }, `strategy ${this.name} resumed`);
@@ -235,7 +257,7 @@ export class StrategyHost {
     try {
       this.#state = await strategy.init(this.#context());
     } catch (error) {
-      this.#paused = true;
+      this.#pause(`init failed: ${firstLine(error)}`);
       this.#options.log.error(
         { err: error, strategy: this.name },
         'strategy init failed; strategy paused',
@@ -399,7 +421,7 @@ export class StrategyHost {
       );
     }
     if (this.#timeoutsInRow >= this.#maxTimeouts) {
-      this.#paused = true;
+      this.#pause(`${this.#timeoutsInRow} timeouts in a row`);
       log.error(
         fields,
         `strategy ${this.name} paused after ${this.#timeoutsInRow} timeouts in a row`,
@@ -465,12 +487,21 @@ export class StrategyHost {
   #fail(error: unknown, phase: string): void {
     this.#failures += 1;
     this.#errors += 1;
+    // A dead worker (isolate: worker) will not get better by being asked again: paused at once.
+    if (isQuantaError(error, ErrorCodes.STRATEGY_CRASHED)) {
+      this.#pause(error.shortMessage);
+      this.#options.log.error(
+        { err: error, strategy: this.name, phase },
+        `${error.shortMessage}; strategy paused`,
+      );
+      return;
+    }
     this.#options.log.error(
       { err: error, strategy: this.name, phase, failures: this.#failures },
       `strategy ${this.name} threw in ${phase}`,
     );
     if (this.#failures >= this.#maxFailures) {
-      this.#paused = true;
+      this.#pause(`${this.#failures} failures in a row`);
       this.#options.log.error(
         { strategy: this.name, failures: this.#failures },
         `strategy ${this.name} paused after ${this.#failures} failures in a row`,
@@ -490,6 +521,10 @@ function gather(out: unknown[], returned: unknown, hook: 'onBar' | 'onSnapshot')
   }
   if (returned === undefined && hook === 'onBar') return out;
   throw new TypeError(`${hook} must return an array of intents, got ${typeof returned}`);
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

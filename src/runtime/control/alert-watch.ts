@@ -17,6 +17,8 @@ export interface AlertWatchOptions {
   readonly wantsFills: boolean;
   readonly now: () => number;
   readonly pausedStrategies: () => readonly string[];
+  /** Why a strategy is paused (its worker ran out of memory, 3 timeouts in a row, …). */
+  readonly pauseReasonOf?: (name: string) => string | undefined;
   readonly refusals: () => ExecutorStats['refusals'];
   /** A market's symbol (its id when unknown). */
   readonly symbolOf: (marketId: number) => string;
@@ -108,9 +110,12 @@ export class AlertWatch {
     for (const name of this.#options.pausedStrategies()) {
       if (this.#paused.has(name)) continue;
       this.#paused.add(name);
-      this.#send('strategy-paused', `strategy ${name} paused after repeated failures or timeouts`, {
-        strategy: name,
-      });
+      const reason = this.#options.pauseReasonOf?.(name);
+      this.#send(
+        'strategy-paused',
+        `strategy ${name} paused${reason === undefined ? ' after repeated failures or timeouts' : `: ${reason}`}`,
+        { strategy: name },
+      );
     }
     // Strategies resumed by command may be paused (and alerted) again.
     this.#paused = new Set(

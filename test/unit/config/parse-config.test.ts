@@ -108,6 +108,30 @@ describe('parseConfig: valid files', () => {
     `);
   });
 
+  it('strategies[].isolate: worker takes a heap limit (default 256 MB); without it, a heap limit is an error', () => {
+    expect(parse(MINIMAL).strategies[0]).not.toHaveProperty('heapLimitMb');
+    expect(parse(`${MINIMAL}    isolate: worker\n`).strategies[0]).toMatchObject({
+      isolate: 'worker',
+      heapLimitMb: 256,
+    });
+    expect(
+      parse(`${MINIMAL}    isolate: worker\n    heapLimitMb: 64\n`).strategies[0]?.heapLimitMb,
+    ).toBe(64);
+    expect(configError(`${MINIMAL}    heapLimitMb: 64\n`).message).toMatchInlineSnapshot(`
+      "invalid config bot.yaml (1 problem):
+      bot.yaml:7:18 strategies[0].heapLimitMb: applies only with isolate: worker, got 64"
+    `);
+    expect(configError(`${MINIMAL}    isolate: thread\n`).message).toMatchInlineSnapshot(`
+      "invalid config bot.yaml (1 problem):
+      bot.yaml:7:14 strategies[0].isolate: expected one of none, worker, got "thread""
+    `);
+    expect(configError(`${MINIMAL}    isolate: worker\n    heapLimitMb: 8\n`).message)
+      .toMatchInlineSnapshot(`
+      "invalid config bot.yaml (1 problem):
+      bot.yaml:8:18 strategies[0].heapLimitMb: expected an integer number of MB from 16 to 65536, got 8"
+    `);
+  });
+
   it('refuses plain http for the write API except on loopback', () => {
     const withWrite = (url: string) =>
       MINIMAL.replace('writeUrl: embedded', `writeUrl: ${url}`).replace(

@@ -58,6 +58,7 @@ describe('ErrorMeanings', () => {
         "QUANTA_STATE_DIR_UNWRITABLE        unexpected UNKNOWN  2",
         "QUANTA_STRATEGY_LOAD               unexpected UNKNOWN  2",
         "QUANTA_STRATEGY_PARAMS             unexpected UNKNOWN  2",
+        "QUANTA_STRATEGY_CRASHED            unexpected UNKNOWN  1",
         "QUANTA_JOURNAL                     unexpected UNKNOWN  1",
         "QUANTA_JOURNAL_DAMAGED             unexpected UNKNOWN  4",
         "QUANTA_ORDER_EXPIRED               not-sent   NOT_SENT 1",

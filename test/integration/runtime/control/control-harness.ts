@@ -22,6 +22,8 @@ export interface ControlTestConfig {
     params?: object;
     name?: string;
     timeoutMs?: number;
+    isolate?: 'none' | 'worker';
+    heapLimitMb?: number;
   }[];
   readonly poll?: { intervalMs?: number; staleAfterMs?: number; maxBackoffMs?: number };
   readonly control?: {
