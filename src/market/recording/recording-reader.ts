@@ -149,7 +149,8 @@ async function* readFileBatches(
   const order = new SnapshotOrder(options.repair === true);
   state.order = order;
   const chain = new PartChain(warn);
-  let unsealedWarned = false;
+  // Snapshots read from files of a format without line checksums, said once at the end.
+  const unverified = { snapshots: 0, versions: new Set<number>(), first: '' };
   let previous: ReadonlyMap<number, Market> = new Map();
   let before = 0;
   const position = { bytes: 0 };
@@ -165,22 +166,13 @@ async function* readFileBatches(
     const onUnterminatedLine = (): void => {
       unterminated = true;
     };
-    // Once the header is decoded: where the file stands among the parts, and (once per read)
-    // that lines older versions hold cannot be verified.
+    // Once the header is decoded: where the file stands among the parts.
     let entered = false;
     const enter = (): void => {
       const header = decoder.header;
       if (entered || header === undefined) return;
       entered = true;
       chain.enter(file, header);
-      if (header.version < SEALED_VERSION && !unsealedWarned) {
-        unsealedWarned = true;
-        warn({
-          file,
-          line: 1,
-          message: `${file}:1: recording format version ${header.version} has no line checksums: a changed or deleted line in it cannot be detected, so its snapshots are read unverified (recordings written from now on are version ${SEALED_VERSION})`,
-        });
-      }
     };
     let count = 0;
     // One line behind: a line is known to be the last one (allowed to be torn) only at the end.
@@ -251,11 +243,40 @@ async function* readFileBatches(
       });
     }
     if (header !== undefined) chain.leave(file, header, decoder.end?.continues);
+    if (header !== undefined && header.version < SEALED_VERSION) {
+      unverified.snapshots += count;
+      unverified.versions.add(header.version);
+      if (unverified.first === '') unverified.first = file;
+    }
     previous = decoder.markets;
   }
   chain.finish();
+  if (unverified.snapshots > 0) warn(unverifiedWarning(unverified));
   const repaired = order.repairSummary();
   if (repaired !== undefined) warn({ file: files[0] ?? '', line: 0, message: repaired });
+}
+
+/**
+ * The one warning of a read that took snapshots from files of a format before line checksums
+ * (version 5): nothing in them can tell a changed or deleted line from a recorded one, so what
+ * was read that way is counted, not passed off as verified.
+ */
+function unverifiedWarning(unverified: {
+  readonly snapshots: number;
+  readonly versions: ReadonlySet<number>;
+  readonly first: string;
+}): RecordingWarning {
+  const versions = [...unverified.versions].sort((a, b) => a - b);
+  const format =
+    versions.length === 1
+      ? `recording format version ${versions[0]} has`
+      : `recording format versions ${versions.join(', ')} have`;
+  const noun = unverified.snapshots === 1 ? 'snapshot was' : 'snapshots were';
+  return {
+    file: unverified.first,
+    line: 1,
+    message: `${unverified.first}:1: ${format} no line checksums: a changed or deleted line cannot be detected, so ${unverified.snapshots} ${noun} read unverified (recordings written from now on are version ${SEALED_VERSION})`,
+  };
 }
 
 /**

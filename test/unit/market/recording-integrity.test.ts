@@ -229,11 +229,29 @@ describe('recording integrity: the reproductions of issue 25', () => {
     ]);
   });
 
-  it('says once per read that an older format cannot be verified', async () => {
+  it('says once per read that an older format cannot be verified, counting the snapshots read so', async () => {
     const outcome = await readOutcome([FIXTURE]);
     expect(outcome.error).toBeUndefined();
     expect(outcome.warnings.map((w) => w.message)).toEqual([
-      `${FIXTURE}:1: recording format version 1 has no line checksums: a changed or deleted line in it cannot be detected, so its snapshots are read unverified (recordings written from now on are version 5)`,
+      `${FIXTURE}:1: recording format version 1 has no line checksums: a changed or deleted line cannot be detected, so 60 snapshots were read unverified (recordings written from now on are version 5)`,
+    ]);
+  });
+
+  it('a deleted line of a format 4 recording is not read silently: the read counts it unverified', async () => {
+    // Format 4 cannot tell a deleted line from one never written (the issue's "a deleted line
+    // reads silently"): the rule is that such a read always says how much it could not verify.
+    const dir = tempDir();
+    const path = join(dir, 'rec.jsonl');
+    await recordSnapshots({ path, version: 4 }, shiftingBook(6));
+    const all = lines(path);
+    all.splice(4, 1);
+    writeFileSync(path, all.join('\n'));
+    const other = join(dir, 'v1.jsonl');
+    await recordSnapshots({ path: other, version: 1 }, shiftingBook(8).slice(6));
+    const outcome = await readOutcome([path, other]);
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.warnings.map((w) => w.message)).toEqual([
+      `${path}:1: recording format versions 1, 4 have no line checksums: a changed or deleted line cannot be detected, so 7 snapshots were read unverified (recordings written from now on are version 5)`,
     ]);
   });
 

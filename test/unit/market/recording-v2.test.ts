@@ -125,8 +125,10 @@ describe('recording format version 2', () => {
     const read = await readAll(path, (w) => warnings.push(w));
     expect(plain(read)).toEqual(plain(snapshots.slice(0, 19)));
     expect(warnings.map((w) => w.message)).toEqual([
-      expect.stringMatching(/format version 2 has no line checksums/),
       expect.stringMatching(/torn last line skipped/),
+      expect.stringMatching(
+        /format version 2 has no line checksums.* 19 snapshots were read unverified/,
+      ),
     ]);
   });
 
