@@ -108,6 +108,7 @@ describe('a key pasted into any string field of the config', () => {
           "record.dir",
           "control.host",
           "control.tokenEnv",
+          "control.readTokenEnv",
           "notify.0.url",
           "notify.0.urlEnv",
           "notify.0.chatId",
