@@ -1,6 +1,7 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import type { PositionBook } from '../execution/positions.ts';
 import type { Config } from '../config/index.ts';
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { OrderJournal } from '../execution/journal.ts';
 import type { ProducedIntent } from '../execution/trading-session.ts';
 import { buildTradingStack, type TradingStack } from '../runtime/trading-stack.ts';
@@ -86,6 +87,14 @@ export interface BacktestOptions {
    * snapshots.
    */
   readonly keepTimeline?: boolean;
+  /**
+   * Journal the orders in a SQLite file at this path (the live journal: every write committed
+   * with a full sync) instead of in memory. For measuring a backtest with the order path's disk
+   * writes (test/bench/backtest-heap.bench.ts); slower, same trace. The file must hold no order
+   * yet (it is created when missing), or the run is refused; it is closed, not removed, at the
+   * end.
+   */
+  readonly journalPath?: string;
   /** Stretches the chart samples are kept in (`SampleKeeper`); default 2000. */
   readonly sampleBuckets?: number;
   /**
@@ -176,7 +185,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   const fills: FillEvent[] = [];
   let plots: PlotPoint[] = [];
   const intents: ProducedIntent[] = [];
-  const journal = OrderJournal.inMemory();
+  const journal = openJournal(options.journalPath);
   let position: ReplayPosition = { index: -1, takenAt: now };
   let run: ReplayRun | undefined;
   const start = async (first: Snapshot): Promise<ReplayRun> => {
@@ -441,6 +450,20 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   };
   journal.close();
   return trace;
+}
+
+/** The run's order journal: in memory, or the SQLite file `journalPath` (empty). */
+function openJournal(journalPath: string | undefined): OrderJournal {
+  if (journalPath === undefined) return OrderJournal.inMemory();
+  const journal = OrderJournal.open(journalPath);
+  if (journal.all().length > 0) {
+    journal.close();
+    throw new QuantaError(
+      ErrorCodes.BACKTEST_INVALID_OPTION,
+      `backtest journal ${journalPath}: already holds orders; a backtest journals into an empty one`,
+    );
+  }
+  return journal;
 }
 
 /** The journal row of an order on its way (SENT), by the bytes that were sent. */

@@ -2,14 +2,17 @@
  * Backtest memory benchmark: how much the heap grows over a long backtest of a strategy that
  * trades (`round-trip.strategy.ts`: a MARKET order every BENCH_HEAP_TRADE_EVERY snapshots, buying
  * when flat and selling back when long, so 10,000 orders, fills and position changes over the
- * default run). Retained state must grow with orders and trades, not snapshots. See README.md.
+ * default run), its orders journaled in a SQLite file on disk as live trading journals them
+ * (`journalPath`: every write a full-sync commit), not in the backtest's default in-memory
+ * journal. Retained state must grow with orders and trades, not snapshots. See README.md.
  *
  *   npm run bench -- backtest-heap
  *
  * Knobs: BENCH_HEAP_SNAPSHOTS (1,000,000), BENCH_HEAP_MARKETS (2), BENCH_HEAP_TRADE_EVERY (100).
  * Needs --expose-gc (run.ts).
  */
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { runBacktest } from '../../src/backtest/run-backtest.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { buildBenchData, envInt, writeConfig } from './backtest-data.ts';
@@ -56,6 +59,7 @@ async function main(): Promise<void> {
     });
     await runBacktest({ config, data: warm.ours, projectRoot: process.cwd() });
     rmSync(warm.dir, { recursive: true, force: true });
+    const journalPath = join(data.dir, 'journal.sqlite');
     const before = heapAfterGc();
     const step = Math.max(1, Math.floor(SNAPSHOTS / 10));
     const started = Date.now();
@@ -63,6 +67,7 @@ async function main(): Promise<void> {
       config,
       data: data.ours,
       projectRoot: process.cwd(),
+      journalPath,
       onProgress: (done) => {
         if (done % step !== 0) return;
         const growth = (heapAfterGc() - before) / MB;
@@ -81,8 +86,11 @@ async function main(): Promise<void> {
       throw new Error(
         `expected ${Math.floor(SNAPSHOTS / TRADE_EVERY)} orders, the run placed ${trace.orders.length} (${fills} fills)`,
       );
+    const journalBytes = statSync(journalPath).size;
+    if (journalBytes === 0) throw new Error(`the journal ${journalPath} is empty`);
     console.log(
-      `${trace.orders.length} orders, ${fills} fills in ${seconds.toFixed(0)} s; kept ${trace.samples.length} of ` +
+      `${trace.orders.length} orders journaled on disk (${(journalBytes / MB).toFixed(1)} MB SQLite file), ` +
+        `${fills} fills in ${seconds.toFixed(0)} s; kept ${trace.samples.length} of ` +
         `${trace.sampleCount ?? 0} samples; heap growth ${growth.toFixed(2)} MB ` +
         `(${((growth * MB) / trace.orders.length).toFixed(0)} B per order)`,
     );
@@ -91,8 +99,9 @@ async function main(): Promise<void> {
       measures:
         `heap after GC at the end of a backtest of ${SNAPSHOTS.toLocaleString('en-US')} snapshots (${MARKETS} markets, ` +
         `depth 5, gzip) of a strategy placing a MARKET order every ${TRADE_EVERY} snapshots ` +
-        `(${trace.orders.length} orders, ${fills} fills; the backtest's own journal, in memory as ` +
-        `quanta backtest runs it), the finished trace held; ${seconds.toFixed(0)} s`,
+        `(${trace.orders.length} orders and ${fills} fills with their positions, the orders journaled ` +
+        `in a SQLite file on disk as live trading does, ${(journalBytes / MB).toFixed(1)} MB), the finished ` +
+        `trace held; ${seconds.toFixed(0)} s`,
       baseline: 'heap after GC just before the run, modules warmed up on a short recording',
       goal: { atMost: 16 },
       unit: 'MB',
