@@ -91,3 +91,8 @@ export function orderRowSum(row: Readonly<Record<string, unknown>>): string {
 export function kvRowSum(scope: unknown, key: unknown, value: unknown): string {
   return rowSum([scope, key, value]);
 }
+
+/** The sum of an `exits` row. */
+export function exitRowSum(strategy: unknown, marketId: unknown, state: unknown): string {
+  return rowSum([strategy, marketId, state]);
+}

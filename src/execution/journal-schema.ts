@@ -93,6 +93,17 @@ const MIGRATIONS: readonly Migration[] = [
       for (const row of kv) setKv.run(kvRowSum(row.scope, row.key, row.value), row.rowid);
     },
   },
+  {
+    what: 'keep protective exits per strategy and market (exits)',
+    apply: (db) =>
+      db.exec(`CREATE TABLE IF NOT EXISTS exits (
+        strategy TEXT NOT NULL,
+        market_id INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        row_sum TEXT NOT NULL,
+        PRIMARY KEY (strategy, market_id)
+      )`),
+  },
 ];
 
 /** The schema version this code writes (SQLite `PRAGMA user_version`). */

@@ -31,6 +31,7 @@ import {
 import {
   fixedPartSum,
   kvRowSum,
+  exitRowSum,
   ORDER_CHANGING_COLUMNS,
   ORDER_COLUMNS,
   orderSum,
@@ -172,6 +173,9 @@ export class OrderJournal {
   #markFile: JournalMarkFile | undefined;
   /** What the mark says now (the writer keeps it current after each fsynced commit). */
   #mark: JournalMark = { open: false, walBytes: 0, orders: 0, kvWrites: 0 };
+  readonly #exitsAll: Database.Statement;
+  readonly #exitSet: Database.Statement;
+  readonly #exitDelete: Database.Statement;
   readonly #inStates = new Map<string, Database.Statement>();
   readonly #insertMany: (records: readonly OrderRecord[], sums: readonly number[]) => void;
   /** The id the next order gets (one writer per journal: it is given here, not by SQLite). */
@@ -249,6 +253,13 @@ export class OrderJournal {
         this.#kvSet.run(BOOT_SCOPE, KV_WRITES, count, kvRowSum(BOOT_SCOPE, KV_WRITES, count));
       },
     );
+    this.#exitsAll = db.prepare(
+      'SELECT strategy, market_id, state, row_sum FROM exits NOT INDEXED ORDER BY rowid',
+    );
+    this.#exitSet = db.prepare(
+      'INSERT INTO exits (strategy, market_id, state, row_sum) VALUES (?, ?, ?, ?) ON CONFLICT(strategy, market_id) DO UPDATE SET state = excluded.state, row_sum = excluded.row_sum',
+    );
+    this.#exitDelete = db.prepare('DELETE FROM exits WHERE strategy = ? AND market_id = ?');
     this.#insertMany = db.transaction(
       (records: readonly OrderRecord[], sums: readonly number[]) => {
         records.forEach((record, i) => this.#insertOne(record, sums[i]!));
@@ -731,6 +742,49 @@ export class OrderJournal {
         `the stored value of ${JSON.stringify(`${scope}/${key}`)} is not text or does not match its checksum (row_sum)`,
       ]);
     return row.value;
+  }
+
+  /**
+   * Every protective exit kept (`ExitBook`'s rows: strategy, market, its state as JSON), each
+   * row checked against its checksum.
+   */
+  exitsAll(): { readonly strategy: string; readonly marketId: number; readonly state: string }[] {
+    const rows = whileReading(this.#path, () => this.#exitsAll.all()) as Record<string, unknown>[];
+    return rows.map((row) => {
+      const { strategy, market_id: marketId, state } = row;
+      if (
+        typeof strategy !== 'string' ||
+        typeof marketId !== 'number' ||
+        typeof state !== 'string' ||
+        row['row_sum'] !== exitRowSum(strategy, marketId, state)
+      )
+        throw journalDamaged(this.#path, [
+          `the exit of ${JSON.stringify(strategy)} in market ${String(marketId)} does not match its checksum (row_sum)`,
+        ]);
+      return { strategy, marketId, state };
+    });
+  }
+
+  /**
+   * Writes a protective exit's state. Committed without an fsync (like an order's answer): it
+   * survives a crash or SIGKILL of the process, and becomes durable against power loss with the
+   * next fsynced commit.
+   */
+  exitSet(strategy: string, marketId: number, state: string): void {
+    this.#exitWrite(() =>
+      this.#exitSet.run(strategy, marketId, state, exitRowSum(strategy, marketId, state)),
+    );
+  }
+
+  /** Removes a protective exit (its position closed, or the strategy cleared it). */
+  exitDelete(strategy: string, marketId: number): void {
+    this.#exitWrite(() => this.#exitDelete.run(strategy, marketId));
+  }
+
+  // Exits live in SQLite in every journal (the in-memory one's rows are records, its exits not).
+  #exitWrite(write: () => void): void {
+    if (this.#rows !== undefined) write();
+    else this.#lazily(write);
   }
 
   /** Writes a value of a strategy's persisted key-value store (committed and fsynced on return). */

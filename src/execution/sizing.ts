@@ -10,6 +10,7 @@ import type { OrderIntent } from '../strategy/intent.ts';
 import type { Market, OrderSide, OrderType } from '../domain/index.ts';
 import { QuantaError } from '../errors/index.ts';
 import { refuse, type Refusal } from './refusal.ts';
+import { levelDistanceX18, parseExitLevel } from './exits/exit-levels.ts';
 
 /** An intent rounded onto the market's grids: what will be signed if the checks pass. */
 export interface SizedOrder {
@@ -150,6 +151,20 @@ export function sizeIntent(
   };
 }
 
+/**
+ * The distance to the stop `risk` sizing divides by: `stopDistance`, else the distance from the
+ * price the order is valued at to its `exits.stopLoss` (a percentage of that price).
+ */
+function stopDistanceX18(intent: OrderIntent, priceX18: bigint): bigint {
+  if (intent.stopDistance !== undefined)
+    return parseDecimalToX18(intent.stopDistance, 'stopDistance');
+  const stop = intent.exits?.stopLoss;
+  if (stop === undefined) return 0n;
+  const level = parseExitLevel(stop, 'exits.stopLoss');
+  if (level.percent) return levelDistanceX18(level, priceX18);
+  return abs(priceX18 - level.x18);
+}
+
 /** The amount an intent asks for before rounding, and how it was asked (for messages). */
 function requestedAmountX18(
   intent: OrderIntent,
@@ -177,8 +192,12 @@ function requestedAmountX18(
     }
     if (intent.risk !== undefined) {
       const fraction = parseDecimalToX18(intent.risk, 'risk');
-      const distance = parseDecimalToX18(intent.stopDistance ?? '0', 'stopDistance');
-      if (distance === 0n) return refuse('INVALID_INTENT', `stopDistance on ${symbol} is 0`);
+      const distance = stopDistanceX18(intent, priceX18);
+      if (distance === 0n)
+        return refuse(
+          'INVALID_INTENT',
+          `the stop distance of a risk-sized order on ${symbol} is 0`,
+        );
       if (equityX18 === undefined || equityX18 <= 0n) {
         return refuse(
           'NO_EQUITY',
@@ -189,7 +208,7 @@ function requestedAmountX18(
       }
       return {
         x18: amountForRiskX18(equityX18, fraction, distance, market.amountExpo),
-        what: `risk ${intent.risk} of equity ${formatX18(equityX18)} over ${intent.stopDistance ?? ''}`,
+        what: `risk ${intent.risk} of equity ${formatX18(equityX18)} over ${formatX18(distance)}`,
       };
     }
   } catch (error) {

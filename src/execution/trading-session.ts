@@ -4,6 +4,7 @@ import type { Fill } from '../strategy/define-strategy.ts';
 import type { OrderIntent } from '../strategy/intent.ts';
 import type { StrategyHost } from '../strategy/strategy-host.ts';
 import type { Executor } from './executor.ts';
+import type { ExitBook } from './exits/exit-book.ts';
 
 /** An intent as a strategy produced it, before sizing (the agreement test compares these). */
 export interface ProducedIntent {
@@ -27,6 +28,8 @@ export interface TradingSessionOptions {
   readonly log: Logger;
   /** Told about every intent a strategy produced, before checks. */
   readonly onIntent?: (produced: ProducedIntent) => void;
+  /** The protective exits: evaluated first on every snapshot, armed by sent entry intents. */
+  readonly exits?: Pick<ExitBook, 'intents' | 'set'> | undefined;
 }
 
 /**
@@ -62,15 +65,16 @@ export class TradingSession {
    * so no strategy's orders wait for a slower strategy after it.
    */
   async onSnapshot(snapshot: Snapshot): Promise<void> {
-    const { executor, onIntent } = this.#options;
+    const { onIntent, exits } = this.#options;
+    // Exits are judged on the snapshot before any strategy acts on it, and sent first.
+    let batch: { strategy: string; intent: OrderIntent }[] = exits?.intents(snapshot) ?? [];
     const answers = this.#hostList.map((host) => [host, host.onSnapshot(snapshot)] as const);
-    let batch: { strategy: string; intent: OrderIntent }[] = [];
     for (const [host, answer] of answers) {
       // host.onSnapshot never rejects, so the answers not awaited yet cannot fail unhandled.
       // With nothing taken yet there is nothing to hand over first: just wait.
       let intents = batch.length === 0 ? await answer : await Promise.race([answer, NOT_YET_P]);
       if (intents === NOT_YET) {
-        if (batch.length > 0) await executor.submitAll(batch, snapshot);
+        if (batch.length > 0) await this.#submit(batch, snapshot);
         batch = [];
         intents = await answer;
       }
@@ -79,8 +83,22 @@ export class TradingSession {
         batch.push({ strategy: host.name, intent });
       }
     }
-    if (batch.length > 0) await executor.submitAll(batch, snapshot);
-    await executor.refreshOpenOrders();
+    if (batch.length > 0) await this.#submit(batch, snapshot);
+    await this.#options.executor.refreshOpenOrders();
+  }
+
+  /** Hands a batch to the executor; an entry sent with `exits` arms them for its position. */
+  async #submit(
+    batch: readonly { strategy: string; intent: OrderIntent }[],
+    snapshot: Snapshot,
+  ): Promise<void> {
+    const outcomes = await this.#options.executor.submitAll(batch, snapshot);
+    const exits = this.#options.exits;
+    if (exits === undefined) return;
+    batch.forEach(({ strategy, intent }, i) => {
+      if (intent.exits !== undefined && outcomes[i]?.kind === 'sent')
+        exits.set(strategy, intent.marketId, intent.exits);
+    });
   }
 
   /** Routes a fill to the strategy that owns the order. */

@@ -10,6 +10,7 @@ import { Executor, type ExecutorObserver, type OrderSigner } from '../execution/
 import type { OrderJournal } from '../execution/journal.ts';
 import { openOrderView } from '../execution/open-order-view.ts';
 import { riskLimitsOf } from '../execution/risk-limits.ts';
+import { ExitBook, EXIT_TAG_PREFIX } from '../execution/exits/exit-book.ts';
 import { StrategyShares } from '../execution/strategy-shares.ts';
 import { TradingSession, type ProducedIntent } from '../execution/trading-session.ts';
 import type { TradingMode } from '../execution/trading-mode.ts';
@@ -138,6 +139,18 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
           }),
         }),
   });
+  const exits = new ExitBook({
+    store: journal,
+    positionOf: (instance, marketId) => executor.strategyPositions(instance).get(marketId),
+    exitPending: (instance, marketId) =>
+      executor
+        .openOrders(instance)
+        .some(
+          (order) => order.marketId === marketId && order.tag?.startsWith(EXIT_TAG_PREFIX) === true,
+        ),
+    now,
+    log: log.child({ part: 'exits' }),
+  });
   const hosts = await loadStrategyHosts(options.strategies, {
     now,
     log: log.child({ part: 'strategy' }),
@@ -154,6 +167,10 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
         executor.unrealizedPnlX18(instance, marketId, snapshot),
       equityX18: (snapshot) => executor.equityX18(snapshot),
     }),
+    exitsOf: (instance) => ({
+      get: (marketId) => exits.get(instance, marketId),
+      set: (marketId, spec) => exits.set(instance, marketId, spec),
+    }),
     onInvalidIntent: (instance, detail) => executor.refuse(instance, 'INVALID_INTENT', detail),
     startTimer: options.strategyTimer,
     onPlot: options.onPlot,
@@ -163,6 +180,7 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
     executor,
     log,
     ...(options.onIntent === undefined ? {} : { onIntent: options.onIntent }),
+    exits,
   });
   fillRoute.session = session;
   return { dispatcher, executor, session };

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Logger } from '../log/logger.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import type { OrderSide, OrderStatus } from '../domain/index.ts';
-import type { OrderIntent } from './intent.ts';
+import type { ExitSpec, OrderIntent } from './intent.ts';
 import type { Bar } from './bars/bar.ts';
 
 /** A strategy's small persisted key-value store (kept in the journal; survives restarts). */
@@ -77,6 +77,18 @@ export interface StrategyContext<P, S> {
    * snapshot. What `risk` sizing divides.
    */
   equity(): string | undefined;
+  /**
+   * Sets the protective exits of this strategy's position in a market (replacing those set
+   * before; null removes them). Set while flat, they wait for the position; set on an open
+   * position, they apply from the next snapshot. Kept in the journal across restarts.
+   *
+   * @throws ZodError when a level is not a price like `"2950"` or a percentage like `"1.5%"`.
+   * @example
+   * ctx.setExits(id, { stopLoss: '1.5%', trailingStop: '2%' });
+   */
+  setExits(marketId: number, exits: ExitSpec | null): void;
+  /** The protective exits of this strategy's position in a market, or undefined. */
+  exits(marketId: number): ExitSpec | undefined;
   /** This strategy's orders that are not final yet. */
   openOrders(): readonly OpenOrder[];
   /** Current time in ms: wall clock live, virtual time in backtests. Never use `Date.now()`. */

@@ -12,6 +12,20 @@ const plainDecimal = z
   })
   .regex(PLAIN_DECIMAL, 'expected a plain decimal string like "0.05"');
 
+const exitLevel = z
+  .string({ error: 'expected a price like "2950" or a percentage like "1.5%"' })
+  .regex(/^\d+(\.\d+)?%?$/, 'expected a price like "2950" or a percentage like "1.5%"');
+
+/** Protective exits (`ExitSpec`), as given with an intent or to `ctx.setExits`. */
+export const exitSpecSchema = z
+  .object({
+    stopLoss: exitLevel.optional(),
+    takeProfit: exitLevel.optional(),
+    trailingStop: exitLevel.optional(),
+    timeLimitMs: z.number().int().positive().optional(),
+  })
+  .strict();
+
 /** The intent's fields and their forms; {@link orderIntentSchema} adds the rules across fields. */
 const intentObject = z
   .object({
@@ -26,6 +40,7 @@ const intentObject = z
     reduceOnly: z.boolean().optional(),
     expiresInMs: z.number().int().positive().optional(),
     tag: z.string().max(64).optional(),
+    exits: exitSpecSchema.optional(),
   })
   .strict();
 
@@ -52,6 +67,7 @@ function sizeProblem(intent: {
   readonly notional?: string | undefined;
   readonly risk?: string | undefined;
   readonly stopDistance?: string | undefined;
+  readonly exits?: { readonly stopLoss?: string | undefined } | undefined;
 }): { readonly key: string; readonly message: string } | undefined {
   const given = SIZE_KEYS.filter((key) => intent[key] !== undefined);
   if (given.length !== 1) {
@@ -63,10 +79,14 @@ function sizeProblem(intent: {
           : `expected one of amount, notional or risk, got ${given.join(' and ')}`,
     };
   }
-  if (intent.risk !== undefined && intent.stopDistance === undefined)
+  if (
+    intent.risk !== undefined &&
+    intent.stopDistance === undefined &&
+    intent.exits?.stopLoss === undefined
+  )
     return {
       key: 'stopDistance',
-      message: 'risk sizing needs stopDistance (the price distance to the stop)',
+      message: 'risk sizing needs stopDistance (the price distance to the stop) or exits.stopLoss',
     };
   if (intent.risk === undefined && intent.stopDistance !== undefined)
     return { key: 'stopDistance', message: 'stopDistance is only read with risk' };
@@ -124,6 +144,8 @@ export function checkOrderIntentFast(raw: unknown): OrderIntent | undefined {
     intent[key] = value;
   }
   if (sizeProblem(intent) !== undefined) return undefined;
+  // Exits are rare and nested: the schema checks them.
+  if ('exits' in o) return undefined;
   if ('price' in o) {
     if (!isDecimal(price)) return undefined;
     intent.price = price;

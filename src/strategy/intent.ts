@@ -1,6 +1,32 @@
 import type { OrderSide, OrderType } from '../domain/index.ts';
 
 /**
+ * Protective exits of a position, managed by the framework (the venue has only MARKET and LIMIT
+ * orders, so they are emulated): evaluated on every snapshot against the price a closing order
+ * would get (the best bid for a long, the best ask for a short) and sent as a reduce-only MARKET
+ * order of the strategy's whole position, tagged `exit:<reason>`. A price level is absolute
+ * (`"2950"`) or a percentage of the average entry price (`"1.5%"`).
+ *
+ * @example
+ * ```ts
+ * const exits: ExitSpec = { stopLoss: '1.5%', takeProfit: '3%', timeLimitMs: 3_600_000 };
+ * ```
+ */
+export interface ExitSpec {
+  /** Closes when the price reaches this level against the position (`"2950"` or `"1.5%"`). */
+  readonly stopLoss?: string;
+  /** Closes when the price reaches this level in the position's favour. */
+  readonly takeProfit?: string;
+  /**
+   * Closes when the price falls back this far from the best price since the position opened
+   * (a distance: `"30"`, or `"2%"` of that best price).
+   */
+  readonly trailingStop?: string;
+  /** Closes this long after the position opened (the first snapshot that saw it open). */
+  readonly timeLimitMs?: number;
+}
+
+/**
  * What a strategy asks for. The executor sizes it to the market's quantum, checks it against
  * the market and the risk limits, and only then signs and sends it.
  *
@@ -51,4 +77,9 @@ export interface OrderIntent {
   readonly expiresInMs?: number;
   /** Free text carried into the journal and logs, e.g. `"dca"`. */
   readonly tag?: string;
+  /**
+   * Protective exits for the position this order opens (replacing any set before); they wait
+   * for the position and end when it is flat again. See {@link ExitSpec}.
+   */
+  readonly exits?: ExitSpec;
 }

@@ -2,7 +2,7 @@ import type { Logger } from '../log/logger.ts';
 import type { OpenOrder, StrategyStore } from './define-strategy.ts';
 import type { PreparedStrategy } from './prepare-strategies.ts';
 import { StrategyWorkerClient } from './isolate/strategy-worker-client.ts';
-import { StrategyHost, type PositionFacts } from './strategy-host.ts';
+import { StrategyHost, type PositionFacts, type StrategyHostOptions } from './strategy-host.ts';
 import type { StartTimer } from './strategy-timer.ts';
 
 /** What every host gets from the bot (live) or the backtest. */
@@ -14,6 +14,8 @@ export interface HostEnvironment {
   readonly openOrdersOf: (instance: string) => readonly OpenOrder[];
   /** Each instance's position facts (`ctx.entryPrice`, `ctx.unrealizedPnl`, `ctx.equity`). */
   readonly factsOf?: ((instance: string) => PositionFacts) | undefined;
+  /** Each instance's protective exits (`ctx.setExits`, `ctx.exits`). */
+  readonly exitsOf?: ((instance: string) => StrategyHostOptions['exits']) | undefined;
   /** Told about every value a strategy returned that is not a valid intent. */
   readonly onInvalidIntent: (instance: string, detail: string) => void;
   /** Starts the `onSnapshot` deadline timers; default `setTimeout`. */
@@ -49,6 +51,7 @@ export async function loadStrategyHosts(
       positionOf: (marketId) => env.positionOf(name, marketId),
       openOrders: () => env.openOrdersOf(name),
       facts: env.factsOf?.(name),
+      exits: env.exitsOf?.(name),
       onInvalidIntent: (detail) => env.onInvalidIntent(name, detail),
       timeoutMs,
       startTimer: env.startTimer,

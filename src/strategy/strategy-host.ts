@@ -9,7 +9,7 @@ import type {
   StrategyContext,
   StrategyStore,
 } from './define-strategy.ts';
-import type { OrderIntent } from './intent.ts';
+import type { ExitSpec, OrderIntent } from './intent.ts';
 import { checkOrderIntentFast, orderIntentSchema } from './intent-schema.ts';
 import { raceDeadline, realTimer, TIMED_OUT, type StartTimer } from './strategy-timer.ts';
 import type { Bar } from './bars/bar.ts';
@@ -46,6 +46,13 @@ export interface StrategyHostOptions {
   readonly maxConsecutiveTimeouts?: number | undefined;
   /** What `ctx.entryPrice`, `ctx.unrealizedPnl` and `ctx.equity` read; absent: they are undefined. */
   readonly facts?: PositionFacts | undefined;
+  /** Where `ctx.setExits` and `ctx.exits` go; absent: they do nothing / say undefined. */
+  readonly exits?:
+    | {
+        get(marketId: number): ExitSpec | undefined;
+        set(marketId: number, exits: ExitSpec | null): void;
+      }
+    | undefined;
   /** Told about every `ctx.plot` point (value as a decimal string), with the time it was drawn. */
   readonly onPlot?: ((name: string, value: string, at: number) => void) | undefined;
   /** Told when the strategy is paused (a strategy in a worker thread has its worker ended). */
@@ -197,6 +204,9 @@ export class StrategyHost {
     const equity = snapshot === undefined ? undefined : this.#options.facts?.equityX18(snapshot);
     return equity === undefined ? undefined : formatX18(equity);
   };
+  readonly #setExits = (marketId: number, exits: ExitSpec | null): void =>
+    this.#options.exits?.set(marketId, exits);
+  readonly #exits = (marketId: number): ExitSpec | undefined => this.#options.exits?.get(marketId);
   readonly #plot = (name: string, value: number | string): void => {
     const options = this.#options;
     const text = plotValue(value);
@@ -240,6 +250,8 @@ export class StrategyHost {
       entryPrice: this.#entryPrice,
       unrealizedPnl: this.#unrealizedPnl,
       equity: this.#equity,
+      setExits: this.#setExits,
+      exits: this.#exits,
       openOrders: options.openOrders,
       now: options.now,
       log: options.log,

@@ -75,6 +75,15 @@ const context = (): StrategyContext<unknown, unknown> => ({
   unrealizedPnl: (marketId) => ask({ what: 'unrealizedPnl', marketId }) as string | undefined,
   equity: () => ask({ what: 'equity' }) as string | undefined,
   bars: (market, timeframe) => ask({ what: 'bars', market, timeframe }) as readonly Bar[],
+  // Not carried across the worker boundary yet: said plainly, never a silent no-op.
+  setExits: () => {
+    throw new Error(
+      'ctx.setExits is not available with isolate: worker yet; give exits with the entry intent',
+    );
+  },
+  exits: () => {
+    throw new Error('ctx.exits is not available with isolate: worker yet');
+  },
   log,
   store: {
     get: (key) => ask({ what: 'storeGet', key }) as string | undefined,

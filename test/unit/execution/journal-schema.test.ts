@@ -99,7 +99,7 @@ describe('journal schema version', () => {
   it('is stamped on a new journal', () => {
     const path = journalPath();
     OrderJournal.open(path).close();
-    expect(JOURNAL_SCHEMA_VERSION).toBe(4);
+    expect(JOURNAL_SCHEMA_VERSION).toBe(5);
     expect(userVersion(path)).toBe(JOURNAL_SCHEMA_VERSION);
   });
 

@@ -61,7 +61,7 @@ describe('the size of an intent: exactly one of amount, notional and risk', () =
       'notional: expected one of amount, notional or risk, got amount and notional',
     ]);
     expect(problem({ ...unsized, risk: '0.01' })).toEqual([
-      'stopDistance: risk sizing needs stopDistance (the price distance to the stop)',
+      'stopDistance: risk sizing needs stopDistance (the price distance to the stop) or exits.stopLoss',
     ]);
     expect(problem({ ...intent, stopDistance: '3' })).toEqual([
       'stopDistance: stopDistance is only read with risk',
