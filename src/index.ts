@@ -13,6 +13,7 @@ export {
 } from './strategy/define-strategy.ts';
 export type { OrderIntent } from './strategy/intent.ts';
 export type { Bar } from './strategy/bars/bar.ts';
+export { toOrderPrice } from './strategy/order-price.ts';
 export {
   positionX18,
   isLong,

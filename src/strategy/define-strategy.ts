@@ -4,6 +4,7 @@ import type { Snapshot } from '../market/snapshot.ts';
 import type { OrderSide, OrderStatus } from '../domain/index.ts';
 import type { ExitSpec, OrderIntent } from './intent.ts';
 import type { Bar } from './bars/bar.ts';
+import type { IndicatorSet, IndicatorValues } from './indicators/spec.ts';
 
 /** A strategy's small persisted key-value store (kept in the journal; survives restarts). */
 export interface StrategyStore {
@@ -42,8 +43,9 @@ export interface Fill {
  *
  * @typeParam P - the parsed params type (from the strategy's `params` schema).
  * @typeParam S - the strategy's own state, created by `init`.
+ * @typeParam I - the indicators it registers (`indicators`).
  */
-export interface StrategyContext<P, S> {
+export interface StrategyContext<P, S, I = Record<string, never>> {
   /** The instance name (config `name`, else the strategy's `name`). */
   readonly name: string;
   /** Params from the config, parsed by the strategy's schema. */
@@ -114,13 +116,23 @@ export interface StrategyContext<P, S> {
    * const last = ctx.bars('ETH-USD', '1m').at(-1); // undefined before the first bar closed
    */
   bars(market: number | string, timeframe: string): readonly Bar[];
+  /**
+   * The registered indicators of a market (its id or symbol), by the names `indicators` gave
+   * them, each updated with every closed bar of its timeframe before `onBar` sees that bar.
+   * Values are numbers, signals not money: turn one into an order price with `toOrderPrice`.
+   *
+   * @example
+   * const { fast, slow } = ctx.indicators(bar.marketId);
+   * if (fast.value !== undefined && slow.value !== undefined && fast.value > slow.value) { ... }
+   */
+  indicators(market: number | string): IndicatorValues<I>;
 }
 
 /**
  * A strategy plugin. Create one with {@link defineStrategy} and make it the default export of a
  * module in `strategies/`.
  */
-export interface StrategyDefinition<P, S> {
+export interface StrategyDefinition<P, S, I extends IndicatorSet = Record<string, never>> {
   /** Short name used in logs and the journal. */
   readonly name: string;
   /**
@@ -132,7 +144,7 @@ export interface StrategyDefinition<P, S> {
   /** Accept config params the `params` schema does not name (default false: they are errors). */
   readonly allowUnknownParams?: boolean;
   /** Called once before the first snapshot; returns the strategy's state. */
-  init?(context: Omit<StrategyContext<P, S>, 'state'>): S | Promise<S>;
+  init?(context: Omit<StrategyContext<P, S, I>, 'state'>): S | Promise<S>;
   /**
    * Time bars to build from snapshots for every market of the strategy: timeframe (`"1s"` to
    * `"1d"`, dividing a day: `"1m"`, `"5m"`, `"1h"`, `"4h"`…) → how many closed bars
@@ -144,12 +156,20 @@ export interface StrategyDefinition<P, S> {
    */
   readonly bars?: Readonly<Record<string, number>>;
   /**
+   * Indicators to keep per market, made from the params once at load: name → an indicator of
+   * `quanta/indicators` on a declared timeframe. Read them with `ctx.indicators(market)`.
+   *
+   * @example
+   * indicators: (p) => ({ fast: ema('1m', p.fast), slow: ema('1m', p.slow), rsi: rsi('1m', 14) })
+   */
+  indicators?(params: P): I;
+  /**
    * Called for every snapshot (after `onBar` for the bars it closed); returns the intents to
    * send (maybe none). A strategy has `onSnapshot`, `onBar` or both.
    */
   onSnapshot?(
     snapshot: Snapshot,
-    context: StrategyContext<P, S>,
+    context: StrategyContext<P, S, I>,
   ): readonly OrderIntent[] | Promise<readonly OrderIntent[]>;
   /**
    * Called for every bar of a declared timeframe once it has closed, in order of close time,
@@ -158,18 +178,22 @@ export interface StrategyDefinition<P, S> {
    */
   onBar?(
     bar: Bar,
-    context: StrategyContext<P, S>,
+    context: StrategyContext<P, S, I>,
   ): readonly OrderIntent[] | void | Promise<readonly OrderIntent[] | void>;
   /** Called when one of this strategy's orders fills (fully or partly). */
-  onFill?(fill: Fill, context: StrategyContext<P, S>): void | Promise<void>;
+  onFill?(fill: Fill, context: StrategyContext<P, S, I>): void | Promise<void>;
   /** Called once on shutdown. */
-  stop?(context: StrategyContext<P, S>): void | Promise<void>;
+  stop?(context: StrategyContext<P, S, I>): void | Promise<void>;
 }
 
 const STRATEGY_BRAND: unique symbol = Symbol.for('quanta.strategy');
 
 /** A defined strategy: the definition plus a brand the loader checks. */
-export type Strategy<P = unknown, S = unknown> = StrategyDefinition<P, S> & {
+export type Strategy<
+  P = unknown,
+  S = unknown,
+  I extends IndicatorSet = IndicatorSet,
+> = StrategyDefinition<P, S, I> & {
   readonly [STRATEGY_BRAND]: true;
 };
 
@@ -191,9 +215,11 @@ export type Strategy<P = unknown, S = unknown> = StrategyDefinition<P, S> & {
  * });
  * ```
  */
-export function defineStrategy<P = Record<string, never>, S = undefined>(
-  definition: StrategyDefinition<P, S>,
-): Strategy<P, S> {
+export function defineStrategy<
+  P = Record<string, never>,
+  S = undefined,
+  I extends IndicatorSet = Record<string, never>,
+>(definition: StrategyDefinition<P, S, I>): Strategy<P, S, I> {
   if (typeof definition.onSnapshot !== 'function' && typeof definition.onBar !== 'function')
     throw new TypeError(
       `strategy ${definition.name} has neither onSnapshot nor onBar: define at least one`,

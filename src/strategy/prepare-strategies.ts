@@ -2,7 +2,7 @@ import { DEFAULT_STRATEGY_HEAP_MB, locatedLine, type ConfigSource } from '../con
 import { ErrorCodes, isQuantaError, QuantaError } from '../errors/index.ts';
 import type { Strategy } from './define-strategy.ts';
 import { findStrategyFile, loadStrategy, parseStrategyParams } from './load-strategy.ts';
-import { planTimeframes } from './bars/bar-plan.ts';
+import { planIndicators, planTimeframes } from './bars/bar-plan.ts';
 
 /** One strategy entry of the config. */
 export interface StrategyEntry {
@@ -90,7 +90,12 @@ export async function prepareStrategies(
         : { locate: (path) => source.locate(['strategies', index, 'params', ...path]) }),
     });
     // Declared bars are checked here, before anything starts (the host plans them again).
-    await loadAt(source, index, () => Promise.resolve(planTimeframes(name, strategy.bars)));
+    await loadAt(source, index, () => {
+      const timeframes = planTimeframes(name, strategy.bars);
+      return Promise.resolve(
+        planIndicators(name, strategy.indicators?.bind(strategy), params, timeframes),
+      );
+    });
     prepared.push({
       index,
       name,

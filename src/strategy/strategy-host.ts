@@ -14,7 +14,8 @@ import { checkOrderIntentFast, orderIntentSchema } from './intent-schema.ts';
 import { raceDeadline, realTimer, TIMED_OUT, type StartTimer } from './strategy-timer.ts';
 import type { Bar } from './bars/bar.ts';
 import { BarFeed } from './bars/bar-feed.ts';
-import { planTimeframes } from './bars/bar-plan.ts';
+import { planIndicators, planTimeframes } from './bars/bar-plan.ts';
+import { IndicatorBank } from './indicators/indicator-bank.ts';
 
 /** What a host needs to run one strategy instance; everything outside comes in as functions. */
 export interface StrategyHostOptions {
@@ -121,13 +122,24 @@ export class StrategyHost {
   #symbolsSeen = new Set<string>();
   /** The strategy's declared bars, built from every snapshot (even while it is paused). */
   readonly #bars: BarFeed;
+  /** The registered indicators, updated as each bar is committed. */
+  readonly #indicators: IndicatorBank;
 
   constructor(options: StrategyHostOptions) {
     this.name = options.name;
     this.#options = options;
     this.#maxFailures = options.maxConsecutiveFailures ?? 5;
     this.#maxTimeouts = options.maxConsecutiveTimeouts ?? 3;
-    this.#bars = new BarFeed(planTimeframes(options.name, options.strategy.bars));
+    const { strategy, name, params } = options;
+    const timeframes = planTimeframes(name, strategy.bars);
+    const indicators = new IndicatorBank(
+      planIndicators(name, strategy.indicators?.bind(strategy), params, timeframes),
+    );
+    this.#indicators = indicators;
+    this.#bars = new BarFeed(
+      timeframes,
+      indicators.empty ? undefined : (closed) => indicators.update(closed),
+    );
   }
 
   /** True once the strategy failed or timed out too often in a row; it gets no more snapshots. */
@@ -233,6 +245,13 @@ export class StrategyHost {
     return bars;
   };
 
+  readonly #indicatorsOf = (market: number | string): Record<string, never> => {
+    const marketId = typeof market === 'number' ? market : this.#idOf(market);
+    if (marketId === undefined)
+      throw new RangeError(`ctx.indicators: ${market} is not a market of strategy ${this.name}`);
+    return this.#indicators.views(marketId) as Record<string, never>;
+  };
+
   /** The id of one of the strategy's markets by symbol, or undefined. */
   #idOf(symbol: string): number | undefined {
     for (const id of this.#marketIds) if (this.#marketsSeen?.get(id)?.symbol === symbol) return id;
@@ -259,6 +278,7 @@ export class StrategyHost {
       state: this.#state,
       plot: this.#plot,
       bars: this.#barsOf,
+      indicators: this.#indicatorsOf,
     };
   }
 

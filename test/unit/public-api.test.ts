@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import * as quanta from 'quanta';
+import * as indicators from 'quanta/indicators';
 
 it('the public surface is a deliberate list', () => {
   expect(Object.keys(quanta).sort()).toMatchInlineSnapshot(`
@@ -34,9 +35,29 @@ it('the public surface is a deliberate list', () => {
       "runBacktest",
       "spread",
       "startBot",
+      "toOrderPrice",
       "toX18",
       "writeReport",
       "z",
+    ]
+  `);
+});
+
+it('quanta/indicators is a deliberate list', () => {
+  expect(Object.keys(indicators).sort()).toMatchInlineSnapshot(`
+    [
+      "adx",
+      "atr",
+      "bollinger",
+      "ema",
+      "macd",
+      "obv",
+      "rsi",
+      "sma",
+      "stochastic",
+      "toOrderPrice",
+      "vwap",
+      "wma",
     ]
   `);
 });

@@ -1,4 +1,5 @@
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
+import type { IndicatorSet, IndicatorSpec } from '../indicators/spec.ts';
 import { timeframeMs } from './timeframe.ts';
 
 /** One declared timeframe: its text, length and how many closed bars `ctx.bars` keeps. */
@@ -45,4 +46,57 @@ export function planTimeframes(
       },
     );
   return plans.sort((a, b) => a.ms - b.ms);
+}
+
+/**
+ * Reads a strategy's registered indicators (its `indicators(params)`), checking that each is an
+ * indicator of `quanta/indicators` on a declared timeframe.
+ *
+ * @throws QuantaError `QUANTA_STRATEGY_LOAD` naming the strategy, the indicator and the rule.
+ */
+export function planIndicators(
+  strategy: string,
+  make: ((params: unknown) => unknown) | undefined,
+  params: unknown,
+  timeframes: readonly TimeframePlan[],
+): IndicatorSet {
+  if (make === undefined) return {};
+  let made: unknown;
+  try {
+    made = make(params);
+  } catch (error) {
+    if (error instanceof QuantaError)
+      throw new QuantaError(
+        ErrorCodes.STRATEGY_LOAD,
+        `strategy ${strategy}: ${error.shortMessage}`,
+        {
+          cause: error,
+        },
+      );
+    throw error;
+  }
+  if (typeof made !== 'object' || made === null)
+    throw new QuantaError(
+      ErrorCodes.STRATEGY_LOAD,
+      `strategy ${strategy}: indicators must return an object of indicators by name`,
+    );
+  const problems: string[] = [];
+  for (const [name, spec] of Object.entries(made)) {
+    const candidate = spec as Partial<IndicatorSpec> | null;
+    if (typeof candidate?.create !== 'function' || typeof candidate.timeframe !== 'string')
+      problems.push(`indicators.${name}: not an indicator of quanta/indicators (ema, rsi, …)`);
+    else if (!timeframes.some((plan) => plan.timeframe === candidate.timeframe))
+      problems.push(
+        `indicators.${name}: ${candidate.label ?? 'indicator'} on ${candidate.timeframe}, which bars does not declare (declared: ${timeframes.map((plan) => plan.timeframe).join(', ') || 'none'})`,
+      );
+  }
+  if (problems.length > 0)
+    throw new QuantaError(
+      ErrorCodes.STRATEGY_LOAD,
+      `strategy ${strategy} registers indicators it cannot have:`,
+      {
+        details: problems,
+      },
+    );
+  return made as IndicatorSet;
 }
