@@ -92,6 +92,10 @@ export class StrategyWorkerClient {
       init: (context) => this.#init(context),
       // The host builds the declared bars here and hands each closed one to onBar.
       ...(real.bars === undefined ? {} : { bars: real.bars }),
+      // ...and keeps the registered indicators, updated before each bar; the worker asks for them.
+      ...(real.indicators === undefined
+        ? {}
+        : { indicators: (params: unknown) => real.indicators?.(params) as Record<string, never> }),
       // Hooks the strategy does not have cost no round trip.
       ...(real.onSnapshot === undefined
         ? {}
@@ -312,6 +316,8 @@ function valueOf(question: WorkerQuestion, context: Context): unknown {
       return context.equity();
     case 'bars':
       return context.bars(question.market, question.timeframe);
+    case 'indicators':
+      return context.indicators(question.market);
     case 'storeGet':
       return context.store.get(question.key);
     case 'storeSet':

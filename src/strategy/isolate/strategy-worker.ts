@@ -75,6 +75,8 @@ const context = (): StrategyContext<unknown, unknown> => ({
   unrealizedPnl: (marketId) => ask({ what: 'unrealizedPnl', marketId }) as string | undefined,
   equity: () => ask({ what: 'equity' }) as string | undefined,
   bars: (market, timeframe) => ask({ what: 'bars', market, timeframe }) as readonly Bar[],
+  // A copy of the values at the time of asking (the host's views are updated in place).
+  indicators: (market) => ask({ what: 'indicators', market }) as Record<string, never>,
   // Not carried across the worker boundary yet: said plainly, never a silent no-op.
   setExits: () => {
     throw new Error(

@@ -65,6 +65,7 @@ export type WorkerQuestion =
   | { readonly what: 'entryPrice' | 'unrealizedPnl'; readonly marketId: number }
   | { readonly what: 'equity' }
   | { readonly what: 'bars'; readonly market: number | string; readonly timeframe: string }
+  | { readonly what: 'indicators'; readonly market: number | string }
   | { readonly what: 'storeGet'; readonly key: string }
   | { readonly what: 'storeSet'; readonly key: string; readonly value: string };
 
