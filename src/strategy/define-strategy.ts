@@ -186,6 +186,14 @@ export interface StrategyDefinition<P, S, I extends IndicatorSet = Record<string
   stop?(context: StrategyContext<P, S, I>): void | Promise<void>;
 }
 
+/**
+ * At least one of the hooks that return intents: a definition with neither is a type error (and
+ * {@link defineStrategy} throws for one that slips through as `any`).
+ */
+export type WithAnIntentHook<P, S, I extends IndicatorSet> =
+  | Required<Pick<StrategyDefinition<P, S, I>, 'onSnapshot'>>
+  | Required<Pick<StrategyDefinition<P, S, I>, 'onBar'>>;
+
 const STRATEGY_BRAND: unique symbol = Symbol.for('quanta.strategy');
 
 /** A defined strategy: the definition plus a brand the loader checks. */
@@ -219,7 +227,7 @@ export function defineStrategy<
   P = Record<string, never>,
   S = undefined,
   I extends IndicatorSet = Record<string, never>,
->(definition: StrategyDefinition<P, S, I>): Strategy<P, S, I> {
+>(definition: StrategyDefinition<P, S, I> & WithAnIntentHook<P, S, I>): Strategy<P, S, I> {
   if (typeof definition.onSnapshot !== 'function' && typeof definition.onBar !== 'function')
     throw new TypeError(
       `strategy ${definition.name} has neither onSnapshot nor onBar: define at least one`,

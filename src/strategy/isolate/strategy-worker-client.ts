@@ -3,7 +3,13 @@ import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { Market } from '../../domain/index.ts';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import type { Logger } from '../../log/logger.ts';
-import { defineStrategy, type Strategy, type StrategyContext } from '../define-strategy.ts';
+import {
+  defineStrategy,
+  type Strategy,
+  type StrategyContext,
+  type StrategyDefinition,
+  type WithAnIntentHook,
+} from '../define-strategy.ts';
 import type { WorkerIsolation } from '../prepare-strategies.ts';
 import {
   errorFrom,
@@ -87,6 +93,8 @@ export class StrategyWorkerClient {
   constructor(options: StrategyWorkerClientOptions) {
     this.#options = options;
     const real = options.strategy;
+    // The stand-in has exactly the real strategy's hooks, so at least one of onSnapshot and onBar
+    // (defineStrategy checks it again at run time); the spreads below hide that from the types.
     this.strategy = defineStrategy<unknown, unknown>({
       name: real.name,
       init: (context) => this.#init(context),
@@ -128,7 +136,8 @@ export class StrategyWorkerClient {
             },
           }),
       stop: (context) => this.#stop(context),
-    });
+    } as StrategyDefinition<unknown, unknown> &
+      WithAnIntentHook<unknown, unknown, Record<string, never>>);
   }
 
   async #init(context: Context): Promise<undefined> {

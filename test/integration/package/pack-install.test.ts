@@ -172,7 +172,7 @@ export async function ordersIn(data: string): Promise<number> {
 // The declarations are real types, not \`any\`: these misuses must be errors.
 // @ts-expect-error: startBot needs config, env, log and projectRoot
 void startBot({});
-// @ts-expect-error: a strategy needs onSnapshot
+// @ts-expect-error: a strategy needs onSnapshot or onBar
 defineStrategy({ name: 'incomplete' });
 `;
 

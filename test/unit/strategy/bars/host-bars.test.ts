@@ -242,6 +242,7 @@ describe('bars through the strategy host', () => {
   });
 
   it('a strategy with neither onSnapshot nor onBar is refused when defined', () => {
+    // @ts-expect-error: a definition needs onSnapshot or onBar (a type error, and thrown at run time)
     expect(() => defineStrategy({ name: 'nothing' })).toThrow(
       'strategy nothing has neither onSnapshot nor onBar: define at least one',
     );
