@@ -24,6 +24,11 @@ const NOT_ORDER_STATES: readonly { file: string; text: string; why: string }[] =
     text: "SET state = 'PARTIALLY_FILLED'",
     why: 'a schema migration renaming the stored word; every order keeps its state',
   },
+  {
+    file: 'src/execution/journal.ts',
+    text: 'SET state = excluded.state, row_sum = excluded.row_sum',
+    why: "the exits table's `state` is a protective exit's levels (JSON), not an order state",
+  },
 ];
 
 /**
