@@ -28,6 +28,7 @@ import {
   WALLET_ENV,
   writeBotConfig,
   type QuantaProcess,
+  killOnCleanup,
 } from './harness.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -54,13 +55,7 @@ function statesIn(path: string): Record<string, number> {
   }
 }
 
-function track(bot: QuantaProcess): QuantaProcess {
-  cleanups.push(async () => {
-    if (bot.child.exitCode === null && bot.child.signalCode === null) bot.child.kill('SIGKILL');
-    await bot.exited;
-  });
-  return bot;
-}
+const track = (bot: QuantaProcess): QuantaProcess => killOnCleanup(cleanups, bot);
 
 it('SIGKILL mid-burst, restart: the venue holds every journaled intent exactly once', async () => {
   const venue = await startPaperVenue({ port: 0, seed: 9 });

@@ -450,6 +450,21 @@ function collectLines(stream: NodeJS.ReadableStream, into: { at: number; line: s
   });
 }
 
+/**
+ * Registers a bot process for a test's cleanup (SIGKILLed if still running, then awaited), so a
+ * failing test leaves no bot behind; returns it for chaining.
+ */
+export function killOnCleanup(
+  cleanups: (() => Promise<unknown>)[],
+  bot: QuantaProcess,
+): QuantaProcess {
+  cleanups.push(async () => {
+    if (bot.child.exitCode === null && bot.child.signalCode === null) bot.child.kill('SIGKILL');
+    await bot.exited;
+  });
+  return bot;
+}
+
 /** Spawns `node bin/quanta.js <args>` in the repository root. */
 export function spawnQuanta(args: readonly string[], env: NodeJS.ProcessEnv): QuantaProcess {
   const spawnedAt = Date.now();

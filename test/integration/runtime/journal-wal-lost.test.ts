@@ -21,6 +21,7 @@ import {
   WALLET_ENV,
   writeBotConfig,
   type QuantaProcess,
+  killOnCleanup,
 } from './harness.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -31,13 +32,7 @@ afterEach(async () => {
 const N = 30;
 const K = 10;
 
-function track(bot: QuantaProcess): QuantaProcess {
-  cleanups.push(async () => {
-    if (bot.child.exitCode === null && bot.child.signalCode === null) bot.child.kill('SIGKILL');
-    await bot.exited;
-  });
-  return bot;
-}
+const track = (bot: QuantaProcess): QuantaProcess => killOnCleanup(cleanups, bot);
 
 it('SIGKILL right after an order landed, the WAL deleted: the restart refuses (exit 4) and sends nothing', async () => {
   const venue = await startPaperVenue({ port: 0, seed: 25 });

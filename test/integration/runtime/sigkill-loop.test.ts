@@ -39,6 +39,7 @@ import {
   writeBotConfig,
   type ProxyAction,
   type QuantaProcess,
+  killOnCleanup,
 } from './harness.ts';
 import {
   allVenueOrders,
@@ -110,13 +111,7 @@ function statesIn(path: string): Record<string, number> {
 const total = (states: Record<string, number>): number =>
   Object.values(states).reduce((a, b) => a + b, 0);
 
-function track(bot: QuantaProcess): QuantaProcess {
-  cleanups.push(async () => {
-    if (bot.child.exitCode === null && bot.child.signalCode === null) bot.child.kill('SIGKILL');
-    await bot.exited;
-  });
-  return bot;
-}
+const track = (bot: QuantaProcess): QuantaProcess => killOnCleanup(cleanups, bot);
 
 it(`${KILLS} SIGKILLs mid-trading, then a clean run: 0 duplicates, 0 lost orders, 0 sends after expiry, 0 positions over the cap`, async () => {
   if (ETH === undefined) throw new Error('ETH-USD fixture market');
