@@ -3,13 +3,14 @@
 #   - prometheus: the metrics test (test/integration/runtime/control/prometheus.test.ts) scrapes a
 #     running bot;
 #   - redis-server: the shared rate budget (issue 15) and the BullMQ sweep queue (issue 16);
-#   - strace: the journal test that counts the fsyncs each order pays (issue 17).
+#   - strace: the journal test that counts the fsyncs each order pays (issue 17);
+#   - chromium: the browser tests of the report and the live page (test/helpers/chromium.ts).
 # When one is missing: as root with apt, install it; otherwise stop here with the one command to
 # run. Those tests are never skipped.
 set -euo pipefail
 
 # binary:package pairs
-wanted=("prometheus:prometheus" "redis-server:redis-server" "strace:strace")
+wanted=("prometheus:prometheus" "redis-server:redis-server" "strace:strace" "chromium:chromium")
 missing=()
 for pair in "${wanted[@]}"; do
   binary="${pair%%:*}"

@@ -1,5 +1,5 @@
-// Opens report.html (and optimize.html and compare.html) in headless Chromium (/usr/bin/chromium if present, else the one bundled in
-// the dev dependency @sparticuz/chromium: see test/helpers/chromium.ts) at 1280x800 and 1920x1080
+// Opens report.html (and optimize.html and compare.html) in headless Debian Chromium
+// (/usr/bin/chromium: see test/helpers/chromium.ts) at 1280x800 and 1920x1080
 // and checks that every chart was drawn, with no console error, no page error, no network request
 // and nothing wider than the screen (the page or any table). Never skipped: when no browser
 // starts, beforeAll fails and says why.

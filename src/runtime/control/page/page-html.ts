@@ -7,6 +7,7 @@ export const PAGE_HTML = `<!doctype html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>quanta bot</title>
 <link rel="stylesheet" href="/assets/page.css">
 <script src="/assets/page.js" defer></script>
@@ -56,6 +57,7 @@ export const LOGIN_HTML = `<!doctype html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>quanta bot: sign in</title>
 <link rel="stylesheet" href="/assets/page.css">
 <script src="/assets/login.js" defer></script>
