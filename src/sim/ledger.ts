@@ -1,5 +1,7 @@
 import { X18_SCALE } from '../money/index.ts';
 import type { OrderSide } from '../domain/index.ts';
+// Floors toward −∞ (bigint division truncates toward zero), so negative cash is not overstated.
+import { floorDiv } from '../domain/account/index.ts';
 import type { SimAccount, SimPosition } from './types.ts';
 
 interface PositionState {
@@ -7,14 +9,6 @@ interface PositionState {
   /** What the open amount cost, |amount| × entry price, exact at x36. */
   openCostX36: bigint;
   realizedPnlX36: bigint;
-}
-
-// Floors toward −∞ (bigint division truncates toward zero), so negative cash is not overstated.
-function floorDiv(numerator: bigint, denominator: bigint): bigint {
-  const quotient = numerator / denominator;
-  return quotient * denominator !== numerator && numerator < 0n !== denominator < 0n
-    ? quotient - 1n
-    : quotient;
 }
 
 function abs(value: bigint): bigint {
