@@ -284,6 +284,7 @@ function paramsText(params: Readonly<Record<string, unknown>>): string {
 
 function strategiesSection(report: BacktestReport): string {
   if (report.strategies.length === 0) return '<p class="muted">No strategy instance.</p>';
+  const precision = precisionBySymbol(report);
   const instances = table(
     [
       'strategy',
@@ -336,7 +337,7 @@ function strategiesSection(report: BacktestReport): string {
         money(m.fees),
         money(m.netPnl),
         money(m.turnover),
-        esc(m.finalPosition),
+        amountHtml(m.finalPosition, precision.get(m.symbol)),
         esc(m.orders.total),
       ]),
     ),
@@ -487,7 +488,7 @@ export function renderReportHtml(report: BacktestReport): string {
 <header>
 <h1>Backtest report</h1>
 <p class="meta">${esc(run.data)} · strategies ${esc(run.strategies.join(', ') || 'none')}</p>
-<p class="meta">${esc(run.startedAt)} → ${esc(run.endedAt)} · ${esc(run.snapshots)} snapshots every ${esc(run.snapshotIntervalMs)} ms · starting capital ${esc(run.startingCapital)}</p>
+<p class="meta">${esc(run.startedAt)} → ${esc(run.endedAt)} · ${esc(run.snapshots)} snapshots every ${esc(run.snapshotIntervalMs)} ms · starting capital ${money(run.startingCapital)}</p>
 <p class="meta" id="fill-model">Fill model: ${esc(run.fillModel.description)}</p>
 <p class="meta">Recording span: ${esc(report.tearsheet.span.from)} → ${esc(report.tearsheet.span.to)} (${esc(duration(report.tearsheet.span.durationMs))}, ${esc(report.tearsheet.span.snapshots)} snapshots)</p>
 </header>

@@ -2,8 +2,9 @@
  * The browser code of `report.html`: reads the inline `#report-data` JSON and draws the equity
  * (with buy-and-hold and one line per strategy instance), drawdown, per-market position, per-market
  * price (bid/ask band, fills, strategy plots) and returns-histogram charts with uPlot (inlined
- * before it). Values under the cursor read as the tables do: money to the cent, prices to the
- * market's tick, positions to its quantum (data.markets). When the charts exist
+ * before it). Values under the cursor read as the tables do: money to the cent, prices (and the
+ * strategy plots drawn on a market's price chart) to the market's tick, positions to its quantum
+ * (data.markets); a market without known precision shows its values as they are. When the charts exist
  * it sets `document.body.dataset.chartsReady` to their count, which the browser test waits for.
  *
  * Plain ES2015 in a string rather than a TypeScript function's `toString()`: what the page runs
@@ -26,11 +27,12 @@ export const REPORT_PAGE_SCRIPT = `(function () {
     };
   }
   var money = digits(2, 2);
-  var plain = digits(0, 4);
+  // A market whose precision the trace did not carry: the value as it is, no made-up places.
+  function exact(u, v) { return v == null ? '' : String(v); }
   var precision = {};
   (data.markets || []).forEach(function (m) { precision[m.marketId] = m; });
-  function priceOf(id) { return precision[id] ? digits(0, precision[id].priceExpo) : plain; }
-  function amountOf(id) { return precision[id] ? digits(0, precision[id].amountExpo) : plain; }
+  function priceOf(id) { return precision[id] ? digits(0, precision[id].priceExpo) : exact; }
+  function amountOf(id) { return precision[id] ? digits(0, precision[id].amountExpo) : exact; }
   function noPath() { return null; }
 
   function plotIn(el, height, opts, data) {
@@ -94,7 +96,8 @@ export const REPORT_PAGE_SCRIPT = `(function () {
     ];
     var ys = [c.ask.map(num), c.bid.map(num), c.mid.map(num), c.buys.map(num), c.sells.map(num)];
     c.plots.forEach(function (p, i) {
-      series.push({ label: p.strategy + ': ' + p.name, stroke: palette[(i + 2) % palette.length], width: 1.25, spanGaps: true, value: plain });
+      // Drawn on the market's price axis, so read to its tick like the bid, ask and mid.
+      series.push({ label: p.strategy + ': ' + p.name, stroke: palette[(i + 2) % palette.length], width: 1.25, spanGaps: true, value: price });
       ys.push(p.values.map(num));
     });
     plotIn(document.querySelector('[data-price-chart="' + c.marketId + '"]'), 260, {

@@ -199,6 +199,39 @@ describe('report.html in headless chromium', () => {
     60_000,
   );
 
+  it('reads a strategy plot under the cursor to its market tick, like the mid (it showed 4 places whatever the market)', async () => {
+    const demo = demoTrace();
+    // BTC-USD has a tick of 0.1 (priceExpo 1); the plotted mean carries 6 fraction digits.
+    const t = {
+      ...demo,
+      plots: demo.plots.map((p) => ({ ...p, value: `${p.value}.123456` })),
+    };
+    const { page, problems } = await watchedPage(VIEWPORTS[0]);
+    try {
+      await page.goto(pathToFileURL(await writeHtml('plot-tick', t)).href, { waitUntil: 'load' });
+      await page.waitForFunction(() => document.body.dataset.chartsReady !== undefined);
+      // Under the cursor, in the middle of the BTC-USD price chart: the legend shows its values.
+      await page.locator('[data-price-chart="3"] .u-over').hover();
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('[data-price-chart="3"] .u-legend .u-value')].some((cell) =>
+          (cell.textContent ?? '').includes(','),
+        ),
+      );
+      const legend = await page.evaluate(() =>
+        [...document.querySelectorAll('[data-price-chart="3"] .u-legend .u-series')].map((row) => [
+          row.querySelector('.u-label')?.textContent ?? '',
+          row.querySelector('.u-value')?.textContent ?? '',
+        ]),
+      );
+      const value = (label: string): string => legend.find(([l]) => l === label)?.[1] ?? '';
+      expect(problems).toEqual([]);
+      expect(value('mid')).toMatch(/^\d{2},\d{3}(\.\d)?$/);
+      expect(value('mean-reversion: mean')).toMatch(/^\d{2},\d{3}\.1$/);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('draws a run of one snapshot and one market without errors', async () => {
     const one = trace({
       samples: samples([

@@ -308,6 +308,27 @@ describe('renderReportHtml', () => {
     expect(page).toContain('"markets":[{"marketId":1,"symbol":"ETH-USD","priceExpo":2');
   });
 
+  it('shows the starting capital in the header to the cent and every instance position to the quantum (both were printed as given: 100000.123456, 0.500049999)', () => {
+    const report = demoReport();
+    const page = renderReportHtml({
+      ...report,
+      run: { ...report.run, startingCapital: '100000.123456' },
+      strategies: report.strategies.map((s) => ({
+        ...s,
+        markets: s.markets.map((m) =>
+          m.symbol === 'ETH-USD' ? { ...m, finalPosition: '0.500049999' } : m,
+        ),
+      })),
+    });
+    expect(page).toContain('starting capital <span title="100000.123456">100000.12</span>');
+    const perMarket = page.slice(
+      page.indexOf('<h2>Strategies</h2>'),
+      page.indexOf('<h2>Trades</h2>'),
+    );
+    expect(perMarket).toContain('<span title="0.500049999">0.5</span>');
+    expect(perMarket).not.toContain('>0.500049999<');
+  });
+
   it('shows the orders table, outcomes and refusals', () => {
     for (const text of [
       '<th>avg fill</th>',
