@@ -1,11 +1,4 @@
-import {
-  displayX18,
-  formatX18,
-  formatX36,
-  MONEY_DECIMALS,
-  notionalExceeds,
-  notionalX36,
-} from '../money/index.ts';
+import { displayX18, formatX18, MONEY_DECIMALS, notionalExceeds } from '../money/index.ts';
 import type { Market, Quote } from '../domain/index.ts';
 import { bestPriceX18 } from '../market/best-price.ts';
 import { refuse, type Refusal } from './refusal.ts';
@@ -41,14 +34,6 @@ export function referencePriceX18(order: SizedOrder, quote: Quote | undefined): 
 }
 
 const abs = (value: bigint): bigint => (value < 0n ? -value : value);
-
-/**
- * `notional 1500.25 (0.5 ETH-USD at 3000.5)`: the exact notional a limit was held against, and
- * what it is made of, so a reader need not multiply (nothing rounded: it is what was compared).
- */
-function notionalText(amountX18: bigint, priceX18: bigint, symbol: string): string {
-  return `notional ${formatX36(notionalX36(abs(amountX18), priceX18))} (${formatX18(amountX18)} ${symbol} at ${formatX18(priceX18)})`;
-}
 
 /**
  * Runs the pre-send checks of docs/design.md §4 rule 2 on a sized order, in a fixed order,
@@ -93,19 +78,19 @@ export function checkOrder(order: SizedOrder, context: CheckContext): Refusal | 
   if (notionalExceeds(order.amountX18, priceX18, market.maxPositionValueX18)) {
     return refuse(
       'ABOVE_MARKET_MAX_POSITION_VALUE',
-      `${notionalText(order.amountX18, priceX18, symbol)} is above the market maximum ${formatX18(market.maxPositionValueX18)}`,
+      `notional of ${formatX18(order.amountX18)} ${symbol} at ${formatX18(priceX18)} is above the market maximum ${formatX18(market.maxPositionValueX18)}`,
     );
   }
   if (notionalExceeds(order.amountX18, priceX18, limits.maxOrderNotionalX18)) {
     return refuse(
       'ABOVE_MAX_ORDER_NOTIONAL',
-      `${notionalText(order.amountX18, priceX18, symbol)} is above risk.maxOrderNotional ${formatX18(limits.maxOrderNotionalX18)}`,
+      `notional of ${formatX18(order.amountX18)} ${symbol} at ${formatX18(priceX18)} is above risk.maxOrderNotional ${formatX18(limits.maxOrderNotionalX18)}`,
     );
   }
   if (!reduces && notionalExceeds(abs(positionAfter), priceX18, limits.maxPositionNotionalX18)) {
     return refuse(
       'ABOVE_MAX_POSITION',
-      `position after the fill: ${notionalText(positionAfter, priceX18, symbol)} is above risk.maxPositionNotional ${formatX18(limits.maxPositionNotionalX18)}`,
+      `position after fill ${formatX18(positionAfter)} ${symbol} at ${formatX18(priceX18)} is above risk.maxPositionNotional ${formatX18(limits.maxPositionNotionalX18)}`,
     );
   }
   return undefined;

@@ -4,7 +4,7 @@ export {
   parseSignedDecimalToX18,
   tryParseSignedDecimalToX18,
 } from './parse-decimal.ts';
-export { formatX18, formatX36 } from './format-x18.ts';
+export { formatX18 } from './format-x18.ts';
 export { displayX18, MONEY_DECIMALS } from './display-x18.ts';
 export { parseX18String } from './parse-x18.ts';
 export { quantumX18, isOnGrid, floorToGrid, ceilToGrid } from './grid.ts';

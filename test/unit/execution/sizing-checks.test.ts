@@ -120,38 +120,6 @@ describe('evaluateIntent', () => {
     `);
   });
 
-  it('says the exact notional each limit was held against (it gave only the amount and the price)', () => {
-    const refused = (intent: Parameters<typeof evaluateIntent>[0], ctx = context()) => {
-      const result = evaluateIntent(intent, ctx);
-      return 'refused' in result ? result.detail : 'accepted';
-    };
-    expect(refused({ marketId: 1, side: 'BUY', type: 'MARKET', amount: '1.6667' })).toBe(
-      'notional 5000.93335 (1.6667 ETH-USD at 3000.5) is above risk.maxOrderNotional 5000',
-    );
-    expect(
-      refused(
-        { marketId: 1, side: 'SELL', type: 'MARKET', amount: '0.1' },
-        context({ positionX18: () => -x18('6.6667') }),
-      ),
-    ).toBe(
-      'position after the fill: notional 20296.71665 (-6.7667 ETH-USD at 2999.5) is above risk.maxPositionNotional 20000',
-    );
-    expect(
-      refused(
-        { marketId: 1, side: 'BUY', type: 'MARKET', amount: '1.6667' },
-        context({
-          limits: { maxOrderNotionalX18: x18('1000000'), maxPositionNotionalX18: x18('1000000') },
-          snapshot: createSnapshot({
-            seq: 1,
-            takenAt: 0,
-            markets: [{ ...eth, maxPositionValueX18: x18('5000') }],
-            quotes: [quote(1, '2999.5', '3000.5')],
-          }),
-        }),
-      ),
-    ).toBe('notional 5000.93335 (1.6667 ETH-USD at 3000.5) is above the market maximum 5000');
-  });
-
   it('lets reduce-only orders below the minimum through when they reduce', () => {
     const ctx = context({ positionX18: () => x18('0.5') });
     expect(
