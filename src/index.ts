@@ -10,6 +10,7 @@ export {
   type StrategyStore,
   type OpenOrder,
   type Fill,
+  type ParamsChange,
 } from './strategy/define-strategy.ts';
 export type { OrderIntent } from './strategy/intent.ts';
 export type { Bar } from './strategy/bars/bar.ts';

@@ -167,6 +167,7 @@ export class OrderJournal {
   readonly #countByState: Database.Statement;
   readonly #kvGet: Database.Statement;
   readonly #kvSet: Database.Statement;
+  readonly #kvList: Database.Statement;
   /** A stored value and the count of such writes, in one transaction (see journal-mark.ts). */
   readonly #kvSetCounted: (scope: string, key: string, value: string, writes: number) => void;
   /** The mark beside the journal file; undefined in memory. */
@@ -246,6 +247,9 @@ export class OrderJournal {
       'SELECT value, row_sum FROM kv NOT INDEXED WHERE scope = ? AND key = ?',
     );
     this.#kvSet = db.prepare(KV_SET);
+    this.#kvList = db.prepare(
+      'SELECT key, value, row_sum FROM kv NOT INDEXED WHERE scope = ? ORDER BY key',
+    );
     this.#kvSetCounted = db.transaction(
       (scope: string, key: string, value: string, writes: number) => {
         this.#kvSet.run(scope, key, value, kvRowSum(scope, key, value));
@@ -742,6 +746,25 @@ export class OrderJournal {
         `the stored value of ${JSON.stringify(`${scope}/${key}`)} is not text or does not match its checksum (row_sum)`,
       ]);
     return row.value;
+  }
+
+  /** Every key and value of one scope of the key-value store, by key, each row checked. */
+  kvList(scope: string): { readonly key: string; readonly value: string }[] {
+    const rows = whileReading(this.#path, () => this.#kvList.all(scope)) as Record<
+      string,
+      unknown
+    >[];
+    return rows.map(({ key, value, row_sum: sum }) => {
+      if (
+        typeof key !== 'string' ||
+        typeof value !== 'string' ||
+        sum !== kvRowSum(scope, key, value)
+      )
+        throw journalDamaged(this.#path, [
+          `a stored value of scope ${JSON.stringify(scope)} is not text or does not match its checksum (row_sum)`,
+        ]);
+      return { key, value };
+    });
   }
 
   /**

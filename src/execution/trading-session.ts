@@ -139,6 +139,22 @@ export class TradingSession {
     return host.resume() ? 'resumed' : 'not-paused';
   }
 
+  /** The params a strategy runs on (parsed), undefined when no strategy has that name. */
+  paramsOf(name: string): unknown {
+    return this.#hosts.get(name)?.params;
+  }
+
+  /**
+   * Puts new params (parsed by its schema) in effect for a strategy, between two snapshots.
+   *
+   * @throws Error saying why when there is no such strategy or it refuses them (nothing changed).
+   */
+  async setParams(name: string, params: unknown): Promise<void> {
+    const host = this.#hosts.get(name);
+    if (host === undefined) throw new Error(`no strategy named ${name}`);
+    await host.setParams(params);
+  }
+
   /** Why a strategy is paused (one line), undefined when it is not or has no such name. */
   pauseReasonOf(name: string): string | undefined {
     return this.#hosts.get(name)?.pauseReason;

@@ -22,6 +22,7 @@ import { credentialRenewal, openCredentials, readBotWalletKey } from './bot-cred
 import { CleanupStack } from './cleanup-stack.ts';
 import { BotMetrics } from './control/bot-metrics.ts';
 import { BotOperations } from './control/bot-operations.ts';
+import { LiveParams, PARAMS_SCOPE, readParamsAudit, restoreLiveParams } from './live-params.ts';
 import { LiveFeed } from './control/live-feed.ts';
 import { AlertWatch } from './control/alert-watch.ts';
 import { Notifier, notifyTargets, type NotifyTarget } from './control/notifier.ts';
@@ -238,9 +239,20 @@ async function assembleBot(
           markets: [...new Set(config.strategies.flatMap((strategy) => strategy.markets))],
           internalStrategies: [FLATTEN_STRATEGY],
         });
+  // Live params changed before a restart stay in effect (issue 30).
+  const paramsStore = {
+    list: () => journal.kvList(PARAMS_SCOPE),
+    set: (key: string, value: string) => journal.kvSet(PARAMS_SCOPE, key, value),
+  };
+  const restored = restoreLiveParams(
+    strategies,
+    (index) => config.strategies[index]?.params,
+    readParamsAudit(paramsStore),
+    log,
+  );
   const stack = await httpTradingStack({
     options,
-    strategies,
+    strategies: restored.strategies,
     journal,
     credentials,
     write,
@@ -266,7 +278,16 @@ async function assembleBot(
 
   executor.recover(initialMarkets);
   const symbolOf = symbolLookup(initialMarkets);
+  const liveParams = new LiveParams({
+    strategies: restored.strategies,
+    raw: restored.raw,
+    store: paramsStore,
+    target: session,
+    now,
+    log: log.child({ part: 'params' }),
+  });
   const operations = new BotOperations({
+    params: liveParams,
     config,
     now,
     executor,

@@ -182,8 +182,32 @@ export interface StrategyDefinition<P, S, I extends IndicatorSet = Record<string
   ): readonly OrderIntent[] | void | Promise<readonly OrderIntent[] | void>;
   /** Called when one of this strategy's orders fills (fully or partly). */
   onFill?(fill: Fill, context: StrategyContext<P, S, I>): void | Promise<void>;
+  /**
+   * Called when the strategy's params are changed while the bot runs (`POST
+   * /strategies/{name}/params`, the live page's form, `quanta params set`), after the new params
+   * passed the `params` schema and between two snapshots: `context.params` is already the new
+   * value and `context.state` is the same object as before, so the strategy adapts its state
+   * instead of losing it. Throwing refuses the change: the previous params are put back, and
+   * the caller is told the error's message. Without this hook the new params simply apply from
+   * the next snapshot.
+   *
+   * @example
+   * onParams({ previous, params }, ctx) {
+   *   if (params.window < previous.window) ctx.state.prices.splice(0, ctx.state.prices.length - params.window);
+   *   if (params.window > 500) throw new Error('window above 500 needs a restart');
+   * }
+   */
+  onParams?(change: ParamsChange<P>, context: StrategyContext<P, S, I>): void | Promise<void>;
   /** Called once on shutdown. */
   stop?(context: StrategyContext<P, S, I>): void | Promise<void>;
+}
+
+/** A live change of a strategy's params, as `onParams` sees it (both parsed by the schema). */
+export interface ParamsChange<P> {
+  /** The params in effect until now. */
+  readonly previous: P;
+  /** The params in effect from now on (also `context.params`). */
+  readonly params: P;
 }
 
 /**

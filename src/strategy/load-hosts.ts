@@ -60,6 +60,11 @@ export async function loadStrategyHosts(
           ? undefined
           : (plot, value, at) => env.onPlot?.(name, plot, value, at),
       onPause: client === undefined ? undefined : () => client.terminate(),
+      // The worker parsed its own copy of the params at start; nothing carries a change there yet.
+      paramsFixed:
+        client === undefined
+          ? undefined
+          : `strategy ${name} runs with isolate: worker, whose params cannot change while it runs yet: change the config and restart`,
     });
   });
   for (const host of hosts) await host.start();

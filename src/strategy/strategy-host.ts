@@ -58,6 +58,8 @@ export interface StrategyHostOptions {
   readonly onPlot?: ((name: string, value: string, at: number) => void) | undefined;
   /** Told when the strategy is paused (a strategy in a worker thread has its worker ended). */
   readonly onPause?: (() => Promise<void>) | undefined;
+  /** Why its params cannot change while it runs (`isolate: worker`); absent: they can. */
+  readonly paramsFixed?: string | undefined;
 }
 
 /** A strategy's position facts as the executor knows them (x18). */
@@ -113,6 +115,10 @@ export class StrategyHost {
   #paused = false;
   #pauseReason: string | undefined;
   #state: unknown = undefined;
+  /** The params in effect (`ctx.params`): the configured ones until {@link setParams}. */
+  #params: unknown;
+  /** The `onSnapshot` call under way, until it has answered (a params change waits for it). */
+  #turn: Promise<unknown> = Promise.resolve();
   #marketIds: number[] = [];
   /** The last `ctx.position` text of each market and the amount it was formatted from. */
   readonly #positions = new Map<number, { readonly x18: bigint; readonly text: string }>();
@@ -131,6 +137,7 @@ export class StrategyHost {
     this.#maxFailures = options.maxConsecutiveFailures ?? 5;
     this.#maxTimeouts = options.maxConsecutiveTimeouts ?? 3;
     const { strategy, name, params } = options;
+    this.#params = params;
     const timeframes = planTimeframes(name, strategy.bars);
     const indicators = new IndicatorBank(
       planIndicators(name, strategy.indicators?.bind(strategy), params, timeframes),
@@ -176,6 +183,49 @@ export class StrategyHost {
     this.#timeoutsInRow = 0;
     this.#options.log.info({ strategy: this.name }, `strategy ${this.name} resumed`);
     return true;
+  }
+
+  /** The params in effect, as the strategy's schema parsed them. */
+  get params(): unknown {
+    return this.#params;
+  }
+
+  /**
+   * Puts new params (already parsed by the strategy's schema) in effect between two snapshots:
+   * after the `onSnapshot` call under way, if any, has answered. The strategy's state is kept
+   * (the same object); its `onParams` hook, if any, sees the previous and the new params and
+   * may refuse them by throwing, which puts the previous ones back.
+   *
+   * @throws Error saying why, when the change is refused: the strategy runs in a worker, the
+   *   new params would make other indicators (made once at load), or `onParams` threw. Nothing
+   *   has changed then.
+   */
+  async setParams(params: unknown): Promise<void> {
+    const { strategy, name, paramsFixed } = this.#options;
+    if (paramsFixed !== undefined) throw new Error(paramsFixed);
+    if (strategy.indicators !== undefined) {
+      const timeframes = planTimeframes(name, strategy.bars);
+      const before = describeIndicators(
+        planIndicators(name, strategy.indicators.bind(strategy), this.#params, timeframes),
+      );
+      const after = describeIndicators(
+        planIndicators(name, strategy.indicators.bind(strategy), params, timeframes),
+      );
+      if (before !== after)
+        throw new Error(
+          `these params change the strategy's indicators (${before} → ${after}), which are made once at load: restart the bot to change them`,
+        );
+    }
+    await this.#turn.catch(() => undefined);
+    const previous = this.#params;
+    this.#params = params;
+    if (strategy.onParams === undefined) return;
+    try {
+      await strategy.onParams({ previous, params }, this.#context());
+    } catch (error) {
+      this.#params = previous;
+      throw new Error(`onParams refused the change: ${firstLine(error)}`, { cause: error });
+    }
   }
 
   /** Calls of `onSnapshot` or `onFill` that threw (or returned something unusable), since start. */
@@ -262,7 +312,7 @@ export class StrategyHost {
     const options = this.#options;
     return {
       name: this.name,
-      params: options.params,
+      params: this.#params,
       symbols: options.symbols,
       marketIds: this.#marketIds,
       position: this.#position,
@@ -327,7 +377,13 @@ export class StrategyHost {
    * Asks the strategy for intents. Never throws: failures and timeouts are counted and logged,
    * and resolve to no intents.
    */
-  async onSnapshot(snapshot: Snapshot): Promise<readonly OrderIntent[]> {
+  onSnapshot(snapshot: Snapshot): Promise<readonly OrderIntent[]> {
+    const answer = this.#onSnapshot(snapshot);
+    this.#turn = answer;
+    return answer;
+  }
+
+  async #onSnapshot(snapshot: Snapshot): Promise<readonly OrderIntent[]> {
     // Bars are built from every snapshot, whatever the strategy's state, so they stay true to
     // the market (a paused strategy resumes with the bars it would have had).
     if (!this.#bars.empty) {
@@ -553,6 +609,15 @@ function gather(out: unknown[], returned: unknown, hook: 'onBar' | 'onSnapshot')
   }
   if (returned === undefined && hook === 'onBar') return out;
   throw new TypeError(`${hook} must return an array of intents, got ${typeof returned}`);
+}
+
+/** An indicator set as one line (`fast=1m ema(9), slow=1m ema(21)`), to compare two. */
+function describeIndicators(
+  set: Readonly<Record<string, { timeframe: string; label: string }>>,
+): string {
+  return Object.entries(set)
+    .map(([key, spec]) => `${key}=${spec.timeframe} ${spec.label}`)
+    .join(', ');
 }
 
 function firstLine(error: unknown): string {

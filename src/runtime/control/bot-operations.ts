@@ -13,6 +13,7 @@ import type { RateBudgetStatus } from '../../execution/rate-budget/rate-budget.t
 import type { Poller } from '../../market/poller.ts';
 import type { Snapshot } from '../../market/snapshot.ts';
 import { formatX18 } from '../../money/index.ts';
+import type { LiveParams } from '../live-params.ts';
 import type { ControlHandlers } from './control-server.ts';
 import type { LiveFeed } from './live-feed.ts';
 import { realizedPnlHistory } from './pnl-history.ts';
@@ -42,6 +43,19 @@ export interface BotOperationsOptions {
   readonly feed?: LiveFeed;
   /** This host's clock against the venue's (`GET /status` shows it as `clock`). */
   readonly clock?: () => ClockReport;
+  /** Live params (`POST /strategies/{name}/params`); absent: params cannot change. */
+  readonly params?: Pick<LiveParams, 'change' | 'audit' | 'current'>;
+}
+
+/** How many of the latest params changes `GET /status` lists. */
+const STATUS_PARAM_CHANGES = 20;
+
+/** A value as JSON can carry it: a schema may parse a param into a bigint. */
+function jsonSafe(value: unknown): unknown {
+  return JSON.parse(
+    JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ??
+      'null',
+  ) as unknown;
 }
 
 /** The JSON shape of the clocks in `GET /status`: why orders are refused `CLOCK_SKEW`, if they are. */
@@ -210,6 +224,12 @@ export class BotOperations {
       paused: session.pausedStrategies(),
       strategyTimeouts: session.strategyTimeouts(),
       strategyErrors: session.strategyErrors(),
+      ...(this.#options.params === undefined
+        ? {}
+        : {
+            params: jsonSafe(this.#options.params.current()),
+            paramChanges: this.#options.params.audit().slice(-STATUS_PARAM_CHANGES).reverse(),
+          }),
       credentialsExpireAt: new Date(credentials.current().expiryTs).toISOString(),
       openOrders: journal.inStates(OPEN_ORDER_STATES).map(orderJson),
       lastOrders: journal.latest(lastOrders).map(orderJson),
@@ -233,6 +253,21 @@ export class BotOperations {
         const outcome = session.resumeStrategy(name);
         if (outcome === 'resumed') this.pushNow();
         return outcome;
+      },
+      params: () => {
+        const params = this.#options.params;
+        return params === undefined
+          ? { params: {}, changes: [] }
+          : { params: jsonSafe(params.current()), changes: params.audit() };
+      },
+      setParams: async (name, changes, by) => {
+        const params = this.#options.params;
+        if (params === undefined)
+          return { ok: false, why: 'refused', error: 'live params are off', details: [] };
+        const outcome = await params.change(name, changes, by);
+        if (!outcome.ok) return outcome;
+        this.pushNow();
+        return { ...outcome, params: jsonSafe(outcome.params) };
       },
       watch: (listener) => {
         const feed = this.#options.feed;

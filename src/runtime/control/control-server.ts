@@ -10,6 +10,7 @@ import {
   type ControlRole,
   type ControlTokens,
 } from './control-auth.ts';
+import type { ParamsOutcome } from '../live-params.ts';
 import type { FeedListener } from './live-feed.ts';
 import { LOGIN_PATHS, pageAsset, type PageAsset } from './page/page-assets.ts';
 import { crossSiteRefusal, setSecurityHeaders } from './request-guard.ts';
@@ -27,6 +28,10 @@ export interface ControlHandlers {
   halt(mode: HaltMode): TradingMode;
   resume(): TradingMode;
   resumeStrategy(name: string): 'resumed' | 'not-paused' | 'unknown';
+  /** Every strategy's params in effect and every live change of them, oldest first. */
+  params(): { params: unknown; changes: readonly { readonly strategy: string }[] };
+  /** Changes some params of a strategy (`by`: who asked, for the audit). */
+  setParams(name: string, changes: Record<string, unknown>, by: string): Promise<ParamsOutcome>;
   /** Adds a live page (`GET /events`); returns the function that removes it. */
   watch(listener: FeedListener): () => void;
 }
@@ -55,7 +60,27 @@ const BODY_TIMEOUT_MS = 5000;
 interface Session {
   readonly role: ControlRole;
   readonly cookie: string;
+  /** Who asked, as the params audit records it. */
+  readonly by: string;
 }
+
+/** What `x-quanta-client` may name (the page and the CLI say who they are; others are `api`). */
+const CLIENT_NAME = /^[a-z][a-z-]{0,19}$/;
+
+/** Who made a request, for the params audit: the client, the token, the address. */
+function requester(req: IncomingMessage, tokens: ControlTokens | undefined): string {
+  const header = req.headers['x-quanta-client'];
+  const client = typeof header === 'string' && CLIENT_NAME.test(header) ? header : 'api';
+  const how = tokens === undefined ? 'no token (loopback)' : 'the act token';
+  return `${client} with ${how} from ${req.socket.remoteAddress ?? 'an unknown address'}`;
+}
+
+/** HTTP status of a refused params change. */
+const PARAMS_REFUSED: Record<Exclude<ParamsOutcome, { ok: true }>['why'], number> = {
+  unknown: 404,
+  invalid: 422,
+  refused: 409,
+};
 
 class HttpProblem extends Error {
   constructor(
@@ -104,7 +129,9 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
  * Routes of the control server. Reads: `GET /healthz` (200 while the run loop runs),
  * `GET /readyz` (503 with the reasons, 200 otherwise), `GET /status`, `GET /metrics`. Commands:
  * `POST /halt` with `{"mode": "halt" | "halt-entries" | "flatten"}`, `POST /resume`,
- * `POST /strategies/{name}/resume` (each JSON with the `x-quanta-request` header). The page's
+ * `POST /strategies/{name}/resume`, `POST /strategies/{name}/params` with `{"params": {...}}`
+ * (each JSON with the `x-quanta-request` header); `GET /params` and `GET
+ * /strategies/{name}/params` give the params in effect and their audit. The page's
  * session: `POST /session` (with a bearer token) sets its cookie, `DELETE /session` ends it.
  */
 async function route(
@@ -166,6 +193,19 @@ async function route(
   if (method === 'POST' && path === '/resume') {
     return sendJson(res, 200, { mode: handlers.resume() });
   }
+  if (path === '/params' && get) return sendJson(res, 200, handlers.params());
+  const params = /^\/strategies\/([^/]+)\/params$/.exec(path);
+  if (params?.[1] !== undefined) {
+    const name = decodeURIComponent(params[1]);
+    if (get) {
+      const all = handlers.params();
+      const current = (all.params as Record<string, unknown>)[name];
+      if (current === undefined) throw new HttpProblem(404, `no strategy named ${name}`);
+      const changes = all.changes.filter((change) => change.strategy === name);
+      return sendJson(res, 200, { strategy: name, params: current, changes });
+    }
+    if (method === 'POST') return changeParams(req, res, handlers, name, session.by);
+  }
   const strategy = /^\/strategies\/([^/]+)\/resume$/.exec(path);
   if (method === 'POST' && strategy?.[1] !== undefined) {
     const name = decodeURIComponent(strategy[1]);
@@ -174,9 +214,38 @@ async function route(
     return sendJson(res, 200, { strategy: name, resumed: outcome === 'resumed' });
   }
   const known = ['/healthz', '/readyz', '/status', '/metrics', '/halt', '/resume', '/session'];
-  if (known.includes(path) || strategy !== null)
+  if (known.includes(path) || strategy !== null || params !== null)
     throw new HttpProblem(405, `${method} not allowed on ${path}`);
   throw new HttpProblem(404, `no route ${path}`);
+}
+
+/** `POST /strategies/{name}/params` with `{"params": {key: value, ...}}`. */
+async function changeParams(
+  req: IncomingMessage,
+  res: ServerResponse,
+  handlers: ControlHandlers,
+  name: string,
+  by: string,
+): Promise<void> {
+  const body = await readJsonBody(req);
+  const changes = (body as { params?: unknown } | undefined)?.params;
+  if (
+    typeof changes !== 'object' ||
+    changes === null ||
+    Array.isArray(changes) ||
+    Object.keys(changes).length === 0
+  )
+    throw new HttpProblem(
+      400,
+      'expected a JSON body {"params": {"key": value, ...}} naming at least one param',
+    );
+  const outcome = await handlers.setParams(name, changes as Record<string, unknown>, by);
+  if (!outcome.ok)
+    return sendJson(res, PARAMS_REFUSED[outcome.why], {
+      error: outcome.error,
+      details: outcome.details,
+    });
+  return sendJson(res, 200, { strategy: name, params: outcome.params, change: outcome.change });
 }
 
 /** Most bytes a slow page may leave unread before it is cut off (it reconnects and catches up). */
@@ -246,6 +315,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
       return;
     }
     const session: Session = {
+      by: requester(req, tokens),
       role,
       cookie:
         tokens === undefined
