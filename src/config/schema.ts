@@ -137,6 +137,8 @@ const executionSchema = mapping({
   }
 });
 
+const SYMBOL_PATTERN = /^[A-Za-z0-9]+(?:[-/_.][A-Za-z0-9]+)*$/;
+
 const riskSchema = mapping({
   maxOrderNotional: positiveDecimal().default('5000'),
   maxPositionNotional: positiveDecimal().default('20000'),
@@ -144,10 +146,19 @@ const riskSchema = mapping({
   // The account's value before this journal's first order: the base of ctx.equity() and of
   // risk sizing (the venue reports no balance).
   capital: positiveDecimal().optional(),
+  // Per market symbol, a leverage cap stricter than the listing's initial margin (docs/margin.md):
+  // an opening order needs |notional| / maxLeverage of free margin.
+  maxLeverage: z
+    .record(
+      z
+        .string({ error: 'expected a market symbol like ETH-USD' })
+        .regex(SYMBOL_PATTERN, { error: 'expected a market symbol like ETH-USD' }),
+      positiveDecimal(),
+      { error: 'expected a mapping of market symbol to leverage, like { ETH-USD: "3" }' },
+    )
+    .optional(),
   killSwitchFile: text('expected a file path').optional(),
 });
-
-const SYMBOL_PATTERN = /^[A-Za-z0-9]+(?:[-/_.][A-Za-z0-9]+)*$/;
 
 const paperSchema = mapping({
   seed: integer('expected a non-negative integer', 0).default(1),

@@ -3,11 +3,14 @@ import type { Market, Quote } from '../domain/index.ts';
 import { bestPriceX18 } from '../market/best-price.ts';
 import { refuse, type Refusal } from './refusal.ts';
 import type { SizedOrder } from './sizing.ts';
+import { checkMargin, checkSpotHolding, type MarginFacts } from './margin-check.ts';
 
 /** Configured risk limits, in quote units x18. */
 export interface RiskLimits {
   readonly maxOrderNotionalX18: bigint;
   readonly maxPositionNotionalX18: bigint;
+  /** `risk.maxLeverage`: per market symbol, a leverage cap (x18) stricter than the listing's. */
+  readonly maxLeverageX18?: ReadonlyMap<string, bigint>;
   /** Positive number: the day's realized+unrealized loss at which new exposure stops. */
   readonly dailyLossLimitX18?: bigint;
 }
@@ -21,6 +24,8 @@ export interface CheckContext {
   readonly limits: RiskLimits;
   /** Today's PnL in quote x18 (negative = loss). */
   readonly dailyPnlX18: bigint;
+  /** The bot's estimate of its account for the margin check; absent: no margin check. */
+  readonly margin?: MarginFacts | undefined;
 }
 
 /**
@@ -58,6 +63,8 @@ export function checkOrder(order: SizedOrder, context: CheckContext): Refusal | 
       `reduce-only ${order.side} on ${symbol} would not reduce the position ${formatX18(context.positionX18)}`,
     );
   }
+  const spot = checkSpotHolding(order, market, context.positionX18);
+  if (spot !== undefined) return spot;
   if (
     !reduces &&
     limits.dailyLossLimitX18 !== undefined &&
@@ -93,5 +100,7 @@ export function checkOrder(order: SizedOrder, context: CheckContext): Refusal | 
       `position after fill ${formatX18(positionAfter)} ${symbol} at ${formatX18(priceX18)} is above risk.maxPositionNotional ${formatX18(limits.maxPositionNotionalX18)}`,
     );
   }
+  if (context.margin !== undefined)
+    return checkMargin(order, market, priceX18, context.positionX18, context.margin);
   return undefined;
 }

@@ -2,6 +2,7 @@ import type { OrderIntent } from '../strategy/intent.ts';
 import { bestPriceX18 } from '../market/best-price.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { checkOrder, type RiskLimits } from './checks.ts';
+import type { MarginFacts } from './margin-check.ts';
 import { refuse, type Refusal } from './refusal.ts';
 import { sizeIntent, type SizedOrder } from './sizing.ts';
 import type { TradingMode } from './trading-mode.ts';
@@ -17,6 +18,8 @@ export interface EvaluationContext {
   readonly equityX18?: bigint | undefined;
   /** The trading mode (default `trading`): `halt` refuses all, the others all but reduce-only. */
   readonly mode?: TradingMode;
+  /** The bot's estimate of its account, for the margin check; undefined: not known, not checked. */
+  readonly margin?: MarginFacts | undefined;
 }
 
 /**
@@ -56,6 +59,7 @@ export function evaluateIntent(
       positionX18,
       limits: context.limits,
       dailyPnlX18: context.dailyPnlX18,
+      margin: context.margin,
     }) ?? sized
   );
 }

@@ -14,6 +14,14 @@ export type RefusalReason =
   | 'ABOVE_MAX_ORDER_NOTIONAL'
   | 'ABOVE_MAX_POSITION'
   | 'REDUCE_ONLY_WITHOUT_POSITION'
+  /** SPOT: a sell of more than the base asset held (docs/margin.md). */
+  | 'SPOT_OVERSELL'
+  /** The order's initial margin and fee exceed the account's free margin (docs/margin.md). */
+  | 'INSUFFICIENT_MARGIN'
+  /** As `INSUFFICIENT_MARGIN`, at the stricter fraction of a configured `risk.maxLeverage`. */
+  | 'ABOVE_MAX_LEVERAGE'
+  /** A held market without a mark (or listing): the margin is not known, exposure not added. */
+  | 'MARGIN_UNKNOWN'
   | 'KILL_SWITCH'
   | 'HALTED'
   | 'ENTRIES_HALTED'

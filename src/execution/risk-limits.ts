@@ -7,6 +7,8 @@ export interface RiskSettings {
   readonly maxPositionNotional: string;
   readonly dailyLossLimit?: string | undefined;
   readonly capital?: string | undefined;
+  /** Per market symbol, the highest leverage an opening order may take the account to. */
+  readonly maxLeverage?: Readonly<Record<string, string>> | undefined;
 }
 
 /** Risk limits (x18) from the config's `risk:` section: the same for live and backtest. */
@@ -17,6 +19,16 @@ export function riskLimitsOf(risk: RiskSettings): RiskLimits {
     ...(risk.dailyLossLimit === undefined
       ? {}
       : { dailyLossLimitX18: parseDecimalToX18(risk.dailyLossLimit, 'risk.dailyLossLimit') }),
+    ...(risk.maxLeverage === undefined
+      ? {}
+      : {
+          maxLeverageX18: new Map(
+            Object.entries(risk.maxLeverage).map(([symbol, leverage]) => [
+              symbol,
+              parseDecimalToX18(leverage, `risk.maxLeverage.${symbol}`),
+            ]),
+          ),
+        }),
   };
 }
 

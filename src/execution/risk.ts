@@ -2,6 +2,7 @@ import type { Snapshot } from '../market/snapshot.ts';
 import type { OrderIntent } from '../strategy/intent.ts';
 import type { RiskLimits } from './checks.ts';
 import { evaluateIntent } from './evaluate-intent.ts';
+import { marginFactsOf } from './margin-facts.ts';
 import type { Portfolio } from './portfolio.ts';
 import type { Refusal } from './refusal.ts';
 import type { SizedOrder } from './sizing.ts';
@@ -66,6 +67,18 @@ export class RiskEngine {
       mode: this.#options.tradingMode?.() ?? 'trading',
       // Computed only for the intents sized by it (a mark per open market).
       equityX18: intent.risk === undefined ? undefined : this.equityX18(snapshot, portfolio),
+      // The margin check needs a balance to start from: without one (live, no risk.capital) the
+      // bot has no estimate of its account and the venue's own check is the only one.
+      margin:
+        this.#options.capitalX18 === undefined
+          ? undefined
+          : marginFactsOf(
+              this.#options.capitalX18,
+              portfolio,
+              snapshot,
+              pendingX18,
+              this.#options.limits.maxLeverageX18,
+            ),
     });
   }
 

@@ -102,6 +102,8 @@ describe('a key pasted into any string field of the config', () => {
           "risk.maxPositionNotional",
           "risk.dailyLossLimit",
           "risk.capital",
+          "risk.maxLeverage.x",
+          "risk.maxLeverage (keys)",
           "risk.killSwitchFile",
           "paper.listings.0.market",
           "backtest.startingCapital",

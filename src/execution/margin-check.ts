@@ -1,0 +1,142 @@
+import { fillFeeX18, formatX18 } from '../money/index.ts';
+import type { Market } from '../domain/index.ts';
+import {
+  effectiveInitialFractionX18,
+  marginAccount,
+  openingAmountX18,
+  orderInitialMarginX18,
+  type MarginPosition,
+} from '../domain/account/index.ts';
+import { refuse, type Refusal } from './refusal.ts';
+import type { SizedOrder } from './sizing.ts';
+
+/** One open position as the bot knows it from its fills (and its orders in flight). */
+export interface HeldPosition {
+  readonly amountX18: bigint;
+  readonly entryPriceX18: bigint;
+}
+
+/**
+ * What the margin check reads: the bot's own estimate of its account, since the venue reports no
+ * balance (docs/margin.md). Everything x18.
+ */
+export interface MarginFacts {
+  /** The deposit (`risk.capital`, a backtest's starting capital) plus PnL realised minus fees. */
+  readonly balanceX18: bigint;
+  /** Every market with a position, by id (the order's own market included when held). */
+  readonly positions: ReadonlyMap<number, HeldPosition>;
+  /** The listed markets (their margin fractions). */
+  readonly markets: ReadonlyMap<number, Market>;
+  /** The mark of a market by the one mark-price rule, undefined when it has none. */
+  readonly markOf: (marketId: number) => bigint | undefined;
+  /** `risk.maxLeverage` by symbol (x18), when configured. */
+  readonly maxLeverageX18?: ReadonlyMap<string, bigint> | undefined;
+}
+
+/**
+ * SPOT: a sell may not take the holding below zero (nothing is borrowed on a spot market).
+ * `positionX18` is what the bot holds by its fills, orders in flight counted.
+ */
+export function checkSpotHolding(
+  order: SizedOrder,
+  market: Market,
+  positionX18: bigint,
+): Refusal | undefined {
+  if (market.type !== 'SPOT' || order.side !== 'SELL') return undefined;
+  if (order.amountX18 <= positionX18) return undefined;
+  return refuse(
+    'SPOT_OVERSELL',
+    `sell of ${formatX18(order.amountX18)} ${market.symbol} is more than the ${formatX18(positionX18 > 0n ? positionX18 : 0n)} ${market.baseAsset} held: a SPOT market sells only what is held`,
+  );
+}
+
+/**
+ * The initial margin an order adds (its opening part at `priceX18`, see `openingAmountX18`) plus
+ * its taker fee must fit in the account's free margin (equity − initial margin of the open
+ * positions at their marks), first with the listings' fractions (`INSUFFICIENT_MARGIN`), then
+ * with `risk.maxLeverage` applied (`ABOVE_MAX_LEVERAGE`). An order that only reduces is never
+ * refused here. Fails closed: a position whose market is not listed or has no mark makes the
+ * account's margin unknown and every opening order is refused (`MARGIN_UNKNOWN`). Pure.
+ */
+export function checkMargin(
+  order: SizedOrder,
+  market: Market,
+  priceX18: bigint,
+  positionX18: bigint,
+  facts: MarginFacts,
+): Refusal | undefined {
+  const signed = order.side === 'BUY' ? order.amountX18 : -order.amountX18;
+  if (openingAmountX18(positionX18, signed) === 0n) return undefined;
+  const held: {
+    id: number;
+    market: Market;
+    amountX18: bigint;
+    entryPriceX18: bigint;
+    markX18: bigint;
+  }[] = [];
+  for (const [marketId, position] of facts.positions) {
+    if (position.amountX18 === 0n) continue;
+    const listed = facts.markets.get(marketId);
+    if (listed === undefined) {
+      return refuse(
+        'MARGIN_UNKNOWN',
+        `the position in market ${marketId} is not in the venue's listing: the account's margin is not known, so no order that adds exposure is sent`,
+      );
+    }
+    const markX18 = facts.markOf(marketId);
+    if (markX18 === undefined) {
+      return refuse(
+        'MARGIN_UNKNOWN',
+        `no mark price for ${listed.symbol} (no two-sided quote): the account's margin is not known, so no order that adds exposure is sent`,
+      );
+    }
+    held.push({
+      id: marketId,
+      market: listed,
+      amountX18: position.amountX18,
+      entryPriceX18: position.entryPriceX18,
+      markX18,
+    });
+  }
+  const feeX18 = fillFeeX18(order.amountX18, priceX18, market.takerFeeX18);
+  const verdict = (capped: boolean): { needX18: bigint; freeX18: bigint } => {
+    const fractionOf = (m: Market): bigint =>
+      capped
+        ? effectiveInitialFractionX18(m.initialMarginX18, facts.maxLeverageX18?.get(m.symbol))
+        : m.initialMarginX18;
+    const positions: MarginPosition[] = held.map((p) => ({
+      marketId: p.id,
+      type: p.market.type,
+      amountX18: p.amountX18,
+      entryPriceX18: p.entryPriceX18,
+      markX18: p.markX18,
+      initialFractionX18: fractionOf(p.market),
+      maintenanceFractionX18: p.market.maintenanceMarginX18,
+    }));
+    const view = marginAccount({ balanceX18: facts.balanceX18, positions });
+    const needX18 =
+      orderInitialMarginX18(positionX18, signed, priceX18, fractionOf(market)) + feeX18;
+    return { needX18, freeX18: view.freeMarginX18 };
+  };
+  const listing = verdict(false);
+  if (listing.needX18 > listing.freeX18) {
+    return refuse(
+      'INSUFFICIENT_MARGIN',
+      `${order.side} ${formatX18(order.amountX18)} ${market.symbol} at ${formatX18(priceX18)} needs ${formatX18(listing.needX18)} of initial margin and fee (initial margin fraction ${formatX18(market.initialMarginX18)}) but the account's free margin is ${formatX18(listing.freeX18)}`,
+    );
+  }
+  if (
+    facts.maxLeverageX18?.has(market.symbol) !== true &&
+    !held.some((p) => facts.maxLeverageX18?.has(p.market.symbol) === true)
+  )
+    return undefined;
+  const capped = verdict(true);
+  if (capped.needX18 > capped.freeX18) {
+    const leverage = facts.maxLeverageX18?.get(market.symbol);
+    return refuse(
+      'ABOVE_MAX_LEVERAGE',
+      `${order.side} ${formatX18(order.amountX18)} ${market.symbol} at ${formatX18(priceX18)} needs ${formatX18(capped.needX18)} of margin and fee at ${leverage === undefined ? 'the configured risk.maxLeverage of the markets held' : `risk.maxLeverage ${formatX18(leverage)} for ${market.symbol}`} but the account's free margin at those leverages is ${formatX18(capped.freeX18)}`,
+    );
+  }
+  return undefined;
+}

@@ -1,0 +1,39 @@
+import { markPriceX18 } from '../market/mark-price.ts';
+import type { Snapshot } from '../market/snapshot.ts';
+import type { HeldPosition, MarginFacts } from './margin-check.ts';
+import type { Portfolio } from './portfolio.ts';
+
+/**
+ * The bot's own estimate of its account for the margin check: the deposit plus what its fills
+ * realised net of fees, its positions from those fills (plus the signed amounts of its orders in
+ * flight, at the mark when nothing is held yet: they may fill), the snapshot's listing and marks
+ * by the one mark-price rule.
+ *
+ * @param capitalX18 - `risk.capital` (a backtest: its starting capital).
+ * @param pendingX18 - signed amounts of orders whose outcome is not yet known, per market.
+ */
+export function marginFactsOf(
+  capitalX18: bigint,
+  portfolio: Portfolio,
+  snapshot: Snapshot,
+  pendingX18: (marketId: number) => bigint,
+  maxLeverageX18: ReadonlyMap<string, bigint> | undefined,
+): MarginFacts {
+  const markOf = (marketId: number): bigint | undefined =>
+    markPriceX18(snapshot.quotes?.get(marketId));
+  const positions = new Map<number, HeldPosition>();
+  for (const [marketId, position] of portfolio.account.entries()) {
+    const amountX18 = position.amountX18 + pendingX18(marketId);
+    if (amountX18 === 0n) continue;
+    const entryPriceX18 =
+      position.amountX18 === 0n ? (markOf(marketId) ?? 0n) : position.avgEntryPriceX18;
+    positions.set(marketId, { amountX18, entryPriceX18 });
+  }
+  return {
+    balanceX18: capitalX18 + portfolio.account.realizedNetX18(),
+    positions,
+    markets: snapshot.markets,
+    markOf,
+    maxLeverageX18,
+  };
+}
