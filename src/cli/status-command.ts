@@ -26,8 +26,16 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.status>): Prom
   return ExitCode.OK;
 }
 
+/** What a position line adds about the tick its price is rounded to (nothing: the listing's). */
+const TICK_NOTE = {
+  'venue listing': '',
+  'journaled prices': ' (tick inferred from journaled prices: this journal has no venue listing)',
+  none: ' (exact: no tick known)',
+} as const;
+
 /**
- * The status as lines for a terminal: money to the cent, the average entry price to the tick
+ * The status as lines for a terminal: money to the cent, the average entry price to the tick of
+ * the venue's listing as the bot kept it, else as the journaled prices show it, saying so
  * (`--json` keeps every figure exact).
  */
 export function formatStatus(status: BotStatus): string {
@@ -40,7 +48,7 @@ export function formatStatus(status: BotStatus): string {
   lines.push(status.positions.length === 0 ? 'positions: none' : 'positions:');
   for (const p of status.positions)
     lines.push(
-      `  ${p.symbol}: ${p.amount} at ${p.priceDecimals === null ? p.avgEntryPrice : displayDecimal(p.avgEntryPrice, p.priceDecimals, true)}, realized PnL ${money(p.realizedPnl)}, fees ${money(p.fees)}`,
+      `  ${p.symbol}: ${p.amount} at ${p.priceDecimals === null ? p.avgEntryPrice : displayDecimal(p.avgEntryPrice, p.priceDecimals, true)}, realized PnL ${money(p.realizedPnl)}, fees ${money(p.fees)}${TICK_NOTE[p.tickFrom ?? 'none']}`,
     );
   const section = (title: string, orders: readonly StatusOrder[]): void => {
     lines.push(`${title}: ${orders.length === 0 ? 'none' : ''}`.trimEnd());

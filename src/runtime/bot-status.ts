@@ -10,6 +10,7 @@ import {
   type TradingMode,
 } from '../execution/trading-mode.ts';
 import { formatX18 } from '../money/index.ts';
+import { keptPrecision } from './kept-precision.ts';
 import { journalPathOf } from './state-paths.ts';
 
 /** One order as `quanta status` shows it (decimal strings). */
@@ -37,11 +38,14 @@ export interface BotStatus {
     amount: string;
     avgEntryPrice: string;
     /**
-     * Fraction digits of the market's tick as its journaled prices show it (the most any limit
-     * or reference price of its orders has; the venue's listing is not read here): what a
-     * terminal rounds the average entry price to. Null without any journaled price.
+     * Fraction digits of the market's tick, what a terminal rounds the average entry price to:
+     * the venue listing's, as the bot kept it in the journal at start; for a journal without it
+     * (written before bots kept it), as the journaled prices show it (the most any limit or
+     * reference price of its orders has). Null when neither is there.
      */
     priceDecimals: number | null;
+    /** Where `priceDecimals` comes from. */
+    tickFrom: 'venue listing' | 'journaled prices' | null;
     realizedPnl: string;
     fees: string;
   }[];
@@ -85,14 +89,25 @@ export function readBotStatus(config: Config, lastOrders = 10): BotStatus {
     return {
       journal: path,
       mode: file ?? (commanded !== undefined && isHaltMode(commanded) ? commanded : 'trading'),
-      positions: portfolio.account.entries().map(([marketId, p]) => ({
-        symbol: symbols.get(marketId) ?? String(marketId),
-        amount: formatX18(p.amountX18),
-        avgEntryPrice: formatX18(p.avgEntryPriceX18),
-        priceDecimals: priceDecimals.get(marketId) ?? null,
-        realizedPnl: formatX18(p.realizedPnlX18),
-        fees: formatX18(p.feesX18),
-      })),
+      positions: portfolio.account.entries().map(([marketId, p]) => {
+        const listed = keptPrecision(journal, marketId);
+        const inferred = priceDecimals.get(marketId);
+        return {
+          symbol: symbols.get(marketId) ?? String(marketId),
+          amount: formatX18(p.amountX18),
+          avgEntryPrice: formatX18(p.avgEntryPriceX18),
+          // A tick of 10 or 100 (a negative expo) shows whole numbers.
+          priceDecimals: listed !== undefined ? Math.max(0, listed.priceExpo) : (inferred ?? null),
+          tickFrom:
+            listed !== undefined
+              ? 'venue listing'
+              : inferred !== undefined
+                ? 'journaled prices'
+                : null,
+          realizedPnl: formatX18(p.realizedPnlX18),
+          fees: formatX18(p.feesX18),
+        };
+      }),
       openOrders: journal.inStates(OPEN_ORDER_STATES).map(statusOrder),
       unresolvedOrders: journal.inStates(UNRESOLVED_STATES).map(statusOrder),
       lastOrders: journal.latest(lastOrders).map(statusOrder),

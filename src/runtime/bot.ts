@@ -30,6 +30,7 @@ import { controlTokens } from './control/control-auth.ts';
 import { startControlServer } from './control/control-server.ts';
 import { resolveVenue, type VenueEndpoints } from './embedded-venue.ts';
 import { firstListing } from './first-listing.ts';
+import { keepPrecision } from './kept-precision.ts';
 import {
   credentialOrderSigner,
   httpOrderLookup,
@@ -200,6 +201,12 @@ async function assembleBot(
   });
   const journal = OrderJournal.open(paths.journal);
   cleanup.push(() => journal.close());
+  // The listed tick and quantum of the traded markets, for `quanta status` (journal only).
+  const traded = new Set(config.strategies.flatMap((strategy) => strategy.markets));
+  keepPrecision(
+    journal,
+    initialMarkets.filter((market) => traded.has(market.symbol)),
+  );
   // `record:` keeps the snapshots this bot trades on, so the run can be compared with its
   // backtest afterwards (quanta compare) without a second poller.
   const recorder =

@@ -8,6 +8,7 @@ import { OrderJournal } from '../../../src/execution/journal.ts';
 import { MODE_SCOPE, TradingModes } from '../../../src/execution/trading-mode.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
 import { startPaperVenue } from '../../../src/paper/index.ts';
+import { DEFAULT_SIM_MARKETS } from '../../../src/sim/default-markets.ts';
 import type { BotStatus } from '../../../src/runtime/bot-status.ts';
 import {
   captureLogs,
@@ -58,8 +59,13 @@ it('quanta status shows positions and orders beside the running bot, and the kep
   const live = await status(config);
   expect(live.mode).toBe('trading');
   expect(live.positions).toMatchObject([{ symbol: 'ETH-USD', amount: '0.012345' }]);
-  // The tick as the journaled prices show it (the MARKET order's reference price), for the terminal.
-  expect(live.positions[0]?.priceDecimals).toEqual(expect.any(Number));
+  // The tick of the venue's listing, which the bot kept in its journal at start (before, it was
+  // always guessed from the journaled prices, tickFrom 'journaled prices').
+  const listed = DEFAULT_SIM_MARKETS.find((m) => m.symbol === 'ETH-USD');
+  expect(live.positions[0]).toMatchObject({
+    priceDecimals: listed?.priceExpo,
+    tickFrom: 'venue listing',
+  });
   expect(live.lastOrders).toMatchObject([
     { id: 1, side: 'BUY', amount: '0.012345', state: 'FILLED' },
   ]);

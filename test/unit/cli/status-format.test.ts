@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatStatus } from '../../../src/cli/status-command.ts';
 
 describe('quanta status in a terminal', () => {
-  it('shows money to the cent and the average entry price to the tick (it printed 18 digits)', () => {
+  it('shows money to the cent and the average entry price to the tick, saying where the tick comes from unless from the listing (it printed 18 digits)', () => {
     expect(
       formatStatus({
         journal: '/state/journal.sqlite',
@@ -13,14 +13,25 @@ describe('quanta status in a terminal', () => {
             amount: '0.30009787',
             avgEntryPrice: '2998.653337791734201265',
             priceDecimals: 2,
+            tickFrom: 'venue listing',
             realizedPnl: '-0.729670039893902082',
             fees: '0.44999999316574653',
+          },
+          {
+            symbol: 'BTC-USD',
+            amount: '0.01',
+            avgEntryPrice: '65000.123456789',
+            priceDecimals: null,
+            tickFrom: null,
+            realizedPnl: '0',
+            fees: '0.2',
           },
           {
             symbol: 'SOL-USD',
             amount: '-1.5',
             avgEntryPrice: '151.8594855',
             priceDecimals: 6,
+            tickFrom: 'journaled prices',
             realizedPnl: '0',
             fees: '0.004555231290000001',
           },
@@ -37,7 +48,8 @@ describe('quanta status in a terminal', () => {
         'orders: FILLED 3',
         'positions:',
         '  ETH-USD: 0.30009787 at 2998.65, realized PnL -0.73, fees 0.45',
-        '  SOL-USD: -1.5 at 151.859486, realized PnL 0.00, fees 0.00',
+        '  BTC-USD: 0.01 at 65000.123456789, realized PnL 0.00, fees 0.20 (exact: no tick known)',
+        '  SOL-USD: -1.5 at 151.859486, realized PnL 0.00, fees 0.00 (tick inferred from journaled prices: this journal has no venue listing)',
         'open orders: none',
         'unresolved orders (unknown outcome: check the venue): none',
         'last orders: none',
