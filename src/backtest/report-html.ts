@@ -187,6 +187,23 @@ function tradeStatsTable(report: BacktestReport): string {
   );
 }
 
+/** The closed round trips by what closed them: a protective exit or the strategy. */
+function exitsTable(report: BacktestReport): string {
+  const exits = report.tearsheet.exits;
+  if (exits.length === 0) return '';
+  return table(
+    ['closed by', 'trades', 'wins', 'win rate', 'net'],
+    exits.map((e) => [
+      esc(e.exit),
+      esc(e.closed),
+      esc(e.wins),
+      esc(displayShare(e.winRate)),
+      money(e.netPnl),
+    ]),
+    'num narrow exits',
+  );
+}
+
 function tradesTable(report: BacktestReport): string {
   const trades = report.tearsheet.trades;
   if (trades.length === 0) return '<p class="muted">No round trip.</p>';
@@ -204,6 +221,7 @@ function tradesTable(report: BacktestReport): string {
       'amount',
       'entry price',
       'exit price',
+      'exit',
       'PnL',
       'fees',
       'net',
@@ -218,6 +236,7 @@ function tradesTable(report: BacktestReport): string {
       amountHtml(t.amount, precision.get(t.symbol)),
       priceHtml(t.entryPrice, precision.get(t.symbol)),
       priceHtml(t.exitPrice, precision.get(t.symbol)),
+      esc(t.exit ?? ''),
       money(t.pnl),
       money(t.fees),
       money(t.netPnl),
@@ -509,6 +528,7 @@ ${priceChartsSection(report)}
 <p class="muted">Histogram of equity returns between snapshots, in basis points; ${esc(report.tearsheet.returnsHistogram.zero)} snapshots without a change are left out.</p>
 <h2>Trade statistics</h2>
 <div class="scroll">${tradeStatsTable(report)}</div>
+${exitsTable(report)}
 <h2>Positions</h2>
 ${positionsSection(report)}
 <h2>Markets</h2>

@@ -28,6 +28,8 @@ export interface RoundTrip {
   /** `pnl − fees`. */
   readonly netPnlX18: bigint;
   readonly fills: number;
+  /** The order whose fill closed it (its tag says why); null while it is still open. */
+  readonly exitOrderId: number | null;
 }
 
 interface OpenTrade {
@@ -67,6 +69,7 @@ function finish(
   strategy: string,
   marketId: number,
   exitTime: number | null,
+  exitOrderId: number | null,
 ): RoundTrip {
   return {
     strategy,
@@ -81,6 +84,7 @@ function finish(
     feesX18: trade.feesX18,
     netPnlX18: trade.pnlX18 - trade.feesX18,
     fills: trade.fills,
+    exitOrderId,
   };
 }
 
@@ -128,7 +132,7 @@ export function roundTrips(fills: readonly FillEvent[]): RoundTrip[] {
     current.fills += 1;
     if (after.amountX18 === 0n || after.amountX18 > 0n !== before.amountX18 > 0n) {
       trades.push({
-        trip: finish(current, fill.strategy, fill.marketId, fill.t),
+        trip: finish(current, fill.strategy, fill.marketId, fill.t, fill.orderId),
         order: entryOrder.get(key) ?? 0,
       });
       openTrades.delete(key);
@@ -141,7 +145,7 @@ export function roundTrips(fills: readonly FillEvent[]): RoundTrip[] {
   for (const [key, trade] of openTrades) {
     const [strategy = '', marketId = '0'] = key.split('\u0000');
     trades.push({
-      trip: finish(trade, strategy, Number(marketId), null),
+      trip: finish(trade, strategy, Number(marketId), null, null),
       order: entryOrder.get(key) ?? 0,
     });
   }

@@ -1,6 +1,7 @@
 import { midPriceX18 } from '../domain/index.ts';
 import { formatX18, parseSignedDecimalToX18 } from '../money/index.ts';
 import { annualizedCaveat } from './annualized-caveat.ts';
+import { exitStats, tripExitOfTag, type ExitStats, type TripExit } from './exit-reasons.ts';
 import { downsampleIndices } from './downsample.ts';
 import { computeEquityCurve } from './equity-curve.ts';
 import type { BacktestMetrics, PnlMetrics } from './metrics.ts';
@@ -30,6 +31,11 @@ export interface TradeRow {
   readonly fees: string;
   readonly netPnl: string;
   readonly fills: number;
+  /**
+   * What closed it: a protective exit (`stop-loss`, `take-profit`, `trailing-stop`,
+   * `time-limit`) or `strategy` (any other order); null while it is open.
+   */
+  readonly exit: TripExit | null;
 }
 
 /** Annualized growth figures; null when the run is too short for them to mean anything. */
@@ -84,6 +90,8 @@ export interface Tearsheet {
   readonly strategies: readonly (TearsheetFigures & { readonly strategy: string })[];
   /** Round trips by entry time, per instance and market. */
   readonly trades: readonly TradeRow[];
+  /** The closed round trips by what closed them (only the exits that closed one). */
+  readonly exits: readonly ExitStats[];
   /** Per-snapshot returns of equity in basis points: bins of equal width, zero returns apart. */
   readonly returnsHistogram: {
     readonly edgesBps: readonly string[];
@@ -303,6 +311,9 @@ export function buildTearsheet(trace: BacktestTrace, metrics: BacktestMetrics): 
   const startX18 = parseSignedDecimalToX18(metrics.startingCapital, 'starting capital');
   const spanMs = Math.max(0, trace.endedAt - trace.startedAt);
   const trips = roundTrips(trace.fills);
+  const tags = new Map(trace.orders.map((order) => [order.id, order.tag]));
+  const exitOf = (trip: RoundTrip): TripExit | null =>
+    trip.exitOrderId === null ? null : tripExitOfTag(tags.get(trip.exitOrderId));
   const benchmark = benchmarkEquity(trace, startX18);
   const lastBenchmark = benchmark[benchmark.length - 1];
   return {
@@ -343,7 +354,9 @@ export function buildTearsheet(trace: BacktestTrace, metrics: BacktestMetrics): 
       fees: formatX18(trip.feesX18),
       netPnl: formatX18(trip.netPnlX18),
       fills: trip.fills,
+      exit: exitOf(trip),
     })),
+    exits: exitStats(trips, exitOf),
     returnsHistogram: histogram(returnsOf(trace, startX18)),
     priceCharts: priceCharts(trace),
   };

@@ -2,7 +2,10 @@ import type { ExitSpec } from '../../strategy/intent.ts';
 import { levelDistanceX18, levelPriceX18, parseExitLevel } from './exit-levels.ts';
 
 /** Why a protective exit closed a position (the closing order's tag is `exit:<reason>`). */
-export type ExitReason = 'stop-loss' | 'take-profit' | 'trailing-stop' | 'time-limit';
+export const EXIT_REASONS = ['stop-loss', 'take-profit', 'trailing-stop', 'time-limit'] as const;
+
+/** One of {@link EXIT_REASONS}. */
+export type ExitReason = (typeof EXIT_REASONS)[number];
 
 /** What an exit remembers about its position besides the spec (persisted in the journal). */
 export interface ExitProgress {

@@ -6,6 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { computeMetrics } from '../../../src/backtest/metrics.ts';
+import { renderReportHtml } from '../../../src/backtest/report-html.ts';
+import { buildReport } from '../../../src/backtest/report-json.ts';
 import { runBacktest } from '../../../src/backtest/run-backtest.ts';
 import type { BacktestTrace } from '../../../src/backtest/trace.ts';
 import { parseConfig } from '../../../src/config/index.ts';
@@ -170,5 +173,55 @@ describe('a reduce-only exit', () => {
     expect(finalPosition(trace)).toBe('0');
     for (const sample of trace.samples)
       for (const market of sample.markets) expect(market.positionX18 >= 0n).toBe(true);
+  });
+});
+
+describe('the report', () => {
+  it('names what closed each round trip (report.json and HTML) with figures per exit', async () => {
+    // Levels from each entry: 1 at 100.1 takes profit (110.11) at 111; 2 at 111.1 is stopped
+    // (105.545) at 105; 3 at 104.1 is closed by the strategy itself 3 snapshots later.
+    const recording = await recordingOf([
+      ['100', '100.1'],
+      ['111', '111.1'],
+      ['111', '111.1'],
+      ['105', '105.1'],
+      ['104', '104.1'],
+      ['104', '104.1'],
+      ['104', '104.1'],
+      ['104', '104.1'],
+      ['104', '104.1'],
+    ]);
+    const trace = await run(
+      recording,
+      { entries: 3, closeAfter: 3, exits: { stopLoss: '5%', takeProfit: '10%' } },
+      '{ latencyMs: 0 }',
+    );
+    const report = buildReport(trace, computeMetrics(trace));
+    expect(
+      report.tearsheet.trades.map((t) => [t.entryPrice, t.exitPrice, t.exit, t.netPnl]),
+    ).toEqual([
+      ['100.1', '111', 'take-profit', '10.79445'],
+      ['111.1', '105', 'stop-loss', '-6.20805'],
+      ['104.1', '104', 'strategy', '-0.20405'],
+    ]);
+    expect(report.tearsheet.exits).toEqual([
+      { exit: 'stop-loss', closed: 1, wins: 0, winRate: '0.000000', netPnl: '-6.20805' },
+      { exit: 'take-profit', closed: 1, wins: 1, winRate: '1.000000', netPnl: '10.79445' },
+      { exit: 'strategy', closed: 1, wins: 0, winRate: '0.000000', netPnl: '-0.20405' },
+    ]);
+    const html = renderReportHtml(report);
+    const exitsTable = /<table class="num narrow exits">.*?<\/table>/s.exec(html)?.[0] ?? '';
+    expect(
+      exitsTable
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    ).toBe(
+      'closed by trades wins win rate net stop-loss 1 0 0.00% -6.21 take-profit 1 1 100.00% 10.79 strategy 1 0 0.00% -0.20',
+    );
+    const tradeRows = /<table class="num trades">.*?<\/table>/s.exec(html)?.[0] ?? '';
+    expect(tradeRows).toContain('<th>exit</th>');
+    for (const exit of ['take-profit', 'stop-loss', 'strategy'])
+      expect(tradeRows).toContain(`<td>${exit}</td>`);
   });
 });
