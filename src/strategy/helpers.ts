@@ -101,22 +101,25 @@ export function toX18(value: number | string): bigint {
   if (match === null) {
     throw new QuantaError(ErrorCodes.INVALID_DECIMAL, `${JSON.stringify(text)} is not a decimal`);
   }
-  const fraction = match[3] ?? '';
-  const digits = BigInt(`${match[2] ?? '0'}${fraction}`);
-  const shift = 18 + Number(match[4] ?? '0') - fraction.length;
-  let scaled: bigint;
-  if (shift >= 0) scaled = digits * 10n ** BigInt(shift);
-  else {
-    const divisor = 10n ** BigInt(-shift);
-    if (digits % divisor !== 0n) {
-      throw new QuantaError(
-        ErrorCodes.INVALID_DECIMAL,
-        `${JSON.stringify(text)} has more than 18 fraction digits`,
-      );
-    }
-    scaled = digits / divisor;
-  }
-  return match[1] === '-' ? -scaled : scaled;
+  // The exponent only moves the point; the one signed parser (money/) reads the digits and
+  // refuses a 19th fraction digit.
+  return parseSignedDecimalToX18(
+    plainDecimal(match[1] ?? '', match[2] ?? '0', match[3] ?? '', Number(match[4] ?? '0')),
+    `${JSON.stringify(text)} read as`,
+  );
+}
+
+/** `-1.25e-3` as `-0.00125`: the same digits with the point moved, trailing fraction zeros dropped. */
+function plainDecimal(sign: string, whole: string, fraction: string, exponent: number): string {
+  const digits = `${whole}${fraction}`;
+  const point = whole.length + exponent;
+  const text =
+    point <= 0
+      ? `0.${'0'.repeat(-point)}${digits}`
+      : point >= digits.length
+        ? `${digits}${'0'.repeat(point - digits.length)}`
+        : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return `${sign}${text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text}`;
 }
 
 /**

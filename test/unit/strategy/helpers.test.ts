@@ -56,6 +56,16 @@ describe('exact x18 helpers for strategy maths', () => {
     expect(() => toX18(Number.NaN)).toThrow(/not a decimal/);
   });
 
+  it('toX18 reads an exponent as a moved point and leaves the digits to the one signed parser', () => {
+    expect(toX18('-1.25e-3')).toBe(-1_250_000_000_000_000n);
+    expect(toX18('1.50000000000000000000')).toBe(1_500_000_000_000_000_000n);
+    expect(toX18('123e-18')).toBe(123n);
+    expect(toX18('0.00012e4')).toBe(1_200_000_000_000_000_000n);
+    expect(() => toX18('1234e-21')).toThrow(
+      '"1234e-21" read as "0.000000000000000001234" has more than 18 fraction digits',
+    );
+  });
+
   it('fixedX18 rounds half away from zero to a fixed number of places, dividing exactly', () => {
     const one = 10n ** 18n;
     expect(fixedX18(one, 2, 3n)).toBe('0.33');
