@@ -96,8 +96,11 @@ describe('lockStateDir', () => {
   it('a lock left by an earlier process with this same pid (a container restarted as pid 1) is stale', () => {
     writeFileSync(lockFile(), ownerLine(process.pid));
     const lock = lockStateDir(dir);
-    expect(existsSync(lockFile())).toBe(true);
+    // Taken over: the file is this lock's now (its own start time), and this lock releases it.
+    const owner = JSON.parse(readFileSync(lockFile(), 'utf8')) as { startedAt: string };
+    expect(owner.startedAt).not.toBe('2025-01-01T00:00:00.000Z');
     lock.release();
+    expect(existsSync(lockFile())).toBe(false);
   });
 
   it('an unreadable lock file is stale: it is taken over, and released like any other', () => {
