@@ -23,6 +23,8 @@ export interface PositionalSpec {
   readonly name: string;
   readonly help: string;
   readonly default?: string;
+  /** Takes more than one argument (`quanta params set dca amount=1`): the rest are `rest`. */
+  readonly many?: true;
 }
 
 /** One command: everything its help, its usage errors and its flag parser need. */
@@ -32,7 +34,7 @@ export interface CommandSpec {
   /** A paragraph for `quanta NAME --help`, after the usage line. */
   readonly about: string;
   readonly flags: Readonly<Record<string, FlagSpec>>;
-  /** At most one, optional. */
+  /** At most one, optional (with `many`, it takes every argument left). */
   readonly positional?: PositionalSpec;
 }
 
@@ -52,6 +54,8 @@ export interface CommandInput<Spec extends CommandSpec> {
   readonly flags: FlagValues<Spec['flags']>;
   /** The positional argument, or its default; undefined for a command without one. */
   readonly positional: string | undefined;
+  /** The arguments after the first, for a positional that takes `many`. */
+  readonly rest?: readonly string[];
 }
 
 /** A command's usage line, e.g. `quanta record --out DIR [--config FILE] [--duration D] [--gzip]`. */
@@ -63,7 +67,10 @@ export function synopsisOf(name: string, spec: CommandSpec): string {
   const optional = entries
     .filter(([, f]) => f.required !== true)
     .map(([n, f]) => `[${flag(n, f)}]`);
-  const positional = spec.positional === undefined ? [] : [`[${spec.positional.name}]`];
+  const positional =
+    spec.positional === undefined
+      ? []
+      : [`[${spec.positional.name}${spec.positional.many === true ? '...' : ''}]`];
   return ['quanta', name, ...required, ...optional, ...positional].join(' ');
 }
 
@@ -145,7 +152,8 @@ export function parseCommandArgs<Spec extends CommandSpec>(
   } catch (cause) {
     throw new QuantaError(ErrorCodes.USAGE, cause instanceof Error ? cause.message : String(cause));
   }
-  if (parsed.positionals.length > 1)
+  const many = spec.positional?.many === true;
+  if (parsed.positionals.length > 1 && !many)
     throw new QuantaError(
       ErrorCodes.USAGE,
       `takes at most one ${spec.positional?.name ?? 'argument'}, got ${parsed.positionals.length}`,
@@ -164,6 +172,7 @@ export function parseCommandArgs<Spec extends CommandSpec>(
   return {
     flags: values as FlagValues<Spec['flags']>,
     positional: parsed.positionals[0] ?? spec.positional?.default,
+    ...(many ? { rest: parsed.positionals.slice(1) } : {}),
   };
 }
 

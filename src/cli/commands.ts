@@ -249,6 +249,20 @@ export const COMMANDS = {
     },
     positional: { name: 'ACTION', help: 'check, salvage or backup' },
   },
+  params: {
+    summary: "change a running bot's strategy params without a restart (validated, audited, kept)",
+    about:
+      "set STRATEGY KEY=VALUE...: sends the change to the running bot's control server (the\nconfig's control.host and control.port, with the token of control.tokenEnv), which checks it\nwith the strategy's own schema, applies it between two snapshots with the strategy's state\nkept, journals who and when with the old and new params, and keeps it over a restart. A\nchange the schema refuses changes nothing; its message is printed (exit 2). list: the params\nin effect and every change.",
+    flags: {
+      config,
+      json: { help: 'print the answer as JSON' },
+    },
+    positional: {
+      name: 'ACTION',
+      help: 'set STRATEGY KEY=VALUE... (a VALUE the schema refuses as text is read as JSON: 30, true), or list',
+      many: true,
+    },
+  },
   init: {
     summary:
       'scaffold a strategy and a config in DIR (default .) that run at once on the embedded paper venue',

@@ -63,6 +63,8 @@ describe('the command table', () => {
             a running or stopped bot's mode, positions, open, unresolved and last orders, read from its journal
         quanta journal [--config FILE] [--journal FILE] [--out FILE] [--json] [ACTION]
             check a bot's order journal (exit 4 if damaged), salvage what can be read, or back a live one up
+        quanta params [--config FILE] [--json] [ACTION...]
+            change a running bot's strategy params without a restart (validated, audited, kept)
         quanta init [DIR]
             scaffold a strategy and a config in DIR (default .) that run at once on the embedded paper venue
         quanta paper [--host HOST] [--port N] [--seed N] [--rate-limit N]
@@ -129,6 +131,12 @@ describe('parseCommandArgs', () => {
     ).toMatchObject({ journal: 's', data: 'd', 'latency-ms': '5', json: false });
     expect(parseCommandArgs(COMMANDS.init, []).positional).toBe('.');
     expect(parseCommandArgs(COMMANDS.init, ['bot']).positional).toBe('bot');
+    // A positional that takes many: the first, then the rest.
+    expect(parseCommandArgs(COMMANDS.params, ['set', 'dca', 'a=1', 'b=2'])).toMatchObject({
+      positional: 'set',
+      rest: ['dca', 'a=1', 'b=2'],
+    });
+    expect(() => parseCommandArgs(COMMANDS.init, ['a', 'b'])).toThrow(/at most one DIR/);
   });
 
   it('refuses what the table does not allow, saying what is wrong', () => {

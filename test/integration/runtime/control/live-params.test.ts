@@ -4,6 +4,8 @@
  * the journal, an invalid one is answered with the schema's message and changes nothing, the
  * audit lists the change, and after a SIGKILL and a restart the changed params are in effect.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { generatePrivateKey } from 'viem/accounts';
 import { OrderJournal } from '../../../../src/execution/journal.ts';
@@ -19,7 +21,7 @@ import {
   WALLET_ENV,
   type QuantaProcess,
 } from '../harness.ts';
-import { call, writeControlConfig } from './control-harness.ts';
+import { call, startRunningBot, writeControlConfig } from './control-harness.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -143,4 +145,64 @@ it('a params change applies to the next orders, is audited, and survives SIGKILL
   expect(second.stdout.map((l) => l.line).join('\n')).toMatch(
     /strategy dca runs on the params changed live at .* by api with no token/,
   );
+}, 90_000);
+
+/** A port free right now (the bot's control server needs a fixed one for the CLI to find it). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+it('quanta params set changes a running bot’s params, and prints the schema’s refusal (exit 2)', async () => {
+  const paper = await startPaperVenue({ port: 0, seed: 31 });
+  cleanups.push(() => paper.close());
+  const { dir, remove } = await tempDir();
+  cleanups.push(remove);
+  const configPath = await writeControlConfig(dir, {
+    writeUrl: paper.url,
+    control: { port: await freePort(), tokenEnv: 'QUANTA_T_PARAMS' },
+    strategies: [
+      { module: strategyModule('dca'), markets: ['ETH-USD'], params: { everySnapshots: 1000 } },
+    ],
+  });
+  const env = { QUANTA_T_PARAMS: 'params-token-0c1d2e3f4a5b6c7d' };
+  const { bot } = await startRunningBot(configPath, env, cleanups);
+  const cli = async (...args: string[]) => {
+    const run = spawnQuanta(['params', ...args, '--config', configPath], {
+      ...process.env,
+      ...env,
+    });
+    const exit = await run.exited;
+    return {
+      code: exit.code,
+      out: run.stdout.map((l) => l.line).join('\n'),
+      err: run.stderr.map((l) => l.line).join('\n'),
+    };
+  };
+
+  const set = await cli('set', 'dca', 'everySnapshots=7', 'quoteAmount=25');
+  expect(set.code, set.err).toBe(0);
+  expect(set.out).toMatch(
+    /^dca: params now \{"quoteAmount":"25","everySnapshots":7\} \(change 1, \d{4}-/,
+  );
+  expect(bot.operations.status()['params']).toEqual({
+    dca: { quoteAmount: '25', everySnapshots: 7 },
+  });
+
+  const invalid = await cli('set', 'dca', 'everySnapshots=-1');
+  expect(invalid.code).toBe(2);
+  expect(invalid.err).toContain('the bot refused the change: invalid params for strategy dca');
+  expect(invalid.err).toContain('params.everySnapshots: Too small: expected number to be >0');
+  const list = await cli('list');
+  expect(list.code, list.err).toBe(0);
+  const listed = JSON.parse(list.out) as { changes: { by: string }[] };
+  expect(listed.changes).toHaveLength(1);
+  expect(listed.changes[0]?.by).toMatch(/^cli with the act token from 127\.0\.0\.1$/);
+
+  const usage = await cli('set', 'dca', 'everySnapshots');
+  expect(usage.code).toBe(2);
+  expect(usage.err).toContain('expected KEY=VALUE, got "everySnapshots"');
 }, 90_000);
