@@ -51,7 +51,7 @@ describe('loadConfig', () => {
 });
 
 describe('shipped configs', () => {
-  it(`${DEFAULT_CONFIG_PATH} runs dca and mean-reversion against the embedded venue`, async () => {
+  it(`${DEFAULT_CONFIG_PATH} runs dca, mean-reversion and the ema-cross example against the embedded venue`, async () => {
     const config = await loadConfig(join(ROOT, DEFAULT_CONFIG_PATH));
     expect(config.venue.writeUrl).toBe('embedded');
     expect(config.venue.readUrl).toBe('embedded');
@@ -59,6 +59,7 @@ describe('shipped configs', () => {
     expect(config.strategies.map((s) => [s.module, s.markets])).toEqual([
       [join(ROOT, 'strategies/dca.ts'), ['ETH-USD']],
       [join(ROOT, 'strategies/mean-reversion.ts'), ['BTC-USD']],
+      [join(ROOT, 'strategies/ema-cross.ts'), ['SOL-USD']],
     ]);
   });
 
