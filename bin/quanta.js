@@ -14,13 +14,13 @@ const source = new URL('../src/cli/main.ts', import.meta.url);
 const inRepository = existsSync(source);
 
 // One resolve hook. In the repository it adds the `quanta-source` condition; in both modes a
-// strategy that imports 'quanta' from a folder where no quanta is installed (a `quanta init DIR`
-// anywhere on disk) gets this very quanta instead of ERR_MODULE_NOT_FOUND.
+// strategy that imports 'quanta' or 'quanta/indicators' from a folder where no quanta is
+// installed (a `quanta init DIR` anywhere on disk) gets this very quanta, not ERR_MODULE_NOT_FOUND.
 const HOOK = `
-let entry;
+let entries;
 let sourceCondition = false;
 export function initialize(data) {
-  entry = data.entry;
+  entries = data.entries;
   sourceCondition = data.sourceCondition;
 }
 export async function resolve(specifier, context, next) {
@@ -30,14 +30,18 @@ export async function resolve(specifier, context, next) {
   try {
     return await next(specifier, withCondition);
   } catch (error) {
-    if (specifier === 'quanta' && error?.code === 'ERR_MODULE_NOT_FOUND')
+    const entry = Object.hasOwn(entries, specifier) ? entries[specifier] : undefined;
+    if (entry !== undefined && error?.code === 'ERR_MODULE_NOT_FOUND')
       return { url: entry, shortCircuit: true };
     throw error;
   }
 }`;
+// The package's public entry points (package.json "exports"), as sources or compiled.
+const entry = (name) =>
+  new URL(inRepository ? `../src/${name}.ts` : `../dist/${name}.js`, import.meta.url).href;
 registerHooks('data:text/javascript,' + encodeURIComponent(HOOK), {
   data: {
-    entry: new URL(inRepository ? '../src/index.ts' : '../dist/index.js', import.meta.url).href,
+    entries: { quanta: entry('index'), 'quanta/indicators': entry('indicators') },
     sourceCondition: inRepository,
   },
 });

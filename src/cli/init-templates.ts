@@ -1,4 +1,7 @@
-/** The files `quanta init` writes. Kept here as text so the package needs no template folder. */
+/**
+ * The config and package.json `quanta init` writes. The strategy is the shipped example,
+ * strategies/ema-cross.ts, copied from the package (package.json `files` ships it).
+ */
 
 /** The config, naming the strategy module at `modulePath` (relative to the config). */
 export function initConfig(modulePath: string): string {
@@ -24,53 +27,28 @@ strategies:
   - module: ${modulePath}
     markets: [ETH-USD]
     params:
-      amount: '0.01' # ETH per order, a quoted decimal
-      holdSnapshots: 5 # how long to hold before selling back
+      # EMA(fast)/EMA(slow) crossover on 1-minute bars, RSI filter; first signal after slow + 1 bars.
+      fast: 9
+      slow: 21
+      rsiMax: 70 # no entry while RSI(14) is at or above this
+      notional: '100' # USD per entry, a quoted decimal
+      stopLoss: '1.5%' # of the entry price; held by the framework
+      takeProfit: '3%'
 `;
 }
 
-/** A package.json for a folder that has none: strategies are ES modules. */
-export const INIT_PACKAGE_JSON = `${JSON.stringify({ name: 'my-quanta-bot', private: true, type: 'module' }, null, 2)}\n`;
-
-export const INIT_STRATEGY = `import { defineStrategy, isFlat, isLong, mid, z, type OrderIntent } from 'quanta';
-
 /**
- * A first strategy to edit: buys \`amount\` when flat, then sells it back (reduce-only) after
- * holding it for \`holdSnapshots\` snapshots. Amounts are decimal strings, never floats.
+ * A package.json for a folder that has none: strategies are ES modules, and quanta is a
+ * dependency on the package at `quantaRoot` (a `file:` link: `npm install` downloads nothing, so
+ * it works offline, and the project gets that quanta's types).
  */
-export default defineStrategy({
-  name: 'my-strategy',
-  // .strict(): a misspelled param in the config is an error, not a silent default.
-  params: z
-    .object({
-      amount: z.string().default('0.01'),
-      holdSnapshots: z.number().int().positive().default(5),
-    })
-    .strict(),
-  init: () => ({ boughtAt: new Map<number, number>() }),
-  onSnapshot(snapshot, ctx) {
-    if (snapshot.stale) return []; // old data: do nothing rather than trade on it
-    const intents: OrderIntent[] = [];
-    for (const marketId of ctx.marketIds) {
-      const price = mid(snapshot.quotes?.get(marketId));
-      if (price === undefined) continue; // no quote yet
-      const position = ctx.position(marketId);
-      const boughtAt = ctx.state.boughtAt.get(marketId);
-      if (isFlat(position) && ctx.openOrders().length === 0) {
-        ctx.log.info({ price }, 'buying');
-        intents.push({ marketId, side: 'BUY', type: 'MARKET', amount: ctx.params.amount });
-        ctx.state.boughtAt.set(marketId, snapshot.seq);
-      } else if (
-        isLong(position) &&
-        boughtAt !== undefined &&
-        snapshot.seq - boughtAt >= ctx.params.holdSnapshots
-      ) {
-        ctx.log.info({ price }, 'selling back');
-        intents.push({ marketId, side: 'SELL', type: 'MARKET', amount: position, reduceOnly: true });
-        ctx.state.boughtAt.delete(marketId);
-      }
-    }
-    return intents;
-  },
-});
-`;
+export function initPackageJson(quantaRoot: string): string {
+  const manifest = {
+    name: 'my-quanta-bot',
+    private: true,
+    type: 'module',
+    scripts: { start: 'quanta run --config quanta.yaml' },
+    dependencies: { quanta: `file:${quantaRoot}` },
+  };
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}

@@ -8,7 +8,6 @@ import type { Logger } from '../log/logger.ts';
 import type { VenueConnection } from '../venue/endpoints/index.ts';
 import { signingDomainOf } from './signing-domain.ts';
 import type { StatePaths } from './state-paths.ts';
-import type { StartTimer } from '../strategy/strategy-timer.ts';
 import { withDeadline } from './with-deadline.ts';
 
 /** What {@link openCredentials} needs. */
@@ -92,17 +91,12 @@ export function credentialRenewal(
   log: Logger,
   /** Told how each renewal attempt ended: undefined when it succeeded (readiness, alerts). */
   onAttempt?: (error: unknown) => void,
-  /** Starts the renewal's deadline timer; default `setTimeout` (the simulator's virtual clock). */
-  startTimer?: StartTimer,
 ): (signal: AbortSignal) => Promise<void> {
   return async (signal) => {
     if (!credentials.renewalDue()) return;
     try {
-      await withDeadline(
-        signal,
-        credentialTimeoutMs(config),
-        (bounded) => credentials.ensure(bounded),
-        startTimer,
+      await withDeadline(signal, credentialTimeoutMs(config), (bounded) =>
+        credentials.ensure(bounded),
       );
       onAttempt?.(undefined);
     } catch (error) {

@@ -20,8 +20,6 @@ export async function listMarkets(
     query: { type: options.type },
     timeoutMs: connection.timeoutMs,
     maxResponseBytes: connection.maxResponseBytes,
-    fetchImpl: connection.fetchImpl,
-    startTimer: connection.startTimer,
     timing: connection.timing,
     signal: options.signal,
   });

@@ -3,14 +3,11 @@
 // snapshots are a second apart. With the fill model's "one snapshot later" the backtest's first
 // BUY met the next, thin book, filled a part, and the strategy (the one `quanta init` writes,
 // which sells back what it holds) then sold another amount than live did: orders stopped pairing.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../../../src/backtest/compare.ts';
 import { liveLatencies } from '../../../src/backtest/live-latency.ts';
 import { computeMetrics } from '../../../src/backtest/metrics.ts';
 import { runBacktest } from '../../../src/backtest/run-backtest.ts';
-import { INIT_STRATEGY } from '../../../src/cli/init-templates.ts';
 import { parseConfig } from '../../../src/config/index.ts';
 import type { OrderRecord } from '../../../src/execution/order-record.ts';
 import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
@@ -68,15 +65,12 @@ function liveJournal(): OrderRecord[] {
 }
 
 async function compare(live: readonly OrderRecord[], useLiveLatencies: boolean) {
-  const dir = join(ROOT, '.quanta', 'compare-latency-test');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'my-strategy.ts'), INIT_STRATEGY);
   const config = parseConfig(
     `
 venue: { writeUrl: embedded, readUrl: embedded }
 risk: { maxOrderNotional: '100000', maxPositionNotional: '1000000' }
 strategies:
-  - module: .quanta/compare-latency-test/my-strategy.ts
+  - module: test/fixtures/strategies/buy-hold.ts
     markets: [ETH-USD]
     params: { amount: '0.01', holdSnapshots: 3 }
 `,

@@ -467,12 +467,19 @@ export function killOnCleanup(
 
 /** Spawns `node bin/quanta.js <args>` in the repository root. */
 export function spawnQuanta(args: readonly string[], env: NodeJS.ProcessEnv): QuantaProcess {
+  return spawnCommand(process.execPath, [join(ROOT, 'bin/quanta.js'), ...args], env, ROOT);
+}
+
+/** Spawns `file <args>` in `cwd` (a command a user types: `npx quanta run …`). */
+export function spawnCommand(
+  file: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  options: { detached?: boolean } = {},
+): QuantaProcess {
   const spawnedAt = Date.now();
-  const child = spawn(process.execPath, [join(ROOT, 'bin/quanta.js'), ...args], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(file, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], ...options });
   const stdout: { at: number; line: string }[] = [];
   const stderr: { at: number; line: string }[] = [];
   collectLines(child.stdout, stdout);

@@ -1,14 +1,19 @@
 /**
- * `quanta init DIR` output runs as written: a bot on the embedded paper venue fills an order
- * within 10 s of its first line, and the same config backtests unchanged on a recording. DIR is
- * a temporary folder outside the repository with nothing installed: the strategy's
- * `import ... from 'quanta'` resolves to the quanta that runs it.
+ * Issue 27: `quanta init my-bot && cd my-bot && <the printed commands>`, in a temp folder outside
+ * the checkout, runs the example strategy on the embedded paper venue with nothing but the
+ * checkout and Node. The commands `init` prints are run as printed: `npm install` under
+ * `npm_config_offline=true` (no registry may be reached: the dependency is a `file:` link to this
+ * checkout), then `npx quanta run` from the project folder (its node_modules/.bin), stopped like
+ * Ctrl-C (SIGINT to its process group) once its first status line shows it polling; and the
+ * printed backtest, on the fixture recording.
  */
-import { existsSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, expect, it } from 'vitest';
-import { ROOT, spawnQuanta, tempDir, waitFor } from './harness.ts';
+import { ROOT, spawnCommand, spawnQuanta, tempDir, waitFor } from './harness.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -17,51 +22,93 @@ afterEach(async () => {
 
 const RECORDING = join(ROOT, 'test/fixtures/recording');
 
-it('quanta init scaffolds a bot that fills a paper order within 10 s and backtests unchanged', async () => {
+/** This environment without npm's and vitest's own variables (they would steer the children). */
+function userEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env))
+    if (!name.startsWith('npm_') && name !== 'NODE_OPTIONS' && !name.startsWith('VITEST'))
+      env[name] = value;
+  delete env.QUANTA_WALLET_KEY;
+  return { ...env, QUANTA_LOG_FORMAT: 'json', npm_config_offline: 'true' };
+}
+
+it('quanta init my-bot, then the printed commands, run the example strategy on the paper venue', async () => {
   const { dir, remove } = await tempDir();
   cleanups.push(remove);
-  const env: NodeJS.ProcessEnv = { ...process.env, QUANTA_LOG_FORMAT: 'json' };
-  delete env.QUANTA_WALLET_KEY;
+  const env = userEnv();
 
-  const init = spawnQuanta(['init', join(dir, 'bot')], env);
+  const init = spawnCommand(
+    process.execPath,
+    [join(ROOT, 'bin/quanta.js'), 'init', 'my-bot'],
+    env,
+    dir,
+  );
   expect((await init.exited).code, init.tail()).toBe(0);
-  for (const file of ['quanta.yaml', 'strategies/my-strategy.ts', 'package.json'])
-    expect(existsSync(join(dir, 'bot', file)), file).toBe(true);
+  const project = join(dir, 'my-bot');
+  expect(await readFile(join(project, 'strategies/my-strategy.ts'), 'utf8')).toBe(
+    await readFile(join(ROOT, 'strategies/ema-cross.ts'), 'utf8'),
+  );
   // A second init into the same folder refuses to overwrite anything.
-  const again = spawnQuanta(['init', join(dir, 'bot')], env);
+  const again = spawnQuanta(['init', project], env);
   expect((await again.exited).code).toBe(2);
   expect(again.stderr.map((l) => l.line).join('\n')).toMatch(/would overwrite .*quanta\.yaml/);
 
-  const config = join(dir, 'bot', 'quanta.yaml');
-  const bot = spawnQuanta(['run', '--config', config], env);
+  const lines = init.stdout.map((l) => l.line);
+  const printed = lines
+    .slice(lines.indexOf('Next:') + 1)
+    .map((line) => line.replace(/#.*$/, '').trim())
+    .filter((line) => line !== '');
+  expect(printed.slice(0, 3)).toEqual([
+    'cd my-bot',
+    'npm install --ignore-scripts',
+    'npx quanta run --config quanta.yaml',
+  ]);
+  const words = (line: string) => line.split(/\s+/);
+  const install = words(printed[1] ?? '');
+  await promisify(execFile)(install[0] ?? '', install.slice(1), { cwd: project, env });
+  // The dependency is this checkout itself, linked: nothing was downloaded.
+  expect(realpathSync(join(project, 'node_modules/quanta'))).toBe(realpathSync(ROOT));
+
+  const run = words(printed[2] ?? '');
+  // detached: its own process group, so SIGINT reaches npx and the bot as Ctrl-C would.
+  const bot = spawnCommand(run[0] ?? '', run.slice(1), env, project, { detached: true });
   cleanups.push(async () => {
-    if (bot.child.exitCode === null && bot.child.signalCode === null) bot.child.kill('SIGKILL');
+    const { pid, exitCode, signalCode } = bot.child;
+    if (exitCode === null && signalCode === null && pid !== undefined)
+      process.kill(-pid, 'SIGKILL');
     await bot.exited;
   });
-  const filled = await waitFor(
-    'a FILLED order',
+  const starting = await waitFor(
+    'the starting line',
+    () => bot.stdout.find((l) => l.line.includes('"msg":"starting"')),
+    90_000,
+  );
+  expect(starting.line).toContain('"name":"ema-cross"');
+  // The first status line comes a minute after the start: the loop has polled all along.
+  const status = await waitFor(
+    'a status line',
     () =>
       bot.child.exitCode === null
-        ? bot.stdout.find((l) => / FILLED: filled /.test(l.line))
+        ? bot.stdout.find((l) => /"snapshots":\d+/.test(l.line))
         : { at: -1, line: `exited early\n${bot.tail()}` },
-    45_000,
+    150_000,
   );
-  expect(filled.at, filled.line).toBeGreaterThan(0);
-  const firstLine = bot.stdout[0] ?? bot.stderr[0];
-  expect(filled.at - (firstLine?.at ?? bot.spawnedAt), bot.tail()).toBeLessThan(10_000);
-  bot.child.kill('SIGINT');
-  expect((await bot.exited).code, bot.tail()).toBe(130);
-  // Its state stayed next to its config.
-  expect(existsSync(join(dir, 'bot', '.quanta'))).toBe(true);
+  expect(status.at, status.line).toBeGreaterThan(0);
+  expect(status.line).toMatch(/"pollFailures":0/);
+  process.kill(-(bot.child.pid ?? 0), 'SIGINT');
+  await bot.exited;
+  const stderr = bot.stderr.map((l) => l.line).join('\n');
+  expect(stderr, bot.tail()).toMatch(/^quanta: stopped after [1-9]\d+ snapshots$/m);
+  expect(stderr).not.toMatch(/paused|error/i);
+  expect(existsSync(join(project, '.quanta'))).toBe(true);
 
-  const backtest = spawnQuanta(
-    ['backtest', '--config', config, '--data', RECORDING, '--json'],
+  const backtest = spawnCommand(
+    'npx',
+    ['quanta', 'backtest', '--config', 'quanta.yaml', '--data', RECORDING, '--json'],
     env,
+    project,
   );
   expect((await backtest.exited).code, backtest.tail()).toBe(0);
-  const report = JSON.parse(backtest.stdout.map((l) => l.line).join('\n')) as {
-    orders: unknown[];
-  };
-  expect(report.orders.length).toBeGreaterThan(0);
-  expect(await readFile(config, 'utf8')).toContain('./strategies/my-strategy.ts');
-}, 120_000);
+  const report = JSON.parse(backtest.stdout.map((l) => l.line).join('\n')) as object;
+  expect(JSON.stringify(report)).toContain('ema-cross');
+}, 300_000);
