@@ -1,4 +1,5 @@
 import { MONEY_DECIMALS } from '../money/index.ts';
+import { describeDataKind } from './data-kind.ts';
 import { annualizedCaveat } from './annualized-caveat.ts';
 import { displayDecimal, displayShare } from './display-decimal.ts';
 import { describeFillModel } from './fill-model.ts';
@@ -6,7 +7,10 @@ import type { BacktestMetrics, PnlMetrics } from './metrics.ts';
 import type { BacktestTrace } from './trace.ts';
 
 /** What the summary says about the run beyond its metrics. */
-export type SummaryRun = Pick<BacktestTrace, 'startedAt' | 'endedAt' | 'instances' | 'intents'>;
+export type SummaryRun = Pick<
+  BacktestTrace,
+  'startedAt' | 'endedAt' | 'instances' | 'intents' | 'dataKind' | 'timeframe'
+>;
 
 /** Lays out rows under headers: first column left-aligned, the rest right-aligned. */
 function textTable(headers: readonly string[], rows: readonly (readonly string[])[]): string[] {
@@ -112,6 +116,8 @@ export function formatSummary(metrics: BacktestMetrics, run?: SummaryRun): strin
   const lines = [
     `Backtest: ${plural(metrics.snapshots, 'snapshot')}${interval}, ${marketsPart(metrics, run)}, starting capital ${displayDecimal(metrics.startingCapital, MONEY_DECIMALS, true)}`,
     `Fill model: ${describeFillModel(metrics.fillModel)}`,
+    // Candles fill by their own rule, whose caveat a reader must see (data-kind.ts).
+    ...(run?.dataKind === 'candles' ? [`Data: ${describeDataKind('candles', run.timeframe)}`] : []),
     `Net PnL ${money(t.netPnl)} (${percent(t.returnPct)}), final equity ${money(t.finalEquity)}, max drawdown ${money(t.maxDrawdown)} (${percent(t.maxDrawdownPct)})`,
     '',
     ...textTable(

@@ -509,6 +509,7 @@ export function renderReportHtml(report: BacktestReport): string {
 <p class="meta">${esc(run.data)} · strategies ${esc(run.strategies.join(', ') || 'none')}</p>
 <p class="meta">${esc(run.startedAt)} → ${esc(run.endedAt)} · ${esc(run.snapshots)} snapshots every ${esc(run.snapshotIntervalMs)} ms · starting capital ${money(run.startingCapital)}</p>
 <p class="meta" id="fill-model">Fill model: ${esc(run.fillModel.description)}</p>
+<p class="meta" id="data-kind">Data: ${esc(run.fillRule)}</p>
 <p class="meta">Recording span: ${esc(report.tearsheet.span.from)} → ${esc(report.tearsheet.span.to)} (${esc(duration(report.tearsheet.span.durationMs))}, ${esc(report.tearsheet.span.snapshots)} snapshots)</p>
 </header>
 ${warningsSection(report)}

@@ -1,4 +1,5 @@
 import type { OrderRecord } from '../execution/order-record.ts';
+import { describeDataKind, type DataKind } from './data-kind.ts';
 import { formatX18, parseDecimalToX18 } from '../money/index.ts';
 import { downsampleIndices } from './downsample.ts';
 import { computeDrawdown } from './drawdown.ts';
@@ -98,6 +99,12 @@ export interface BacktestReport {
     readonly startingCapital: string;
     /** How orders were filled, and the same in words. */
     readonly fillModel: FillModel & { readonly description: string };
+    /**
+     * What the run replayed (`candles`, `quotes` or `book`) and its fill rule with its caveat, in
+     * words (data-kind.ts).
+     */
+    readonly dataKind: DataKind;
+    readonly fillRule: string;
     /** The settings that shaped the run, as configured (strategies with their params). */
     readonly config: Readonly<Record<string, unknown>>;
     /**
@@ -147,6 +154,8 @@ export function buildReport(trace: BacktestTrace, metrics: BacktestMetrics): Bac
       periodsPerYear: metrics.periodsPerYear,
       startingCapital: metrics.startingCapital,
       fillModel: { ...metrics.fillModel, description: describeFillModel(metrics.fillModel) },
+      dataKind: trace.dataKind ?? 'quotes',
+      fillRule: describeDataKind(trace.dataKind ?? 'quotes', trace.timeframe),
       config: {
         ...trace.config,
         strategies: trace.instances.map((i) => ({

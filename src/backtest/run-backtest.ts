@@ -7,6 +7,12 @@ import type { ProducedIntent } from '../execution/trading-session.ts';
 import { buildTradingStack, type TradingStack } from '../runtime/trading-stack.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import { openRecording, type SnapshotBatch } from '../market/recording/index.ts';
+import { isCandleHistory, openCandleHistory } from '../market/history/index.ts';
+import { lockedQuote, type Candle } from '../market/candle.ts';
+import { timeframeMs } from '../strategy/bars/timeframe.ts';
+import type { PreparedStrategy } from '../strategy/prepare-strategies.ts';
+import type { Quote } from '../domain/index.ts';
+import { type DataKind } from './data-kind.ts';
 import { markPriceX18 } from '../market/mark-price.ts';
 import { bestPriceX18 } from '../market/best-price.ts';
 import type { Snapshot } from '../market/snapshot.ts';
@@ -167,13 +173,27 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     [options.projectRoot],
     config.source,
   );
+  const candles =
+    options.snapshots === undefined && (await isCandleHistory(options.data))
+      ? await openCandleHistory(options.data)
+      : undefined;
+  if (candles !== undefined) {
+    if (options.orderLatency !== undefined)
+      throw new QuantaError(
+        ErrorCodes.BACKTEST_INVALID_OPTION,
+        `${String(options.data)}: candle history has no order latencies to replay (orders reach the venue at the next candle's open)`,
+      );
+    checkCandleTimeframes(strategies, candles.timeframe, candles.timeframeMs);
+  }
   const recording =
-    options.snapshots === undefined
+    candles ??
+    (options.snapshots === undefined
       ? await openRecording(options.data, {
           onWarning: (warning) => log.warn({ warning: warning.message }, 'recording warning'),
           repair: options.repair === true,
         })
-      : decodedRecording(options.snapshots);
+      : decodedRecording(options.snapshots));
+  let dataKind: DataKind | undefined = candles === undefined ? undefined : 'candles';
 
   // One pass over the recording: the engine is built at the first snapshot and learns markets
   // as they appear; gap statistics are gathered on the way.
@@ -202,7 +222,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     const venue = new LatentVenue({
       engine,
       accountId: ACCOUNT_ID,
-      latencyMs: fillModel.latencyMs,
+      // Candles: an order reaches the venue at the next candle's open (the next snapshot).
+      latencyMs: candles === undefined ? fillModel.latencyMs : null,
       position: () => position,
       ...(orderLatency === undefined
         ? {}
@@ -329,6 +350,21 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
         syncActive(engine, snapshot, run.active);
         run.activeOf = recorded.markets;
       }
+      if (snapshot.candles !== undefined) {
+        dataKind = 'candles';
+        // The candle fill rule (data-kind.ts): the open, then the range, then the close.
+        // Fills inside a candle are booked at its open time (the path inside is not known).
+        now = Math.min(...[...snapshot.candles.values()].map((c) => c.start));
+        for (const [i, step] of candleSteps(snapshot.candles).entries()) {
+          engine.replayQuotes(slips ? step.map(slip) : step);
+          if (i === 0 && venue.arrive() > 0) await settle(run);
+        }
+        now = snapshot.takenAt;
+      } else if (dataKind === undefined && snapshot.quotes !== undefined) {
+        dataKind = [...snapshot.quotes.values()].some((q) => q.bids.length > 1 || q.asks.length > 1)
+          ? 'book'
+          : 'quotes';
+      }
       if (snapshot.quotes !== undefined)
         engine.replayQuotes(slips ? [...snapshot.quotes.values()].map(slip) : snapshot.quotes);
       // Orders sent earlier that reach the venue by now meet this snapshot's book, before the
@@ -412,6 +448,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
       ]),
     ),
     snapshotIntervalMs: medianOfCounts(gaps, gapCount),
+    dataKind: dataKind ?? 'quotes',
+    ...(candles === undefined ? {} : { timeframe: candles.timeframe }),
     startedAt,
     endedAt: now,
     snapshots: count,
@@ -572,4 +610,42 @@ function topsOf(snapshot: Snapshot, charted: readonly number[]): MarketTop[] {
       askX18: bestPriceX18(quote, 'asks') ?? null,
     };
   });
+}
+
+/**
+ * The stand-in books of the candle fill rule, before the snapshot's own (locked at the close):
+ * the open, then the low and the high, the low first in a rising candle (close ≥ open).
+ */
+function candleSteps(candles: ReadonlyMap<number, Candle>): Quote[][] {
+  const open: Quote[] = [];
+  const first: Quote[] = [];
+  const second: Quote[] = [];
+  for (const candle of candles.values()) {
+    const { marketId, start } = candle;
+    const rising = parseDecimalToX18(candle.close) >= parseDecimalToX18(candle.open);
+    open.push(lockedQuote(marketId, start, candle.open));
+    first.push(lockedQuote(marketId, start, rising ? candle.low : candle.high));
+    second.push(lockedQuote(marketId, start, rising ? candle.high : candle.low));
+  }
+  return [open, first, second];
+}
+
+/**
+ * Refuses a strategy whose bars are shorter than the candles or not made of whole candles: a
+ * 30s bar cannot be cut from 1m candles, nor a bar that does not start on a candle.
+ */
+function checkCandleTimeframes(
+  strategies: readonly PreparedStrategy[],
+  timeframe: string,
+  ms: number,
+): void {
+  for (const { name, strategy } of strategies)
+    for (const declared of Object.keys(strategy.bars ?? {})) {
+      const length = timeframeMs(declared);
+      if (typeof length === 'number' && length % ms !== 0)
+        throw new QuantaError(
+          ErrorCodes.BACKTEST_INVALID_OPTION,
+          `strategy ${name} declares ${declared} bars, which cannot be made of the data's ${timeframe} candles (a bar must be a whole number of candles)`,
+        );
+    }
 }

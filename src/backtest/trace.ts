@@ -1,3 +1,4 @@
+import type { DataKind } from './data-kind.ts';
 import type { RefusalReason } from '../execution/refusal.ts';
 import type { OrderRecord } from '../execution/order-record.ts';
 import type { FillModel } from './fill-model.ts';
@@ -92,6 +93,13 @@ export interface BacktestTrace {
   readonly precision?: ReadonlyMap<number, MarketPrecision>;
   /** Median spacing of snapshots in ms (annualization of Sharpe/Sortino). */
   readonly snapshotIntervalMs: number;
+  /**
+   * What the run replayed (and so which fill rule it used, `data-kind.ts`); absent in
+   * hand-built traces (quotes).
+   */
+  readonly dataKind?: DataKind;
+  /** Candle history: the candles' timeframe, like `"1m"`. */
+  readonly timeframe?: string;
   readonly startedAt: number;
   readonly endedAt: number;
   readonly snapshots: number;

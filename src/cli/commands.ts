@@ -84,9 +84,9 @@ export const COMMANDS = {
   },
   import: {
     summary:
-      'import CSV history (quotes or book snapshots; candles not yet) into a recording quanta backtest reads',
+      'import CSV history (candles, quotes or book snapshots) into data quanta backtest reads',
     about:
-      "Reads CSV files (plain or .gz, streamed) of one market's history, checks every row (fields,\ntime order, symbol, the market's price and amount grids) and writes a recording to --out. A bad\nrow stops the import naming file:line, or with --on-bad skip is dropped and counted. Layouts:\ngeneric headers, exchange kline and book-ticker dumps, Tardis quotes and book_snapshot_N.",
+      "Reads CSV files (plain or .gz, streamed) of one market's history, checks every row (fields,\ntime order, symbol, the market's price and amount grids) and writes a recording (candles: a\ncandle file) to --out. A bad row stops the import naming file:line, or with --on-bad skip is dropped and counted. Layouts:\ngeneric headers, exchange kline and book-ticker dumps, Tardis quotes and book_snapshot_N.",
     flags: {
       kind: { value: 'candles|quotes|book', help: 'what the files hold', required: true },
       market: {

@@ -83,7 +83,7 @@ async function marketOf(flag: string, configPath: string): Promise<MarketRules> 
 export function formatImportSummary(summary: ImportSummary): string {
   const skipped = Object.entries(summary.skipped).filter(([, n]) => n > 0);
   const lines = [
-    `imported ${summary.snapshots} snapshots from ${summary.rows} rows of ${summary.files.length} file${summary.files.length === 1 ? '' : 's'} (layout ${[...new Set(summary.layouts)].join(', ')}${summary.symbol === undefined ? '' : `, symbol ${summary.symbol}`})`,
+    `imported ${summary.timeframe === undefined ? `${summary.snapshots} snapshots` : `${summary.snapshots} ${summary.timeframe} candles`} from ${summary.rows} rows of ${summary.files.length} file${summary.files.length === 1 ? '' : 's'} (layout ${[...new Set(summary.layouts)].join(', ')}${summary.symbol === undefined ? '' : `, symbol ${summary.symbol}`})`,
     summary.firstMs === undefined || summary.lastMs === undefined
       ? ''
       : `time ${isoOfMs(summary.firstMs)} to ${isoOfMs(summary.lastMs)}`,

@@ -1,4 +1,5 @@
 import type { Market, Quote } from '../domain/index.ts';
+import type { Candle } from './candle.ts';
 
 /**
  * One immutable view of the venue at a moment: every listed market and, where the venue has
@@ -15,6 +16,11 @@ export interface Snapshot {
   readonly quotes?: ReadonlyMap<number, Quote>;
   /** True when this snapshot repeats the last good one because the latest poll failed. */
   readonly stale: boolean;
+  /**
+   * Candle history only: the candle of each market that closed at `takenAt` (its `end`). Its
+   * quotes are then a book locked at the candle's close (`lockedQuote`), not a recorded book.
+   */
+  readonly candles?: ReadonlyMap<number, Candle>;
 }
 
 /**

@@ -4,7 +4,7 @@
  * time, symbol, grid, order); a row that fails is refused with `file:line` and why, or with
  * `onBad: 'skip'` dropped and counted by kind: never changed to fit.
  */
-import { rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import type { Market, Quote, QuoteLevel } from '../../domain/index.ts';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import { formatX18 } from '../../money/index.ts';
@@ -13,12 +13,16 @@ import { listRecordingFiles, RecordingWriter } from '../recording/index.ts';
 import { readCsvLines } from './csv-lines.ts';
 import { splitCsvLine } from './csv-fields.ts';
 import { planColumns, type ColumnPlan, type HistoryKind } from './layouts.ts';
+import { CANDLE_FILE } from './candle-file.ts';
+import { CandleSink } from './candle-sink.ts';
 import {
   isBadRow,
   readBookRow,
+  readCandleRow,
   type BadRow,
   type BadRowKind,
   type BookRow,
+  type CandleRow,
   type RowLevel,
 } from './history-row.ts';
 import { isoOfMs } from './timestamp.ts';
@@ -71,6 +75,8 @@ export interface ImportSummary {
   readonly firstMs: number | undefined;
   readonly lastMs: number | undefined;
   readonly symbol: string | undefined;
+  /** Candles: their timeframe, like `"1m"` (each candle is one snapshot of the backtest). */
+  readonly timeframe?: string | undefined;
 }
 
 const EXAMPLES = 20;
@@ -94,7 +100,10 @@ async function checkOut(out: string): Promise<void> {
       ErrorCodes.USAGE,
       `--out ${out}: not a folder (give a folder to write the recording to)`,
     );
-  const found = await listRecordingFiles(out);
+  const found = [
+    ...(await listRecordingFiles(out)),
+    ...(await readdir(out)).filter((name) => CANDLE_FILE.test(name)),
+  ];
   if (found.length > 0)
     throw new QuantaError(
       ErrorCodes.USAGE,
@@ -111,8 +120,6 @@ async function checkOut(out: string): Promise<void> {
  */
 export async function importHistory(options: ImportOptions): Promise<ImportSummary> {
   const { kind, market, files } = options;
-  if (kind === 'candles')
-    throw new QuantaError(ErrorCodes.USAGE, 'quanta import --kind candles: not available yet');
   if (files.length === 0) throw new QuantaError(ErrorCodes.USAGE, '--in: no file given');
   await checkOut(options.out);
   let totalBytes = 0;
@@ -170,6 +177,15 @@ export async function importHistory(options: ImportOptions): Promise<ImportSumma
     if (seq % DRAIN_EVERY === 0) await writer.drained();
   };
 
+  const candles =
+    kind === 'candles'
+      ? new CandleSink({
+          dir: options.out,
+          market,
+          source: `quanta import --kind candles ${market.symbol}`,
+          now: options.now,
+        })
+      : undefined;
   const layouts: string[] = [];
   let symbol = options.sourceSymbol;
   let previous: { exact: bigint; file: string; line: number } | undefined;
@@ -198,7 +214,10 @@ export async function importHistory(options: ImportOptions): Promise<ImportSumma
         rows += 1;
         if (rows % PROGRESS_EVERY === 0)
           options.onProgress?.(rows, before + position.bytes, totalBytes);
-        const row = readBookRow(fields, plan, market);
+        const row =
+          candles === undefined
+            ? readBookRow(fields, plan, market)
+            : readCandleRow(fields, plan, market);
         if (isBadRow(row)) {
           refuse(file, line, row);
           continue;
@@ -218,12 +237,22 @@ export async function importHistory(options: ImportOptions): Promise<ImportSumma
           refuse(file, line, order);
           continue;
         }
+        if (candles !== undefined) {
+          const refused = await candles.take(row as CandleRow, file, line);
+          if (refused !== undefined) {
+            refuse(file, line, refused);
+            continue;
+          }
+          previous = { exact: row.time.exact, file, line };
+          continue;
+        }
+        const book = row as BookRow;
         previous = { exact: row.time.exact, file, line };
         const quote: Quote = {
           marketId: market.id,
           timestamp: row.time.ms,
-          bids: levelsOf(row.bids),
-          asks: levelsOf(row.asks),
+          bids: levelsOf(book.bids),
+          asks: levelsOf(book.asks),
         };
         if (pending !== undefined && pending.ms === row.time.ms) superseded += 1;
         else await emit();
@@ -237,14 +266,32 @@ export async function importHistory(options: ImportOptions): Promise<ImportSumma
       before += position.bytes;
     }
     await emit();
+    await candles?.finish();
     options.onProgress?.(rows, before, totalBytes);
   } catch (error) {
     // Nothing half-imported is left behind to be backtested as if it were the whole history.
     await writer?.close().catch(() => undefined);
-    for (const file of writer?.files ?? []) await rm(file, { force: true });
+    await candles?.abandon();
+    for (const file of [...(writer?.files ?? []), ...(candles?.files ?? [])])
+      await rm(file, { force: true });
     throw error;
   }
   await writer?.close();
+  if (candles !== undefined && candles.count > 0)
+    return {
+      files,
+      layouts,
+      recording: candles.files,
+      rows,
+      snapshots: candles.count,
+      superseded,
+      skipped,
+      examples,
+      firstMs: candles.firstMs,
+      lastMs: candles.lastMs,
+      symbol,
+      timeframe: candles.timeframe,
+    };
   if (writer === undefined)
     throw new QuantaError(
       ErrorCodes.HISTORY_INVALID,
@@ -267,7 +314,7 @@ export async function importHistory(options: ImportOptions): Promise<ImportSumma
 
 /** A row out of time order, or undefined when it comes after the last accepted row. */
 function orderOf(
-  row: BookRow,
+  row: { readonly time: { readonly exact: bigint; readonly ms: number } },
   previous: { exact: bigint; file: string; line: number } | undefined,
 ): BadRow | undefined {
   if (previous === undefined || row.time.exact > previous.exact) return undefined;

@@ -13,3 +13,4 @@ export {
   type HistoryKind,
 } from './layouts.ts';
 export { parseTimestamp, isoOfMs } from './timestamp.ts';
+export { isCandleHistory, openCandleHistory, type OpenedCandles } from './candle-reader.ts';

@@ -54,6 +54,12 @@ export class BarFeed {
     for (const marketId of marketIds) {
       const series = this.#seriesOf(marketId, snapshot);
       if (series === undefined) continue;
+      // Candle history: the candle is the bar's data, taken as it is.
+      const candle = snapshot.candles?.get(marketId);
+      if (candle !== undefined) {
+        for (const one of series) one.builder.candle(candle, out);
+        continue;
+      }
       // A stale snapshot repeats old data: it moves time on but adds no price.
       const quote = snapshot.stale ? undefined : snapshot.quotes?.get(marketId);
       const mid = markPriceX18(quote);

@@ -1,4 +1,5 @@
-import { formatX18 } from '../../money/index.ts';
+import type { Candle } from '../../market/candle.ts';
+import { formatX18, parseDecimalToX18 } from '../../money/index.ts';
 
 /**
  * One closed time bar of one market: the open, high, low and close of the mid (the one
@@ -9,6 +10,10 @@ import { formatX18 } from '../../money/index.ts';
  * the first snapshot taken at or after `end`, never earlier. A bar in which no snapshot had a mid
  * (no snapshot, no quotes, a one-sided book, stale data) repeats the previous bar's close as its
  * open, high, low and close, with its bid, ask and spread, and `ticks: 0`.
+ *
+ * On candle history (`quanta import --kind candles`) a bar is made of the imported candles
+ * directly: its open, high, low and close are the candles' (not mids), its bid and ask the close,
+ * and it is delivered at the snapshot of its last candle's close.
  */
 export interface Bar {
   readonly marketId: number;
@@ -30,10 +35,14 @@ export interface Bar {
   readonly spread: string;
   /**
    * Base amount this strategy's own orders filled in this market while the bar was the open one
-   * (decimal string). The venue publishes no trades, so market volume is not known.
+   * (decimal string). The venue publishes no trades, so market volume is not known. On candle
+   * history: the candles' market volume instead.
    */
   readonly volume: string;
-  /** Snapshots with a mid in the bar (a tick volume); 0 for a bar with no quotes. */
+  /**
+   * Snapshots with a mid in the bar (a tick volume); 0 for a bar with no quotes. On candle
+   * history: the candles in the bar.
+   */
   readonly ticks: number;
 }
 
@@ -79,6 +88,8 @@ export class BarBuilder {
   #ask = 0n;
   #ticks = 0;
   #volume = 0n;
+  /** Fed candles: volume is the candles', not the strategy's fills. */
+  #candles = false;
 
   constructor(marketId: number, symbol: string, timeframe: string, ms: number) {
     this.#marketId = marketId;
@@ -126,7 +137,50 @@ export class BarBuilder {
 
   /** Adds a fill's amount (x18) to the open bar's volume; before the first mid, to the first bar. */
   addVolume(amountX18: bigint): void {
-    this.#volume += amountX18;
+    if (!this.#candles) this.#volume += amountX18;
+  }
+
+  /**
+   * Feeds one candle whose length divides the timeframe (the backtest checks it), pushing onto
+   * `out` the bars it closes: flat ones for whole bars that had no candle, then the open bar if
+   * this candle is its last.
+   */
+  candle(candle: Candle, out: ClosedBar[]): void {
+    const ms = this.#ms;
+    this.#candles = true;
+    const start = Math.floor(candle.start / ms) * ms;
+    if (Number.isNaN(this.#start)) this.#start = start;
+    else if (start >= this.#start + ms) {
+      out.push(this.#closed());
+      this.#carry();
+      for (this.#start += ms; this.#start < start; this.#start += ms) out.push(this.#closed());
+    }
+    const high = parseDecimalToX18(candle.high);
+    const low = parseDecimalToX18(candle.low);
+    if (this.#ticks === 0) {
+      this.#open = parseDecimalToX18(candle.open);
+      this.#high = high;
+      this.#low = low;
+    } else {
+      if (high > this.#high) this.#high = high;
+      if (low < this.#low) this.#low = low;
+    }
+    this.#close = parseDecimalToX18(candle.close);
+    this.#bid = this.#ask = this.#close;
+    this.#volume += parseDecimalToX18(candle.volume);
+    this.#ticks += 1;
+    if (candle.end >= this.#start + ms) {
+      out.push(this.#closed());
+      this.#carry();
+      this.#start += ms;
+    }
+  }
+
+  /** The next bar starts flat at the last close, with no ticks and no volume. */
+  #carry(): void {
+    this.#open = this.#high = this.#low = this.#close;
+    this.#ticks = 0;
+    this.#volume = 0n;
   }
 
   #closed(): ClosedBar {

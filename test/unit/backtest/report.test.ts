@@ -69,6 +69,9 @@ describe('buildReport', () => {
         description:
           "latency: one snapshot later; depth walked level by level (MARKET rest cancelled); slippage 0 bps; fees: the markets' own; starting capital 100000",
       },
+      // A hand-built trace names no data kind: quotes.
+      dataKind: 'quotes',
+      fillRule: 'quotes: orders fill against the recorded best bid and ask and their sizes',
       config: {
         strategies: [
           {

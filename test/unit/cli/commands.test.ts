@@ -48,7 +48,7 @@ describe('the command table', () => {
         quanta record --out DIR [--config FILE] [--duration D] [--gzip]
             record snapshots (D like 90s, 10m, 2h; without it, until interrupted)
         quanta import --kind candles|quotes|book --market FILE|SYMBOL --in PATHS --out DIR [--columns ROLE=NAME,…] [--on-bad fail|skip] [--config FILE]
-            import CSV history (quotes or book snapshots; candles not yet) into a recording quanta backtest reads
+            import CSV history (candles, quotes or book snapshots) into data quanta backtest reads
         quanta export --data PATH --what snapshots|orders|fills|equity --out FILE [--format csv|parquet]
             export a recording's snapshots, or a backtest report's orders, fills or equity, as CSV or Parquet
         quanta backtest --data PATH [--config FILE] [--report DIR] [--json] [--repair] [--latency-ms N] [--slippage-bps N] [--maker-fee-bps N] [--taker-fee-bps N] [--starting-capital X]
