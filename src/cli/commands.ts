@@ -118,16 +118,16 @@ export const COMMANDS = {
   },
   export: {
     summary:
-      "export a recording's snapshots, or a backtest report's orders, fills or equity, as CSV or Parquet",
+      "export a recording's snapshots, imported candles, or a backtest report's orders, fills or equity, as CSV or Parquet",
     about:
-      "Writes one table for analysis (pandas, Polars, DuckDB): a recording's snapshots (one row per\nmarket per snapshot, best bid and ask), or the orders, fills or equity of a backtest report\n(quanta backtest --report DIR). Times are UTC timestamps; prices, sizes and money exact\ndecimals (CSV: decimal text; Parquet: DECIMAL(38,18)), never floats.",
+      "Writes one table for analysis (pandas, Polars, DuckDB): a recording's snapshots (one row per\nmarket per snapshot, best bid and ask), imported candles' bars (quanta import --kind candles),\nor the orders, fills or equity of a backtest report\n(quanta backtest --report DIR). Times are UTC timestamps; prices, sizes and money exact\ndecimals (CSV: decimal text; Parquet: DECIMAL(38,18)), never floats.",
     flags: {
       data: {
         value: 'PATH',
-        help: 'a recording (snapshots), or a backtest --report folder (orders, fills, equity)',
+        help: 'a recording (snapshots), imported candles (bars), or a backtest --report folder (orders, fills, equity)',
         required: true,
       },
-      what: { value: 'snapshots|orders|fills|equity', help: 'the table', required: true },
+      what: { value: 'snapshots|bars|orders|fills|equity', help: 'the table', required: true },
       format: { value: 'csv|parquet', help: 'the file format', default: 'csv' },
       out: { value: 'FILE', help: 'the file to write', required: true },
     },

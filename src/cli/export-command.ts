@@ -1,12 +1,13 @@
 import { stdout } from 'node:process';
 import { readReport, reportTable } from '../backtest/report-tables.ts';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
+import { barTable } from '../market/history/bar-table.ts';
 import { snapshotTable } from '../market/history/snapshot-table.ts';
 import { writeTable } from '../market/history/table-export.ts';
 import type { CommandInput } from './command-spec.ts';
 import type { COMMANDS } from './commands.ts';
 
-const TABLES = ['snapshots', 'orders', 'fills', 'equity'] as const;
+const TABLES = ['snapshots', 'bars', 'orders', 'fills', 'equity'] as const;
 
 /** `quanta export`: one table of a recording or a backtest report as CSV or Parquet. */
 export async function run({ flags }: CommandInput<typeof COMMANDS.export>): Promise<number> {
@@ -24,7 +25,9 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.export>): Prom
   const table =
     what === 'snapshots'
       ? await snapshotTable(flags.data)
-      : reportTable(await readReport(flags.data), what as 'orders' | 'fills' | 'equity');
+      : what === 'bars'
+        ? await barTable(flags.data)
+        : reportTable(await readReport(flags.data), what as 'orders' | 'fills' | 'equity');
   const rows = await writeTable(flags.out, table, flags.format);
   stdout.write(`exported ${rows} ${what} rows to ${flags.out} (${flags.format})\n`);
   return 0;

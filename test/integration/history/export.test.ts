@@ -7,7 +7,6 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { computeMetrics } from '../../../src/backtest/metrics.ts';
 import { buildReport, type BacktestReport } from '../../../src/backtest/report-json.ts';
@@ -19,35 +18,13 @@ import { snapshotTable } from '../../../src/market/history/snapshot-table.ts';
 import { writeTable, type Cell, type Table } from '../../../src/market/history/table-export.ts';
 import { readRecording } from '../../../src/market/recording/index.ts';
 import { formatX18, parseDecimalToX18, parseSignedDecimalToX18 } from '../../../src/money/index.ts';
+import { duckRows } from '../../helpers/duck-rows.ts';
 import { ROOT } from '../../helpers/strategy-harness.ts';
 import { tempDirs } from '../../helpers/temp-dirs.ts';
 
 const RECORDING = join(ROOT, 'test/fixtures/recording/recording-2026-11-23T04-03-16-618Z.jsonl.gz');
 const tempDir = tempDirs('quanta-export-');
 const quiet = { onWarning: () => undefined };
-
-/** Every row of a Parquet file as DuckDB reads it, each value as plain data. */
-async function duckRows(path: string): Promise<{ types: string[]; rows: unknown[][] }> {
-  const db = await DuckDBInstance.create(':memory:');
-  const connection = await db.connect();
-  try {
-    const result = await connection.runAndReadAll(`SELECT * FROM read_parquet('${path}')`);
-    const plain = (value: DuckDBValue): unknown => {
-      if (value === null || typeof value !== 'object') return value;
-      if ('micros' in value) return { utcMicros: value.micros };
-      if ('scale' in value && 'value' in value)
-        return { decimal: value.value, scale: value.scale, width: value.width };
-      return String(value);
-    };
-    return {
-      types: result.columnTypes().map(String),
-      rows: result.getRows().map((row) => row.map(plain)),
-    };
-  } finally {
-    connection.closeSync();
-    db.closeSync();
-  }
-}
 
 /** What DuckDB must read for each source cell of a column type. */
 function expected(cell: Cell, type: Table['columns'][number]['type']): unknown {

@@ -49,8 +49,8 @@ describe('the command table', () => {
             record snapshots (D like 90s, 10m, 2h; without it, until interrupted)
         quanta import --kind candles|quotes|book --market FILE|SYMBOL --in PATHS --out DIR [--columns ROLE=NAME,…] [--on-bad fail|skip] [--config FILE]
             import CSV history (candles, quotes or book snapshots) into data quanta backtest reads
-        quanta export --data PATH --what snapshots|orders|fills|equity --out FILE [--format csv|parquet]
-            export a recording's snapshots, or a backtest report's orders, fills or equity, as CSV or Parquet
+        quanta export --data PATH --what snapshots|bars|orders|fills|equity --out FILE [--format csv|parquet]
+            export a recording's snapshots, imported candles, or a backtest report's orders, fills or equity, as CSV or Parquet
         quanta backtest --data PATH [--config FILE] [--report DIR] [--json] [--repair] [--latency-ms N] [--slippage-bps N] [--maker-fee-bps N] [--taker-fee-bps N] [--starting-capital X]
             backtest the config's strategies on a recording; summary, JSON and an HTML report
         quanta optimize --config FILE --data PATH --space FILE [--out DIR] [--json] [--walk-forward train=D,test=D|folds=N] [--holdout D|P%] [--threads N] [--queue redis://HOST:PORT] [--reports N] [--heatmap A,B]
