@@ -55,6 +55,11 @@ export interface CredentialManagerOptions {
    * slot on). Absent: registrations take none (`quanta register`, which runs alone).
    */
   readonly takePermit?: (signal: AbortSignal) => Promise<{ release(sent?: boolean): void }>;
+  /**
+   * Makes a new signing key; default a fresh one from the OS CSPRNG. The simulator derives
+   * them from its seed, so a schedule replays with the same keys (and signatures).
+   */
+  readonly generateSigningKey?: () => Hex;
 }
 
 /** A usable credential: headers for order calls and the key that signs orders. */
@@ -153,7 +158,7 @@ export class CredentialManager {
   async #registerNewKey(signal?: AbortSignal): Promise<StoredCredential> {
     const { brokerId, connection, log, now } = this.#options;
     let nonce = this.#all.reduce((max, c) => Math.max(max, c.nonce + 1), 0);
-    const signingPrivateKey = generateSigningKey();
+    const signingPrivateKey = (this.#options.generateSigningKey ?? generateSigningKey)();
     let nonceTaken = false;
     let rateLimited = 0;
     for (;;) {

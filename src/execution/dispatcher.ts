@@ -150,8 +150,19 @@ export class Dispatcher {
     const signal = this.#abort.signal;
     let attempts = 0;
     try {
+      let tries = 0;
+      const backoffMs = this.#options.backoffMs ?? 250;
       const order = await pRetry(
         async () => {
+          // The backoff between tries waits on the injected sleep, not on p-retry's own timer
+          // (its delays are 0): the simulator (src/simulation) runs it on virtual time.
+          // 250, 500, 1000, 2000 ms by default, as p-retry's factor 2 gave.
+          if (tries > 0)
+            await this.#options.sleep(
+              Math.min(backoffMs * 2 ** (tries - 1), backoffMs * 8),
+              signal,
+            );
+          tries += 1;
           this.#checkExpiry(orderId, expiryTs);
           await this.#waitOutPause(signal);
           const send = (): Promise<VenueOrder> =>
@@ -176,8 +187,8 @@ export class Dispatcher {
           // object grown after a spread costs V8 (Node 20) some 10 µs, on every order.
           retries: maxAttempts - 1,
           factor: 2,
-          minTimeout: this.#options.backoffMs ?? 250,
-          maxTimeout: (this.#options.backoffMs ?? 250) * 8,
+          minTimeout: 0,
+          maxTimeout: 0,
           maxRetryTime: Number.POSITIVE_INFINITY,
           randomize: false,
           shouldConsumeRetry: () => true,

@@ -1,28 +1,13 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
-import { SimEngine, type SimEngineOptions } from '../sim/index.ts';
-import type { PaperContext } from './context.ts';
-import { createCredentialGenerator } from './credential-generator.ts';
-import { credentialHeaderNames } from './credential-headers.ts';
-import { CredentialStore } from './credential-store.ts';
-import {
-  resolvePaperOptions,
-  type PaperVenueOptions,
-  type ResolvedPaperOptions,
-} from './options.ts';
+import { resolvePaperOptions, type PaperVenueOptions } from './options.ts';
+import { buildPaperRoutes } from './paper-routes.ts';
+import type { SimEngine } from '../sim/index.ts';
 import { SlidingWindowRateLimiter } from './rate-limiter.ts';
-import { ReplayGuard } from './replay-guard.ts';
 import { createPaperHttpServer } from './http-server.ts';
 import { createRequestListener } from './request-listener.ts';
-import { createRouter } from './router.ts';
-import { createOrderRoute } from './routes/create-order.ts';
-import { getOrderRoute } from './routes/get-order.ts';
-import { listMarketsRoute } from './routes/list-markets.ts';
-import { quotesRoute } from './routes/quotes.ts';
-import { registerRoute } from './routes/register.ts';
 import { resolveServerLimits } from './server-limits.ts';
-import { SubaccountRegistry } from './subaccount-registry.ts';
 
 /** A running paper venue. */
 export interface PaperVenue {
@@ -52,19 +37,6 @@ export interface PaperRequest {
   readonly path: string;
   /** Refused by the rate limit (answered 429). */
   limited: boolean;
-}
-
-function buildEngine(options: ResolvedPaperOptions): SimEngine {
-  if (options.engine !== undefined) return options.engine;
-  const engineOptions: SimEngineOptions = {
-    clock: options.clock,
-    ...(options.seed === undefined ? {} : { seed: options.seed }),
-    ...(options.markets === undefined ? {} : { markets: options.markets }),
-    ...(options.volatilityBps === undefined ? {} : { volatilityBps: options.volatilityBps }),
-    ...(options.spreadBps === undefined ? {} : { spreadBps: options.spreadBps }),
-    ...(options.listings === undefined ? {} : { listings: options.listings }),
-  };
-  return new SimEngine(engineOptions);
 }
 
 function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
@@ -105,23 +77,7 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
 export async function startPaperVenue(options: PaperVenueOptions = {}): Promise<PaperVenue> {
   const resolved = resolvePaperOptions(options);
   const limits = resolveServerLimits(options.limits);
-  const engine = buildEngine(resolved);
-  const context: PaperContext = {
-    engine,
-    clock: resolved.clock,
-    domain: resolved.domain,
-    headerNames: credentialHeaderNames(resolved.headerPrefix),
-    registry: new SubaccountRegistry(),
-    credentials: new CredentialStore(createCredentialGenerator(resolved.seed)),
-    replayGuard: new ReplayGuard(),
-  };
-  const router = createRouter([
-    registerRoute(context),
-    createOrderRoute(context),
-    getOrderRoute(context),
-    listMarketsRoute(context),
-    quotesRoute(context),
-  ]);
+  const { engine, router } = buildPaperRoutes(resolved);
   const counts = new Map<string, number>();
   let total = 0;
   const log: PaperRequest[] = [];

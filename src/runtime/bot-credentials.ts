@@ -8,6 +8,7 @@ import type { Logger } from '../log/logger.ts';
 import type { VenueConnection } from '../venue/endpoints/index.ts';
 import { signingDomainOf } from './signing-domain.ts';
 import type { StatePaths } from './state-paths.ts';
+import type { StartTimer } from '../strategy/strategy-timer.ts';
 import { withDeadline } from './with-deadline.ts';
 
 /** What {@link openCredentials} needs. */
@@ -91,12 +92,17 @@ export function credentialRenewal(
   log: Logger,
   /** Told how each renewal attempt ended: undefined when it succeeded (readiness, alerts). */
   onAttempt?: (error: unknown) => void,
+  /** Starts the renewal's deadline timer; default `setTimeout` (the simulator's virtual clock). */
+  startTimer?: StartTimer,
 ): (signal: AbortSignal) => Promise<void> {
   return async (signal) => {
     if (!credentials.renewalDue()) return;
     try {
-      await withDeadline(signal, credentialTimeoutMs(config), (bounded) =>
-        credentials.ensure(bounded),
+      await withDeadline(
+        signal,
+        credentialTimeoutMs(config),
+        (bounded) => credentials.ensure(bounded),
+        startTimer,
       );
       onAttempt?.(undefined);
     } catch (error) {

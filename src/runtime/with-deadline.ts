@@ -1,3 +1,5 @@
+import { realTimer, type StartTimer } from '../strategy/strategy-timer.ts';
+
 /**
  * Runs `task` with a signal that aborts when `parent` aborts or `timeoutMs` passes, whichever
  * comes first, and lets go of both when the task ends: the listener on `parent` is removed and
@@ -9,19 +11,20 @@ export async function withDeadline<T>(
   parent: AbortSignal,
   timeoutMs: number,
   task: (signal: AbortSignal) => Promise<T>,
+  /** Starts the deadline's timer; default `setTimeout` (the simulator's virtual clock). */
+  startTimer: StartTimer = realTimer,
 ): Promise<T> {
   const controller = new AbortController();
   const onAbort = (): void => controller.abort(parent.reason);
   if (parent.aborted) onAbort();
   else parent.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(
-    () => controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError')),
-    timeoutMs,
+  const cancel = startTimer(timeoutMs, () =>
+    controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError')),
   );
   try {
     return await task(controller.signal);
   } finally {
-    clearTimeout(timer);
+    cancel();
     parent.removeEventListener('abort', onAbort);
   }
 }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import type { OrderRecord } from '../../src/execution/order-record.ts';
 import { startPaperVenue } from '../../src/paper/index.ts';
 import { launchChromium } from '../helpers/chromium.ts';
 import { ROOT } from '../helpers/strategy-harness.ts';
@@ -55,8 +56,9 @@ async function watchedPage(
   const page = await browser.newPage({ viewport });
   const problems: string[] = [];
   page.on('console', (message) => {
-    // The sign-in page answers 401 by design; the browser logs that as a console error.
-    if (message.type() === 'error' && !message.text().includes('401'))
+    // The sign-in page answers 401 and an invalid params change 422 by design; the browser logs
+    // those as console errors.
+    if (message.type() === 'error' && !/status of (401|422)\b/.test(message.text()))
       problems.push(`console error: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -66,6 +68,15 @@ async function watchedPage(
   // Every control asks for a confirmation: the person says yes.
   page.on('dialog', (dialog) => void dialog.accept());
   return { page, problems };
+}
+
+/** Waits until the page's latest orders show order `id` as FILLED (its row, not just the id). */
+async function shownFilled(page: Page, id: number): Promise<void> {
+  await page
+    .locator('#last-orders tr')
+    .filter({ has: page.locator('td:first-child', { hasText: new RegExp(`^${id}$`) }) })
+    .filter({ hasText: 'FILLED' })
+    .waitFor({ timeout: 5_000 });
 }
 
 it('a paper bot watched and commanded from its page, the token asked off loopback', async () => {
@@ -122,11 +133,7 @@ it('a paper bot watched and commanded from its page, the token asked off loopbac
   const filled = await waitFor('the first fill', () =>
     bot.journal.all().find((order) => order.state === 'FILLED'),
   );
-  await page.waitForFunction(
-    (id) => (document.getElementById('last-orders')?.textContent ?? '').includes(`${id}`),
-    filled.id,
-    { timeout: 5_000 },
-  );
+  await shownFilled(page, filled.id);
   const shownAfterMs = Date.now() - filled.updatedAt;
   expect(shownAfterMs).toBeLessThanOrEqual(2_000);
   expect(await page.locator('#last-orders').textContent()).toContain('FILLED');
@@ -153,6 +160,40 @@ it('a paper bot watched and commanded from its page, the token asked off loopbac
   await waitFor('an order after resume', () =>
     paper.requestCount('/api/v1/order') > sentAtHalt ? true : undefined,
   );
+
+  // A params change from the page: the next decisions buy 100 worth, not 50, and the journal
+  // has the change; an invalid one shows the schema's error and changes nothing.
+  const valueOf = (o: OrderRecord) =>
+    (Number(o.amountX18) / 1e18) * (Number(o.avgFillPriceX18 ?? 0n) / 1e18);
+  await page.selectOption('#params-strategy', 'dca');
+  await page.fill('#params-key', 'quoteAmount');
+  await page.fill('#params-value', 'lots');
+  await page.click('#params-form button');
+  await page.waitForFunction(
+    () => (document.getElementById('params-error')?.textContent ?? '') !== '',
+  );
+  expect(await page.locator('#params-error').textContent()).toBe(
+    'invalid params for strategy dca (1 problem):\nparams.quoteAmount: expected a decimal string like "50"',
+  );
+  expect(bot.operations.status()['paramChanges']).toEqual([]);
+  await page.fill('#params-value', '100');
+  await page.click('#params-form button');
+  await page.waitForFunction(() =>
+    (document.getElementById('param-changes')?.textContent ?? '').includes('"quoteAmount":"100"'),
+  );
+  expect(await page.locator('#params-error').textContent()).toBe('');
+  expect(await page.locator('#params').textContent()).toContain('"quoteAmount":"100"');
+  const [change] = bot.operations.status()['paramChanges'] as { at: string; by: string }[];
+  expect(change?.by).toMatch(/^page with the act token from /);
+  expect(bot.journal.kvList('quanta:params')).toHaveLength(1);
+  const changedAt = Date.parse(change?.at ?? '');
+  const before = bot.journal.all().filter((o) => o.state === 'FILLED' && o.createdAt <= changedAt);
+  const next = await waitFor('a fill decided after the change', () =>
+    bot.journal.all().find((o) => o.state === 'FILLED' && o.createdAt > changedAt),
+  );
+  for (const order of before) expect(valueOf(order)).toBeCloseTo(50, -1);
+  expect(valueOf(next)).toBeCloseTo(100, -1);
+  await shownFilled(page, next.id);
 
   for (const viewport of [
     { width: 1280, height: 800 },

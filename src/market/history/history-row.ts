@@ -4,7 +4,7 @@
  * reason a person can act on (which column, which value, which rule); nothing is rounded.
  */
 import type { Market } from '../../domain/index.ts';
-import { formatX18, isOnGrid, quantumX18 } from '../../money/index.ts';
+import { formatX18, isOnGrid, quantumX18, tryParseSignedDecimalToX18 } from '../../money/index.ts';
 import type { ColumnPlan, LevelColumns } from './layouts.ts';
 import { parseTimestamp, type ParsedTime } from './timestamp.ts';
 
@@ -45,18 +45,17 @@ export interface BookRow {
   readonly asks: readonly RowLevel[];
 }
 
-// Plain decimals only; the reason names the column.
-const PLAIN = /^\d+(\.\d{1,18})?$/;
-
+// Plain non-negative decimals only, read by the one decimal parser (money/); the reason names
+// the column.
 function decimal(text: string, what: string): bigint | BadRow {
   const trimmed = text.trim();
-  if (!PLAIN.test(trimmed))
+  const x18 = trimmed.startsWith('-') ? undefined : tryParseSignedDecimalToX18(trimmed);
+  if (x18 === undefined)
     return {
       kind: 'malformed',
       reason: `${what} ${JSON.stringify(text)} is not a plain decimal (digits, an optional fraction of at most 18 digits)`,
     };
-  const [whole = '0', fraction = ''] = trimmed.split('.');
-  return BigInt(whole + fraction.padEnd(18, '0'));
+  return x18;
 }
 
 const isBad = (value: unknown): value is BadRow =>

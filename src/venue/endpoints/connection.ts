@@ -10,6 +10,10 @@ export interface VenueConnection {
   readonly maxResponseBytes?: number;
   /** Told what each answer says about the venue's clock (the bot's skew check). */
   readonly timing?: VenueTimeProbe;
+  /** The fetch to use; default the global one (the simulator's in-process venue). */
+  readonly fetchImpl?: typeof fetch;
+  /** Starts each request's timeout timer; default `setTimeout` (the simulator's virtual clock). */
+  readonly startTimer?: (ms: number, onFire: () => void) => () => void;
 }
 
 /** The credential pair and signer that authenticate order calls (docs/conventions.md §4.1). */

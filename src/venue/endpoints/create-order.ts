@@ -35,6 +35,8 @@ export async function createOrder(
     body: order.body,
     timeoutMs: connection.timeoutMs,
     maxResponseBytes: connection.maxResponseBytes,
+    fetchImpl: connection.fetchImpl,
+    startTimer: connection.startTimer,
     timing: connection.timing,
     signal: options.signal,
   });

@@ -25,6 +25,8 @@ export async function getOrder(
       headers: credentialHeaders(credentials),
       timeoutMs: connection.timeoutMs,
       maxResponseBytes: connection.maxResponseBytes,
+      fetchImpl: connection.fetchImpl,
+      startTimer: connection.startTimer,
       timing: connection.timing,
       signal: options.signal,
     });

@@ -23,6 +23,8 @@ export async function getQuotes(
       query: { marketId: options.marketId },
       timeoutMs: connection.timeoutMs,
       maxResponseBytes: connection.maxResponseBytes,
+      fetchImpl: connection.fetchImpl,
+      startTimer: connection.startTimer,
       timing: connection.timing,
       signal: options.signal,
     });

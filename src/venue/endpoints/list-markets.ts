@@ -20,6 +20,8 @@ export async function listMarkets(
     query: { type: options.type },
     timeoutMs: connection.timeoutMs,
     maxResponseBytes: connection.maxResponseBytes,
+    fetchImpl: connection.fetchImpl,
+    startTimer: connection.startTimer,
     timing: connection.timing,
     signal: options.signal,
   });

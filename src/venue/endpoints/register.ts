@@ -24,6 +24,8 @@ export async function register(
     body: request,
     timeoutMs: connection.timeoutMs,
     maxResponseBytes: connection.maxResponseBytes,
+    fetchImpl: connection.fetchImpl,
+    startTimer: connection.startTimer,
     timing: connection.timing,
     signal: options.signal,
   });

@@ -43,8 +43,13 @@ export interface VenueRequestOptions {
   signal?: AbortSignal | undefined;
   /** Stop reading and fail beyond this many response bytes; default 4 MiB. */
   maxResponseBytes?: number | undefined;
-  /** The fetch to use; default the global one. */
-  fetchImpl?: typeof fetch;
+  /** The fetch to use; default the global one (the simulator's in-process venue: src/simulation). */
+  fetchImpl?: typeof fetch | undefined;
+  /**
+   * Starts the request's timeout timer (calls `onFire` after `ms` unless the returned function
+   * is called first); default `setTimeout`. The simulator runs it on virtual time.
+   */
+  startTimer?: ((ms: number, onFire: () => void) => () => void) | undefined;
   /** Clock for `Retry-After` dates; default the system's wall clock. */
   now?: () => number;
   /** Told what each answer's `Date` header says about the venue's clock (the skew check). */
@@ -60,6 +65,12 @@ export interface VenueResponse extends VenueEnvelope {
 }
 
 type AbortWhy = 'caller' | 'timeout' | 'cap';
+
+/** The timeout timer unless one is injected. */
+function realTimer(ms: number, onFire: () => void): () => void {
+  const handle = setTimeout(onFire, ms);
+  return () => clearTimeout(handle);
+}
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const BAD_HEADER_VALUE = /[\u0000-\u0008\u000a-\u001f\u007f]/;
@@ -113,7 +124,7 @@ export async function venueRequest(options: VenueRequestOptions): Promise<VenueR
   };
   const onCallerAbort = (): void => abort('caller');
   callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-  const timer = setTimeout(() => abort('timeout'), timeoutMs);
+  const cancelTimer = (options.startTimer ?? realTimer)(timeoutMs, () => abort('timeout'));
   const failure = (error: unknown): VenueError => {
     if (why === 'caller') return venueAbortedError(endpoint);
     if (why === 'timeout') return venueTimeoutError(endpoint, timeoutMs);
@@ -178,7 +189,7 @@ export async function venueRequest(options: VenueRequestOptions): Promise<VenueR
       ...(timing === undefined ? {} : { timing: { sentAt, answeredAt } }),
     };
   } finally {
-    clearTimeout(timer);
+    cancelTimer();
     callerSignal?.removeEventListener('abort', onCallerAbort);
   }
 }

@@ -54,9 +54,24 @@ const ALLOWED: Record<string, readonly string[]> = {
     'domain',
     'money',
   ],
+  // The whole-bot simulation (issue 31): the bot's parts on the in-process paper venue.
+  simulation: [
+    'runtime',
+    'execution',
+    'strategy',
+    'market',
+    'account',
+    'paper',
+    'sim',
+    'venue',
+    'config',
+    'domain',
+    'money',
+  ],
   // Sweeps: backtests of many parameter sets (issue 16).
   optimize: ['backtest', 'strategy', 'market', 'config', 'money'],
   cli: [
+    'simulation',
     'runtime',
     'optimize',
     'backtest',

@@ -39,6 +39,18 @@ export const PAGE_HTML = `<!doctype html>
   <section><h2>PnL over time (realized from the journal, net live)</h2><svg id="pnl-chart" viewBox="0 0 800 160" preserveAspectRatio="none"></svg></section>
   <section><h2>Positions</h2><table id="positions"></table></section>
   <section><h2>Strategies</h2><table id="strategies"></table></section>
+  <section>
+    <h2>Params (changed live: checked by the strategy's schema, kept over a restart)</h2>
+    <table id="params"></table>
+    <form id="params-form">
+      <label>Strategy <select id="params-strategy"></select></label>
+      <label>Param <input id="params-key" required size="16"></label>
+      <label>Value <input id="params-value" required size="16"></label>
+      <button type="submit">Change</button>
+    </form>
+    <p id="params-error" role="alert"></p>
+    <table id="param-changes"></table>
+  </section>
   <section><h2>Open orders</h2><table id="open-orders"></table></section>
   <section><h2>Latest orders and fills</h2><table id="last-orders"></table></section>
   <section class="pair">

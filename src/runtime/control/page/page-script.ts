@@ -70,6 +70,50 @@ export const PAGE_SCRIPT = `(function () {
     }, function (e) { text('message', what + ' failed: ' + e.message); $('message').className = 'error'; });
   }
 
+  function changeParams(event) {
+    event.preventDefault();
+    var name = $('params-strategy').value, key = $('params-key').value, value = $('params-value').value;
+    if (!window.confirm('Change ' + name + ' ' + key + ' to ' + value + '?')) return;
+    var change = {};
+    change[key] = value;
+    fetch('/strategies/' + encodeURIComponent(name) + '/params', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-quanta-request': '1', 'x-quanta-client': 'page' },
+      body: JSON.stringify({ params: change }),
+      credentials: 'same-origin'
+    }).then(function (res) {
+      return res.json().then(function (answer) {
+        if (res.ok) {
+          $('params-error').textContent = '';
+          text('message', 'Params of ' + name + ' changed (change ' + answer.change.seq + ')');
+          $('message').className = 'ok';
+          return;
+        }
+        $('params-error').textContent = [answer.error || 'HTTP ' + res.status].concat(answer.details || []).join('\\n');
+      });
+    }, function (e) { $('params-error').textContent = 'change failed: ' + e.message; });
+  }
+
+  function json(value) {
+    var cell = document.createElement('span');
+    cell.textContent = JSON.stringify(value);
+    return cell;
+  }
+
+  function drawParams(s) {
+    var params = s.params || {};
+    var names = Object.keys(params);
+    table('params', ['Strategy', 'Params in effect'], names.map(function (name) { return [name, json(params[name])]; }));
+    var select = $('params-strategy');
+    if (select.options.length !== names.length) {
+      while (select.firstChild) select.removeChild(select.firstChild);
+      names.forEach(function (name) { var o = document.createElement('option'); o.value = name; o.textContent = name; select.appendChild(o); });
+    }
+    table('param-changes', ['#', 'At', 'Strategy', 'By', 'Before', 'After'], (s.paramChanges || []).map(function (c) {
+      return [c.seq, c.at, c.strategy, c.by, json(c.previous), json(c.params)];
+    }));
+  }
+
   function drawChart() {
     var svg = $('pnl-chart');
     while (svg.firstChild) svg.removeChild(svg.firstChild);
@@ -124,6 +168,7 @@ export const PAGE_SCRIPT = `(function () {
         }
         return [name, paused ? 'paused' : 'running', (s.strategyErrors || {})[name] || 0, (s.strategyTimeouts || {})[name] || 0, cell];
       }));
+    drawParams(s);
     var orderRow = function (o) { return [o.id, o.strategy, o.symbol, o.side, o.type, o.amount, o.type === 'MARKET' ? 'market' : o.price, o.state, o.filled, o.avgFillPrice, o.updatedAt, o.error]; };
     var orderHead = ['Id', 'Strategy', 'Market', 'Side', 'Type', 'Amount', 'Price', 'State', 'Filled', 'Fill price', 'Updated', 'Error'];
     table('open-orders', orderHead, (s.openOrders || []).map(orderRow));
@@ -143,6 +188,7 @@ export const PAGE_SCRIPT = `(function () {
     button.addEventListener('click', function () { post('/halt', { mode: button.dataset.mode }, button.textContent); });
   });
   $('resume').addEventListener('click', function () { post('/resume', {}, 'Resume trading'); });
+  $('params-form').addEventListener('submit', changeParams);
 
   var feed = new EventSource('/events');
   feed.addEventListener('open', function () { text('feed', 'live'); $('feed').className = 'badge good'; });

@@ -29,6 +29,10 @@ td.none { color: #64748b; }
 svg { width: 100%; height: 160px; background: #fff; border: 1px solid #e2e8f0; }
 svg .pnl { fill: none; stroke: #2563eb; stroke-width: 2; vector-effect: non-scaling-stroke; }
 svg .zero { stroke: #94a3b8; stroke-dasharray: 4 4; vector-effect: non-scaling-stroke; }
+#params-form { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; }
+#params-form input, #params-form select { font: inherit; padding: 2px 4px; }
+#params-error { color: #b91c1c; white-space: pre-line; margin: 0 0 6px; min-height: 1.4em; }
+td.json { white-space: normal; overflow-wrap: anywhere; font-family: ui-monospace, monospace; font-size: 12px; }
 footer { padding: 8px 16px 16px; color: #64748b; font-size: 12px; }
 body.login { display: grid; place-items: center; min-height: 100vh; }
 #login { display: grid; gap: 8px; width: 300px; padding: 20px; background: #fff; border: 1px solid #e2e8f0; border-radius: 8px; }

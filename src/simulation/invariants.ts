@@ -1,0 +1,38 @@
+/** The invariants a schedule is checked against (the README lists them; issue 31). */
+export const INVARIANTS = {
+  oneVenueOrder:
+    'I1 one venue order per journaled order: every order the venue accepted has a journal row (written before the send), and no row has two',
+  notAfterExpiry: 'I2 nothing reaches the venue after its expiryTs',
+  positionCap:
+    "I3 the venue's position stays within the position cap (risk.maxPositionNotional, at entry prices)",
+  converges:
+    "I4 after healing, every journaled order is resolved and matches the venue's record (state, filled amount, price, fee), and the bot's positions equal the venue's",
+  durable:
+    'I5 a committed journal row is never lost, and nothing is sent with an expired credential',
+  starts: 'the bot starts on a healthy network (no start-up refusal of its own state)',
+} as const;
+
+/** An invariant's key. */
+export type InvariantName = keyof typeof INVARIANTS;
+
+/** A broken invariant, with what a person needs to replay and read it. */
+export interface Violation {
+  readonly seed: number;
+  readonly invariant: InvariantName;
+  readonly detail: string;
+  /** Virtual ms since the schedule started. */
+  readonly at: number;
+  /** The trace's last events before it, oldest first. */
+  readonly lastEvents: readonly string[];
+}
+
+/** A violation as printed: seed, invariant, detail, then the last events. */
+export function formatViolation(violation: Violation): string {
+  return [
+    `seed ${violation.seed}: ${INVARIANTS[violation.invariant]}`,
+    `  at ${violation.at} ms: ${violation.detail}`,
+    `  replay: quanta sim --seed ${violation.seed}`,
+    '  last events:',
+    ...violation.lastEvents.map((event) => `    ${event}`),
+  ].join('\n');
+}

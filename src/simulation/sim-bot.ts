@@ -1,0 +1,178 @@
+import type { Hex } from 'viem';
+import { CredentialManager } from '../account/credential-manager.ts';
+import { CredentialStore } from '../account/credential-store.ts';
+import { VenueClock } from '../clock/venue-clock.ts';
+import type { Config } from '../config/index.ts';
+import type { Market } from '../domain/index.ts';
+import type { Executor } from '../execution/executor.ts';
+import { OrderJournal } from '../execution/journal.ts';
+import { capitalOf } from '../execution/risk-limits.ts';
+import type { Logger } from '../log/logger.ts';
+import { credentialRenewal } from '../runtime/bot-credentials.ts';
+import {
+  credentialOrderSigner,
+  httpOrderLookup,
+  httpOrderSubmitter,
+} from '../runtime/http-order-submitter.ts';
+import { openRateBudget, pollReserveOf } from '../runtime/rate-budget.ts';
+import { signingDomainOf } from '../runtime/signing-domain.ts';
+import { statePaths } from '../runtime/state-paths.ts';
+import { TradingLoop } from '../runtime/trading-loop.ts';
+import { buildTradingStack } from '../runtime/trading-stack.ts';
+import { createVenuePoller, httpReadTransport } from '../runtime/venue-poller.ts';
+import type { PreparedStrategy } from '../strategy/prepare-strategies.ts';
+import { listMarkets, type VenueConnection } from '../venue/endpoints/index.ts';
+import { accountFromPrivateKey } from '../venue/signing/index.ts';
+import type { ProcessTime } from './scheduler.ts';
+
+/** What one simulated bot process is made of. */
+export interface SimBotOptions {
+  readonly config: Config;
+  readonly strategies: readonly PreparedStrategy[];
+  readonly walletKey: Hex;
+  /** The host's wall clock (skewed and stepped by the schedule). */
+  readonly now: () => number;
+  readonly time: ProcessTime;
+  readonly fetchImpl: typeof fetch;
+  /** Signing keys from the schedule's seed. */
+  readonly generateSigningKey: () => Hex;
+  readonly log: Logger;
+  /** Told when the journal is open (the simulator keeps it to check and to close at a crash). */
+  readonly opened: (journal: OrderJournal) => void;
+}
+
+/** A simulated bot that started: the parts the invariants read. */
+export interface SimBot {
+  readonly journal: OrderJournal;
+  readonly executor: Executor;
+  readonly credentials: CredentialManager;
+  /** Polls and trades until the signal aborts (or the process is dropped). */
+  run(signal: AbortSignal): Promise<void>;
+}
+
+/** Tries `step` until it succeeds, a virtual second apart (start-up on a faulty network). */
+async function untilDone<T>(time: ProcessTime, step: () => Promise<T>): Promise<T> {
+  const never = new AbortController().signal;
+  for (;;) {
+    try {
+      return await step();
+    } catch {
+      await time.sleep(1000, never);
+    }
+  }
+}
+
+/**
+ * Starts one bot process on the simulated venue with the parts `quanta run` wires
+ * (src/runtime/bot.ts): rate budget, first listing, credentials (registered, reused, renewed),
+ * the journal on its SQLite file, the trading stack (strategies, pre-trade checks, executor,
+ * dispatcher), recovery, the poller and the trading loop with credential renewal. Every timer
+ * is the process's virtual one. Left out: the control server, alerts, the recorder, the state
+ * lock (one process at a time by construction) and the trading modes.
+ */
+export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
+  const { config, time, log, now } = options;
+  const paths = statePaths(config.state.dir, config.venue);
+  const venueClock = new VenueClock({
+    clock: { now, monotonic: time.monotonic },
+    log: log.child({ part: 'clock' }),
+  });
+  const connection = (baseUrl: string): VenueConnection => ({
+    baseUrl,
+    timeoutMs: config.venue.timeoutMs,
+    timing: venueClock.probe,
+    fetchImpl: options.fetchImpl,
+    startTimer: time.startTimer,
+  });
+  const read = connection(config.venue.readUrl);
+  const write = connection(config.venue.writeUrl);
+  const budget = await openRateBudget({
+    config,
+    writeUrl: config.venue.writeUrl,
+    walletAddress: accountFromPrivateKey(options.walletKey, 'wallet key').address,
+    monotonic: time.monotonic,
+    sleep: time.sleep,
+    log,
+  });
+  const takePermit = (signal: AbortSignal) => budget.take('order', signal);
+  // firstListing retries on p-retry's real timers: the simulator retries on virtual ones.
+  const markets: Market[] = await untilDone(time, async () => {
+    const signal = time.timeoutSignal(config.venue.timeoutMs);
+    const permit = await takePermit(signal);
+    try {
+      return await listMarkets(read, { signal });
+    } finally {
+      permit.release();
+    }
+  });
+  const credentials = new CredentialManager({
+    store: new CredentialStore(paths.credentials),
+    connection: write,
+    brokerId: config.venue.brokerId,
+    subaccountIndex: config.venue.subaccount,
+    chainId: config.venue.chainId,
+    domain: signingDomainOf(config),
+    headerPrefix: config.venue.headerPrefix,
+    walletPrivateKey: options.walletKey,
+    renewMarginMs: config.venue.renewMarginMs,
+    credentialTtlMs: config.venue.credentialTtlMs,
+    now,
+    log: log.child({ part: 'account' }),
+    takePermit,
+    sleep: (ms, signal) => time.sleep(ms, signal ?? new AbortController().signal),
+    generateSigningKey: options.generateSigningKey,
+  });
+  await untilDone(time, () => credentials.ensure(time.timeoutSignal(config.venue.timeoutMs * 3)));
+  const journal = OrderJournal.open(paths.journal, { bootId: 'simulation' });
+  options.opened(journal);
+  const lookup = httpOrderLookup(write, credentials, () =>
+    time.timeoutSignal(config.venue.timeoutMs),
+  );
+  const { executor, session } = await buildTradingStack({
+    config,
+    strategies: options.strategies,
+    journal,
+    submitter: httpOrderSubmitter(write, credentials),
+    signer: credentialOrderSigner(credentials, signingDomainOf(config)),
+    budget,
+    lookupOrder: async (venueOrderId) => {
+      const permit = await budget.take('lookup', time.timeoutSignal(config.venue.timeoutMs));
+      try {
+        return await lookup(venueOrderId);
+      } finally {
+        permit.release();
+      }
+    },
+    rate: {
+      requests: config.execution.rateLimit.requests,
+      perMs: config.execution.rateLimit.perMs,
+      concurrency: config.execution.concurrency,
+      maxAttempts: config.execution.maxAttempts,
+      orderShare: config.execution.rateLimit.requests - pollReserveOf(config),
+    },
+    killSwitchOn: () => false,
+    capitalX18: capitalOf(config.risk),
+    now,
+    monotonic: time.monotonic,
+    clockRefusal: (ttlMs) => venueClock.refusal(ttlMs),
+    sleep: time.sleep,
+    log,
+    strategyTimer: time.startTimer,
+  });
+  const poller = createVenuePoller({
+    transport: httpReadTransport(read),
+    poll: config.poll,
+    now,
+    monotonic: time.monotonic,
+    sleep: time.sleep,
+    log,
+    budget,
+  });
+  executor.recover(markets);
+  const loop = new TradingLoop({
+    poller,
+    session,
+    beforeTrading: credentialRenewal(credentials, config, log, undefined, time.startTimer),
+  });
+  return { journal, executor, credentials, run: (signal) => loop.run(signal) };
+}

@@ -1,0 +1,26 @@
+import { deriveSeed, SeededRandom } from '../sim/random.ts';
+
+/**
+ * The schedule's one random source, split into named streams (faults, strategy, venue) so a
+ * decision added to one stream does not shift every other: all of them come from the seed.
+ */
+export class SimRandom {
+  readonly #rng: SeededRandom;
+
+  constructor(seed: number, stream: number) {
+    this.#rng = new SeededRandom(deriveSeed(seed, stream));
+  }
+
+  /** True with probability `perMille` / 1000. */
+  chance(perMille: number): boolean {
+    return perMille > 0 && this.#rng.nextUint32() % 1000 < perMille;
+  }
+
+  /** An integer in [low, high]. */
+  int(low: number, high: number): number {
+    return low + (this.#rng.nextUint32() % (high - low + 1));
+  }
+}
+
+/** The streams of one schedule. */
+export const STREAMS = { network: 1, plan: 2, venue: 3, keys: 4 } as const;
