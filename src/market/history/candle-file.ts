@@ -24,6 +24,9 @@ export const CANDLE_VERSION = 1;
 /** How candle files are named: `candles-<UTC time>.candles.gz`. */
 export const CANDLE_FILE = /\.candles\.gz$/;
 
+/** Characters of lines gathered before one write to the gzip stream. */
+const FLUSH_CHARS = 64 * 1024;
+
 /** The market fields that are x18 integers (written as integer strings). */
 export const MARKET_X18_FIELDS = [
   'minAmountX18',
@@ -95,9 +98,16 @@ export class CandleFileWriter {
     return writer;
   }
 
+  /** Lines not yet handed to gzip: one write per line would cost a zlib job per line. */
+  #pending = '';
+
   #write(body: string): boolean {
     this.#line += 1;
-    return this.#gzip.write(`${sealLine(body, this.#line)}\n`);
+    this.#pending += `${sealLine(body, this.#line)}\n`;
+    if (this.#pending.length < FLUSH_CHARS) return true;
+    const text = this.#pending;
+    this.#pending = '';
+    return this.#gzip.write(text);
   }
 
   /** Writes one candle (decimal strings in canonical form); resolves once there is room again. */
@@ -113,7 +123,8 @@ export class CandleFileWriter {
   /** Writes the end line and closes the file. */
   async close(): Promise<void> {
     this.#write(JSON.stringify(['e', this.#candles]));
-    this.#gzip.end();
+    this.#gzip.end(this.#pending);
+    this.#pending = '';
     await Promise.race([this.#finished, this.#failed]);
   }
 }
