@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { displayDecimal, displayShare } from './display-decimal.ts';
 import { escapeHtml as esc, moneyHtml as money, roundedHtml } from './html-kit.ts';
@@ -7,10 +8,11 @@ import type { PnlMetrics } from './metrics.ts';
 import { REPORT_PAGE_SCRIPT } from './report-page-script.ts';
 import type { BacktestReport, ReportMarketPrecision } from './report-json.ts';
 
-/** The chart library inlined into the page. */
+/** The chart libraries inlined into the page: uPlot, and Lightweight Charts for candles. */
 interface UplotAssets {
   readonly js: string;
   readonly css: string;
+  readonly candlesJs: string;
 }
 
 let cachedAssets: UplotAssets | undefined;
@@ -18,18 +20,25 @@ let cachedAssets: UplotAssets | undefined;
 function uplotAssets(): UplotAssets {
   if (cachedAssets !== undefined) return cachedAssets;
   const require = createRequire(import.meta.url);
-  const read = (file: string): string => {
+  const read = (name: string, file: string): string => {
     try {
-      return readFileSync(require.resolve(`uplot/dist/${file}`), 'utf8');
+      // Resolved from the package's package.json: lightweight-charts exports no dist/ paths.
+      const dir = dirname(require.resolve(`${name}/package.json`));
+      return readFileSync(join(dir, 'dist', file), 'utf8');
     } catch (error) {
       throw new QuantaError(
         ErrorCodes.REPORT_WRITE_FAILED,
-        `backtest report: cannot read the chart library uplot/dist/${file}`,
-        { cause: error, details: ['Run `npm ci` so the uplot package is installed.'] },
+        `backtest report: cannot read the chart library ${name}/dist/${file}`,
+        { cause: error, details: [`Run \`npm ci\` so the ${name} package is installed.`] },
       );
     }
   };
-  cachedAssets = { js: read('uPlot.iife.min.js'), css: read('uPlot.min.css') };
+  cachedAssets = {
+    js: read('uplot', 'uPlot.iife.min.js'),
+    css: read('uplot', 'uPlot.min.css'),
+    // The standalone production build defines the global LightweightCharts, no module loader.
+    candlesJs: read('lightweight-charts', 'lightweight-charts.standalone.production.js'),
+  };
   return cachedAssets;
 }
 
@@ -251,7 +260,7 @@ function priceChartsSection(report: BacktestReport): string {
   return charts
     .map(
       (c) =>
-        `<figure><figcaption>${esc(c.symbol)}</figcaption><div class="chart" data-price-chart="${esc(c.marketId)}"></div></figure>`,
+        `<figure><figcaption>${esc(c.symbol)} <small>candles of the mid, ${esc(c.candles.timeframe)}</small></figcaption><div class="chart candles" data-candle-chart="${esc(c.marketId)}"></div><div class="chart" data-price-chart="${esc(c.marketId)}"></div></figure>`,
     )
     .join('\n');
 }
@@ -522,7 +531,7 @@ ${noSamples}<div class="chart" id="chart-equity"></div>
 <h2>Drawdown</h2>
 <div class="chart" id="chart-drawdown"></div>
 <h2>Prices</h2>
-<p class="muted">Mid with the bid/ask band; green dots are buys and red dots sells at their fill prices; strategy plots (ctx.plot) are drawn on the market they name.</p>
+<p class="muted">Candles of the mid with every fill marked (green arrows buys, red arrows sells, purple the protective exits, named); below, the mid with the bid/ask band, green dots buys and red dots sells at their fill prices, and the strategy plots (ctx.plot) on the market they name.</p>
 ${priceChartsSection(report)}
 <h2>Returns per snapshot</h2>
 <div class="chart" id="chart-returns"></div>
@@ -546,10 +555,11 @@ ${countsTable('reason', report.refusals.byReason)}
 <div class="scroll">${ordersTable(report)}</div>
 <h2>Config</h2>
 <pre class="config">${esc(JSON.stringify(run.config, null, 2))}</pre>
-<footer>quanta backtest report, format ${esc(report.format)} v${esc(report.version)}. Charts: uPlot (MIT).</footer>
+<footer>quanta backtest report, format ${esc(report.format)} v${esc(report.version)}. Charts: uPlot (MIT), TradingView Lightweight Charts (Apache-2.0).</footer>
 </main>
 <script type="application/json" id="report-data">${scriptJson(chartData)}</script>
 <script>${inlineText(assets.js, 'script')}</script>
+<script>${inlineText(assets.candlesJs, 'script')}</script>
 <script>${REPORT_PAGE_SCRIPT}</script>
 </body>
 </html>

@@ -1,8 +1,9 @@
 /**
  * The browser code of `report.html`: reads the inline `#report-data` JSON and draws the equity
  * (with buy-and-hold and one line per strategy instance), drawdown, per-market position, per-market
- * price (bid/ask band, fills, strategy plots) and returns-histogram charts with uPlot (inlined
- * before it). Values under the cursor read as the tables do: money to the cent, prices (and the
+ * price (bid/ask band, fills, strategy plots) and returns-histogram charts with uPlot, and one
+ * candlestick chart per market (the mid's candles, fills and protective exits marked) with
+ * Lightweight Charts (both inlined before it). Values under the cursor read as the tables do: money to the cent, prices (and the
  * strategy plots drawn on a market's price chart) to the market's tick, positions to its quantum
  * (data.markets); a market without known precision shows its values as they are. When the charts exist
  * it sets `document.body.dataset.chartsReady` to their count, which the browser test waits for.
@@ -109,6 +110,43 @@ export const REPORT_PAGE_SCRIPT = `(function () {
     }, [c.t.map(function (t) { return t / 1000; })].concat(ys));
   });
 
+  // Candles with Lightweight Charts (inlined before this script as the global LightweightCharts).
+  var candleCharts = [];
+  var candleCount = 0;
+  data.priceCharts.forEach(function (c) {
+    var el = document.querySelector('[data-candle-chart="' + c.marketId + '"]');
+    var k = c.candles;
+    if (!el || k.t.length === 0) return;
+    var m = precision[c.marketId];
+    var decimals = m ? Math.max(0, m.priceExpo) : 4;
+    var chart = LightweightCharts.createChart(el, {
+      width: widthOf(el),
+      height: 320,
+      layout: { background: { color: '#ffffff' }, textColor: '#1f2937' },
+      timeScale: { timeVisible: true, secondsVisible: k.ms < 60000 },
+      localization: { locale: 'en-US' }
+    });
+    var candles = chart.addSeries(LightweightCharts.CandlestickSeries, {
+      priceFormat: { type: 'price', precision: decimals, minMove: Math.pow(10, -decimals) }
+    });
+    candles.setData(k.t.map(function (t, i) {
+      return { time: t / 1000, open: num(k.open[i]), high: num(k.high[i]), low: num(k.low[i]), close: num(k.close[i]) };
+    }));
+    LightweightCharts.createSeriesMarkers(candles, c.fills.map(function (f) {
+      var buy = f.side === 'BUY';
+      return {
+        time: Math.floor(f.t / k.ms) * k.ms / 1000,
+        position: buy ? 'belowBar' : 'aboveBar',
+        shape: buy ? 'arrowUp' : 'arrowDown',
+        color: f.exit ? '#9333ea' : buy ? '#16a34a' : '#dc2626',
+        text: f.exit || ''
+      };
+    }));
+    chart.timeScale().fitContent();
+    candleCharts.push({ chart: chart, el: el });
+    candleCount += k.t.length;
+  });
+
   var h = data.histogram;
   if (h.counts.length > 0) {
     var centers = h.counts.map(function (_, i) { return (Number(h.edgesBps[i]) + Number(h.edgesBps[i + 1])) / 2; });
@@ -124,7 +162,9 @@ export const REPORT_PAGE_SCRIPT = `(function () {
 
   window.addEventListener('resize', function () {
     charts.forEach(function (c) { c.plot.setSize({ width: widthOf(c.el), height: c.height }); });
+    candleCharts.forEach(function (c) { c.chart.resize(widthOf(c.el), 320); });
   });
-  document.body.dataset.chartsReady = String(charts.length);
+  document.body.dataset.candles = String(candleCount);
+  document.body.dataset.chartsReady = String(charts.length + candleCharts.length);
 })();
 `;

@@ -1,6 +1,7 @@
 import { midPriceX18 } from '../domain/index.ts';
 import { formatX18, parseSignedDecimalToX18 } from '../money/index.ts';
 import { annualizedCaveat } from './annualized-caveat.ts';
+import { candleMs, midCandles, type Candles } from './candles.ts';
 import { exitStats, tripExitOfTag, type ExitStats, type TripExit } from './exit-reasons.ts';
 import { downsampleIndices } from './downsample.ts';
 import { computeEquityCurve } from './equity-curve.ts';
@@ -69,6 +70,18 @@ export interface PriceChart {
     readonly strategy: string;
     readonly name: string;
     readonly values: readonly (string | null)[];
+  }[];
+  /** OHLC of the mid from every sample the run kept, in bars of a length fit for the span. */
+  readonly candles: Candles;
+  /**
+   * Every fill in this market (time in ms, fill price), marked on the candles; `exit` names the
+   * protective exit whose order it filled, null for any other order.
+   */
+  readonly fills: readonly {
+    readonly t: number;
+    readonly side: 'BUY' | 'SELL';
+    readonly price: string;
+    readonly exit: TripExit | null;
   }[];
 }
 
@@ -210,7 +223,12 @@ function returnsOf(trace: BacktestTrace, startX18: bigint): ReturnsAccumulator {
   return returns;
 }
 
-function priceCharts(trace: BacktestTrace): PriceChart[] {
+function priceCharts(trace: BacktestTrace, spanMs: number): PriceChart[] {
+  const tags = new Map(trace.orders.map((order) => [order.id, order.tag]));
+  const protectiveExit = (orderId: number): TripExit | null => {
+    const exit = tripExitOfTag(tags.get(orderId));
+    return exit === 'strategy' ? null : exit;
+  };
   const marketIds = new Set<number>();
   for (const sample of trace.samples) for (const top of sample.tops) marketIds.add(top.marketId);
   const indexOfTime = new Map<number, number>();
@@ -283,6 +301,18 @@ function priceCharts(trace: BacktestTrace): PriceChart[] {
           const [strategy = '', name = ''] = key.split('\u0000');
           return { strategy, name, values: picked.map((i) => series.get(i) ?? null) };
         }),
+        candles: midCandles(
+          trace.samples.map((sample, i) => ({ t: sample.t, midX18: midX18[i] })),
+          candleMs(spanMs, trace.snapshotIntervalMs),
+        ),
+        fills: trace.fills
+          .filter((fill) => fill.marketId === marketId)
+          .map((fill) => ({
+            t: fill.t,
+            side: fill.side,
+            price: formatX18(fill.priceX18),
+            exit: protectiveExit(fill.orderId),
+          })),
       };
     });
 }
@@ -358,6 +388,6 @@ export function buildTearsheet(trace: BacktestTrace, metrics: BacktestMetrics): 
     })),
     exits: exitStats(trips, exitOf),
     returnsHistogram: histogram(returnsOf(trace, startX18)),
-    priceCharts: priceCharts(trace),
+    priceCharts: priceCharts(trace, spanMs),
   };
 }

@@ -41,6 +41,7 @@ interface PageElement {
   readonly parentElement: PageElement | null;
   getAttribute(name: string): string | null;
   querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): Iterable<PageElement>;
   getBoundingClientRect(): { readonly width: number; readonly height: number };
 }
 declare const document: {
@@ -49,6 +50,14 @@ declare const document: {
   querySelectorAll(selector: string): Iterable<PageElement>;
 };
 declare function getComputedStyle(element: PageElement): { readonly overflowX: string };
+/** A canvas as the candle check reads it. */
+interface PageCanvas {
+  readonly width: number;
+  readonly height: number;
+  getContext(kind: '2d'): {
+    getImageData(x: number, y: number, w: number, h: number): { readonly data: Uint8ClampedArray };
+  } | null;
+}
 
 let browser: Browser;
 let root: string;
@@ -67,6 +76,10 @@ afterAll(async () => {
 
 interface PageResult {
   readonly chartsReady: string | undefined;
+  /** Candles the page handed to Lightweight Charts, over all markets. */
+  readonly candles: number;
+  /** Per candle chart, the pixels painted in the candle colours (up #26a69a, down #ef5350). */
+  readonly candlePixels: readonly number[];
   readonly canvases: readonly {
     readonly chart: string;
     readonly width: number;
@@ -122,8 +135,15 @@ async function openReport(
         const canvas = chart.querySelector('canvas');
         const box = canvas?.getBoundingClientRect();
         const marketId =
-          chart.getAttribute('data-position-chart') ?? chart.getAttribute('data-price-chart');
-        const kind = chart.getAttribute('data-position-chart') === null ? 'price' : 'position';
+          chart.getAttribute('data-position-chart') ??
+          chart.getAttribute('data-candle-chart') ??
+          chart.getAttribute('data-price-chart');
+        const kind =
+          chart.getAttribute('data-position-chart') !== null
+            ? 'position'
+            : chart.getAttribute('data-candle-chart') !== null
+              ? 'candles'
+              : 'price';
         return {
           chart: chart.id || `${kind} ${marketId ?? '?'}`,
           width: box?.width ?? 0,
@@ -142,7 +162,28 @@ async function openReport(
         })
         .map((table) => table.querySelector('th')?.textContent ?? '?'),
     );
-    return { chartsReady, canvases, pageOverflow, wideTables, problems };
+    const candles = Number(await page.evaluate(() => document.body.dataset.candles ?? '0'));
+    const candlePixels = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-candle-chart]')].map((chart) => {
+        let painted = 0;
+        for (const element of chart.querySelectorAll('canvas')) {
+          const canvas = element as unknown as PageCanvas;
+          const context = canvas.getContext('2d');
+          if (context === null || canvas.width === 0 || canvas.height === 0) continue;
+          const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+          for (let i = 0; i < pixels.length; i += 4) {
+            const [r, g, b] = [pixels[i], pixels[i + 1], pixels[i + 2]];
+            if (
+              (r === 0x26 && g === 0xa6 && b === 0x9a) ||
+              (r === 0xef && g === 0x53 && b === 0x50)
+            )
+              painted += 1;
+          }
+        }
+        return painted;
+      }),
+    );
+    return { chartsReady, candles, candlePixels, canvases, pageOverflow, wideTables, problems };
   } finally {
     await page.close();
   }
@@ -160,7 +201,9 @@ describe('report.html in headless chromium', () => {
       expect(result.canvases.map((c) => c.chart)).toEqual([
         'chart-equity',
         'chart-drawdown',
+        'candles 1',
         'price 1',
+        'candles 3',
         'price 3',
         'chart-returns',
         'position 1',
@@ -173,6 +216,10 @@ describe('report.html in headless chromium', () => {
       }
       expect(result.pageOverflow).toBe(0);
       expect(result.wideTables).toEqual([]);
+      // The candlestick charts drew candles (canvas pixels in the candle colours), not only axes.
+      expect(result.candles).toBeGreaterThan(0);
+      expect(result.candlePixels).toHaveLength(2);
+      for (const painted of result.candlePixels) expect(painted).toBeGreaterThan(20);
     },
   );
 
@@ -187,6 +234,9 @@ describe('report.html in headless chromium', () => {
       });
       const result = await openReport(await writeHtml(`real-${viewport.width}`, t), viewport);
       expect(result.problems).toEqual([]);
+      expect(result.candles).toBeGreaterThan(0);
+      expect(result.candlePixels.length).toBeGreaterThan(0);
+      for (const painted of result.candlePixels) expect(painted).toBeGreaterThan(20);
       expect(result.canvases.length).toBeGreaterThanOrEqual(5);
       expect(result.chartsReady).toBe(String(result.canvases.length));
       for (const canvas of result.canvases) {
