@@ -22,6 +22,7 @@ import { prepareStrategies } from '../strategy/prepare-strategies.ts';
 import type { Market } from '../domain/index.ts';
 import { parseDecimalToX18 } from '../money/index.ts';
 import { capitalOf } from '../execution/risk-limits.ts';
+import { takeLiquidations } from './liquidations.ts';
 import {
   type FillModel,
   overridesFees,
@@ -34,6 +35,7 @@ import { journalWithFillLog } from './fill-log.ts';
 import type {
   BacktestTrace,
   FillEvent,
+  LiquidationEvent,
   MarketSample,
   MarketTop,
   PlotPoint,
@@ -217,6 +219,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
       clock,
       markets: [...markets.values()],
       seed: config.paper.seed,
+      // The venue's account holds what the report's equity starts from (docs/margin.md).
+      initialBalance: fillModel.startingCapital,
     });
     const orderLatency = options.orderLatency;
     const venue = new LatentVenue({
@@ -301,6 +305,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     return chartedSorted;
   };
   let previousAt: number | undefined;
+  const liquidations: LiquidationEvent[] = [];
+  let liquidationsSeen = 0;
   options.onStart?.(recording.bytes);
   const scan = recording.snapshots();
   // A chunk's snapshots at a time: one await per batch rather than one per snapshot.
@@ -367,6 +373,14 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
       }
       if (snapshot.quotes !== undefined)
         engine.replayQuotes(slips ? [...snapshot.quotes.values()].map(slip) : snapshot.quotes);
+      liquidationsSeen = takeLiquidations(
+        engine,
+        ACCOUNT_ID,
+        liquidationsSeen,
+        executor,
+        fills,
+        liquidations,
+      );
       // Orders sent earlier that reach the venue by now meet this snapshot's book, before the
       // strategies see it (a live answer arrives before the next poll too).
       if (venue.arrive() > 0) await settle(run);
@@ -485,6 +499,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     fills,
     plots: kept.plots,
     intents,
+    ...(liquidations.length === 0 ? {} : { liquidations }),
   };
   journal.close();
   return trace;

@@ -1,4 +1,5 @@
 import type { DataKind } from './data-kind.ts';
+import type { SimLiquidation } from '../sim/index.ts';
 import type { RefusalReason } from '../execution/refusal.ts';
 import type { OrderRecord } from '../execution/order-record.ts';
 import type { FillModel } from './fill-model.ts';
@@ -27,6 +28,12 @@ export interface FillEvent {
   /** Virtual time (ms) the fill was booked: the snapshot at which the venue answered. */
   readonly t: number;
 }
+
+/**
+ * One liquidation of a backtest, as its trace and report list it (docs/margin.md): the
+ * simulation's record, with `t` the virtual time of the snapshot whose marks tripped the rule.
+ */
+export type LiquidationEvent = Omit<SimLiquidation, 'accountId' | 'at'> & { readonly t: number };
 
 /** One `ctx.plot` point. */
 export interface PlotPoint {
@@ -143,6 +150,8 @@ export interface BacktestTrace {
   readonly refusalsByStrategy: Readonly<
     Record<string, Readonly<Partial<Record<RefusalReason, number>>>>
   >;
+  /** Positions the simulation liquidated (docs/margin.md); absent or empty: none. */
+  readonly liquidations?: readonly LiquidationEvent[];
   /** Intents in the order strategies produced them (the agreement test compares these). */
   readonly intents: readonly {
     readonly seq: number;

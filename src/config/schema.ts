@@ -165,6 +165,8 @@ const paperSchema = mapping({
   rateLimit: positiveInt().optional(),
   volatilityBps: nonNegativeNumber().optional(),
   spreadBps: nonNegativeNumber().optional(),
+  // Starting cash of each subaccount of the embedded venue, quote units (docs/margin.md).
+  balance: positiveDecimal().default('100000'),
   // Markets of the embedded venue that start inactive and turn active later (new listings).
   listings: z
     .array(

@@ -18,7 +18,7 @@ import { type Dispatcher, type DispatchResult, type SignedOrderRequest } from '.
 import { NextEvent } from './next-event.ts';
 import type { NewOrder, OrderJournal } from './journal.ts';
 import type { OrderRecord } from './order-record.ts';
-import { Portfolio, type Liquidity } from './portfolio.ts';
+import { Portfolio, type BookedFill, type Liquidity } from './portfolio.ts';
 import { unrealizedPnlX18, type PositionBook } from './positions.ts';
 import { markPriceX18 } from '../market/mark-price.ts';
 import { expiryFloorOf, nextExpiryTs } from './expiry-floor.ts';
@@ -155,6 +155,11 @@ export class Executor {
   /** One strategy's own positions (what its `ctx.position` reports). */
   strategyPositions(strategy: string): PositionBook {
     return this.#portfolio.strategy(strategy);
+  }
+
+  /** Books a position the venue closed on its own, a liquidation (see `Portfolio.bookClosure`). */
+  bookClosure(marketId: number, priceX18: bigint, feeX18: bigint): BookedFill[] {
+    return this.#portfolio.bookClosure(marketId, priceX18, feeX18);
   }
 
   /** The account's equity at the marks of `snapshot` (see `RiskEngine.equityX18`). */

@@ -95,6 +95,35 @@ export class Portfolio {
     this.strategy(fill.strategy).apply(fill);
   }
 
+  /**
+   * Books a closure the venue made on its own (a liquidation, docs/margin.md): every strategy's
+   * position in `marketId` closed at `priceX18`, the venue's fee shared by amount closed (the
+   * last strategy takes the rounding remainder). Returns the fills booked, by strategy name.
+   */
+  bookClosure(marketId: number, priceX18: bigint, feeX18: bigint): BookedFill[] {
+    const open = [...this.#byStrategy.entries()]
+      .map(([strategy, book]) => ({ strategy, amountX18: book.amountX18(marketId) }))
+      .filter(({ amountX18 }) => amountX18 !== 0n)
+      .sort((a, b) => (a.strategy < b.strategy ? -1 : a.strategy > b.strategy ? 1 : 0));
+    const abs = (value: bigint): bigint => (value < 0n ? -value : value);
+    const total = open.reduce((sum, { amountX18 }) => sum + abs(amountX18), 0n);
+    let feeLeft = feeX18;
+    const fills = open.map(({ strategy, amountX18 }, index): BookedFill => {
+      const share = index === open.length - 1 ? feeLeft : (feeX18 * abs(amountX18)) / total;
+      feeLeft -= share;
+      return {
+        strategy,
+        marketId,
+        side: amountX18 > 0n ? 'SELL' : 'BUY',
+        amountX18: abs(amountX18),
+        priceX18,
+        feeX18: share,
+      };
+    });
+    for (const fill of fills) this.book(fill);
+    return fills;
+  }
+
   /** Unrealized PnL of the account at the mark price of `snapshot` (markets without a mark count 0). */
   unrealizedX18(snapshot: Snapshot): bigint {
     let total = 0n;

@@ -47,6 +47,8 @@ export interface PaperVenueOptions {
   readonly spreadBps?: number;
   /** Markets of the built engine that turn active later (inactive until then). Not with `engine`. */
   readonly listings?: readonly SimListing[];
+  /** Starting cash of every subaccount of the built engine, quote units. Default "100000". Not with `engine`. */
+  readonly balance?: string;
   /** Connection cap and timeouts for slow clients. Default `DEFAULT_SERVER_LIMITS`. */
   readonly limits?: PaperServerLimits;
 }
@@ -66,6 +68,7 @@ export interface ResolvedPaperOptions {
   readonly volatilityBps: number | undefined;
   readonly spreadBps: number | undefined;
   readonly listings: readonly SimListing[] | undefined;
+  readonly balance: string | undefined;
 }
 
 // RFC 9110 token characters: what a header name may be made of.
@@ -105,9 +108,9 @@ export function resolvePaperOptions(options: PaperVenueOptions): ResolvedPaperOp
     throw invalid('headerPrefix: expected header-name characters, e.g. "Service-"');
   }
   if (options.engine !== undefined) {
-    const clash = (['markets', 'volatilityBps', 'spreadBps', 'listings'] as const).filter(
-      (name) => options[name] !== undefined,
-    );
+    const clash = (
+      ['markets', 'volatilityBps', 'spreadBps', 'listings', 'balance'] as const
+    ).filter((name) => options[name] !== undefined);
     if (clash.length > 0) {
       throw invalid(`${clash.join(', ')}: configure the engine itself when passing one as engine`);
     }
@@ -126,5 +129,6 @@ export function resolvePaperOptions(options: PaperVenueOptions): ResolvedPaperOp
     volatilityBps: options.volatilityBps,
     spreadBps: options.spreadBps,
     listings: options.listings,
+    balance: options.balance,
   };
 }

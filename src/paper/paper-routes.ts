@@ -22,6 +22,7 @@ function buildEngine(options: ResolvedPaperOptions): SimEngine {
     ...(options.volatilityBps === undefined ? {} : { volatilityBps: options.volatilityBps }),
     ...(options.spreadBps === undefined ? {} : { spreadBps: options.spreadBps }),
     ...(options.listings === undefined ? {} : { listings: options.listings }),
+    ...(options.balance === undefined ? {} : { initialBalance: options.balance }),
   };
   return new SimEngine(engineOptions);
 }

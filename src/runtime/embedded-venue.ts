@@ -31,6 +31,7 @@ export async function resolveVenue(config: Config): Promise<VenueEndpoints> {
       ? {}
       : { volatilityBps: config.paper.volatilityBps }),
     ...(config.paper.spreadBps === undefined ? {} : { spreadBps: config.paper.spreadBps }),
+    balance: config.paper.balance,
     listings: config.paper.listings.map(({ market, activeAfterMs }, index) => {
       const listed = DEFAULT_SIM_MARKETS.find((m) => m.symbol === market);
       if (listed === undefined) {

@@ -32,6 +32,8 @@ import { buildSyntheticBook } from './synthetic-book.ts';
 import type { SimAccount, SimFill, SimOrder, SimOrderRequest, SimPosition } from './types.ts';
 import { SimRejection } from './sim-rejection.ts';
 import { validateOrderRequest } from './validate-order.ts';
+import { isLiquidatable, marginAccount } from '../domain/account/index.ts';
+import { checkSimOrderMargin, ledgerAccount, type SimLiquidation } from './sim-margin.ts';
 
 // Date's own range: any clock reading outside it cannot be written as an ISO timestamp.
 const MAX_CLOCK_MS = 8.64e15;
@@ -157,7 +159,8 @@ function reportedStatus(order: BookedOrder): OrderStatus {
  *
  * Simplifications, on purpose: resting orders are not shown in the quotes and never trade with
  * each other; a resting order that the book crosses fills at its own limit price (maker) up to
- * the crossing liquidity; there are no margin or balance checks.
+ * the crossing liquidity. Margin is the account model's (docs/margin.md): an order beyond the free
+ * margin is refused, and an account below its maintenance margin is liquidated.
  *
  * @example
  * let now = Date.parse('2026-01-05T00:00:00Z');
@@ -179,6 +182,10 @@ export class SimEngine {
   readonly #resting = new Map<number, BookedOrder>();
   #schedule: ActivityChange[] = [];
   #nextOrderId = 1;
+  readonly #liquidations: SimLiquidation[] = [];
+  readonly #liquidated = new Set<string>();
+  /** The last mark of each market, held while its replayed book is one-sided. */
+  readonly #lastMark = new Map<number, bigint>();
   readonly #source: SimEngineOptions;
   readonly #startedAt: number;
   #now: number;
@@ -304,6 +311,7 @@ export class SimEngine {
       sim.external = { quote, book, mid: { x18: bookMid(book) } };
       this.#matchResting(sim, now);
     }
+    this.#liquidateDue(now);
   }
 
   /**
@@ -334,6 +342,7 @@ export class SimEngine {
       }
       if (matching) this.#matchResting(sim, now);
     }
+    this.#liquidateDue(now);
   }
 
   /**
@@ -416,6 +425,18 @@ export class SimEngine {
     if (sim === undefined) throw new SimRejection(`market ${request.marketId} not found`);
 
     const account = this.#account(accountId);
+    if (this.#liquidated.has(accountId) && !this.#options.margin.continueAfterLiquidation) {
+      throw new SimRejection('account liquidated: its trading has ended');
+    }
+    checkSimOrderMargin(
+      this.#options.margin,
+      account,
+      sim.market,
+      request.side,
+      request.amountX18,
+      request.type === 'LIMIT' ? request.priceX18 : this.#bestPrice(sim, request.side),
+      () => this.#marginInput(account),
+    );
     const at = iso(now);
     const order: BookedOrder = {
       id: this.#nextOrderId,
@@ -482,6 +503,16 @@ export class SimEngine {
     ).view();
   }
 
+  /**
+   * The liquidations so far (of one account, or all), oldest first: each position the
+   * simulation closed because the account's equity fell below its maintenance margin
+   * (docs/margin.md, "Simulation").
+   */
+  liquidations(accountId?: string): SimLiquidation[] {
+    this.#sync();
+    return this.#liquidations.filter((l) => accountId === undefined || l.accountId === accountId);
+  }
+
   #invalid(message: string): QuantaError {
     return new QuantaError(ErrorCodes.SIM_INVALID_INPUT, message);
   }
@@ -511,6 +542,7 @@ export class SimEngine {
         sim.syntheticBook = null;
         if (this.#resting.size > 0) this.#matchResting(sim, at);
       }
+      this.#liquidateDue(at);
       this.#nextStepAt += this.#options.stepMs;
     }
     this.#applyScheduleUntil(target);
@@ -609,6 +641,85 @@ export class SimEngine {
       if (amount === 0n) continue;
       this.#fill(order, amount, order.priceX18, 'MAKER', at);
       this.#settle(order);
+    }
+  }
+
+  /** The best price an order on `side` would meet now, undefined when that side is empty. */
+  #bestPrice(sim: MarketSim, side: OrderSide): bigint | undefined {
+    const levels = side === 'BUY' ? this.#bookOf(sim).asks : this.#bookOf(sim).bids;
+    return levels.find((level) => level.remainingX18 > 0n)?.priceX18;
+  }
+
+  /** A market's mark by the one mid rule; the last one held while its book is one-sided. */
+  #markOf(marketId: number): bigint | undefined {
+    const sim = this.#markets.get(marketId);
+    if (sim === undefined) return undefined;
+    const mid = sim.external === null ? sim.midX18 : this.#externalMid(sim.external);
+    if (mid === undefined) return this.#lastMark.get(marketId);
+    this.#lastMark.set(marketId, mid);
+    return mid;
+  }
+
+  #marginInput(ledger: AccountLedger): ReturnType<typeof ledgerAccount> {
+    return ledgerAccount(
+      ledger,
+      (marketId) => this.#markets.get(marketId)?.market,
+      (marketId) => this.#markOf(marketId),
+    );
+  }
+
+  /**
+   * The liquidation rule (docs/margin.md): an account whose equity is below its maintenance
+   * margin has its resting orders cancelled and every PERPETUAL position closed against the
+   * book as a MARKET order would be, each fill charged the liquidation fee.
+   */
+  #liquidateDue(at: number): void {
+    for (const ledger of this.#accounts.values()) {
+      const input = this.#marginInput(ledger);
+      if (input === undefined || !input.positions.some((p) => p.type === 'PERPETUAL')) continue;
+      if (!isLiquidatable(input)) continue;
+      const view = marginAccount(input);
+      for (const order of this.#resting.values()) {
+        if (order.accountId !== ledger.accountId) continue;
+        order.status = transition(order.status, 'cancelled');
+        order.updatedAt = iso(at);
+        this.#resting.delete(order.id);
+      }
+      for (const position of input.positions) {
+        if (position.type !== 'PERPETUAL') continue;
+        const sim = this.#markets.get(position.marketId);
+        if (sim === undefined) continue;
+        const side: OrderSide = position.amountX18 > 0n ? 'SELL' : 'BUY';
+        const want = position.amountX18 > 0n ? position.amountX18 : -position.amountX18;
+        let amountX18 = 0n;
+        let notionalX36 = 0n;
+        let feeX18 = 0n;
+        for (const take of takeLiquidity(this.#bookOf(sim), side, want, null)) {
+          const fee = fillFeeX18(
+            take.amountX18,
+            take.priceX18,
+            this.#options.margin.liquidationFeeX18,
+          );
+          ledger.applyFill(sim.market.id, side, take.amountX18, take.priceX18, fee);
+          amountX18 += take.amountX18;
+          notionalX36 += take.amountX18 * take.priceX18;
+          feeX18 += fee;
+        }
+        if (amountX18 === 0n) continue;
+        this.#liquidations.push({
+          accountId: ledger.accountId,
+          at,
+          marketId: sim.market.id,
+          side,
+          amountX18,
+          priceX18: notionalX36 / amountX18,
+          markX18: position.markX18,
+          feeX18,
+          equityX18: view.equityX18,
+          maintenanceMarginX18: view.maintenanceMarginX18,
+        });
+      }
+      this.#liquidated.add(ledger.accountId);
     }
   }
 

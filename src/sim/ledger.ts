@@ -18,7 +18,7 @@ function abs(value: bigint): bigint {
 /**
  * One account's money: cash, fees and a signed position per market. Cash and PnL are kept at
  * x36 (amount × price, unrounded) so no fill ever loses a unit to rounding; views floor to x18.
- * There are no margin or balance checks: the simulation knows money, not risk.
+ * Margin and liquidation are judged outside, by the account model (sim-margin.ts).
  */
 export class AccountLedger {
   readonly accountId: string;
@@ -85,6 +85,24 @@ export class AccountLedger {
     position.amountX18 = held + signed;
     const opened = abs(signed) - closed;
     if (opened > 0n) position.openCostX36 = opened * priceX18;
+  }
+
+  /**
+   * The deposit plus PnL realised minus fees, floored to x18: the cash with what the open
+   * positions cost added back (the account model's balance, docs/margin.md).
+   */
+  balanceX18(): bigint {
+    let openX36 = 0n;
+    for (const state of this.#positions.values())
+      openX36 += state.amountX18 < 0n ? -state.openCostX36 : state.openCostX36;
+    return floorDiv(this.#cashX36 + openX36, X18_SCALE);
+  }
+
+  /** The positions that are not flat, by market id ascending. */
+  openPositions(): SimPosition[] {
+    const ids: number[] = [];
+    for (const [id, state] of this.#positions) if (state.amountX18 !== 0n) ids.push(id);
+    return ids.sort((a, b) => a - b).map((id) => this.position(id));
   }
 
   /** A copy of the position in `marketId` (flat when never traded). */

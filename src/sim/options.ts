@@ -10,6 +10,7 @@ import type { Market } from '../domain/index.ts';
 import { DEFAULT_INITIAL_PRICES, DEFAULT_SIM_MARKETS } from './default-markets.ts';
 import { snapPriceToGrid } from './price-walk.ts';
 import type { BookShape } from './synthetic-book.ts';
+import { DEFAULT_LIQUIDATION_FEE, type SimMarginRules } from './sim-margin.ts';
 
 /** A market that turns active at a given time (a "new listing"); inactive until then. */
 export interface SimListing {
@@ -51,6 +52,15 @@ export interface SimEngineOptions {
   readonly defaultInitialPrice?: string;
   /** Markets that become active at a given time; they start inactive. */
   readonly listings?: readonly SimListing[];
+  /**
+   * Refuse an order whose initial margin and fee exceed the account's free margin
+   * (docs/margin.md). Default true; false only in tests that need the liquidation without it.
+   */
+  readonly marginChecks?: boolean;
+  /** Fraction of the closed notional a liquidation costs (decimal string). Default "0.01". */
+  readonly liquidationFee?: string;
+  /** After a liquidation the account's orders are refused unless this is true. Default false. */
+  readonly continueAfterLiquidation?: boolean;
 }
 
 /** Levels per side of every synthetic book (docs/conventions.md §6: depth ≤ 10). */
@@ -73,6 +83,7 @@ export interface ResolvedSimOptions {
   readonly shape: BookShape;
   readonly initialBalanceX18: bigint;
   readonly listings: readonly SimListing[];
+  readonly margin: SimMarginRules;
 }
 
 function invalid(message: string): QuantaError {
@@ -196,5 +207,13 @@ export function resolveSimOptions(options: SimEngineOptions): ResolvedSimOptions
     shape: { halfSpreadPpb: spreadPpb / 2n, levelStepPpb, depth: BOOK_DEPTH },
     initialBalanceX18,
     listings,
+    margin: {
+      checks: options.marginChecks ?? true,
+      liquidationFeeX18: parseDecimalToX18(
+        options.liquidationFee ?? DEFAULT_LIQUIDATION_FEE,
+        'sim option liquidationFee',
+      ),
+      continueAfterLiquidation: options.continueAfterLiquidation ?? false,
+    },
   };
 }

@@ -29,7 +29,9 @@ let session: TestSession;
 let wrongSignature: string;
 
 beforeEach(async () => {
-  harness = await startHarness();
+  // A balance the 10000 SOL MARKET order below fits in (150000 of initial margin at 10 %): these
+  // cases are about validation, docs/margin.md's refusal is tested in test/unit/sim/margin.test.ts.
+  harness = await startHarness({ balance: '1000000' });
   session = await register(harness);
   wrongSignature = await signBody(session, orderBody({ amount: '0.123' }));
 });

@@ -68,7 +68,7 @@ describe('parseConfig: valid files', () => {
         drainTimeoutMs: 10_000,
       },
       risk: { maxOrderNotional: '5000', maxPositionNotional: '20000' },
-      paper: { seed: 1, listings: [] },
+      paper: { seed: 1, balance: '100000', listings: [] },
       log: { level: 'info', format: 'auto' },
       backtest: { slippageBps: 0, startingCapital: '100000' },
       notify: [],

@@ -105,6 +105,7 @@ describe('a key pasted into any string field of the config', () => {
           "risk.maxLeverage.x",
           "risk.maxLeverage (keys)",
           "risk.killSwitchFile",
+          "paper.balance",
           "paper.listings.0.market",
           "backtest.startingCapital",
           "record.dir",

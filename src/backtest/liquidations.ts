@@ -1,0 +1,32 @@
+import type { Executor } from '../execution/executor.ts';
+import type { SimEngine, SimLiquidation } from '../sim/index.ts';
+import type { FillEvent, LiquidationEvent } from './trace.ts';
+
+/**
+ * Moves the engine's new liquidations of `accountId` into the bot's books: each closure is
+ * booked into the executor's portfolio (every strategy's position closed at the liquidation
+ * price, the fee shared), noted as fills (order id 0: no order of the bot's) and listed.
+ * `seen` counts the liquidations already taken; the new count is returned.
+ */
+export function takeLiquidations(
+  engine: SimEngine,
+  accountId: string,
+  seen: number,
+  executor: Executor,
+  fills: FillEvent[],
+  listed: LiquidationEvent[],
+): number {
+  const all: SimLiquidation[] = engine.liquidations(accountId);
+  for (const liquidation of all.slice(seen)) {
+    for (const fill of executor.bookClosure(
+      liquidation.marketId,
+      liquidation.priceX18,
+      liquidation.feeX18,
+    )) {
+      fills.push({ ...fill, orderId: 0, t: liquidation.at });
+    }
+    const { accountId: _accountId, at, ...rest } = liquidation;
+    listed.push({ t: at, ...rest });
+  }
+  return all.length;
+}
