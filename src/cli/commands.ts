@@ -290,6 +290,22 @@ export const COMMANDS = {
       },
     },
   },
+  sim: {
+    summary:
+      'simulate the whole bot on virtual time under seeded faults and check its invariants (exit 1 on a violation)',
+    about:
+      'Runs schedules of a whole bot against the in-process paper venue, each named by its seed:\nnetwork faults, a crash and a restart, then healing; the invariants are checked throughout.\n--seed N replays one (its trace hash); --seeds A-B runs a range on every core.',
+    flags: {
+      seed: { value: 'N', help: 'run (replay) one schedule and print its trace hash' },
+      seeds: { value: 'A-B', help: 'run the schedules of seeds A to B on a worker pool' },
+      minutes: {
+        value: 'N',
+        help: 'virtual minutes per schedule (the last fifth without faults)',
+        default: '10',
+      },
+      threads: { value: 'N', help: 'worker threads for --seeds', otherwise: 'one per core' },
+    },
+  },
 } as const satisfies Readonly<Record<string, CommandSpec>>;
 
 /** A command's name. */

@@ -115,7 +115,8 @@ function simConfig(dir: string, seed: number): Config {
 }
 
 function extensionOf(url: string): string {
-  return url.endsWith('.ts') ? '.ts' : '.js';
+  // Loaded through tsx in a worker thread the URL may carry a query.
+  return /\.ts(\?.*)?$/.test(url) ? '.ts' : '.js';
 }
 
 interface AcceptedOrder {

@@ -1,0 +1,68 @@
+import { stdout } from 'node:process';
+import { systemClock } from '../clock/clock.ts';
+import { ErrorCodes, ExitCode, QuantaError } from '../errors/index.ts';
+import { formatViolation } from '../simulation/invariants.ts';
+import { runSchedule, type ScheduleResult } from '../simulation/run-schedule.ts';
+import { runSeeds } from '../simulation/run-seeds.ts';
+import type { CommandInput } from './command-spec.ts';
+import type { COMMANDS } from './commands.ts';
+
+function usage(message: string): QuantaError {
+  // main.ts adds the usage line from the command table.
+  return new QuantaError(ErrorCodes.USAGE, message);
+}
+
+function count(flag: string, text: string): number {
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text)))
+    throw usage(`--${flag}: expected a non-negative integer, got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+function line(result: ScheduleResult): string {
+  const { stats } = result;
+  return `seed ${result.seed} trace ${result.traceHash} orders ${stats.ordersJournaled} accepted ${stats.ordersAccepted} faults ${stats.faults} crashes ${stats.crashes} ${result.violations.length === 0 ? 'ok' : 'VIOLATION'}\n`;
+}
+
+/**
+ * `quanta sim --seed N | --seeds A-B`: runs whole-bot schedules (src/simulation) and prints
+ * one line per seed, and each violation with its seed, invariant and last events. Exit 1 when
+ * any schedule broke an invariant.
+ */
+export async function run({ flags }: CommandInput<typeof COMMANDS.sim>): Promise<number> {
+  const minutes = count('minutes', flags.minutes);
+  if (minutes < 1) throw usage('--minutes: expected at least 1');
+  const durationMs = minutes * 60_000;
+  let results: ScheduleResult[];
+  if (flags.seed !== undefined && flags.seeds === undefined) {
+    const result = await runSchedule({
+      seed: count('seed', flags.seed),
+      durationMs,
+      healMs: durationMs / 5,
+    });
+    stdout.write(line(result));
+    results = [result];
+  } else if (flags.seeds !== undefined && flags.seed === undefined) {
+    const range = /^(\d+)-(\d+)$/.exec(flags.seeds);
+    const from = Number(range?.[1]);
+    const to = Number(range?.[2]);
+    if (range === null || from > to)
+      throw usage(`--seeds: expected a range A-B with A <= B, got ${JSON.stringify(flags.seeds)}`);
+    const started = systemClock.monotonic();
+    results = await runSeeds({
+      from,
+      to,
+      durationMs,
+      ...(flags.threads === undefined ? {} : { threads: count('threads', flags.threads) }),
+      onResult: (result) => stdout.write(line(result)),
+    });
+    const seconds = (systemClock.monotonic() - started) / 1000;
+    stdout.write(
+      `${results.length} schedules in ${seconds.toFixed(1)} s (${(results.length / seconds).toFixed(2)}/s), ${results.filter((r) => r.violations.length > 0).length} with violations\n`,
+    );
+  } else {
+    throw usage('quanta sim needs --seed N or --seeds A-B (one of them)');
+  }
+  for (const result of results)
+    for (const violation of result.violations) stdout.write(`${formatViolation(violation)}\n`);
+  return results.some((r) => r.violations.length > 0) ? ExitCode.FAILURE : ExitCode.OK;
+}

@@ -1,0 +1,56 @@
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { SeedTask } from './pool-worker.ts';
+import type { ScheduleResult } from './run-schedule.ts';
+
+/** The worker file for this build (see optimize/local-pool.ts for why two). */
+function workerFile(): string {
+  const fromSources = import.meta.url.endsWith('.ts');
+  return fileURLToPath(
+    new URL(fromSources ? '../../bin/sim-worker.mjs' : './worker-entry.js', import.meta.url),
+  );
+}
+
+/** What {@link runSeeds} runs. */
+export interface RunSeedsOptions {
+  readonly from: number;
+  readonly to: number;
+  /** Worker threads; default one per core. */
+  readonly threads?: number;
+  readonly durationMs?: number;
+  /** Told about each schedule as it ends (in the order they end). */
+  readonly onResult?: (result: ScheduleResult) => void;
+}
+
+/**
+ * Runs the schedules of seeds `from`..`to` (inclusive) on a pool of worker threads (piscina),
+ * one schedule per task; resolves to every result, in seed order.
+ */
+export async function runSeeds(options: RunSeedsOptions): Promise<ScheduleResult[]> {
+  const threads = options.threads ?? availableParallelism();
+  const pool = new Piscina({
+    filename: workerFile(),
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: Infinity,
+  });
+  try {
+    const tasks: Promise<ScheduleResult>[] = [];
+    for (let seed = options.from; seed <= options.to; seed++) {
+      const task: SeedTask = {
+        seed,
+        ...(options.durationMs === undefined ? {} : { durationMs: options.durationMs }),
+      };
+      tasks.push(
+        (pool.run(task) as Promise<ScheduleResult>).then((result) => {
+          options.onResult?.(result);
+          return result;
+        }),
+      );
+    }
+    return await Promise.all(tasks);
+  } finally {
+    await pool.destroy();
+  }
+}
