@@ -3,6 +3,7 @@ import type { Snapshot } from '../market/snapshot.ts';
 import type { Fill } from '../strategy/define-strategy.ts';
 import type { OrderIntent } from '../strategy/intent.ts';
 import type { StrategyHost } from '../strategy/strategy-host.ts';
+import type { Bar } from '../strategy/bars/bar.ts';
 import type { Executor } from './executor.ts';
 import type { ExitBook } from './exits/exit-book.ts';
 
@@ -137,6 +138,16 @@ export class TradingSession {
     const host = this.#hosts.get(name);
     if (host === undefined) return 'unknown';
     return host.resume() ? 'resumed' : 'not-paused';
+  }
+
+  /** Each strategy with bars: the closed bars of its first timeframe and market (the page's chart). */
+  strategyBars(): Record<string, readonly Bar[]> {
+    const bars: Record<string, readonly Bar[]> = {};
+    for (const host of this.#hostList) {
+      const closed = host.chartBars();
+      if (closed.length > 0) bars[host.name] = closed;
+    }
+    return bars;
   }
 
   /** The params a strategy runs on (parsed), undefined when no strategy has that name. */

@@ -185,6 +185,17 @@ export class StrategyHost {
     return true;
   }
 
+  /**
+   * The closed bars of its first declared timeframe in its first market, oldest first (what the
+   * live page charts); empty for a strategy without bars.
+   */
+  chartBars(): readonly Bar[] {
+    const timeframe = this.#bars.timeframes[0]?.timeframe;
+    const marketId = this.#marketIds[0];
+    if (timeframe === undefined || marketId === undefined) return [];
+    return this.#bars.bars(marketId, timeframe) ?? [];
+  }
+
   /** The params in effect, as the strategy's schema parsed them. */
   get params(): unknown {
     return this.#params;

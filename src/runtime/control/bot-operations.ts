@@ -27,7 +27,12 @@ export interface BotOperationsOptions {
   readonly dispatcher: Pick<Dispatcher, 'pending'>;
   readonly session: Pick<
     TradingSession,
-    'pausedStrategies' | 'strategyTimeouts' | 'resumeStrategy' | 'strategyNames' | 'strategyErrors'
+    | 'pausedStrategies'
+    | 'strategyTimeouts'
+    | 'resumeStrategy'
+    | 'strategyNames'
+    | 'strategyErrors'
+    | 'strategyBars'
   >;
   readonly poller: Pick<Poller, 'failures' | 'lastGoodAt' | 'lastGoodAgeMs'>;
   readonly journal: Pick<OrderJournal, 'inStates' | 'latest' | 'lastWriteError' | 'all'>;
@@ -46,6 +51,9 @@ export interface BotOperationsOptions {
   /** Live params (`POST /strategies/{name}/params`); absent: params cannot change. */
   readonly params?: Pick<LiveParams, 'change' | 'audit' | 'current'>;
 }
+
+/** How many of a strategy's latest bars `GET /status` gives the page's chart. */
+const STATUS_BARS = 120;
 
 /** How many of the latest params changes `GET /status` lists. */
 const STATUS_PARAM_CHANGES = 20;
@@ -224,6 +232,20 @@ export class BotOperations {
       paused: session.pausedStrategies(),
       strategyTimeouts: session.strategyTimeouts(),
       strategyErrors: session.strategyErrors(),
+      bars: Object.fromEntries(
+        Object.entries(session.strategyBars()).map(([name, bars]) => [
+          name,
+          bars.slice(-STATUS_BARS).map((bar) => ({
+            symbol: bar.symbol,
+            timeframe: bar.timeframe,
+            end: bar.end,
+            open: bar.open,
+            high: bar.high,
+            low: bar.low,
+            close: bar.close,
+          })),
+        ]),
+      ),
       ...(this.#options.params === undefined
         ? {}
         : {

@@ -15,7 +15,7 @@ import { parseStrategyParams } from '../../../src/strategy/load-strategy.ts';
 import type { PreparedStrategy } from '../../../src/strategy/prepare-strategies.ts';
 import { StrategyHost } from '../../../src/strategy/strategy-host.ts';
 import { testMarket } from '../../helpers/markets.ts';
-import { snapshotOf } from '../../helpers/strategy-harness.ts';
+import { quoteAt, snapshotOf } from '../../helpers/strategy-harness.ts';
 import { tempDirs } from '../../helpers/temp-dirs.ts';
 
 const tempDir = tempDirs('quanta-live-params-');
@@ -217,5 +217,45 @@ describe('live params', () => {
     expect(applied).toBe(true);
     expect(seen).toEqual([1]);
     journal.close();
+  });
+});
+
+describe('the live page chart', () => {
+  it('gives the closed bars of a strategy with bars, none for one without', async () => {
+    const withBars = defineStrategy({ name: 'bars', bars: { '1s': 5 }, onBar: () => [] });
+    const without = defineStrategy({ name: 'plain', onSnapshot: () => [] });
+    const hosts = [withBars, without].map(
+      (strategy) =>
+        new StrategyHost({
+          strategy,
+          name: strategy.name,
+          params: {},
+          symbols: ['ETH-USD'],
+          now: () => 0,
+          log: silentLogger,
+          store: { get: () => undefined, set: () => undefined },
+          positionOf: () => 0n,
+          openOrders: () => [],
+        }),
+    );
+    const session = new TradingSession({
+      hosts,
+      executor: {
+        submitAll: () => Promise.resolve([]),
+        refreshOpenOrders: () => Promise.resolve(),
+      },
+      log: silentLogger,
+    });
+    const market = testMarket();
+    // One snapshot a second: each one closes the 1s bar before it.
+    for (let seq = 1; seq <= 4; seq++)
+      await session.onSnapshot(snapshotOf(seq, [market], [quoteAt(market.id, '99', '101')]));
+    const bars = session.strategyBars();
+    expect(Object.keys(bars)).toEqual(['bars']);
+    expect(bars['bars']?.map((bar) => [bar.timeframe, bar.close])).toEqual([
+      ['1s', '100'],
+      ['1s', '100'],
+      ['1s', '100'],
+    ]);
   });
 });

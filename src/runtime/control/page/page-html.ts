@@ -37,6 +37,7 @@ export const PAGE_HTML = `<!doctype html>
     <div class="card"><h2>Credentials expire</h2><p id="credentials">…</p></div>
   </section>
   <section><h2>PnL over time (realized from the journal, net live)</h2><svg id="pnl-chart" viewBox="0 0 800 160" preserveAspectRatio="none"></svg></section>
+  <section id="bars-section" hidden><h2 id="bars-title">Bars</h2><svg id="bars-chart" viewBox="0 0 800 160" preserveAspectRatio="none"></svg></section>
   <section><h2>Positions</h2><table id="positions"></table></section>
   <section><h2>Strategies</h2><table id="strategies"></table></section>
   <section>

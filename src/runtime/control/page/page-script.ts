@@ -114,6 +114,39 @@ export const PAGE_SCRIPT = `(function () {
     }));
   }
 
+  // Candles of the first strategy with bars (its first timeframe and market), oldest first.
+  function drawBars(s) {
+    var all = s.bars || {};
+    var name = Object.keys(all)[0];
+    var section = $('bars-section');
+    if (name === undefined) { section.hidden = true; return; }
+    var bars = all[name];
+    section.hidden = false;
+    text('bars-title', 'Bars: ' + name + ', ' + bars[0].symbol + ' ' + bars[0].timeframe + ' (last ' + bars.length + ')');
+    var svg = $('bars-chart');
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    var lo = Math.min.apply(null, bars.map(function (b) { return Number(b.low); }));
+    var hi = Math.max.apply(null, bars.map(function (b) { return Number(b.high); }));
+    var dy = hi - lo || 1, w = 800 / Math.max(bars.length, 20);
+    var y = function (v) { return (158 - (Number(v) - lo) / dy * 156).toFixed(1); };
+    var ns = 'http://www.w3.org/2000/svg';
+    bars.forEach(function (b, i) {
+      var cls = Number(b.close) >= Number(b.open) ? 'up' : 'down';
+      var x = (i * w + w / 2).toFixed(1);
+      var wick = document.createElementNS(ns, 'line');
+      wick.setAttribute('x1', x); wick.setAttribute('x2', x); wick.setAttribute('y1', y(b.high)); wick.setAttribute('y2', y(b.low));
+      wick.setAttribute('class', cls);
+      svg.appendChild(wick);
+      var body = document.createElementNS(ns, 'rect');
+      var top = Math.min(Number(y(b.open)), Number(y(b.close)));
+      body.setAttribute('x', (i * w + w * 0.2).toFixed(1)); body.setAttribute('width', (w * 0.6).toFixed(1));
+      body.setAttribute('y', top.toFixed(1)); body.setAttribute('height', Math.max(1, Math.abs(Number(y(b.open)) - Number(y(b.close)))).toFixed(1));
+      body.setAttribute('class', cls);
+      svg.appendChild(body);
+    });
+    document.body.dataset.bars = String(bars.length);
+  }
+
   function drawChart() {
     var svg = $('pnl-chart');
     while (svg.firstChild) svg.removeChild(svg.firstChild);
@@ -169,6 +202,7 @@ export const PAGE_SCRIPT = `(function () {
         return [name, paused ? 'paused' : 'running', (s.strategyErrors || {})[name] || 0, (s.strategyTimeouts || {})[name] || 0, cell];
       }));
     drawParams(s);
+    drawBars(s);
     var orderRow = function (o) { return [o.id, o.strategy, o.symbol, o.side, o.type, o.amount, o.type === 'MARKET' ? 'market' : o.price, o.state, o.filled, o.avgFillPrice, o.updatedAt, o.error]; };
     var orderHead = ['Id', 'Strategy', 'Market', 'Side', 'Type', 'Amount', 'Price', 'State', 'Filled', 'Fill price', 'Updated', 'Error'];
     table('open-orders', orderHead, (s.openOrders || []).map(orderRow));

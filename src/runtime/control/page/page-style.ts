@@ -33,6 +33,8 @@ svg .zero { stroke: #94a3b8; stroke-dasharray: 4 4; vector-effect: non-scaling-s
 #params-form input, #params-form select { font: inherit; padding: 2px 4px; }
 #params-error { color: #b91c1c; white-space: pre-line; margin: 0 0 6px; min-height: 1.4em; }
 td.json { white-space: normal; overflow-wrap: anywhere; font-family: ui-monospace, monospace; font-size: 12px; }
+svg .up { fill: #16a34a; stroke: #16a34a; vector-effect: non-scaling-stroke; }
+svg .down { fill: #dc2626; stroke: #dc2626; vector-effect: non-scaling-stroke; }
 footer { padding: 8px 16px 16px; color: #64748b; font-size: 12px; }
 body.login { display: grid; place-items: center; min-height: 100vh; }
 #login { display: grid; gap: 8px; width: 300px; padding: 20px; background: #fff; border: 1px solid #e2e8f0; border-radius: 8px; }
