@@ -1,8 +1,9 @@
 import { NextEvent } from '../execution/next-event.ts';
-import type { OrderSubmitter, SignedOrderRequest } from '../execution/dispatcher.ts';
+import type { Market, Quote } from '../domain/index.ts';
 import type { SimEngine } from '../sim/index.ts';
 import type { VenueOrder } from '../venue/types.ts';
-import { placeSignedOrder, simVenueError } from './sim-venue.ts';
+import type { OrderLookup, SignedOrderRequest, VenueClient } from '../venue/venue-client.ts';
+import { placeSignedOrder, simVenueClient, simVenueError } from './sim-venue.ts';
 
 /** An order on its way to the venue: sent, not yet arrived. */
 interface InFlight {
@@ -39,14 +40,17 @@ export interface ReplayPosition {
  * With `latencyOf` (per-order latencies, measured by a live run) an order instead arrives at send
  * time + its own latency and meets the book of the last snapshot taken at or before then: the
  * book the venue most likely held (`arriveBefore`).
+ *
+ * Markets, quotes and lookups are the engine's at once ({@link simVenueClient}).
  */
-export class LatentVenue {
+export class LatentVenue implements VenueClient {
   readonly #engine: SimEngine;
   readonly #accountId: string;
   readonly #latencyMs: number | null;
   readonly #position: () => ReplayPosition;
   readonly #latencyOf: OrderLatency | undefined;
   readonly #inFlight: InFlight[] = [];
+  readonly #reads: VenueClient;
   /** An order started its way to the venue. */
   readonly #parked = new NextEvent();
   #ended = false;
@@ -66,6 +70,7 @@ export class LatentVenue {
     this.#latencyMs = options.latencyMs;
     this.#position = options.position;
     this.#latencyOf = options.latencyOf;
+    this.#reads = simVenueClient(options.engine, options.accountId);
   }
 
   /** Orders sent and not yet arrived. */
@@ -78,25 +83,32 @@ export class LatentVenue {
     return this.#parked.next();
   }
 
-  /** The submitter the dispatcher sends through. */
-  submitter(): OrderSubmitter {
-    return {
-      submit: (request) => {
-        if (this.#ended) return Promise.reject(this.#endedError());
-        if (this.#latencyMs === 0 && this.#latencyOf === undefined) {
-          try {
-            return Promise.resolve(placeSignedOrder(this.#engine, this.#accountId, request));
-          } catch (error) {
-            return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-          }
-        }
-        const { index, takenAt } = this.#position();
-        return new Promise<VenueOrder>((resolve, reject) => {
-          this.#inFlight.push({ request, sentAtIndex: index, sentAt: takenAt, resolve, reject });
-          this.#parked.fire();
-        });
-      },
-    };
+  listMarkets(signal: AbortSignal): Promise<Market[]> {
+    return this.#reads.listMarkets(signal);
+  }
+
+  getQuotes(signal: AbortSignal): Promise<Quote[] | undefined> {
+    return this.#reads.getQuotes(signal);
+  }
+
+  readonly getOrder: OrderLookup = (venueOrderId, signal) =>
+    this.#reads.getOrder(venueOrderId, signal);
+
+  /** Places the order now (latency 0), or parks it until the replay reaches its arrival. */
+  createOrder(request: SignedOrderRequest): Promise<VenueOrder> {
+    if (this.#ended) return Promise.reject(this.#endedError());
+    if (this.#latencyMs === 0 && this.#latencyOf === undefined) {
+      try {
+        return Promise.resolve(placeSignedOrder(this.#engine, this.#accountId, request));
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+    const { index, takenAt } = this.#position();
+    return new Promise<VenueOrder>((resolve, reject) => {
+      this.#inFlight.push({ request, sentAtIndex: index, sentAt: takenAt, resolve, reject });
+      this.#parked.fire();
+    });
   }
 
   #due(order: InFlight, at: ReplayPosition): boolean {

@@ -43,11 +43,10 @@ import type {
 } from './trace.ts';
 import { ReturnsAccumulator, ScopeAccumulator } from './online-metrics.ts';
 import { SampleKeeper } from './sample-keeper.ts';
-import { simOrderLookup } from './sim-venue.ts';
 import { backtestSigner } from './backtest-signer.ts';
 import type { OrderSigner } from '../execution/executor.ts';
 import type { OrderRecord } from '../execution/order-record.ts';
-import type { SignedOrderRequest } from '../execution/dispatcher.ts';
+import type { SignedOrderRequest, VenueClient } from '../venue/venue-client.ts';
 
 /** Options of {@link runBacktest}. */
 export interface BacktestOptions {
@@ -112,6 +111,11 @@ export interface BacktestOptions {
    * that produced the order, `before` the next one's (Infinity after the last).
    */
   readonly orderLatency?: (order: OrderRecord, from: number, before: number) => number;
+  /**
+   * Wraps the venue client orders are sent to and looked up at (the simulation engine behind
+   * the fill model's latency, `LatentVenue`): a recorder, injected faults.
+   */
+  readonly venueClient?: (simulated: VenueClient) => VenueClient;
 }
 
 const ACCOUNT_ID = 'backtest';
@@ -240,9 +244,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
       config,
       strategies,
       journal: journalWithFillLog(journal, fills),
-      submitter: venue.submitter(),
+      venue: options.venueClient === undefined ? venue : options.venueClient(venue),
       signer: options.signer ?? backtestSigner(),
-      lookupOrder: simOrderLookup(engine, ACCOUNT_ID),
       // Virtual time: no rate window to wait for, and the simulation never fails transiently.
       // Every order is on its way at once (latency is the fill model's, not a queue's).
       rate: { requests: Infinity, perMs: 1, concurrency: Infinity, maxAttempts: 1 },

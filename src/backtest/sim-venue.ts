@@ -1,10 +1,10 @@
-import type { OrderSubmitter, SignedOrderRequest } from '../execution/dispatcher.ts';
 import { parseDecimalToX18 } from '../money/index.ts';
 import { simOrderToVenueOrder } from '../paper/index.ts';
 import { SimRejection, type SimEngine } from '../sim/index.ts';
 import { venueErrorFromStatus } from '../venue/errors.ts';
 import { parseOrderRequestBody } from '../venue/schemas/index.ts';
 import type { VenueOrder } from '../venue/types.ts';
+import type { SignedOrderRequest, VenueClient } from '../venue/venue-client.ts';
 
 const ENDPOINT = 'SIM /api/v1/order';
 
@@ -44,32 +44,28 @@ export function simVenueError(message: string): Error {
 }
 
 /**
- * The backtest's venue without latency: the same simulation engine the paper venue serves,
- * called in-process; each order is placed the moment it is sent.
+ * The simulation engine as a {@link VenueClient}, in-process and without latency: the same
+ * engine the paper venue serves over HTTP. Each order is placed the moment it is sent; markets,
+ * quotes and order lookups (docs/conventions.md §6 extension) are the engine's.
  */
-export function simOrderSubmitter(engine: SimEngine, accountId: string): OrderSubmitter {
+export function simVenueClient(engine: SimEngine, accountId: string): VenueClient {
   return {
-    submit(request: SignedOrderRequest): Promise<VenueOrder> {
+    listMarkets: () => Promise.resolve(engine.listMarkets()),
+    getQuotes: () => Promise.resolve(engine.quotes()),
+    createOrder(request: SignedOrderRequest): Promise<VenueOrder> {
       try {
         return Promise.resolve(placeSignedOrder(engine, accountId, request));
       } catch (error) {
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       }
     },
-  };
-}
-
-/** Order lookup against the engine (docs/conventions.md §6 extension, in-process). */
-export function simOrderLookup(
-  engine: SimEngine,
-  accountId: string,
-): (venueOrderId: number) => Promise<VenueOrder | undefined> {
-  return (venueOrderId) => {
-    const order = engine.getOrder(accountId, venueOrderId);
-    return Promise.resolve(
-      order === undefined
-        ? undefined
-        : simOrderToVenueOrder(order, { brokerId: 0, subaccountId: accountId }),
-    );
+    getOrder(venueOrderId) {
+      const order = engine.getOrder(accountId, venueOrderId);
+      return Promise.resolve(
+        order === undefined
+          ? undefined
+          : simOrderToVenueOrder(order, { brokerId: 0, subaccountId: accountId }),
+      );
+    },
   };
 }

@@ -3,7 +3,8 @@ import { systemClock } from '../clock/clock.ts';
 import { RecordingWriter } from '../market/recording/index.ts';
 import { resolveVenue } from '../runtime/embedded-venue.ts';
 import { sleep } from '../runtime/sleep.ts';
-import { createVenuePoller, httpReadTransport } from '../runtime/venue-poller.ts';
+import { createVenuePoller } from '../runtime/venue-poller.ts';
+import { httpVenueReads } from '../venue/http-venue-client.ts';
 import type { CommandInput } from './command-spec.ts';
 import type { COMMANDS } from './commands.ts';
 import { loadConfigFlag, loggerFor } from './common.ts';
@@ -41,7 +42,7 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.record>): Prom
   try {
     // The bot's poller wiring: no per-poll signal retained by the long-lived one.
     const poller = createVenuePoller({
-      transport: httpReadTransport(read),
+      transport: httpVenueReads(read),
       poll: config.poll,
       now: systemClock.now,
       monotonic: systemClock.monotonic,

@@ -4,24 +4,21 @@ import pRetry from 'p-retry';
 import { ErrorCodes, isQuantaError, QuantaError, summarizeError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
 import type { VenueOrder } from '../venue/types.ts';
+import type { VenueClient } from '../venue/venue-client.ts';
 import { LocalRateBudget } from './rate-budget/local-rate-budget.ts';
 import { unlimitedBudget, type RateBudget } from './rate-budget/rate-budget.ts';
 import { judgeFailedAttempt, pauseAllSendersMs, type AttemptVerdict } from './retry-policy.ts';
 
 const DEFAULT_EXPIRY_MARGIN_MS = 100;
 
-/** The exact bytes of a signed order: sent, and resent, as they are. */
-export interface SignedOrderRequest {
-  readonly body: string;
-  readonly signature: string;
-  readonly signer: string;
-}
+export type { SignedOrderRequest } from '../venue/venue-client.ts';
+import type { SignedOrderRequest } from '../venue/venue-client.ts';
 
-/** Where orders go: the HTTP venue client live and paper, the simulation in backtests. */
-export interface OrderSubmitter {
-  /** Sends the bytes once. Resolves to the venue's order or throws a `VenueError`. */
-  submit(request: SignedOrderRequest, signal: AbortSignal): Promise<VenueOrder>;
-}
+/**
+ * Where orders go: the venue client's one write (`VenueClient.createOrder`: HTTP live and
+ * paper, the simulation in backtests).
+ */
+export type OrderSubmitter = Pick<VenueClient, 'createOrder'>;
 
 /**
  * How a dispatch ended. `unsent`: expired before any attempt of this dispatch, or its last
@@ -174,7 +171,7 @@ export class Dispatcher {
               this.#checkExpiry(orderId, expiryTs);
               attempts += 1;
               this.#options.onAttempt?.(orderId, attempts);
-              return this.#options.submitter.submit(request, signal);
+              return this.#options.submitter.createOrder(request, signal);
             });
           // A queue without a concurrency limit admits every send at once (backtests): the
           // send goes straight to its permit instead of through the queue's bookkeeping.

@@ -13,6 +13,7 @@ import {
   type OrderSide,
 } from '../domain/index.ts';
 import type { OrderRequestBody, VenueOrder } from '../venue/types.ts';
+import type { OrderLookup } from '../venue/venue-client.ts';
 import { referencePriceX18, type RiskLimits } from './checks.ts';
 import { type Dispatcher, type DispatchResult, type SignedOrderRequest } from './dispatcher.ts';
 import { NextEvent } from './next-event.ts';
@@ -64,7 +65,7 @@ export interface ExecutorOptions {
   /** Default validity of an order (`execution.orderTtlMs`). */
   readonly orderTtlMs: number;
   /** Reads an order back from the venue (docs/conventions.md §6 lookup); undefined where unsupported. */
-  readonly lookupOrder?: (venueOrderId: number) => Promise<VenueOrder | undefined>;
+  readonly lookupOrder?: OrderLookup;
   /** Told about every fill, with the strategy that owns the order. */
   readonly onFill?: (strategy: string, fill: Fill) => void | Promise<void>;
   /** Each strategy's share of the order budget; absent (backtests): no share. */

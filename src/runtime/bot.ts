@@ -2,6 +2,7 @@ import type { CredentialManager } from '../account/credential-manager.ts';
 import { systemClock } from '../clock/clock.ts';
 import { VenueClock, type VenueTimeProbe } from '../clock/venue-clock.ts';
 import type { Config } from '../config/index.ts';
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import type { Market } from '../domain/index.ts';
 import type { Executor, ExecutorObserver } from '../execution/executor.ts';
 import { Flattener, FLATTEN_STRATEGY } from '../execution/flatten.ts';
@@ -17,6 +18,8 @@ import { prepareStrategies, type PreparedStrategy } from '../strategy/prepare-st
 import type { StartTimer } from '../strategy/strategy-timer.ts';
 import type { Fill } from '../strategy/define-strategy.ts';
 import type { VenueConnection } from '../venue/endpoints/index.ts';
+import { httpVenueClient, type VenueCredentials } from '../venue/http-venue-client.ts';
+import type { VenueClient } from '../venue/venue-client.ts';
 import { accountFromPrivateKey } from '../venue/signing/index.ts';
 import { credentialRenewal, openCredentials, readBotWalletKey } from './bot-credentials.ts';
 import { CleanupStack } from './cleanup-stack.ts';
@@ -31,11 +34,7 @@ import { startControlServer } from './control/control-server.ts';
 import { resolveVenue, type VenueEndpoints } from './embedded-venue.ts';
 import { firstListing } from './first-listing.ts';
 import { keepPrecision } from './kept-precision.ts';
-import {
-  credentialOrderSigner,
-  httpOrderLookup,
-  httpOrderSubmitter,
-} from './http-order-submitter.ts';
+import { credentialOrderSigner } from './credential-order-signer.ts';
 import { stopTrading, type RunSummary } from './shutdown.ts';
 import { signingDomainOf } from './signing-domain.ts';
 import { sleep as realSleep } from './sleep.ts';
@@ -45,7 +44,7 @@ import { statePaths } from './state-paths.ts';
 import { StatusLine } from './status-line.ts';
 import { TradingLoop } from './trading-loop.ts';
 import { buildTradingStack, type TradingStack } from './trading-stack.ts';
-import { createVenuePoller, httpReadTransport } from './venue-poller.ts';
+import { createVenuePoller } from './venue-poller.ts';
 import { openRateBudget, pollReserveOf } from './rate-budget.ts';
 import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
 
@@ -75,6 +74,12 @@ export interface BotOptions {
   readonly onSnapshot?: (snapshot: Snapshot) => void;
   /** Told about every intent a strategy produced. */
   readonly onIntent?: (produced: ProducedIntent) => void;
+  /**
+   * Wraps the venue client the bot talks through (HTTP to the configured or embedded venue)
+   * before the bot's own metrics and rate budget do: a recorder, injected faults. Every read,
+   * order and lookup of the bot goes through the client it returns; registration does not.
+   */
+  readonly venueClient?: (http: VenueClient) => VenueClient;
 }
 
 /** A started bot: venue reachable, credentials valid, journal open, strategies initialized. */
@@ -180,7 +185,14 @@ async function assembleBot(
 
   // Market parameters are needed to check the configured symbols and to book recovered fills
   // with the right fees: without them the bot does not start (fail closed).
-  const initialMarkets = await firstListing(read, log, { takePermit });
+  // Orders and lookups need the credentials registered below; the listing comes first.
+  const late: { credentials?: CredentialManager } = {};
+  const http = httpVenueClient({ read, write, credentials: lateCredentials(late) });
+  const client = options.venueClient === undefined ? http : options.venueClient(http);
+  const initialMarkets = await firstListing(client, log, {
+    timeoutMs: config.venue.timeoutMs,
+    takePermit,
+  });
   checkStrategySymbols(
     strategies,
     new Set(initialMarkets.map((market) => market.symbol)),
@@ -199,6 +211,7 @@ async function assembleBot(
     now,
     log,
   });
+  late.credentials = credentials;
   const journal = OrderJournal.open(paths.journal);
   cleanup.push(() => journal.close());
   // The listed tick and quantum of the traded markets, for `quanta status` (journal only).
@@ -257,12 +270,15 @@ async function assembleBot(
     readParamsAudit(paramsStore),
     log,
   );
+  // The poller's reads and the orders' 429s are counted where metrics are on.
+  const venueClient = metrics === undefined ? client : metrics.venueClient(client);
   const stack = await httpTradingStack({
     options,
     strategies: restored.strategies,
     journal,
     credentials,
-    write,
+    venueClient,
+    timeoutMs: config.venue.timeoutMs,
     now,
     monotonic,
     venueClock,
@@ -272,9 +288,8 @@ async function assembleBot(
     alerts: notifier === undefined ? undefined : alertRoute,
   });
   const { dispatcher, executor, session } = stack;
-  const transport = httpReadTransport(read);
   const poller = createVenuePoller({
-    transport: metrics === undefined ? transport : metrics.readTransport(transport),
+    transport: venueClient,
     poll: config.poll,
     now,
     monotonic,
@@ -450,7 +465,9 @@ async function httpTradingStack(parts: {
   strategies: readonly PreparedStrategy[];
   journal: OrderJournal;
   credentials: CredentialManager;
-  write: VenueConnection;
+  venueClient: VenueClient;
+  /** A lookup's wait for a permit (`venue.timeoutMs`). */
+  timeoutMs: number;
   now: () => number;
   monotonic: () => number;
   venueClock: VenueClock;
@@ -459,10 +476,8 @@ async function httpTradingStack(parts: {
   budget: RateBudget;
   alerts: { readonly watch?: AlertWatch } | undefined;
 }): Promise<TradingStack> {
-  const { options, credentials, write, modes, metrics, alerts, budget } = parts;
-  const lookup = httpOrderLookup(write, credentials, () => AbortSignal.timeout(write.timeoutMs));
+  const { options, credentials, venueClient, modes, metrics, alerts, budget } = parts;
   const { config } = options;
-  const submitter = httpOrderSubmitter(write, credentials);
   const onIntent =
     metrics === undefined
       ? options.onIntent
@@ -474,18 +489,20 @@ async function httpTradingStack(parts: {
     config,
     strategies: parts.strategies,
     journal: parts.journal,
-    submitter: metrics === undefined ? submitter : metrics.orderSubmitter(submitter),
+    venue: {
+      ...venueClient,
+      // Lookups wait for a permit behind the orders, within the request timeout.
+      getOrder: async (venueOrderId, signal) => {
+        const permit = await budget.take('lookup', AbortSignal.timeout(parts.timeoutMs));
+        try {
+          return await venueClient.getOrder(venueOrderId, signal);
+        } finally {
+          permit.release();
+        }
+      },
+    },
     signer: credentialOrderSigner(credentials, signingDomainOf(config)),
     budget,
-    // Lookups wait for a permit behind the orders, within the request timeout.
-    lookupOrder: async (venueOrderId) => {
-      const permit = await budget.take('lookup', AbortSignal.timeout(write.timeoutMs));
-      try {
-        return await lookup(venueOrderId);
-      } finally {
-        permit.release();
-      }
-    },
     rate: {
       requests: config.execution.rateLimit.requests,
       perMs: config.execution.rateLimit.perMs,
@@ -523,6 +540,25 @@ async function httpTradingStack(parts: {
       : { onFill: (strategy: string, fill: Fill) => alerts.watch?.fill(strategy, fill) }),
     ...(options.strategyTimer === undefined ? {} : { strategyTimer: options.strategyTimer }),
   });
+}
+
+/**
+ * The credentials of `late` once registered: the venue client is built before registration (the
+ * first listing needs no credentials), its order calls come after.
+ */
+function lateCredentials(late: { readonly credentials?: CredentialManager }): VenueCredentials {
+  const registered = (): CredentialManager => {
+    if (late.credentials === undefined)
+      throw new QuantaError(
+        ErrorCodes.CREDENTIAL_STORE,
+        'no credentials yet: order call before registration',
+      );
+    return late.credentials;
+  };
+  return {
+    current: () => registered().current(),
+    forSigner: (signer) => registered().forSigner(signer),
+  };
 }
 
 /** A market's symbol as listed at start (its id when it was not listed). */

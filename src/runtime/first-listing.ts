@@ -2,9 +2,9 @@ import { setTimeout as wait } from 'node:timers/promises';
 import pRetry from 'p-retry';
 import { summarizeError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
-import { listMarkets, type VenueConnection } from '../venue/endpoints/index.ts';
 import { VenueError } from '../venue/errors.ts';
 import type { Market } from '../domain/index.ts';
+import type { VenueClient } from '../venue/venue-client.ts';
 
 const ATTEMPTS = 5;
 /** The longest `Retry-After` a 429 may make the first listing wait. */
@@ -22,21 +22,23 @@ const MAX_RETRY_AFTER_MS = 10_000;
  * @throws the last `VenueError` after {@link ATTEMPTS} attempts (exit 1).
  */
 export async function firstListing(
-  read: VenueConnection,
+  venue: Pick<VenueClient, 'listMarkets'>,
   log: Logger,
   options: {
+    /** How long one attempt may take (`venue.timeoutMs`). */
+    readonly timeoutMs: number;
     /** Waits out a 429's `Retry-After`; injectable so tests need no real sleeps. */
     readonly sleep?: (ms: number) => Promise<void>;
     /** The account's rate budget: a permit per attempt. */
     readonly takePermit?: (signal: AbortSignal) => Promise<{ release(sent?: boolean): void }>;
-  } = {},
+  },
 ): Promise<Market[]> {
   const sleep = options.sleep ?? ((ms: number) => wait(ms));
   const attempt = async () => {
-    const signal = AbortSignal.timeout(read.timeoutMs);
+    const signal = AbortSignal.timeout(options.timeoutMs);
     const permit = await options.takePermit?.(signal);
     try {
-      return await listMarkets(read, { signal });
+      return await venue.listMarkets(signal);
     } finally {
       permit?.release();
     }

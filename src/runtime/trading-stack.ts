@@ -3,8 +3,8 @@ import type { Logger } from '../log/logger.ts';
 import { loadStrategyHosts } from '../strategy/load-hosts.ts';
 import type { PreparedStrategy } from '../strategy/prepare-strategies.ts';
 import type { StartTimer } from '../strategy/strategy-timer.ts';
-import type { VenueOrder } from '../venue/types.ts';
-import { Dispatcher, type OrderSubmitter } from '../execution/dispatcher.ts';
+import type { VenueClient } from '../venue/venue-client.ts';
+import { Dispatcher } from '../execution/dispatcher.ts';
 import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
 import { Executor, type ExecutorObserver, type OrderSigner } from '../execution/executor.ts';
 import type { OrderJournal } from '../execution/journal.ts';
@@ -22,9 +22,12 @@ export interface TradingStackOptions {
   /** Strategies loaded and validated beforehand (`prepareStrategies`). */
   readonly strategies: readonly PreparedStrategy[];
   readonly journal: OrderJournal;
-  readonly submitter: OrderSubmitter;
+  /**
+   * The venue orders are sent to and looked up at: HTTP live and paper, the simulation in a
+   * backtest, with whatever wrappers the caller composed around it.
+   */
+  readonly venue: VenueClient;
   readonly signer: OrderSigner;
-  readonly lookupOrder?: (venueOrderId: number) => Promise<VenueOrder | undefined>;
   /**
    * The bot's rate budget, shared with its polls and lookups (`openRateBudget`). Absent: the
    * dispatcher's own budget of `rate.requests` per `rate.perMs` (backtests: `Infinity`).
@@ -87,7 +90,7 @@ export interface TradingStack {
 export async function buildTradingStack(options: TradingStackOptions): Promise<TradingStack> {
   const { config, journal, now, log } = options;
   const dispatcher = new Dispatcher({
-    submitter: options.submitter,
+    submitter: options.venue,
     ...(options.budget === undefined ? {} : { budget: options.budget }),
     requests: options.rate.requests,
     perMs: options.rate.perMs,
@@ -117,7 +120,7 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
     log: log.child({ part: 'executor' }),
     orderTtlMs: config.execution.orderTtlMs,
     capitalX18: options.capitalX18,
-    ...(options.lookupOrder === undefined ? {} : { lookupOrder: options.lookupOrder }),
+    lookupOrder: (venueOrderId) => options.venue.getOrder(venueOrderId),
     ...(options.clockRefusal === undefined ? {} : { clockRefusal: options.clockRefusal }),
     onFill: async (strategy, fill) => {
       await fillRoute.session?.onFill(strategy, fill);

@@ -1,34 +1,14 @@
 import type { Config } from '../config/index.ts';
 import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
-import type { Market, Quote } from '../domain/index.ts';
 import type { Logger } from '../log/logger.ts';
 import { Poller } from '../market/poller.ts';
-import { getQuotes, listMarkets, type VenueConnection } from '../venue/endpoints/index.ts';
+import type { VenueReads } from '../venue/venue-client.ts';
 
 /**
- * The two reads a poll makes. The bot reads over HTTP ({@link httpReadTransport}); the soak
- * benchmark and tests plug in a stub so the loop runs without a network.
+ * The two reads a poll makes: over HTTP (`httpVenueReads`) or any `VenueClient`; the
+ * soak benchmark and tests plug in a stub so the loop runs without a network.
  */
-export interface ReadTransport {
-  /** The market list; rejects when `signal` aborts. */
-  listMarkets(signal: AbortSignal): Promise<Market[]>;
-  /** Quotes, or `undefined` when the venue has no quotes endpoint; rejects when `signal` aborts. */
-  getQuotes(signal: AbortSignal): Promise<Quote[] | undefined>;
-}
-
-/**
- * Reads over HTTP. The run's own signal is passed straight through: every request already has
- * its timeout (`read.timeoutMs`) and listens to the caller's signal only until it is answered
- * (venue/http/request.ts). Combining the run signal with a fresh `AbortSignal.timeout` on every
- * poll, as this once did with `AbortSignal.any`, leaves the combined signals retained by the
- * long-lived one on Node 20: memory that grew with the length of the run.
- */
-export function httpReadTransport(read: VenueConnection): ReadTransport {
-  return {
-    listMarkets: (signal) => listMarkets(read, { signal }),
-    getQuotes: (signal) => getQuotes(read, { signal }),
-  };
-}
+export type ReadTransport = VenueReads;
 
 /** What {@link createVenuePoller} needs. */
 export interface VenuePollerOptions {

@@ -51,6 +51,7 @@ import { createSnapshot } from '../../src/market/snapshot.ts';
 import { startPaperVenue, type PaperVenue } from '../../src/paper/index.ts';
 import { buildTradingStack } from '../../src/runtime/trading-stack.ts';
 import { createOrder, register, type OrderCredentials } from '../../src/venue/endpoints/index.ts';
+import { httpVenueReads } from '../../src/venue/http-venue-client.ts';
 import { orderDigest, orderSigningKey, signRegistration } from '../../src/venue/signing/index.ts';
 import { DEFAULT_SIGNING_DOMAIN, type OrderRequestBody } from '../../src/venue/types.ts';
 import { reportFigure } from './figures.ts';
@@ -218,9 +219,11 @@ async function executorStack(
     config,
     strategies: [],
     journal,
-    // What httpOrderSubmitter does once it found the signer's credentials.
-    submitter: {
-      submit: (request, signal) => {
+    // What httpVenueClient's createOrder does once it found the signer's credentials.
+    venue: {
+      ...httpVenueReads(connection),
+      getOrder: () => Promise.resolve(undefined),
+      createOrder: (request, signal) => {
         mark?.('send');
         return createOrder(
           connection,

@@ -65,7 +65,7 @@ async function achievedRound(
   const venue = await startPaperVenue({ rateLimit: (R * 5) / 4, logRequests: true });
   const markFile = openSync(join(dir, 'attempts'), 'a');
   const submitter: OrderSubmitter = {
-    async submit(_request, signal) {
+    async createOrder(_request, signal) {
       const res = await fetch(`${venue.url}/api/v1/market`, { signal });
       await res.arrayBuffer();
       if (res.status === 429) {

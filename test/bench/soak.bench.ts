@@ -179,8 +179,11 @@ async function soak(
     strategies: STRATEGIES,
     journal,
     // A venue that keeps nothing: every order FILLED at once at its market's mid.
-    submitter: {
-      submit(request) {
+    venue: {
+      listMarkets: () => Promise.resolve([]),
+      getQuotes: () => Promise.resolve(undefined),
+      getOrder: () => Promise.resolve(undefined),
+      createOrder(request) {
         const body = parseOrderRequestBody(JSON.parse(request.body));
         const at = new Date(now).toISOString();
         orders += 1;

@@ -10,12 +10,11 @@ import {
 import { CLOCK_STATES, type ClockReport } from '../../clock/venue-clock.ts';
 import { isFinalState, ORDER_STATES, type OrderState } from '../../domain/index.ts';
 import { ErrorCodes, isQuantaError } from '../../errors/index.ts';
-import type { OrderSubmitter } from '../../execution/dispatcher.ts';
 import type { ExecutorObserver, ExecutorStats } from '../../execution/executor.ts';
 import type { OrderRecord } from '../../execution/order-record.ts';
 import { TRADING_MODES, type TradingMode } from '../../execution/trading-mode.ts';
 import { formatX18 } from '../../money/index.ts';
-import type { ReadTransport } from '../venue-poller.ts';
+import type { VenueClient } from '../../venue/venue-client.ts';
 import type { AccountValue } from './position-values.ts';
 import type { RateBudgetStatus } from '../../execution/rate-budget/rate-budget.ts';
 
@@ -178,13 +177,16 @@ export class BotMetrics {
     },
   };
 
-  /** The poller's reads, timed and counted (429s included). */
-  readTransport(transport: ReadTransport): ReadTransport {
+  /**
+   * `client` with its reads timed and counted (the poller's) and the 429 answers of reads and
+   * order sends counted; lookups pass through.
+   */
+  venueClient(client: VenueClient): VenueClient {
     return {
       listMarkets: async (signal) => {
         const done = this.#readLatency.startTimer({ read: 'markets' });
         try {
-          const markets = await transport.listMarkets(signal);
+          const markets = await client.listMarkets(signal);
           this.#polls.inc({ outcome: 'ok' });
           return markets;
         } catch (error) {
@@ -198,7 +200,7 @@ export class BotMetrics {
       getQuotes: async (signal) => {
         const done = this.#readLatency.startTimer({ read: 'quotes' });
         try {
-          return await transport.getQuotes(signal);
+          return await client.getQuotes(signal);
         } catch (error) {
           this.#countRateLimited(error, 'read');
           throw error;
@@ -206,20 +208,15 @@ export class BotMetrics {
           done();
         }
       },
-    };
-  }
-
-  /** The order sender, its 429 answers counted. */
-  orderSubmitter(submitter: OrderSubmitter): OrderSubmitter {
-    return {
-      submit: async (request, signal) => {
+      createOrder: async (request, signal) => {
         try {
-          return await submitter.submit(request, signal);
+          return await client.createOrder(request, signal);
         } catch (error) {
           this.#countRateLimited(error, 'order');
           throw error;
         }
       },
+      getOrder: (venueOrderId, signal) => client.getOrder(venueOrderId, signal),
     };
   }
 

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generatePrivateKey } from 'viem/accounts';
 import { CredentialStore } from '../../../src/account/credential-store.ts';
 import { ErrorCodes, QuantaError } from '../../../src/errors/index.ts';
-import { httpOrderSubmitter } from '../../../src/runtime/http-order-submitter.ts';
+import { httpVenueClient } from '../../../src/venue/http-venue-client.ts';
 import { register } from '../../../src/venue/endpoints/index.ts';
 import { signRegistration } from '../../../src/venue/signing/index.ts';
 import { DEFAULT_SIGNING_DOMAIN } from '../../../src/venue/types.ts';
@@ -137,10 +137,14 @@ describe('credential lifecycle against the paper venue', () => {
     expect(forOld).toBeDefined();
     if (forOld === undefined) return;
     expect((await send(h.connection, forOld, oldOrder)).status).toBe('FILLED');
-    // The bot's submitter does the same lookup for a journaled order signed with the old key.
-    const submitter = httpOrderSubmitter(h.connection, restarted);
+    // The bot's venue client does the same lookup for a journaled order signed with the old key.
+    const client = httpVenueClient({
+      read: h.connection,
+      write: h.connection,
+      credentials: restarted,
+    });
     const journaled = await signWith(old, { ...marketBuy(h.clock.now), amount: '0.02' });
-    const viaSubmitter = await submitter.submit(journaled, AbortSignal.timeout(5000));
+    const viaSubmitter = await client.createOrder(journaled, AbortSignal.timeout(5000));
     expect(viaSubmitter).toMatchObject({ status: 'FILLED', amountX18: 2n * 10n ** 16n });
     expect(h.venue.requestCount(ORDER)).toBe(ordersBefore + 3);
     expect(restarted.forSigner(fresh.credentials.signerAddress.toLowerCase())).toEqual(fresh);
@@ -160,8 +164,12 @@ describe('credential lifecycle against the paper venue', () => {
     expect(third.forSigner(old.credentials.signerAddress)).toBeUndefined();
     const late = await signWith(old, marketBuy(h.clock.now));
     const ordersBeforeLate = h.venue.requestCount(ORDER);
-    const notSent: unknown = await httpOrderSubmitter(h.connection, third)
-      .submit(late, AbortSignal.timeout(5000))
+    const notSent: unknown = await httpVenueClient({
+      read: h.connection,
+      write: h.connection,
+      credentials: third,
+    })
+      .createOrder(late, AbortSignal.timeout(5000))
       .catch((e: unknown) => e);
     // Refused here, before anything left: not the venue's 401, which the next lines provoke.
     expect(notSent).toMatchObject({ code: ErrorCodes.SIGNING_KEY_EXPIRED });

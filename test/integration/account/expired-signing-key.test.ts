@@ -3,7 +3,7 @@
  * process (the submitter finds no credential for its signer), so it is journaled as refused and
  * never sent, not UNKNOWN ("check the venue"); but when an earlier run may have sent it before
  * a crash, it stays UNKNOWN. The whole order path is real: a paper venue on port 0, the
- * CredentialManager, the HTTP submitter and signer the bot uses, the dispatcher, the executor and
+ * CredentialManager, the HTTP venue client and signer the bot uses, the dispatcher, the executor and
  * an in-memory journal; only the clock is the test's.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -13,10 +13,8 @@ import { Executor } from '../../../src/execution/executor.ts';
 import { OrderJournal } from '../../../src/execution/journal.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
 import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
-import {
-  credentialOrderSigner,
-  httpOrderSubmitter,
-} from '../../../src/runtime/http-order-submitter.ts';
+import { credentialOrderSigner } from '../../../src/runtime/credential-order-signer.ts';
+import { httpVenueClient } from '../../../src/venue/http-venue-client.ts';
 import { getQuotes, listMarkets } from '../../../src/venue/endpoints/index.ts';
 import { DEFAULT_SIGNING_DOMAIN } from '../../../src/venue/types.ts';
 import { MINUTE_MS, TTL_MS, startAccountHarness, type AccountHarness } from './helpers.ts';
@@ -43,6 +41,11 @@ afterEach(async () => {
   journal.close();
   await h.close();
 });
+
+/** The bot's venue client over HTTP, to the harness's paper venue. */
+function httpVenue() {
+  return httpVenueClient({ read: h.connection, write: h.connection, credentials });
+}
 
 /** The bot's order path over `journal`, sending through `submitter`. */
 function orderPath(submitter: OrderSubmitter): Executor {
@@ -76,7 +79,7 @@ function letTheKeyExpire(): void {
 }
 
 it('an order whose signing key expired is REJECTED as never sent, not UNKNOWN, and never reaches the venue', async () => {
-  const executor = orderPath(httpOrderSubmitter(h.connection, credentials));
+  const executor = orderPath(httpVenue());
   // The signer still signs with the newest key, whose credential the submitter no longer holds.
   letTheKeyExpire();
   const ordersBefore = h.venue.requestCount('/api/v1/order');
@@ -101,7 +104,7 @@ it('an order a crashed run may have sent stays UNKNOWN when its key has expired 
   let sent: () => void = () => undefined;
   const reachedTheWire = new Promise<void>((resolve) => (sent = resolve));
   const crashed = orderPath({
-    submit: () => {
+    createOrder: () => {
       sent();
       return new Promise(() => undefined);
     },
@@ -115,7 +118,7 @@ it('an order a crashed run may have sent stays UNKNOWN when its key has expired 
   expect(journal.all()[0]).toMatchObject({ state: 'SENT', attempts: 1 });
 
   letTheKeyExpire();
-  const restarted = orderPath(httpOrderSubmitter(h.connection, credentials));
+  const restarted = orderPath(httpVenue());
   restarted.recover(snapshot.markets.values());
   await restarted.settle();
 

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keccak256, toHex } from 'viem';
 import { afterEach, expect, it } from 'vitest';
-import { simOrderLookup, simOrderSubmitter } from '../../../src/backtest/sim-venue.ts';
+import { simVenueClient } from '../../../src/backtest/sim-venue.ts';
 import { Dispatcher } from '../../../src/execution/dispatcher.ts';
 import { Executor } from '../../../src/execution/executor.ts';
 import { nextExpiryTs } from '../../../src/execution/expiry-floor.ts';
@@ -47,8 +47,9 @@ function start(
 ) {
   const journal = OrderJournal.open(path);
   const now = () => clock.now;
+  const venue = simVenueClient(engine, ACCOUNT);
   const dispatcher = new Dispatcher({
-    submitter: simOrderSubmitter(engine, ACCOUNT),
+    submitter: venue,
     requests: Infinity,
     perMs: 1,
     concurrency: 1,
@@ -75,7 +76,7 @@ function start(
     now,
     log,
     orderTtlMs: 60_000,
-    lookupOrder: simOrderLookup(engine, ACCOUNT),
+    lookupOrder: venue.getOrder,
   });
   executor.recover(listed);
   return { journal, executor };

@@ -24,7 +24,9 @@ it('a first listing answered 429 waits out Retry-After and gets the markets', as
   await listMarkets(read);
 
   const waits: number[] = [];
-  const markets = await firstListing(read, silentLogger, {
+  const reads = { listMarkets: (signal: AbortSignal) => listMarkets(read, { signal }) };
+  const markets = await firstListing(reads, silentLogger, {
+    timeoutMs: read.timeoutMs,
     sleep: (ms) => {
       waits.push(ms);
       clock.now += ms;

@@ -47,7 +47,7 @@ async function settle(): Promise<void> {
 function controlledVenue(clock: () => number) {
   const sends: { body: string; at: number; answer: () => void }[] = [];
   const submitter: OrderSubmitter = {
-    submit(request: SignedOrderRequest) {
+    createOrder(request: SignedOrderRequest) {
       return new Promise<VenueOrder>((resolve) => {
         sends.push({
           body: request.body,
@@ -165,8 +165,9 @@ describe('Dispatcher rate window', () => {
     const rateLimited = new Set(['order-1']);
     const dispatcher = new Dispatcher({
       submitter: {
-        submit(request, signal) {
-          if (!rateLimited.delete(request.body)) return venue.submitter.submit(request, signal);
+        createOrder(request, signal) {
+          if (!rateLimited.delete(request.body))
+            return venue.submitter.createOrder(request, signal);
           venue.sends.push({ body: request.body, at: time.now(), answer: () => undefined });
           return Promise.reject(
             venueErrorFromStatus({

@@ -52,7 +52,7 @@ async function parkingFirstOrder(turnsBeforePark: number): Promise<void> {
     // The first order is parked until the test answers it; every later one is answered after a
     // few turns of promise work (as the simulation's answer is).
     submitter: {
-      submit: async (request) => {
+      createOrder: async (request) => {
         sends += 1;
         if (sends === 1) {
           for (let turn = 0; turn < turnsBeforePark; turn++) await Promise.resolve();

@@ -1,0 +1,82 @@
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
+import {
+  createOrder,
+  getOrder,
+  getQuotes,
+  listMarkets,
+  type OrderCredentials,
+  type VenueConnection,
+} from './endpoints/index.ts';
+import type { SignedOrderRequest, VenueClient, VenueReads } from './venue-client.ts';
+
+/**
+ * The credentials order calls are sent with (account/credential-manager.ts keeps them): the
+ * newest for lookups, the one of the key that signed an order for sending it.
+ */
+export interface VenueCredentials {
+  current(): { readonly credentials: OrderCredentials };
+  /** The valid credential of `signer`; `undefined` once every credential of it expired. */
+  forSigner(signer: string): { readonly credentials: OrderCredentials } | undefined;
+}
+
+/** The reads of {@link httpVenueClient} alone, which need no credentials (the recorder). */
+export function httpVenueReads(read: VenueConnection): VenueReads {
+  return {
+    listMarkets: (signal) => listMarkets(read, { signal }),
+    getQuotes: (signal) => getQuotes(read, { signal }),
+  };
+}
+
+/** What {@link httpVenueClient} talks to. */
+export interface HttpVenueClientOptions {
+  /** Reads: markets and quotes. */
+  readonly read: VenueConnection;
+  /** Order calls: create and look up, authenticated with `credentials`. */
+  readonly write: VenueConnection;
+  readonly credentials: VenueCredentials;
+}
+
+/**
+ * The {@link VenueClient} of an HTTP venue (docs/trading-service-api.md, docs/conventions.md):
+ * live venues and the paper venue alike. Each request carries its connection's timeout
+ * (venue/http/request.ts); the caller's signal only cuts it shorter.
+ *
+ * Reads pass the caller's signal straight through: combining a long-lived run signal with a
+ * fresh `AbortSignal.timeout` on every poll, as the poller once did with `AbortSignal.any`,
+ * leaves the combined signals retained by the long-lived one on Node 20.
+ *
+ * An order is sent with the credential that belongs to the key that signed it (a renewal leaves
+ * older keys valid until they expire, so their orders can be resent); a lookup with the current
+ * one.
+ */
+export function httpVenueClient(options: HttpVenueClientOptions): VenueClient {
+  const { write, credentials } = options;
+  return {
+    ...httpVenueReads(options.read),
+    createOrder(request: SignedOrderRequest, signal: AbortSignal) {
+      const active = credentials.forSigner(request.signer);
+      if (active === undefined) {
+        return Promise.reject(
+          // Its own code, not the venue's 401: nothing left, and the registry must know that.
+          new QuantaError(
+            ErrorCodes.SIGNING_KEY_EXPIRED,
+            `signing key expired: no valid credential for signer ${request.signer}`,
+            {
+              details: [
+                'The order was signed by a key whose credentials expired; it was not sent and cannot be resent.',
+              ],
+            },
+          ),
+        );
+      }
+      return createOrder(
+        write,
+        active.credentials,
+        { body: request.body, signature: request.signature },
+        { signal },
+      );
+    },
+    getOrder: (venueOrderId, signal) =>
+      getOrder(write, credentials.current().credentials, venueOrderId, { signal }),
+  };
+}
