@@ -8,11 +8,9 @@ export {
   type StrategyDefinition,
   type StrategyContext,
   type StrategyStore,
-  type OpenOrder,
-  type Fill,
   type ParamsChange,
 } from './strategy/define-strategy.ts';
-export type { OrderIntent } from './strategy/intent.ts';
+export type { Fill, OpenOrder, OrderIntent } from './domain/index.ts';
 export type { Bar } from './strategy/bars/bar.ts';
 export { toOrderPrice } from './strategy/order-price.ts';
 export {

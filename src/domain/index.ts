@@ -7,7 +7,9 @@ export type { Market, MarketType } from './market.ts';
 export type { OrderSide, OrderType } from './order-terms.ts';
 export type { Quote, QuoteLevel } from './quote.ts';
 export { QUOTE_LEVELS_X18, quoteLevelsX18 } from './quote-levels-x18.ts';
-export type { FillLiquidity } from './fill.ts';
+export type { Fill, FillLiquidity } from './fill.ts';
+export type { OpenOrder } from './open-order.ts';
+export type { ExitSpec, OrderIntent } from './intent.ts';
 export { midPriceX18 } from './mid-price.ts';
 export {
   IllegalOrderTransition,

@@ -1,4 +1,4 @@
-import type { OrderIntent } from '../strategy/intent.ts';
+import type { OrderIntent } from '../domain/index.ts';
 import { bestPriceX18 } from '../market/best-price.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { checkOrder, type RiskLimits } from './checks.ts';

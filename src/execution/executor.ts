@@ -2,8 +2,8 @@ import { summarizeError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { displayX18, formatX18, MONEY_DECIMALS } from '../money/index.ts';
-import type { Fill } from '../strategy/define-strategy.ts';
-import type { OrderIntent } from '../strategy/intent.ts';
+import type { Fill } from '../domain/index.ts';
+import type { OrderIntent } from '../domain/index.ts';
 import {
   OPEN_ORDER_STATES,
   RESTING_STATES,

@@ -1,5 +1,5 @@
 import { formatX18 } from '../money/index.ts';
-import type { OpenOrder } from '../strategy/define-strategy.ts';
+import type { OpenOrder } from '../domain/index.ts';
 import type { OrderRecord } from './order-record.ts';
 
 /** A journal row as a strategy sees it in `ctx.openOrders()`: decimal strings, no bytes. */

@@ -1,5 +1,5 @@
 import type { Snapshot } from '../market/snapshot.ts';
-import type { OrderIntent } from '../strategy/intent.ts';
+import type { OrderIntent } from '../domain/index.ts';
 import type { RiskLimits } from './checks.ts';
 import { evaluateIntent } from './evaluate-intent.ts';
 import { marginFactsOf } from './margin-facts.ts';

@@ -6,7 +6,7 @@ import {
   quantumX18,
   X18_SCALE,
 } from '../money/index.ts';
-import type { OrderIntent } from '../strategy/intent.ts';
+import type { OrderIntent } from '../domain/index.ts';
 import type { Market, OrderSide, OrderType } from '../domain/index.ts';
 import { QuantaError } from '../errors/index.ts';
 import { refuse, type Refusal } from './refusal.ts';

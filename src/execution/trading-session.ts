@@ -1,7 +1,7 @@
 import type { Logger } from '../log/logger.ts';
 import type { Snapshot } from '../market/snapshot.ts';
-import type { Fill } from '../strategy/define-strategy.ts';
-import type { OrderIntent } from '../strategy/intent.ts';
+import type { Fill } from '../domain/index.ts';
+import type { OrderIntent } from '../domain/index.ts';
 import type { StrategyHost } from '../strategy/strategy-host.ts';
 import type { Bar } from '../strategy/bars/bar.ts';
 import type { Executor } from './executor.ts';

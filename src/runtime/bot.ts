@@ -16,7 +16,7 @@ import type { Snapshot } from '../market/snapshot.ts';
 import { checkStrategySymbols } from '../strategy/check-symbols.ts';
 import { prepareStrategies, type PreparedStrategy } from '../strategy/prepare-strategies.ts';
 import type { StartTimer } from '../strategy/strategy-timer.ts';
-import type { Fill } from '../strategy/define-strategy.ts';
+import type { Fill } from '../domain/index.ts';
 import type { VenueConnection } from '../venue/endpoints/index.ts';
 import { httpVenueClient, type VenueCredentials } from '../venue/http-venue-client.ts';
 import type { VenueClient } from '../venue/venue-client.ts';

@@ -14,7 +14,7 @@ import { ExitBook, EXIT_TAG_PREFIX } from '../execution/exits/exit-book.ts';
 import { StrategyShares } from '../execution/strategy-shares.ts';
 import { TradingSession, type ProducedIntent } from '../execution/trading-session.ts';
 import type { TradingMode } from '../execution/trading-mode.ts';
-import type { Fill } from '../strategy/define-strategy.ts';
+import type { Fill } from '../domain/index.ts';
 
 /** What differs between live/paper and backtest; everything else is built the same way. */
 export interface TradingStackOptions {

@@ -1,8 +1,7 @@
 import type { z } from 'zod';
 import type { Logger } from '../log/logger.ts';
 import type { Snapshot } from '../market/snapshot.ts';
-import type { OrderSide, OrderStatus } from '../domain/index.ts';
-import type { ExitSpec, OrderIntent } from './intent.ts';
+import type { ExitSpec, Fill, OpenOrder, OrderIntent } from '../domain/index.ts';
 import type { Bar } from './bars/bar.ts';
 import type { IndicatorSet, IndicatorValues } from './indicators/spec.ts';
 
@@ -10,32 +9,6 @@ import type { IndicatorSet, IndicatorValues } from './indicators/spec.ts';
 export interface StrategyStore {
   get(key: string): string | undefined;
   set(key: string, value: string): void;
-}
-
-/** An order of this strategy that is resting on the venue. */
-export interface OpenOrder {
-  readonly orderId: number;
-  readonly marketId: number;
-  readonly side: OrderSide;
-  /** Decimal strings, as in intents. */
-  readonly amount: string;
-  readonly price: string;
-  readonly filled: string;
-  readonly status: OrderStatus | 'PENDING' | 'SENT';
-}
-
-/** A fill of one of this strategy's orders, passed to `onFill`. */
-export interface Fill {
-  readonly orderId: number;
-  readonly marketId: number;
-  readonly side: OrderSide;
-  /** Filled quantity of this event (decimal string). */
-  readonly amount: string;
-  /** Average fill price (decimal string). */
-  readonly price: string;
-  /** True when the venue gave no fill price and the quote at send time is used instead. */
-  readonly priceEstimated: boolean;
-  readonly tag: string | null;
 }
 
 /**

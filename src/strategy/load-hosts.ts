@@ -1,5 +1,6 @@
 import type { Logger } from '../log/logger.ts';
-import type { OpenOrder, StrategyStore } from './define-strategy.ts';
+import type { StrategyStore } from './define-strategy.ts';
+import type { OpenOrder } from '../domain/index.ts';
 import type { PreparedStrategy } from './prepare-strategies.ts';
 import { StrategyWorkerClient } from './isolate/strategy-worker-client.ts';
 import { StrategyHost, type PositionFacts, type StrategyHostOptions } from './strategy-host.ts';

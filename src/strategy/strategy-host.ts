@@ -2,14 +2,8 @@ import { ErrorCodes, isQuantaError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { formatX18, parseDecimalToX18 } from '../money/index.ts';
-import type {
-  Fill,
-  OpenOrder,
-  Strategy,
-  StrategyContext,
-  StrategyStore,
-} from './define-strategy.ts';
-import type { ExitSpec, OrderIntent } from './intent.ts';
+import type { Strategy, StrategyContext, StrategyStore } from './define-strategy.ts';
+import type { ExitSpec, Fill, OpenOrder, OrderIntent } from '../domain/index.ts';
 import { checkOrderIntentFast, orderIntentSchema } from './intent-schema.ts';
 import { raceDeadline, realTimer, TIMED_OUT, type StartTimer } from './strategy-timer.ts';
 import type { Bar } from './bars/bar.ts';

@@ -2,7 +2,7 @@ import type { Logger } from '../../log/logger.ts';
 import { bestPriceX18 } from '../../market/best-price.ts';
 import type { Snapshot } from '../../market/snapshot.ts';
 import { formatX18 } from '../../money/index.ts';
-import type { ExitSpec, OrderIntent } from '../../strategy/intent.ts';
+import type { ExitSpec, OrderIntent } from '../../domain/index.ts';
 import { exitSpecSchema } from '../../strategy/intent-schema.ts';
 import { evaluateExit, type ExitProgress } from './exit-rules.ts';
 

@@ -1,4 +1,4 @@
-import type { ExitSpec } from '../../strategy/intent.ts';
+import type { ExitSpec } from '../../domain/index.ts';
 import { levelDistanceX18, levelPriceX18, parseExitLevel } from './exit-levels.ts';
 
 /** Why a protective exit closed a position (the closing order's tag is `exit:<reason>`). */

@@ -3,7 +3,7 @@ import type { OrderRecord } from '../../execution/order-record.ts';
 import type { ModeChange } from '../../execution/trading-mode.ts';
 import type { Snapshot } from '../../market/snapshot.ts';
 import { formatX18 } from '../../money/index.ts';
-import type { Fill } from '../../strategy/define-strategy.ts';
+import type { Fill } from '../../domain/index.ts';
 import { summarizeError } from '../../errors/index.ts';
 import type { Alert } from './notifier.ts';
 

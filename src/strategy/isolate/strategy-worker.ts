@@ -10,7 +10,8 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import { createLogger } from '../../log/logger.ts';
 import type { Market } from '../../domain/index.ts';
 import type { Bar } from '../bars/bar.ts';
-import type { OpenOrder, Strategy, StrategyContext } from '../define-strategy.ts';
+import type { Strategy, StrategyContext } from '../define-strategy.ts';
+import type { OpenOrder } from '../../domain/index.ts';
 import { loadStrategy, parseStrategyParams } from '../load-strategy.ts';
 import {
   errorText,

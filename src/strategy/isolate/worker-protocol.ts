@@ -7,7 +7,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { Market, Quote } from '../../domain/index.ts';
 import { createSnapshot, type Snapshot } from '../../market/snapshot.ts';
 import type { Bar } from '../bars/bar.ts';
-import type { Fill } from '../define-strategy.ts';
+import type { Fill } from '../../domain/index.ts';
 
 /** What the worker is started with (`workerData`). */
 export interface WorkerStart {

@@ -19,7 +19,7 @@ import {
 import { createLogger } from '../../../src/log/logger.ts';
 import { createSnapshot } from '../../../src/market/snapshot.ts';
 import { parseDecimalToX18 as x18 } from '../../../src/money/index.ts';
-import type { OrderIntent } from '../../../src/strategy/intent.ts';
+import type { OrderIntent } from '../../../src/domain/index.ts';
 import { testMarket } from '../../helpers/markets.ts';
 
 const eth = testMarket();

@@ -7,7 +7,7 @@ import { silentLogger } from '../../../src/log/logger.ts';
 import type { Snapshot } from '../../../src/market/snapshot.ts';
 import { TradingSession, type SessionExecutor } from '../../../src/execution/trading-session.ts';
 import { defineStrategy } from '../../../src/strategy/define-strategy.ts';
-import type { OrderIntent } from '../../../src/strategy/intent.ts';
+import type { OrderIntent } from '../../../src/domain/index.ts';
 import { StrategyHost } from '../../../src/strategy/strategy-host.ts';
 import type { StartTimer } from '../../../src/strategy/strategy-timer.ts';
 import { testMarket } from '../../helpers/markets.ts';

@@ -1,4 +1,4 @@
-import type { OrderSide, OrderType } from '../domain/index.ts';
+import type { OrderSide, OrderType } from './order-terms.ts';
 
 /**
  * Protective exits of a position, managed by the framework (the venue has only MARKET and LIMIT
