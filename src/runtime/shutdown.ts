@@ -1,6 +1,6 @@
 import type { Dispatcher } from '../execution/dispatcher.ts';
 import type { Executor, ExecutorStats } from '../execution/executor.ts';
-import type { TradingSession } from '../execution/trading-session.ts';
+import type { TradingSession } from '../stack/trading-session.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { formatX18 } from '../money/index.ts';
 import { valueAccount } from './control/position-values.ts';

@@ -1,7 +1,7 @@
 import type { Dispatcher } from '../execution/dispatcher.ts';
 import type { Executor } from '../execution/executor.ts';
 import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
-import type { TradingSession } from '../execution/trading-session.ts';
+import type { TradingSession } from '../stack/trading-session.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Poller } from '../market/poller.ts';
 import type { Snapshot } from '../market/snapshot.ts';

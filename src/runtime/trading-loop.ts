@@ -1,4 +1,4 @@
-import type { TradingSession } from '../execution/trading-session.ts';
+import type { TradingSession } from '../stack/trading-session.ts';
 import type { Poller } from '../market/poller.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 

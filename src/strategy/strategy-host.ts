@@ -4,7 +4,7 @@ import type { Snapshot } from '../market/snapshot.ts';
 import { formatX18, parseDecimalToX18 } from '../money/index.ts';
 import type { Strategy, StrategyContext, StrategyStore } from './define-strategy.ts';
 import type { ExitSpec, Fill, OpenOrder, OrderIntent } from '../domain/index.ts';
-import { checkOrderIntentFast, orderIntentSchema } from './intent-schema.ts';
+import { checkOrderIntentFast, orderIntentSchema } from '../domain/intent-schema.ts';
 import { raceDeadline, realTimer, TIMED_OUT, type StartTimer } from './strategy-timer.ts';
 import type { Bar } from './bars/bar.ts';
 import { BarFeed } from './bars/bar-feed.ts';

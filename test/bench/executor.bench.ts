@@ -49,7 +49,7 @@ import { OrderJournal } from '../../src/execution/journal.ts';
 import { createLogger, type Logger } from '../../src/log/logger.ts';
 import { createSnapshot } from '../../src/market/snapshot.ts';
 import { startPaperVenue, type PaperVenue } from '../../src/paper/index.ts';
-import { buildTradingStack } from '../../src/runtime/trading-stack.ts';
+import { buildTradingStack } from '../../src/stack/trading-stack.ts';
 import { createOrder, register, type OrderCredentials } from '../../src/venue/endpoints/index.ts';
 import { httpVenueReads } from '../../src/venue/http-venue-client.ts';
 import { orderDigest, orderSigningKey, signRegistration } from '../../src/venue/signing/index.ts';

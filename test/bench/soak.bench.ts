@@ -31,7 +31,7 @@ import { OrderJournal } from '../../src/execution/journal.ts';
 import { createLogger } from '../../src/log/logger.ts';
 import { StatusLine } from '../../src/runtime/status-line.ts';
 import { TradingLoop } from '../../src/runtime/trading-loop.ts';
-import { buildTradingStack } from '../../src/runtime/trading-stack.ts';
+import { buildTradingStack } from '../../src/stack/trading-stack.ts';
 import { createVenuePoller, type ReadTransport } from '../../src/runtime/venue-poller.ts';
 import { DEFAULT_SIM_MARKETS, SimEngine } from '../../src/sim/index.ts';
 import { defineStrategy } from '../../src/strategy/define-strategy.ts';

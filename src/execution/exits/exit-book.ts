@@ -3,7 +3,7 @@ import { bestPriceX18 } from '../../market/best-price.ts';
 import type { Snapshot } from '../../market/snapshot.ts';
 import { formatX18 } from '../../money/index.ts';
 import type { ExitSpec, OrderIntent } from '../../domain/index.ts';
-import { exitSpecSchema } from '../../strategy/intent-schema.ts';
+import { exitSpecSchema } from '../../domain/intent-schema.ts';
 import { evaluateExit, type ExitProgress } from './exit-rules.ts';
 
 /** Where exits are kept: the order journal's `exits` table. */

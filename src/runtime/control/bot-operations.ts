@@ -8,7 +8,7 @@ import type { OrderJournal } from '../../execution/journal.ts';
 import { OPEN_ORDER_STATES } from '../../domain/index.ts';
 import type { OrderRecord } from '../../execution/order-record.ts';
 import type { TradingModes, TradingMode } from '../../execution/trading-mode.ts';
-import type { TradingSession } from '../../execution/trading-session.ts';
+import type { TradingSession } from '../../stack/trading-session.ts';
 import type { RateBudgetStatus } from '../../execution/rate-budget/rate-budget.ts';
 import type { Poller } from '../../market/poller.ts';
 import type { Snapshot } from '../../market/snapshot.ts';

@@ -5,7 +5,7 @@ import { generatePrivateKey } from 'viem/accounts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runBacktest } from '../../../src/backtest/run-backtest.ts';
 import { parseConfig } from '../../../src/config/index.ts';
-import type { ProducedIntent } from '../../../src/execution/trading-session.ts';
+import type { ProducedIntent } from '../../../src/stack/trading-session.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
 import { RecordingWriter } from '../../../src/market/recording/index.ts';
 import { startPaperVenue, type PaperVenue } from '../../../src/paper/index.ts';

@@ -13,7 +13,7 @@ import { resolveFillModel } from '../../../src/backtest/fill-model.ts';
 import { runBacktest } from '../../../src/backtest/run-backtest.ts';
 import { loadConfig } from '../../../src/config/index.ts';
 import type { OrderRecord } from '../../../src/execution/order-record.ts';
-import type { ProducedIntent } from '../../../src/execution/trading-session.ts';
+import type { ProducedIntent } from '../../../src/stack/trading-session.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
 import { RecordingWriter } from '../../../src/market/recording/index.ts';
 import { startPaperVenue } from '../../../src/paper/index.ts';

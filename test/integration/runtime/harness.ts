@@ -18,7 +18,7 @@ import { stringify } from 'yaml';
 import { loadConfig, type Config } from '../../../src/config/index.ts';
 import { OrderJournal } from '../../../src/execution/journal.ts';
 import type { OrderRecord } from '../../../src/execution/order-record.ts';
-import type { ProducedIntent } from '../../../src/execution/trading-session.ts';
+import type { ProducedIntent } from '../../../src/stack/trading-session.ts';
 import { createLogger, type Logger } from '../../../src/log/logger.ts';
 import type { Snapshot } from '../../../src/market/snapshot.ts';
 import type { PaperVenue } from '../../../src/paper/index.ts';

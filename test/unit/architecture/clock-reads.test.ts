@@ -71,7 +71,7 @@ it('starts timers only where it did when the clock came (none added)', () => {
     'optimize/queue.ts': 1,
     'optimize/run-set.ts': 1,
     'runtime/bot-credentials.ts': 1,
-    'runtime/bot.ts': 2,
+    'runtime/bot.ts': 1,
     'runtime/control/control-server.ts': 1,
     'runtime/control/notifier.ts': 2,
     'runtime/first-listing.ts': 3,

@@ -2,7 +2,8 @@
  * The house rules of docs/design.md §2 (its table), read from the sources: arrows point one way
  * (each folder imports only the folders listed for it), no file takes part in an import circle
  * (type-only imports included: a circle of types is still a circle of knowledge), domain types
- * live below venue and sim, and runtime/ is the only folder that wires the trading stack.
+ * live below venue and sim, and stack/ is the only folder that wires the trading stack (for
+ * runtime and backtest alike).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -14,10 +15,11 @@ const SRC = resolve(import.meta.dirname, '../../../src');
 const SHARED = ['errors', 'log', 'clock'];
 
 /**
- * Which folders each folder may import (docs/design.md §2, arrows pointing down). Recorded
- * deviations: `execution` imports `strategy` (the trading session hosts the strategies, one
- * loop for live and backtest); `strategy` and `backtest` import `config` (entries, file
- * locations for errors); `backtest` imports `runtime` for the one stack builder.
+ * Which folders each folder may import (docs/design.md §2, arrows pointing down). No
+ * exceptions: `config/` is a leaf (it knows none of the others) that the layers configured by it
+ * read (strategy entries and file locations for errors, the backtest's section); `stack/` is the
+ * one place execution and strategy meet (the trading session and `buildTradingStack`), used by
+ * runtime and backtest alike.
  */
 const ALLOWED: Record<string, readonly string[]> = {
   money: [],
@@ -28,9 +30,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   account: ['venue', 'domain', 'money'],
   market: ['domain', 'venue', 'money'],
   strategy: ['market', 'config', 'domain', 'money'],
-  execution: ['strategy', 'market', 'venue', 'domain', 'money'],
+  execution: ['market', 'venue', 'domain', 'money'],
   paper: ['sim', 'venue', 'domain', 'money'],
+  stack: ['execution', 'strategy', 'market', 'venue', 'config', 'domain', 'money'],
   runtime: [
+    'stack',
     'execution',
     'strategy',
     'market',
@@ -43,7 +47,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'money',
   ],
   backtest: [
-    'runtime',
+    'stack',
     'execution',
     'strategy',
     'market',
@@ -156,8 +160,8 @@ it('no file takes part in an import circle', () => {
   expect(circles).toEqual([]);
 });
 
-it('only runtime/ builds the trading stack', () => {
-  const builders = FILES.filter((file) => folderOf(file) !== 'runtime').filter((file) =>
+it('only stack/ builds the trading stack', () => {
+  const builders = FILES.filter((file) => folderOf(file) !== 'stack').filter((file) =>
     /new (Dispatcher|Executor|TradingSession)\(/.test(readFileSync(file, 'utf8')),
   );
   expect(builders.map((f) => relative(SRC, f))).toEqual([]);

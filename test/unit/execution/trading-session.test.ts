@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/log/logger.ts';
 import type { Snapshot } from '../../../src/market/snapshot.ts';
-import { TradingSession, type SessionExecutor } from '../../../src/execution/trading-session.ts';
+import { TradingSession, type SessionExecutor } from '../../../src/stack/trading-session.ts';
 import { defineStrategy } from '../../../src/strategy/define-strategy.ts';
 import type { OrderIntent } from '../../../src/domain/index.ts';
 import { StrategyHost } from '../../../src/strategy/strategy-host.ts';

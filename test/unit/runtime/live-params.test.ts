@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OrderJournal } from '../../../src/execution/journal.ts';
-import { TradingSession } from '../../../src/execution/trading-session.ts';
+import { TradingSession } from '../../../src/stack/trading-session.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
 import {
   LiveParams,

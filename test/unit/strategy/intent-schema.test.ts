@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkOrderIntentFast, orderIntentSchema } from '../../../src/strategy/intent-schema.ts';
+import { checkOrderIntentFast, orderIntentSchema } from '../../../src/domain/intent-schema.ts';
 import { itAgreesWithItsSchema } from '../../helpers/fast-path-agreement.ts';
 
 const intent = {

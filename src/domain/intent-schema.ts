@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { OrderIntent } from '../domain/index.ts';
+import type { OrderIntent } from './intent.ts';
 
 const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
 

@@ -12,7 +12,7 @@ import { openOrderView } from '../execution/open-order-view.ts';
 import { riskLimitsOf } from '../execution/risk-limits.ts';
 import { ExitBook, EXIT_TAG_PREFIX } from '../execution/exits/exit-book.ts';
 import { StrategyShares } from '../execution/strategy-shares.ts';
-import { TradingSession, type ProducedIntent } from '../execution/trading-session.ts';
+import { TradingSession, type ProducedIntent } from './trading-session.ts';
 import type { TradingMode } from '../execution/trading-mode.ts';
 import type { Fill } from '../domain/index.ts';
 

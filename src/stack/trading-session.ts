@@ -4,8 +4,8 @@ import type { Fill } from '../domain/index.ts';
 import type { OrderIntent } from '../domain/index.ts';
 import type { StrategyHost } from '../strategy/strategy-host.ts';
 import type { Bar } from '../strategy/bars/bar.ts';
-import type { Executor } from './executor.ts';
-import type { ExitBook } from './exits/exit-book.ts';
+import type { Executor } from '../execution/executor.ts';
+import type { ExitBook } from '../execution/exits/exit-book.ts';
 
 /** An intent as a strategy produced it, before sizing (the agreement test compares these). */
 export interface ProducedIntent {
