@@ -9,19 +9,16 @@ import { OrderJournal } from '../execution/journal.ts';
 import { capitalOf } from '../execution/risk-limits.ts';
 import type { Logger } from '../log/logger.ts';
 import { credentialRenewal } from '../runtime/bot-credentials.ts';
-import {
-  credentialOrderSigner,
-  httpOrderLookup,
-  httpOrderSubmitter,
-} from '../runtime/http-order-submitter.ts';
+import { credentialOrderSigner } from '../runtime/credential-order-signer.ts';
 import { openRateBudget, pollReserveOf } from '../runtime/rate-budget.ts';
 import { signingDomainOf } from '../runtime/signing-domain.ts';
 import { statePaths } from '../runtime/state-paths.ts';
 import { TradingLoop } from '../runtime/trading-loop.ts';
-import { buildTradingStack } from '../runtime/trading-stack.ts';
-import { createVenuePoller, httpReadTransport } from '../runtime/venue-poller.ts';
+import { buildTradingStack } from '../stack/trading-stack.ts';
+import { createVenuePoller } from '../runtime/venue-poller.ts';
 import type { PreparedStrategy } from '../strategy/prepare-strategies.ts';
 import { listMarkets, type VenueConnection } from '../venue/endpoints/index.ts';
+import { httpVenueClient } from '../venue/http-venue-client.ts';
 import { accountFromPrivateKey } from '../venue/signing/index.ts';
 import type { ProcessTime } from './scheduler.ts';
 
@@ -125,24 +122,24 @@ export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
   await untilDone(time, () => credentials.ensure(time.timeoutSignal(config.venue.timeoutMs * 3)));
   const journal = OrderJournal.open(paths.journal, { bootId: 'simulation' });
   options.opened(journal);
-  const lookup = httpOrderLookup(write, credentials, () =>
-    time.timeoutSignal(config.venue.timeoutMs),
-  );
+  const venue = httpVenueClient({ read, write, credentials });
   const { executor, session } = await buildTradingStack({
     config,
     strategies: options.strategies,
     journal,
-    submitter: httpOrderSubmitter(write, credentials),
+    venue: {
+      ...venue,
+      getOrder: async (venueOrderId) => {
+        const permit = await budget.take('lookup', time.timeoutSignal(config.venue.timeoutMs));
+        try {
+          return await venue.getOrder(venueOrderId, time.timeoutSignal(config.venue.timeoutMs));
+        } finally {
+          permit.release();
+        }
+      },
+    },
     signer: credentialOrderSigner(credentials, signingDomainOf(config)),
     budget,
-    lookupOrder: async (venueOrderId) => {
-      const permit = await budget.take('lookup', time.timeoutSignal(config.venue.timeoutMs));
-      try {
-        return await lookup(venueOrderId);
-      } finally {
-        permit.release();
-      }
-    },
     rate: {
       requests: config.execution.rateLimit.requests,
       perMs: config.execution.rateLimit.perMs,
@@ -160,7 +157,7 @@ export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
     strategyTimer: time.startTimer,
   });
   const poller = createVenuePoller({
-    transport: httpReadTransport(read),
+    transport: venue,
     poll: config.poll,
     now,
     monotonic: time.monotonic,

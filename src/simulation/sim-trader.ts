@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineStrategy } from '../strategy/define-strategy.ts';
-import type { OrderIntent } from '../strategy/intent.ts';
+import type { OrderIntent } from '../domain/index.ts';
 import { deriveSeed, SeededRandom } from '../sim/random.ts';
 
 /**

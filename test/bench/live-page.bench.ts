@@ -24,8 +24,9 @@ import type { CredentialManager } from '../../src/account/credential-manager.ts'
 import { BotOperations } from '../../src/runtime/control/bot-operations.ts';
 import { startControlServer } from '../../src/runtime/control/control-server.ts';
 import { LiveFeed } from '../../src/runtime/control/live-feed.ts';
-import { buildTradingStack } from '../../src/runtime/trading-stack.ts';
+import { buildTradingStack } from '../../src/stack/trading-stack.ts';
 import { createOrder, register } from '../../src/venue/endpoints/index.ts';
+import { httpVenueReads } from '../../src/venue/http-venue-client.ts';
 import { orderSigningKey, signRegistration } from '../../src/venue/signing/index.ts';
 import { DEFAULT_SIGNING_DOMAIN } from '../../src/venue/types.ts';
 import { reportFigure } from './figures.ts';
@@ -55,8 +56,10 @@ async function botStack(venue: PaperVenue, credentials: Awaited<ReturnType<typeo
     config,
     strategies: [],
     journal,
-    submitter: {
-      submit: (request, signal) =>
+    venue: {
+      ...httpVenueReads(connection),
+      getOrder: () => Promise.resolve(undefined),
+      createOrder: (request, signal) =>
         createOrder(
           connection,
           credentials.order,

@@ -61,6 +61,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The whole-bot simulation (issue 31): the bot's parts on the in-process paper venue.
   simulation: [
     'runtime',
+    'stack',
     'execution',
     'strategy',
     'market',
