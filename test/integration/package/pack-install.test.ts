@@ -236,7 +236,11 @@ it(
         'package.json',
       ]),
     );
-    expect(shipped.filter((path) => /^(src|test|strategies)\//.test(path))).toEqual([]);
+    // No sources or tests; of the strategies only the example `quanta init` copies into a new
+    // project (src/cli/init-command.ts), as TypeScript source by design.
+    expect(shipped.filter((path) => /^(src|test|strategies)\//.test(path))).toEqual([
+      'strategies/ema-cross.ts',
+    ]);
     const tarball = join(work, packed[0]?.filename ?? 'missing.tgz');
 
     // A fresh project that installs the tarball.

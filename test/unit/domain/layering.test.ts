@@ -1,6 +1,8 @@
 /**
  * The domain layer sits below venue and sim (docs/design.md §2): it imports only money (and the
- * error registry money itself uses), and the wire folder no longer declares domain types.
+ * error registry money itself uses), plus zod, in which intent-schema.ts states what a valid
+ * order intent is (a pure library: no I/O, no clock), and the wire folder no longer declares
+ * domain types.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,11 +18,11 @@ function importsOf(file: string): string[] {
 describe('domain layer', () => {
   const domainFiles = readdirSync(join(SRC, 'domain')).filter((f) => f.endsWith('.ts'));
 
-  it('imports nothing but itself, money and errors', () => {
+  it('imports nothing but itself, money, errors and zod', () => {
     expect(domainFiles).toEqual(expect.arrayContaining(['market.ts', 'order-state.ts']));
     for (const file of domainFiles) {
       for (const from of importsOf(join(SRC, 'domain', file))) {
-        expect(from, file).toMatch(/^(?:\.\/[\w-]+\.ts|\.\.\/(?:money|errors)\/index\.ts)$/);
+        expect(from, file).toMatch(/^(?:\.\/[\w-]+\.ts|\.\.\/(?:money|errors)\/index\.ts|zod)$/);
       }
     }
   });
