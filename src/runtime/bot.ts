@@ -45,7 +45,7 @@ import { StatusLine } from './status-line.ts';
 import { TradingLoop } from './trading-loop.ts';
 import { buildTradingStack, type TradingStack } from '../stack/trading-stack.ts';
 import { createVenuePoller } from './venue-poller.ts';
-import { openRateBudget, pollReserveOf } from './rate-budget.ts';
+import { openRateBudget, stackRateOf } from './rate-budget.ts';
 import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
 
 export type { RunSummary } from './shutdown.ts';
@@ -503,13 +503,7 @@ async function httpTradingStack(parts: {
     },
     signer: credentialOrderSigner(credentials, signingDomainOf(config)),
     budget,
-    rate: {
-      requests: config.execution.rateLimit.requests,
-      perMs: config.execution.rateLimit.perMs,
-      concurrency: config.execution.concurrency,
-      maxAttempts: config.execution.maxAttempts,
-      orderShare: config.execution.rateLimit.requests - pollReserveOf(config),
-    },
+    rate: stackRateOf(config),
     // The kill-switch file is read by the modes: its content names the mode (empty: halt).
     killSwitchOn: () => false,
     tradingMode: () => modes.mode,

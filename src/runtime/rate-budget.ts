@@ -65,3 +65,24 @@ export function pollReserveOf(config: Pick<Config, 'execution' | 'poll'>): numbe
     countPolls: config.execution.countPolls,
   });
 }
+
+/**
+ * The trading stack's rate settings from the config: the one derivation `quanta run` and
+ * `quanta sim` share (orders get what the polls leave, see {@link pollReserveOf}).
+ */
+export function stackRateOf(config: Pick<Config, 'execution' | 'poll'>): {
+  readonly requests: number;
+  readonly perMs: number;
+  readonly concurrency: number;
+  readonly maxAttempts: number;
+  readonly orderShare: number;
+} {
+  const { rateLimit, concurrency, maxAttempts } = config.execution;
+  return {
+    requests: rateLimit.requests,
+    perMs: rateLimit.perMs,
+    concurrency,
+    maxAttempts,
+    orderShare: rateLimit.requests - pollReserveOf(config),
+  };
+}

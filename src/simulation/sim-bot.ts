@@ -10,7 +10,7 @@ import { capitalOf } from '../execution/risk-limits.ts';
 import type { Logger } from '../log/logger.ts';
 import { credentialRenewal } from '../runtime/bot-credentials.ts';
 import { credentialOrderSigner } from '../runtime/credential-order-signer.ts';
-import { openRateBudget, pollReserveOf } from '../runtime/rate-budget.ts';
+import { openRateBudget, stackRateOf } from '../runtime/rate-budget.ts';
 import { signingDomainOf } from '../runtime/signing-domain.ts';
 import { statePaths } from '../runtime/state-paths.ts';
 import { TradingLoop } from '../runtime/trading-loop.ts';
@@ -140,13 +140,7 @@ export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
     },
     signer: credentialOrderSigner(credentials, signingDomainOf(config)),
     budget,
-    rate: {
-      requests: config.execution.rateLimit.requests,
-      perMs: config.execution.rateLimit.perMs,
-      concurrency: config.execution.concurrency,
-      maxAttempts: config.execution.maxAttempts,
-      orderShare: config.execution.rateLimit.requests - pollReserveOf(config),
-    },
+    rate: stackRateOf(config),
     killSwitchOn: () => false,
     capitalX18: capitalOf(config.risk),
     now,
