@@ -61,7 +61,6 @@ const PENDING: readonly string[] = [
   'strategy/strategy-host.ts',
   'venue/http/request.ts',
   'venue/http/request.ts: venueRequest',
-  'venue/signing/keccak256.ts: permute',
 ];
 
 /** The comment that exempts a file, read from its leading comments only. */
