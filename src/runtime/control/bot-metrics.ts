@@ -1,42 +1,13 @@
-import {
-  collectDefaultMetrics,
-  Counter,
-  Gauge,
-  Histogram,
-  Registry,
-  type CounterConfiguration,
-  type GaugeConfiguration,
-} from 'prom-client';
-import { CLOCK_STATES, type ClockReport } from '../../clock/venue-clock.ts';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { isFinalState, ORDER_STATES, type OrderState } from '../../domain/index.ts';
 import { ErrorCodes, isQuantaError } from '../../errors/index.ts';
-import type { ExecutorObserver, ExecutorStats } from '../../execution/executor.ts';
+import type { ExecutorObserver } from '../../execution/executor.ts';
 import type { OrderRecord } from '../../execution/order-record.ts';
-import { TRADING_MODES, type TradingMode } from '../../execution/trading-mode.ts';
-import { formatX18 } from '../../money/index.ts';
 import type { VenueClient } from '../../venue/venue-client.ts';
-import type { AccountValue } from './position-values.ts';
-import type { RateBudgetStatus } from '../../execution/rate-budget/rate-budget.ts';
+import type { MetricsSource } from './metrics-source.ts';
+import { registerScrapeMetrics } from './scrape-metrics.ts';
 
-/** What the metrics read at scrape time (nothing is computed per snapshot for them). */
-export interface MetricsSource {
-  readonly stats: () => ExecutorStats;
-  readonly account: () => AccountValue;
-  readonly queueDepth: () => number;
-  readonly pollFailuresInRow: () => number;
-  /** Ms since the last good poll, on the monotonic clock (undefined before the first). */
-  readonly lastGoodPollAgeMs: () => number | undefined;
-  readonly credentialsExpireAt: () => number;
-  readonly pausedStrategies: () => readonly string[];
-  readonly strategyTimeouts: () => Readonly<Record<string, number>>;
-  readonly strategyErrors: () => Readonly<Record<string, number>>;
-  readonly mode: () => TradingMode;
-  readonly ready: () => boolean;
-  /** The rate budget's status (absent: no budget metrics). */
-  readonly rateBudget?: () => RateBudgetStatus;
-  /** This host's clock against the venue's (absent: no clock metrics). */
-  readonly clock?: () => ClockReport;
-}
+export type { MetricsSource } from './metrics-source.ts';
 
 /** Options of {@link BotMetrics}: the label values allowed (everything else is `other`). */
 export interface BotMetricsOptions {
@@ -51,9 +22,6 @@ export interface BotMetricsOptions {
 const OTHER = 'other';
 /** Seconds: from a fast loopback answer to a venue that takes its full timeout. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
-
-/** A decimal x18 amount as a gauge value: a number only here, at the very edge. */
-const gaugeValue = (x18: bigint): number => Number(formatX18(x18));
 
 /**
  * The bot's Prometheus metrics on a registry of its own (prom-client), plus Node's default
@@ -131,7 +99,14 @@ export class BotMetrics {
     for (const state of ORDER_STATES.filter(isFinalState)) this.#finished.inc({ state }, 0);
     for (const strategy of options.strategies) this.#intents.inc({ strategy }, 0);
     this.#retries.inc(0);
-    this.#scrapeTimeMetrics(registers);
+    registerScrapeMetrics({
+      registers,
+      source: () => this.#source,
+      strategies: this.#strategies,
+      markets: this.#markets,
+      strategyLabel: (name) => this.#strategyLabel(name),
+      marketLabel: (symbol) => this.#marketLabel(symbol),
+    });
   }
 
   /** Gives the metrics what they read at scrape time. */
@@ -222,277 +197,5 @@ export class BotMetrics {
 
   #countRateLimited(error: unknown, api: 'read' | 'order'): void {
     if (isQuantaError(error, ErrorCodes.VENUE_RATE_LIMITED)) this.#rateLimited.inc({ api });
-  }
-
-  // Gauges (and counters kept by the executor) read from the source when Prometheus scrapes.
-  #scrapeTimeMetrics(registers: Registry[]): void {
-    const source = (): MetricsSource | undefined => this.#source;
-    const strategyLabel = (name: string): string => this.#strategyLabel(name);
-    const gauge = <L extends string>(
-      config: Omit<GaugeConfiguration<L>, 'registers' | 'collect'>,
-      collect: (gauge: Gauge<L>, from: MetricsSource) => void,
-    ): void => {
-      new Gauge<L>({
-        ...config,
-        registers,
-        collect(this: Gauge<L>) {
-          const from = source();
-          if (from === undefined) return;
-          this.reset();
-          collect(this, from);
-        },
-      });
-    };
-    const refusedSeen = new Map<string, number>();
-    new Counter<'strategy' | 'reason'>({
-      name: 'quanta_refusals_total',
-      help: 'Intents refused before sending, by strategy and reason',
-      labelNames: ['strategy', 'reason'],
-      registers,
-      collect(this: Counter<'strategy' | 'reason'>) {
-        const from = source();
-        if (from === undefined) return;
-        const totals = new Map<string, { strategy: string; reason: string; n: number }>();
-        for (const [name, reasons] of Object.entries(from.stats().refusalsByStrategy)) {
-          const strategy = strategyLabel(name);
-          for (const [reason, n] of Object.entries(reasons)) {
-            const key = `${strategy}\u0000${reason}`;
-            const entry = totals.get(key) ?? { strategy, reason, n: 0 };
-            entry.n += n ?? 0;
-            totals.set(key, entry);
-          }
-        }
-        for (const [key, { strategy, reason, n }] of totals) {
-          const delta = n - (refusedSeen.get(key) ?? 0);
-          if (delta > 0) this.inc({ strategy, reason }, delta);
-          refusedSeen.set(key, n);
-        }
-      },
-    } satisfies CounterConfiguration<'strategy' | 'reason'>);
-
-    gauge(
-      {
-        name: 'quanta_journal_orders',
-        help: 'Orders in the journal, by state',
-        labelNames: ['state'],
-      },
-      (g, from) => {
-        for (const [state, n] of Object.entries(from.stats().ordersByState)) g.set({ state }, n);
-      },
-    );
-    gauge(
-      {
-        name: 'quanta_orders_unresolved',
-        help: 'Orders of unknown outcome, counted at full size by risk until resolved',
-      },
-      (g, from) => g.set(from.stats().unresolvedOrders),
-    );
-    gauge(
-      {
-        name: 'quanta_orders_in_flight',
-        help: 'Orders journaled but not answered yet (PENDING, SENT)',
-      },
-      (g, from) => {
-        const by = from.stats().ordersByState;
-        g.set((by.PENDING ?? 0) + (by.SENT ?? 0));
-      },
-    );
-    gauge(
-      { name: 'quanta_orders_open', help: 'Orders resting on the venue (OPEN, PARTIALLY_FILLED)' },
-      (g, from) => {
-        const by = from.stats().ordersByState;
-        g.set((by.OPEN ?? 0) + (by.PARTIALLY_FILLED ?? 0));
-      },
-    );
-    gauge(
-      { name: 'quanta_dispatch_queue_depth', help: 'Orders being sent or waiting for a send slot' },
-      (g, from) => g.set(from.queueDepth()),
-    );
-    gauge(
-      {
-        name: 'quanta_rate_budget_mode',
-        help: 'The rate budget in effect: 1 for the mode it is in (local, shared, fallback)',
-        labelNames: ['mode'],
-      },
-      (g, from) => {
-        const status = from.rateBudget?.();
-        if (status === undefined) return;
-        for (const mode of ['local', 'shared', 'fallback'])
-          g.set({ mode }, status.mode === mode ? 1 : 0);
-      },
-    );
-    gauge(
-      {
-        name: 'quanta_rate_budget_requests',
-        help: 'Requests per window this process keeps to now (the fallback share when Redis is unreachable)',
-      },
-      (g, from) => {
-        const status = from.rateBudget?.();
-        if (status !== undefined) g.set(status.requests);
-      },
-    );
-    gauge(
-      {
-        name: 'quanta_polls_skipped',
-        help: 'Polls skipped since start for want of a rate permit (orders go first)',
-      },
-      (g, from) => g.set(from.rateBudget?.().skippedPolls ?? 0),
-    );
-    gauge(
-      {
-        name: 'quanta_rate_budget_fallbacks',
-        help: 'Times the shared rate budget fell back to the local share since start',
-      },
-      (g, from) => g.set(from.rateBudget?.().fallbacks ?? 0),
-    );
-    gauge(
-      { name: 'quanta_poll_failures_in_row', help: 'Consecutive failed venue polls' },
-      (g, from) => g.set(from.pollFailuresInRow()),
-    );
-    gauge(
-      {
-        name: 'quanta_snapshot_age_seconds',
-        help: 'Age of the last good venue poll (NaN before the first one)',
-      },
-      (g, from) => {
-        const ageMs = from.lastGoodPollAgeMs();
-        g.set(ageMs === undefined ? Number.NaN : ageMs / 1000);
-      },
-    );
-    const perMarket = (
-      name: string,
-      help: string,
-      pick: (p: AccountValue['positions'][number]) => bigint,
-    ): void =>
-      gauge({ name, help, labelNames: ['market'] }, (g, from) => {
-        const sums = new Map<string, bigint>();
-        for (const market of this.#markets) sums.set(market, 0n);
-        for (const position of from.account().positions) {
-          const label = this.#marketLabel(position.symbol);
-          sums.set(label, (sums.get(label) ?? 0n) + pick(position));
-        }
-        for (const [market, x18] of sums) g.set({ market }, gaugeValue(x18));
-      });
-    perMarket('quanta_position', 'Signed position in base units, by market', (p) => p.amountX18);
-    perMarket(
-      'quanta_position_notional',
-      'Position notional at the mark, quote units, by market',
-      (p) => p.notionalX18,
-    );
-    perMarket(
-      'quanta_unrealized_pnl_by_market',
-      'Unrealized PnL at the mark, quote units, by market',
-      (p) => p.unrealizedX18,
-    );
-    gauge(
-      { name: 'quanta_realized_pnl', help: 'Realized PnL net of fees, quote units, whole journal' },
-      (g, from) => g.set(gaugeValue(from.account().realizedNetX18)),
-    );
-    gauge(
-      { name: 'quanta_unrealized_pnl', help: 'Unrealized PnL at the marks, quote units' },
-      (g, from) => g.set(gaugeValue(from.account().unrealizedX18)),
-    );
-    gauge(
-      {
-        name: 'quanta_net_pnl',
-        help: 'Net PnL: realized net of fees + unrealized since the journal began, quote units (not equity: deposits are unknown to the bot)',
-      },
-      (g, from) => g.set(gaugeValue(from.account().netPnlX18)),
-    );
-    gauge(
-      {
-        name: 'quanta_credentials_expiry_timestamp_seconds',
-        help: 'When the order credentials expire (Unix time)',
-      },
-      (g, from) => g.set(from.credentialsExpireAt() / 1000),
-    );
-    gauge(
-      {
-        name: 'quanta_strategy_paused',
-        help: '1 while a strategy is paused after failures or timeouts',
-        labelNames: ['strategy'],
-      },
-      (g, from) => {
-        const paused = new Set(from.pausedStrategies());
-        for (const strategy of this.#strategies)
-          if (!strategy.startsWith('quanta:')) g.set({ strategy }, paused.has(strategy) ? 1 : 0);
-      },
-    );
-    const strategyCounter = (
-      name: string,
-      help: string,
-      read: (from: MetricsSource) => Readonly<Record<string, number>>,
-    ): void => {
-      const seen = new Map<string, number>();
-      new Counter<'strategy'>({
-        name,
-        help,
-        labelNames: ['strategy'],
-        registers,
-        collect(this: Counter<'strategy'>) {
-          const from = source();
-          if (from === undefined) return;
-          for (const [name, n] of Object.entries(read(from))) {
-            const strategy = strategyLabel(name);
-            const delta = n - (seen.get(name) ?? 0);
-            if (delta > 0 || !seen.has(name)) this.inc({ strategy }, Math.max(0, delta));
-            seen.set(name, n);
-          }
-        },
-      });
-    };
-    strategyCounter(
-      'quanta_strategy_errors_total',
-      'Strategy calls (onSnapshot, onFill) that failed',
-      (from) => from.strategyErrors(),
-    );
-    strategyCounter(
-      'quanta_strategy_timeouts_total',
-      'Snapshots a strategy did not answer within its timeout',
-      (from) => from.strategyTimeouts(),
-    );
-    gauge(
-      {
-        name: 'quanta_trading_mode',
-        help: '1 for the trading mode in effect',
-        labelNames: ['mode'],
-      },
-      (g, from) => {
-        const current = from.mode();
-        for (const mode of TRADING_MODES) g.set({ mode }, mode === current ? 1 : 0);
-      },
-    );
-    gauge(
-      {
-        name: 'quanta_clock_state',
-        help: "1 for what is known of this host's clock against the venue's (orders are signed only when ok)",
-        labelNames: ['state'],
-      },
-      (g, from) => {
-        const report = from.clock?.();
-        if (report === undefined) return;
-        for (const state of CLOCK_STATES) g.set({ state }, report.verdict.state === state ? 1 : 0);
-      },
-    );
-    gauge(
-      {
-        name: 'quanta_clock_skew_seconds',
-        help: "Bounds of the venue's clock minus this host's (positive: this host behind); absent until known",
-        labelNames: ['bound'],
-      },
-      (g, from) => {
-        const skew = from.clock?.().verdict.skew;
-        if (skew === undefined) return;
-        g.set({ bound: 'low' }, skew.low / 1000);
-        g.set({ bound: 'high' }, skew.high / 1000);
-      },
-    );
-    gauge(
-      { name: 'quanta_wall_clock_steps', help: 'Steps of the wall clock seen since start' },
-      (g, from) => g.set(from.clock?.().wallSteps ?? 0),
-    );
-    gauge({ name: 'quanta_ready', help: '1 while /readyz answers 200' }, (g, from) =>
-      g.set(from.ready() ? 1 : 0),
-    );
   }
 }

@@ -46,8 +46,6 @@ const PENDING: readonly string[] = [
   'optimize/space.ts: parseSpace',
   'runtime/bot.ts',
   'runtime/bot.ts: assembleBot',
-  'runtime/control/bot-metrics.ts',
-  'runtime/control/bot-metrics.ts: BotMetrics.#scrapeTimeMetrics',
   'runtime/control/control-server.ts: route',
   'runtime/control/control-server.ts: startControlServer',
   'sim/engine.ts',
