@@ -3,7 +3,12 @@ import type { Market, Quote } from '../domain/index.ts';
 import { bestPriceX18 } from '../market/best-price.ts';
 import { refuse, type Refusal } from './refusal.ts';
 import type { SizedOrder } from './sizing.ts';
-import { checkMargin, checkSpotHolding, type MarginFacts } from './margin-check.ts';
+import {
+  checkMargin,
+  checkSpotHolding,
+  type MarginFacts,
+  type UnknownAccount,
+} from './margin-check.ts';
 
 /** Configured risk limits, in quote units x18. */
 export interface RiskLimits {
@@ -24,8 +29,11 @@ export interface CheckContext {
   readonly limits: RiskLimits;
   /** Today's PnL in quote x18 (negative = loss). */
   readonly dailyPnlX18: bigint;
-  /** The bot's estimate of its account for the margin check; absent: no margin check. */
-  readonly margin?: MarginFacts | undefined;
+  /**
+   * The bot's estimate of its account for the margin check, or why it has none (opening orders
+   * are then refused `MARGIN_UNKNOWN`); absent: no margin check (tests of the other checks).
+   */
+  readonly margin?: MarginFacts | UnknownAccount | undefined;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { OrderIntent } from '../domain/index.ts';
 import { bestPriceX18 } from '../market/best-price.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { checkOrder, type RiskLimits } from './checks.ts';
-import type { MarginFacts } from './margin-check.ts';
+import type { MarginFacts, UnknownAccount } from './margin-check.ts';
 import { refuse, type Refusal } from './refusal.ts';
 import { sizeIntent, type SizedOrder } from './sizing.ts';
 import type { TradingMode } from './trading-mode.ts';
@@ -18,8 +18,11 @@ export interface EvaluationContext {
   readonly equityX18?: bigint | undefined;
   /** The trading mode (default `trading`): `halt` refuses all, the others all but reduce-only. */
   readonly mode?: TradingMode;
-  /** The bot's estimate of its account, for the margin check; undefined: not known, not checked. */
-  readonly margin?: MarginFacts | undefined;
+  /**
+   * The bot's estimate of its account for the margin check, or why it has none (opening orders
+   * are refused `MARGIN_UNKNOWN`); undefined: not checked.
+   */
+  readonly margin?: MarginFacts | UnknownAccount | undefined;
 }
 
 /**

@@ -34,6 +34,23 @@ export interface MarginFacts {
 }
 
 /**
+ * The account is not known (a live bot on a real venue without `risk.capital`: the venue reports
+ * no balance): every order that adds exposure is refused `MARGIN_UNKNOWN` with this reason.
+ */
+export interface UnknownAccount {
+  /** Why, naming what to set (a config key path). */
+  readonly unknown: string;
+}
+
+/** A held position with its listing and mark, ready to value. */
+interface HeldMark {
+  readonly market: Market;
+  readonly amountX18: bigint;
+  readonly entryPriceX18: bigint;
+  readonly markX18: bigint;
+}
+
+/**
  * SPOT: a sell may not take the holding below zero (nothing is borrowed on a spot market).
  * `positionX18` is what the bot holds by its fills, orders in flight counted.
  */
@@ -51,33 +68,15 @@ export function checkSpotHolding(
 }
 
 /**
- * The initial margin an order adds (its opening part at `priceX18`, see `openingAmountX18`) plus
- * its taker fee must fit in the account's free margin (equity − initial margin of the open
- * positions at their marks), first with the listings' fractions (`INSUFFICIENT_MARGIN`), then
- * with `risk.maxLeverage` applied (`ABOVE_MAX_LEVERAGE`). An order that only reduces is never
- * refused here. Fails closed: a position whose market is not listed or has no mark makes the
- * account's margin unknown and every opening order is refused (`MARGIN_UNKNOWN`). Pure.
+ * Every held position with its listing and mark, or the refusal that says the account's margin
+ * is not known (a held market not listed, or without a mark): fail closed.
  */
-export function checkMargin(
-  order: SizedOrder,
-  market: Market,
-  priceX18: bigint,
-  positionX18: bigint,
-  facts: MarginFacts,
-): Refusal | undefined {
-  const signed = order.side === 'BUY' ? order.amountX18 : -order.amountX18;
-  if (openingAmountX18(positionX18, signed) === 0n) return undefined;
-  const held: {
-    id: number;
-    market: Market;
-    amountX18: bigint;
-    entryPriceX18: bigint;
-    markX18: bigint;
-  }[] = [];
+function heldMarks(facts: MarginFacts): HeldMark[] | Refusal {
+  const held: HeldMark[] = [];
   for (const [marketId, position] of facts.positions) {
     if (position.amountX18 === 0n) continue;
-    const listed = facts.markets.get(marketId);
-    if (listed === undefined) {
+    const market = facts.markets.get(marketId);
+    if (market === undefined) {
       return refuse(
         'MARGIN_UNKNOWN',
         `the position in market ${marketId} is not in the venue's listing: the account's margin is not known, so no order that adds exposure is sent`,
@@ -87,56 +86,99 @@ export function checkMargin(
     if (markX18 === undefined) {
       return refuse(
         'MARGIN_UNKNOWN',
-        `no mark price for ${listed.symbol} (no two-sided quote): the account's margin is not known, so no order that adds exposure is sent`,
+        `no mark price for ${market.symbol} (no two-sided quote): the account's margin is not known, so no order that adds exposure is sent`,
       );
     }
-    held.push({
-      id: marketId,
-      market: listed,
-      amountX18: position.amountX18,
-      entryPriceX18: position.entryPriceX18,
-      markX18,
-    });
+    held.push({ market, ...position, markX18 });
   }
-  const feeX18 = fillFeeX18(order.amountX18, priceX18, market.takerFeeX18);
-  const verdict = (capped: boolean): { needX18: bigint; freeX18: bigint } => {
-    const fractionOf = (m: Market): bigint =>
-      capped
-        ? effectiveInitialFractionX18(m.initialMarginX18, facts.maxLeverageX18?.get(m.symbol))
-        : m.initialMarginX18;
-    const positions: MarginPosition[] = held.map((p) => ({
-      marketId: p.id,
-      type: p.market.type,
-      amountX18: p.amountX18,
-      entryPriceX18: p.entryPriceX18,
-      markX18: p.markX18,
-      initialFractionX18: fractionOf(p.market),
-      maintenanceFractionX18: p.market.maintenanceMarginX18,
-    }));
-    const view = marginAccount({ balanceX18: facts.balanceX18, positions });
-    const needX18 =
-      orderInitialMarginX18(positionX18, signed, priceX18, fractionOf(market)) + feeX18;
-    return { needX18, freeX18: view.freeMarginX18 };
-  };
-  const listing = verdict(false);
+  return held;
+}
+
+/** What an order needs (initial margin of its opening part and its fee) against what is free. */
+interface MarginVerdict {
+  readonly needX18: bigint;
+  readonly freeX18: bigint;
+}
+
+/** The order against the account, at the listings' fractions or (capped) `risk.maxLeverage`'s. */
+function marginVerdict(
+  order: { readonly market: Market; readonly signedX18: bigint; readonly priceX18: bigint },
+  positionX18: bigint,
+  held: readonly HeldMark[],
+  facts: MarginFacts,
+  capped: boolean,
+): MarginVerdict {
+  const fractionOf = (m: Market): bigint =>
+    capped
+      ? effectiveInitialFractionX18(m.initialMarginX18, facts.maxLeverageX18?.get(m.symbol))
+      : m.initialMarginX18;
+  const positions: MarginPosition[] = held.map((p) => ({
+    marketId: p.market.id,
+    type: p.market.type,
+    amountX18: p.amountX18,
+    entryPriceX18: p.entryPriceX18,
+    markX18: p.markX18,
+    initialFractionX18: fractionOf(p.market),
+    maintenanceFractionX18: p.market.maintenanceMarginX18,
+  }));
+  const view = marginAccount({ balanceX18: facts.balanceX18, positions });
+  const amountX18 = order.signedX18 < 0n ? -order.signedX18 : order.signedX18;
+  const feeX18 = fillFeeX18(amountX18, order.priceX18, order.market.takerFeeX18);
+  const marginX18 = orderInitialMarginX18(
+    positionX18,
+    order.signedX18,
+    order.priceX18,
+    fractionOf(order.market),
+  );
+  return { needX18: marginX18 + feeX18, freeX18: view.freeMarginX18 };
+}
+
+/** True when `risk.maxLeverage` names the order's market or a market held. */
+function leverageCapApplies(
+  market: Market,
+  held: readonly HeldMark[],
+  facts: MarginFacts,
+): boolean {
+  const caps = facts.maxLeverageX18;
+  if (caps === undefined) return false;
+  return caps.has(market.symbol) || held.some((p) => caps.has(p.market.symbol));
+}
+
+/**
+ * The initial margin an order adds (its opening part at `priceX18`, see `openingAmountX18`) plus
+ * its taker fee must fit in the account's free margin (equity − initial margin of the open
+ * positions at their marks), first with the listings' fractions (`INSUFFICIENT_MARGIN`), then
+ * with `risk.maxLeverage` applied (`ABOVE_MAX_LEVERAGE`). An order that only reduces is never
+ * refused here. Fails closed (`MARGIN_UNKNOWN`): with no estimate of the account at all
+ * ({@link UnknownAccount}), or a position whose market is not listed or has no mark, every
+ * opening order is refused. Pure.
+ */
+export function checkMargin(
+  order: SizedOrder,
+  market: Market,
+  priceX18: bigint,
+  positionX18: bigint,
+  facts: MarginFacts | UnknownAccount,
+): Refusal | undefined {
+  const signedX18 = order.side === 'BUY' ? order.amountX18 : -order.amountX18;
+  if (openingAmountX18(positionX18, signedX18) === 0n) return undefined;
+  if ('unknown' in facts) return refuse('MARGIN_UNKNOWN', facts.unknown);
+  const held = heldMarks(facts);
+  if ('refused' in held) return held;
+  const priced = { market, signedX18, priceX18 };
+  const listing = marginVerdict(priced, positionX18, held, facts, false);
   if (listing.needX18 > listing.freeX18) {
     return refuse(
       'INSUFFICIENT_MARGIN',
       `${order.side} ${formatX18(order.amountX18)} ${market.symbol} at ${formatX18(priceX18)} needs ${formatX18(listing.needX18)} of initial margin and fee (initial margin fraction ${formatX18(market.initialMarginX18)}) but the account's free margin is ${formatX18(listing.freeX18)}`,
     );
   }
-  if (
-    facts.maxLeverageX18?.has(market.symbol) !== true &&
-    !held.some((p) => facts.maxLeverageX18?.has(p.market.symbol) === true)
-  )
-    return undefined;
-  const capped = verdict(true);
-  if (capped.needX18 > capped.freeX18) {
-    const leverage = facts.maxLeverageX18?.get(market.symbol);
-    return refuse(
-      'ABOVE_MAX_LEVERAGE',
-      `${order.side} ${formatX18(order.amountX18)} ${market.symbol} at ${formatX18(priceX18)} needs ${formatX18(capped.needX18)} of margin and fee at ${leverage === undefined ? 'the configured risk.maxLeverage of the markets held' : `risk.maxLeverage ${formatX18(leverage)} for ${market.symbol}`} but the account's free margin at those leverages is ${formatX18(capped.freeX18)}`,
-    );
-  }
-  return undefined;
+  if (!leverageCapApplies(market, held, facts)) return undefined;
+  const capped = marginVerdict(priced, positionX18, held, facts, true);
+  if (capped.needX18 <= capped.freeX18) return undefined;
+  const leverage = facts.maxLeverageX18?.get(market.symbol);
+  return refuse(
+    'ABOVE_MAX_LEVERAGE',
+    `${order.side} ${formatX18(order.amountX18)} ${market.symbol} at ${formatX18(priceX18)} needs ${formatX18(capped.needX18)} of margin and fee at ${leverage === undefined ? 'the configured risk.maxLeverage of the markets held' : `risk.maxLeverage ${formatX18(leverage)} for ${market.symbol}`} but the account's free margin at those leverages is ${formatX18(capped.freeX18)}`,
+  );
 }

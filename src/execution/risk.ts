@@ -2,6 +2,7 @@ import type { Snapshot } from '../market/snapshot.ts';
 import type { OrderIntent } from '../domain/index.ts';
 import type { RiskLimits } from './checks.ts';
 import { evaluateIntent } from './evaluate-intent.ts';
+import type { UnknownAccount } from './margin-check.ts';
 import { marginFactsOf } from './margin-facts.ts';
 import type { Portfolio } from './portfolio.ts';
 import type { Refusal } from './refusal.ts';
@@ -9,6 +10,12 @@ import type { SizedOrder } from './sizing.ts';
 import type { TradingMode } from './trading-mode.ts';
 
 const DAY_MS = 86_400_000;
+
+/** Why a bot without a starting balance refuses every order that adds exposure (docs/margin.md). */
+export const UNKNOWN_ACCOUNT: UnknownAccount = {
+  unknown:
+    "the account's balance is not known (the venue reports none): set risk.capital in the config to what the account holds in quote units; until then no order that adds exposure is sent, only reducing ones",
+};
 
 /** Where the day's PnL baseline survives a restart (the journal's key-value store). */
 export interface RiskStore {
@@ -27,8 +34,9 @@ export interface RiskEngineOptions {
   readonly store: RiskStore;
   /**
    * What the account held before the first order of this journal (`risk.capital`; a backtest's
-   * `backtest.startingCapital`): the base of {@link RiskEngine.equityX18}. Undefined: the equity
-   * is not known (the venue reports no balance).
+   * `backtest.startingCapital`; the embedded paper venue's `paper.balance`): the base of
+   * {@link RiskEngine.equityX18}. Undefined: the account is not known (the venue reports no
+   * balance), so every order that adds exposure is refused `MARGIN_UNKNOWN`.
    */
   readonly capitalX18?: bigint | undefined;
 }
@@ -67,11 +75,11 @@ export class RiskEngine {
       mode: this.#options.tradingMode?.() ?? 'trading',
       // Computed only for the intents sized by it (a mark per open market).
       equityX18: intent.risk === undefined ? undefined : this.equityX18(snapshot, portfolio),
-      // The margin check needs a balance to start from: without one (live, no risk.capital) the
-      // bot has no estimate of its account and the venue's own check is the only one.
+      // The margin check needs a balance to start from: without one (live on a real venue, no
+      // risk.capital) the bot cannot know what an order may take, so it fails closed.
       margin:
         this.#options.capitalX18 === undefined
-          ? undefined
+          ? UNKNOWN_ACCOUNT
           : marginFactsOf(
               this.#options.capitalX18,
               portfolio,

@@ -7,7 +7,8 @@ import type { Market } from '../domain/index.ts';
 import type { Executor, ExecutorObserver } from '../execution/executor.ts';
 import { Flattener, FLATTEN_STRATEGY } from '../execution/flatten.ts';
 import { OrderJournal } from '../execution/journal.ts';
-import { capitalOf, riskLimitsOf } from '../execution/risk-limits.ts';
+import { riskLimitsOf } from '../execution/risk-limits.ts';
+import { accountCapitalOf } from '../stack/account-capital.ts';
 import { MODE_SCOPE, TradingModes } from '../execution/trading-mode.ts';
 import type { ProducedIntent } from '../stack/trading-session.ts';
 import type { Logger } from '../log/logger.ts';
@@ -507,7 +508,7 @@ async function httpTradingStack(parts: {
     // The kill-switch file is read by the modes: its content names the mode (empty: halt).
     killSwitchOn: () => false,
     tradingMode: () => modes.mode,
-    capitalX18: capitalOf(config.risk),
+    capitalX18: accountCapitalOf(config),
     now: parts.now,
     monotonic: parts.monotonic,
     clockRefusal: (ttlMs) => parts.venueClock.refusal(ttlMs),

@@ -28,6 +28,9 @@ import { Trace } from './trace.ts';
 
 /** Where virtual time starts (the venue's wall clock): 2026-01-01T00:00:00Z. */
 const EPOCH_MS = Date.UTC(2026, 0, 1);
+/** Each subaccount's starting cash at the venue, and the bot's `risk.capital`. */
+const SIM_BALANCE = '100000';
+
 /** The venue both sides of the bot talk to (never contacted: the network is simulated). */
 const VENUE_URL = 'http://127.0.0.1:9';
 const POSITION_CAP = 3000n;
@@ -99,7 +102,13 @@ function simConfig(dir: string, seed: number): Config {
       maxAttempts: 3,
       rateLimit: { requests: 10, perMs: 1000 },
     },
-    risk: { maxOrderNotional: '1500', maxPositionNotional: String(POSITION_CAP) },
+    // The venue's balance: the bot knows its account (without it every opening order would be
+    // refused MARGIN_UNKNOWN, docs/margin.md).
+    risk: {
+      maxOrderNotional: '1500',
+      maxPositionNotional: String(POSITION_CAP),
+      capital: SIM_BALANCE,
+    },
     log: { level: 'silent' },
     strategies: [
       {
@@ -171,6 +180,7 @@ export async function runSchedule(options: ScheduleOptions): Promise<ScheduleRes
     clock: venueNow,
     domain: signingDomainOf(config),
     headerPrefix: config.venue.headerPrefix,
+    balance: SIM_BALANCE,
   });
 
   // The plan: partitions and crashes within the faulty part.

@@ -6,7 +6,7 @@ import type { Config } from '../config/index.ts';
 import type { Market } from '../domain/index.ts';
 import type { Executor } from '../execution/executor.ts';
 import { OrderJournal } from '../execution/journal.ts';
-import { capitalOf } from '../execution/risk-limits.ts';
+import { accountCapitalOf } from '../stack/account-capital.ts';
 import type { Logger } from '../log/logger.ts';
 import { credentialRenewal } from '../runtime/bot-credentials.ts';
 import { credentialOrderSigner } from '../runtime/credential-order-signer.ts';
@@ -142,7 +142,7 @@ export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
     budget,
     rate: stackRateOf(config),
     killSwitchOn: () => false,
-    capitalX18: capitalOf(config.risk),
+    capitalX18: accountCapitalOf(config),
     now,
     monotonic: time.monotonic,
     clockRefusal: (ttlMs) => venueClock.refusal(ttlMs),

@@ -68,8 +68,10 @@ export interface TradingStackOptions {
   /** Told about every `ctx.plot` point (the backtest draws them; live logs them at debug). */
   readonly onPlot?: (instance: string, name: string, value: string, at: number) => void;
   /**
-   * The base of the account's equity (`risk.capital`; a backtest falls back to its starting
-   * capital); absent: `ctx.equity()` is undefined and `risk` sizing is refused.
+   * The base of the account's equity (`accountCapitalOf`: `risk.capital`, the embedded paper
+   * venue's `paper.balance`; a backtest falls back to its starting capital); absent: the account
+   * is not known, `ctx.equity()` is undefined, `risk` sizing is refused and every order that adds
+   * exposure is refused `MARGIN_UNKNOWN`.
    */
   readonly capitalX18?: bigint | undefined;
 }

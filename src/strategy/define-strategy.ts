@@ -45,7 +45,8 @@ export interface StrategyContext<P, S, I = Record<string, never>> {
   unrealizedPnl(marketId: number): string | undefined;
   /**
    * The account's equity in quote units, as the bot knows it: the configured `risk.capital`
-   * (a backtest: `backtest.startingCapital` unless `risk.capital` is set) plus the PnL realized
+   * (the embedded paper venue: `paper.balance` unless `risk.capital` is set; a backtest:
+   * `backtest.startingCapital` unless `risk.capital` is set) plus the PnL realized
    * net of fees by every fill in the journal, plus the unrealized PnL of every open position at
    * the latest snapshot's marks. Deposits, withdrawals and trades outside this bot are not seen.
    * Undefined when no capital is configured (the venue reports no balance) or before the first

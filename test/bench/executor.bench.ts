@@ -245,6 +245,7 @@ async function executorStack(
     // A rate budget that never makes an order wait: this measures the path, not the limit.
     rate: { requests: 100_000, perMs: 1000, concurrency: 2, maxAttempts: 3 },
     killSwitchOn: () => false,
+    capitalX18: 100_000n * 10n ** 18n, // the venue's starting balance: the bot knows its account
     now: Date.now,
     sleep: (ms, signal) =>
       new Promise((resolve, reject) => {

@@ -76,6 +76,7 @@ async function botStack(venue: PaperVenue, credentials: Awaited<ReturnType<typeo
     },
     rate: { requests: 100_000, perMs: 1000, concurrency: 2, maxAttempts: 3 },
     killSwitchOn: () => false,
+    capitalX18: 100_000n * 10n ** 18n, // the venue's starting balance: the bot knows its account
     now: Date.now,
     sleep: () => Promise.resolve(),
     log,

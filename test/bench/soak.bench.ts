@@ -217,6 +217,7 @@ async function soak(
     },
     rate: { requests: 10, perMs: 1000, concurrency: 2, maxAttempts: 1 },
     killSwitchOn: () => false,
+    capitalX18: 100_000n * 10n ** 18n, // the venue's starting balance: the bot knows its account
     now: clock,
     sleep: virtualSleep,
     log,

@@ -84,7 +84,7 @@ describe('a VenueClient written in a test file carries a whole bot and a whole b
       wallet: { privateKeyEnv: WALLET_ENV },
       state: { dir: join(dir, 'state') },
       poll: { intervalMs: 1000, quotes: true },
-      risk: { maxOrderNotional: '100000', maxPositionNotional: '1000000' },
+      risk: { maxOrderNotional: '100000', maxPositionNotional: '1000000', capital: '100000' },
       strategies: [
         {
           module: strategyModule('fixtures/scripted'),

@@ -42,6 +42,7 @@ export function botConfigYaml(options: BotConfigOptions): string {
     wallet: { privateKeyEnv: WALLET_ENV },
     state: { dir: options.stateDir },
     poll: { intervalMs: 1000 },
+    risk: { capital: '100000' }, // the paper venue's balance: the bot knows its account
     log: { level: options.logLevel ?? 'info' },
     strategies: [
       {

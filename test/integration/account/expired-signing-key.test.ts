@@ -67,6 +67,7 @@ function orderPath(submitter: OrderSubmitter): Executor {
     signer: credentialOrderSigner(credentials, DEFAULT_SIGNING_DOMAIN),
     limits: { maxOrderNotionalX18: 10n ** 24n, maxPositionNotionalX18: 10n ** 24n },
     killSwitchOn: () => false,
+    capitalX18: 100_000n * 10n ** 18n, // the paper venue's starting balance
     now,
     log: silentLogger,
     orderTtlMs: MINUTE_MS,

@@ -26,7 +26,7 @@ wallet: { privateKeyEnv: AGREEMENT_WALLET_KEY }
 state: { dir: '${stateDir}' }
 poll: { intervalMs: 50 }
 execution: { rateLimit: { requests: 1000, perMs: 1000 }, concurrency: 1 }
-risk: { maxOrderNotional: '100000', maxPositionNotional: '1000000' }
+risk: { maxOrderNotional: '100000', maxPositionNotional: '1000000', capital: '100000' }
 strategies:
   - module: strategies/dca.ts
     markets: [ETH-USD]

@@ -43,7 +43,7 @@ state: { dir: '${stateDir}' }
 record: { dir: '${recordDir}' }
 poll: { intervalMs: 50 }
 execution: { rateLimit: { requests: 1000, perMs: 1000 }, concurrency: 1 }
-risk: { maxOrderNotional: '100000', maxPositionNotional: '1000000' }
+risk: { maxOrderNotional: '100000', maxPositionNotional: '1000000', capital: '100000' }
 strategies:
   - module: strategies/dca.ts
     markets: [ETH-USD]

@@ -73,6 +73,7 @@ function start(
       ...(dailyLossLimit === undefined ? {} : { dailyLossLimit }),
     }),
     killSwitchOn: () => false,
+    capitalX18: 100_000n * 10n ** 18n, // the sim engine's starting balance
     now,
     log,
     orderTtlMs: 60_000,

@@ -327,6 +327,8 @@ it(
         '  dir: ./state',
         'poll:',
         '  intervalMs: 200',
+        'risk:',
+        "  capital: '100000'", // the paper venue's balance: the bot knows its account
         'strategies:',
         '  - module: ./strategy.js',
         '    markets: [ETH-USD]',

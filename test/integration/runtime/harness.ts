@@ -48,6 +48,9 @@ export const FIXTURE_MARKETS: readonly Market[] = parseMarketList(
   ).body,
 );
 
+/** A paper venue's starting balance per subaccount (its default) and the test bots' `risk.capital`. */
+export const PAPER_BALANCE = '100000';
+
 /** The environment variable the test configs name for the wallet key. */
 export const WALLET_ENV = 'QUANTA_TEST_WALLET_KEY';
 
@@ -72,7 +75,12 @@ export interface TestConfig {
     orderTtlMs?: number;
     drainTimeoutMs?: number;
   };
-  readonly risk?: { maxOrderNotional?: string; maxPositionNotional?: string };
+  readonly risk?: {
+    maxOrderNotional?: string;
+    maxPositionNotional?: string;
+    /** Default {@link PAPER_BALANCE}; undefined: not written (the account is not known). */
+    capital?: string | undefined;
+  };
   readonly log?: { level?: string; pretty?: boolean };
 }
 
@@ -89,7 +97,9 @@ export async function writeBotConfig(dir: string, config: TestConfig): Promise<s
     // Polls every 100 ms are 20 requests/s: counted against the default budget of 10/s they
     // would be skipped half the time. Tests of the budget itself turn countPolls on.
     execution: { countPolls: false, ...config.execution },
-    risk: config.risk ?? {},
+    // The paper venue's starting balance: the bot knows its account (without risk.capital a bot
+    // on a real venue refuses every order that adds exposure, MARGIN_UNKNOWN: docs/margin.md).
+    risk: { capital: PAPER_BALANCE, ...config.risk },
     log: { level: 'debug', ...config.log },
     strategies: config.strategies,
   };

@@ -125,6 +125,7 @@ it('three processes share one budget: >= 0.9 R, no 429, survive a SIGKILL and a 
           concurrency: 8,
           drainTimeoutMs: 2000,
         },
+        risk: { capital: '100000' }, // the paper venue's balance: the bot knows its account
         log: { level: 'info', format: 'json' },
         strategies: [
           {

@@ -33,6 +33,7 @@ it("a strategy that never answers delays another strategy's order by its timeout
     wallet: { privateKeyEnv: WALLET_ENV },
     state: { dir: join(dir, 'state') },
     poll: { intervalMs: 1000 },
+    risk: { capital: '100000' }, // the paper venue's balance: the bot knows its account
     strategies: [
       // Listed first: the strategy after it waits for its answers.
       { module: strategyModule('fixtures/hang'), markets: ['ETH-USD'], timeoutMs: 200 },

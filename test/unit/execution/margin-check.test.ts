@@ -10,8 +10,11 @@ import { evaluateIntent, type EvaluationContext } from '../../../src/execution/e
 import { marginFactsOf } from '../../../src/execution/margin-facts.ts';
 import type { HeldPosition } from '../../../src/execution/margin-check.ts';
 import { Portfolio } from '../../../src/execution/portfolio.ts';
+import { UNKNOWN_ACCOUNT } from '../../../src/execution/risk.ts';
 import { riskLimitsOf } from '../../../src/execution/risk-limits.ts';
 import { markPriceX18 } from '../../../src/market/mark-price.ts';
+import { parseConfig } from '../../../src/config/index.ts';
+import { accountCapitalOf } from '../../../src/stack/account-capital.ts';
 import { createSnapshot } from '../../../src/market/snapshot.ts';
 import { parseDecimalToX18 as x18 } from '../../../src/money/index.ts';
 import type { Quote } from '../../../src/domain/index.ts';
@@ -105,6 +108,16 @@ describe('margin refusals', () => {
     expect(evaluateIntent(sell('1', 1, true), noMark)).toMatchObject({ amountX18: x18('1') });
   });
 
+  it('fails closed: an unknown account (no risk.capital live) refuses opening orders only', () => {
+    const unknown = { ...context(LONG_1), margin: UNKNOWN_ACCOUNT };
+    const refused = evaluateIntent(buy('0.0001'), unknown);
+    expect(refused).toMatchObject({ reason: 'MARGIN_UNKNOWN' });
+    expect('detail' in refused && refused.detail).toContain('set risk.capital in the config');
+    expect(evaluateIntent(sell('1', 1, true), unknown)).toMatchObject({ amountX18: x18('1') });
+    expect(evaluateIntent(sell('0.5'), unknown)).toMatchObject({ amountX18: x18('0.5') });
+    expect(evaluateIntent(sell('1.5'), unknown)).toMatchObject({ reason: 'MARGIN_UNKNOWN' });
+  });
+
   it('SPOT: sells only what is held, buys only with the cash (IMF 1)', () => {
     const held = { 2: { amountX18: x18('0.1'), entryPriceX18: x18('3000') } };
     expect(evaluateIntent(sell('0.1', 2), context(held))).toMatchObject({ amountX18: x18('0.1') });
@@ -152,5 +165,22 @@ describe('marginFactsOf', () => {
     expect(facts.balanceX18).toBe(x18('1095.45'));
     expect(facts.positions.get(1)).toEqual({ amountX18: x18('1.5'), entryPriceX18: x18('3000') });
     expect(facts.markOf(1)).toBe(x18('3000'));
+  });
+});
+
+describe('accountCapitalOf', () => {
+  const config = (url: string, capital?: string) =>
+    parseConfig(
+      `venue: { writeUrl: ${url}, readUrl: ${url} }\npaper: { balance: '2500' }\n` +
+        (capital === undefined ? '' : `risk: { capital: '${capital}' }\n`),
+      'c.yaml',
+      '/',
+    );
+  it("is risk.capital, else the embedded paper venue's paper.balance, else not known", () => {
+    const real = 'https://venue.example.invalid';
+    expect(accountCapitalOf(config(real, '700'))).toBe(x18('700'));
+    expect(accountCapitalOf(config('embedded', '700'))).toBe(x18('700'));
+    expect(accountCapitalOf(config('embedded'))).toBe(x18('2500'));
+    expect(accountCapitalOf(config(real))).toBeUndefined();
   });
 });

@@ -80,6 +80,7 @@ async function parkingFirstOrder(turnsBeforePark: number): Promise<void> {
     signer: backtestSigner(),
     limits: { maxOrderNotionalX18: 10n ** 24n, maxPositionNotionalX18: 10n ** 24n },
     killSwitchOn: () => false,
+    capitalX18: 100_000n * 10n ** 18n, // an account the order fits in
     now: () => 1000,
     log: silentLogger,
     orderTtlMs: 60_000,

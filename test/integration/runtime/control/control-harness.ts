@@ -10,7 +10,7 @@ import { stringify } from 'yaml';
 import { generatePrivateKey } from 'viem/accounts';
 import { loadConfig } from '../../../../src/config/index.ts';
 import { startBot, type Bot } from '../../../../src/runtime/bot.ts';
-import { captureLogs, WALLET_ENV } from '../harness.ts';
+import { captureLogs, PAPER_BALANCE, WALLET_ENV } from '../harness.ts';
 
 /** What a control test config sets beyond the venue and strategies. */
 export interface ControlTestConfig {
@@ -53,7 +53,8 @@ export async function writeControlConfig(dir: string, config: ControlTestConfig)
     poll: { intervalMs: 100, ...config.poll },
     // Polls every 100 ms would be skipped half the time under the default budget of 10/s.
     execution: { countPolls: false, ...config.execution },
-    risk: config.risk ?? {},
+    // The paper venue's starting balance (without it every opening order is MARGIN_UNKNOWN).
+    risk: { capital: PAPER_BALANCE, ...config.risk },
     log: { level: 'debug' },
     control: { host: '127.0.0.1', port: 0, ...config.control },
     ...(config.notify === undefined ? {} : { notify: config.notify }),
