@@ -15,6 +15,7 @@ import { signingDomainOf } from '../runtime/signing-domain.ts';
 import { prepareStrategies } from '../strategy/prepare-strategies.ts';
 import { accountFromPrivateKey } from '../venue/signing/index.ts';
 import { type InvariantName, type Violation } from './invariants.ts';
+import { JournalRows } from './journal-rows.ts';
 import { VirtualScheduler } from './scheduler.ts';
 import { startSimBot, type SimBot } from './sim-bot.ts';
 import {
@@ -202,6 +203,7 @@ export async function runSchedule(options: ScheduleOptions): Promise<ScheduleRes
   const accepted = new Map<string, AcceptedOrder>();
   const rowOfVenueOrder = new Map<number, number>();
   const journals: OrderJournal[] = [];
+  const journalRows = new JournalRows();
   let current: { pid: number; journal?: OrderJournal; bot?: SimBot } | undefined;
   let committed = new Map<number, string>();
 
@@ -235,21 +237,22 @@ export async function runSchedule(options: ScheduleOptions): Promise<ScheduleRes
     if (accepted.has(signature))
       violate('oneVenueOrder', `signature ${signature.slice(0, 12)}… accepted twice`);
     accepted.set(signature, { venueOrderId, signature, at });
-    const row = current?.journal?.all().find((r) => r.signature === signature);
-    if (row === undefined) {
+    const journal = current?.journal;
+    const rowId = journal === undefined ? undefined : journalRows.rowIdOf(journal, signature);
+    if (rowId === undefined) {
       violate(
         'oneVenueOrder',
         `venue order ${venueOrderId} has no journal row (signature ${signature.slice(0, 12)}…)`,
       );
       return;
     }
-    const before = [...rowOfVenueOrder.entries()].find(([, id]) => id === row.id);
+    const before = [...rowOfVenueOrder.entries()].find(([, id]) => id === rowId);
     if (before !== undefined)
       violate(
         'oneVenueOrder',
-        `journal row ${row.id} has two venue orders: ${before[0]} and ${venueOrderId}`,
+        `journal row ${rowId} has two venue orders: ${before[0]} and ${venueOrderId}`,
       );
-    rowOfVenueOrder.set(venueOrderId, row.id);
+    rowOfVenueOrder.set(venueOrderId, rowId);
   };
 
   const afterStep = (): void => {

@@ -1,3 +1,4 @@
+import type { ProjPointType } from '@noble/curves/abstract/weierstrass';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import {
   recoverTypedDataAddress,
@@ -48,20 +49,23 @@ export async function recoverTypedDataSigner<
 }
 
 /**
- * The address (lowercase hex) that made `signature` over a 32-byte `digest`, or `undefined`
- * when the signature is not canonical or recovers nothing. Synchronous and without viem's
- * per-call dynamic import: the paper venue checks every order with it.
+ * The public key that made `signature` over a 32-byte `digest`, with its address (lowercase
+ * hex), or `undefined` when the signature is not canonical or recovers nothing. Synchronous and
+ * without viem's per-call dynamic import: the paper venue checks every order with it (through
+ * `verifyDigestSigner`).
  */
-export function recoverDigestSigner(digest: Uint8Array, signature: string): string | undefined {
+export function recoverDigestPoint(
+  digest: Uint8Array,
+  signature: string,
+): { readonly point: ProjPointType<bigint>; readonly address: string } | undefined {
   if (!isCanonicalSignature(signature)) return undefined;
   try {
     const recovery = Number.parseInt(signature.slice(130, 132), 16) - 27;
-    const publicKey = secp256k1.Signature.fromCompact(signature.slice(2, 130))
+    const point = secp256k1.Signature.fromCompact(signature.slice(2, 130))
       .addRecoveryBit(recovery)
-      .recoverPublicKey(digest)
-      .toRawBytes(false);
-    const hash = keccak256Bytes(publicKey.subarray(1));
-    return `0x${Buffer.from(hash.subarray(12)).toString('hex')}`;
+      .recoverPublicKey(digest);
+    const hash = keccak256Bytes(point.toRawBytes(false).subarray(1));
+    return { point, address: `0x${Buffer.from(hash.subarray(12)).toString('hex')}` };
   } catch {
     return undefined;
   }

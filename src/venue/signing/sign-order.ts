@@ -4,7 +4,7 @@ import { hexAddress, parseOrderRequestBody, parseWire } from '../schemas/index.t
 import type { OrderRequestBody, SigningDomainConfig } from '../types.ts';
 import { orderDigest } from './order-digest.ts';
 import { orderSigningKey } from './order-signing-key.ts';
-import { recoverDigestSigner } from './recover-signer.ts';
+import { verifyDigestSigner } from './verify-digest-signer.ts';
 
 /** What `signOrder` needs. */
 export interface SignOrderParams {
@@ -72,6 +72,5 @@ export async function verifyOrderSignature(params: VerifyOrderParams): Promise<b
     what: 'order signer',
   }) as Address;
   const digest = orderDigest(params.subaccountId, body, signer, params.domain);
-  const recovered = recoverDigestSigner(digest, params.signature);
-  return Promise.resolve(recovered !== undefined && recovered === signer.toLowerCase());
+  return Promise.resolve(verifyDigestSigner(digest, params.signature, signer.toLowerCase()));
 }

@@ -1,0 +1,96 @@
+/**
+ * `verifyDigestSigner` answers as a full recovery compared with the claimed signer, on its first
+ * check of a signer (a recovery) and on later ones (the kept public key with its tables): for
+ * good signatures, the other `v`, the high `s`, another digest, another signer, a changed `r`.
+ */
+import { secp256k1 } from '@noble/curves/secp256k1';
+import fc from 'fast-check';
+import { numberToHex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { expect, it } from 'vitest';
+import { recoverDigestPoint } from '../../../../src/venue/signing/recover-signer.ts';
+import { verifyDigestSigner } from '../../../../src/venue/signing/verify-digest-signer.ts';
+
+const N = secp256k1.CURVE.n;
+
+function sign(digest: Uint8Array, key: bigint): string {
+  const signature = secp256k1.sign(digest, key, { lowS: true, extraEntropy: false });
+  const hex = (value: bigint): string => value.toString(16).padStart(64, '0');
+  return `0x${hex(signature.r)}${hex(signature.s)}${signature.recovery === 1 ? '1c' : '1b'}`;
+}
+
+function addressOf(key: bigint): string {
+  return privateKeyToAccount(numberToHex(key, { size: 32 })).address.toLowerCase();
+}
+
+/** What a recovery says: the signature is canonical and recovers to `signer`. */
+function byRecovery(digest: Uint8Array, signature: string, signer: string): boolean {
+  return recoverDigestPoint(digest, signature)?.address === signer;
+}
+
+/** Variants of a good signature: each must be judged as a recovery judges it. */
+function variants(signature: string): string[] {
+  const r = BigInt(`0x${signature.slice(2, 66)}`);
+  const s = BigInt(`0x${signature.slice(66, 130)}`);
+  const v = signature.slice(130);
+  const hex = (value: bigint): string => value.toString(16).padStart(64, '0');
+  const otherV = v === '1b' ? '1c' : '1b';
+  return [
+    signature,
+    `${signature.slice(0, 130)}${otherV}`,
+    `0x${hex(r)}${hex(N - s)}${otherV}`,
+    `0x${hex(r + 1n)}${hex(s)}${v}`,
+    `0x${hex(r)}${hex(s - 1n)}${v}`,
+    `0x${hex(r)}${hex(s)}1d`,
+  ];
+}
+
+it('answers as a full recovery, for a signer seen before and one never seen', () => {
+  const keyArb = fc.bigInt({ min: 1n, max: N - 1n });
+  const digestArb = fc.uint8Array({ minLength: 32, maxLength: 32 });
+  let accepted = 0;
+  let refused = 0;
+  fc.assert(
+    fc.property(
+      keyArb,
+      keyArb,
+      fc.array(digestArb, { minLength: 3, maxLength: 4 }),
+      (key, otherKey, digests) => {
+        const signer = addressOf(key);
+        const other = addressOf(otherKey);
+        for (const digest of digests) {
+          const signature = sign(digest, key);
+          const wrongDigest = Uint8Array.from(digest, (byte, i) => (i === 31 ? byte ^ 1 : byte));
+          for (const variant of variants(signature)) {
+            for (const [d, who] of [
+              [digest, signer],
+              [wrongDigest, signer],
+              [digest, other],
+            ] as const) {
+              const expected = byRecovery(d, variant, who);
+              expect(verifyDigestSigner(d, variant, who)).toBe(expected);
+              if (expected) accepted += 1;
+              else refused += 1;
+            }
+          }
+        }
+      },
+    ),
+    { numRuns: 8 },
+  );
+  // Both answers were met, on the first check of a signer and on later ones.
+  expect(accepted).toBeGreaterThanOrEqual(24);
+  expect(refused).toBeGreaterThan(accepted);
+});
+
+it('keeps a signer only after a recovery gave it: a bad first signature teaches nothing', () => {
+  const key = 0x1234n;
+  const signer = addressOf(key);
+  const digest = new Uint8Array(32).fill(7);
+  const signature = sign(digest, key);
+  const flipped = `${signature.slice(0, 130)}${signature.endsWith('1b') ? '1c' : '1b'}`;
+  expect(verifyDigestSigner(digest, flipped, signer)).toBe(false);
+  expect(verifyDigestSigner(digest, signature, signer)).toBe(true);
+  expect(verifyDigestSigner(digest, flipped, signer)).toBe(false);
+  expect(verifyDigestSigner(digest, signature, signer)).toBe(true);
+});
