@@ -5,11 +5,9 @@
  * `onBad: 'skip'` dropped and counted by kind: never changed to fit.
  */
 import { readdir, rm, stat } from 'node:fs/promises';
-import type { Market, Quote, QuoteLevel } from '../../domain/index.ts';
+import type { Market } from '../../domain/index.ts';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
-import { formatX18 } from '../../money/index.ts';
-import { createSnapshot, type Snapshot } from '../snapshot.ts';
-import { listRecordingFiles, RecordingWriter } from '../recording/index.ts';
+import { listRecordingFiles } from '../recording/index.ts';
 import { readCsvLines } from './csv-lines.ts';
 import { splitCsvLine } from './csv-fields.ts';
 import { planColumns, type ColumnPlan, type HistoryKind } from './layouts.ts';
@@ -23,8 +21,8 @@ import {
   type BadRowKind,
   type BookRow,
   type CandleRow,
-  type RowLevel,
 } from './history-row.ts';
+import { QuoteSink } from './quote-sink.ts';
 import { isoOfMs } from './timestamp.ts';
 
 /** Options of {@link importHistory}. */
@@ -81,11 +79,6 @@ export interface ImportSummary {
 
 const EXAMPLES = 20;
 const PROGRESS_EVERY = 4096;
-const DRAIN_EVERY = 256;
-
-function levelsOf(levels: readonly RowLevel[]): QuoteLevel[] {
-  return levels.map((l) => ({ price: formatX18(l.priceX18), quantity: formatX18(l.sizeX18) }));
-}
 
 /** Refuses an output folder that already holds a recording (two would be read as one). */
 async function checkOut(out: string): Promise<void> {
@@ -111,6 +104,62 @@ async function checkOut(out: string): Promise<void> {
     );
 }
 
+/** The input files' total size in bytes (for progress), refusing a missing file. */
+async function totalSizeOf(files: readonly string[]): Promise<number> {
+  let totalBytes = 0;
+  for (const file of files) {
+    try {
+      totalBytes += (await stat(file)).size;
+    } catch (error) {
+      throw new QuantaError(ErrorCodes.HISTORY_INVALID, `${file}: no such file`, { cause: error });
+    }
+  }
+  return totalBytes;
+}
+
+/** Refused rows: the first ends the import (`fail`), or each is counted (`skip`). */
+class Refusals {
+  readonly skipped: Record<BadRowKind, number> = {
+    malformed: 0,
+    'time-back': 0,
+    duplicate: 0,
+    'off-grid': 0,
+    'other-market': 0,
+    crossed: 0,
+  };
+  readonly examples: RefusedRow[] = [];
+
+  constructor(readonly onBad: 'fail' | 'skip') {}
+
+  refuse(file: string, line: number, bad: BadRow): void {
+    if (this.onBad === 'fail')
+      throw new QuantaError(ErrorCodes.HISTORY_INVALID, `${file}:${line}: ${bad.reason}`, {
+        details: ['Fix the row, or pass --on-bad skip to drop such rows (each is counted).'],
+      });
+    this.skipped[bad.kind] += 1;
+    if (this.examples.length < EXAMPLES) this.examples.push({ file, line, ...bad });
+  }
+}
+
+/** Where the accepted rows go: candles to a candle file, quotes and books to a recording. */
+type Sink =
+  | { readonly kind: 'candles'; readonly to: CandleSink }
+  | { readonly kind: 'quotes'; readonly to: QuoteSink };
+
+/** One import under way: what it has read so far. */
+interface ImportRun {
+  readonly options: ImportOptions;
+  readonly sink: Sink;
+  readonly refusals: Refusals;
+  readonly totalBytes: number;
+  readonly layouts: string[];
+  symbol: string | undefined;
+  previous: { exact: bigint; file: string; line: number } | undefined;
+  rows: number;
+  /** Bytes of the files read before the current one. */
+  before: number;
+}
+
 /**
  * Imports history files into a recording.
  *
@@ -122,194 +171,123 @@ export async function importHistory(options: ImportOptions): Promise<ImportSumma
   const { kind, market, files } = options;
   if (files.length === 0) throw new QuantaError(ErrorCodes.USAGE, '--in: no file given');
   await checkOut(options.out);
-  let totalBytes = 0;
-  for (const file of files) {
-    try {
-      totalBytes += (await stat(file)).size;
-    } catch (error) {
-      throw new QuantaError(ErrorCodes.HISTORY_INVALID, `${file}: no such file`, { cause: error });
-    }
-  }
-  const onBad = options.onBad ?? 'fail';
-  const skipped: Record<BadRowKind, number> = {
-    malformed: 0,
-    'time-back': 0,
-    duplicate: 0,
-    'off-grid': 0,
-    'other-market': 0,
-    crossed: 0,
+  const run: ImportRun = {
+    options,
+    sink: sinkOf(kind, market, options),
+    refusals: new Refusals(options.onBad ?? 'fail'),
+    totalBytes: await totalSizeOf(files),
+    layouts: [],
+    symbol: options.sourceSymbol,
+    previous: undefined,
+    rows: 0,
+    before: 0,
   };
-  const examples: RefusedRow[] = [];
-  const refuse = (file: string, line: number, bad: BadRow): void => {
-    if (onBad === 'fail')
-      throw new QuantaError(ErrorCodes.HISTORY_INVALID, `${file}:${line}: ${bad.reason}`, {
-        details: ['Fix the row, or pass --on-bad skip to drop such rows (each is counted).'],
-      });
-    skipped[bad.kind] += 1;
-    if (examples.length < EXAMPLES) examples.push({ file, line, ...bad });
-  };
-
-  const markets = new Map([[market.id, market]]);
-  let writer: RecordingWriter | undefined;
-  let seq = 0;
-  let pending: { ms: number; quote: Quote } | undefined;
-  let superseded = 0;
-  let firstMs: number | undefined;
-  let lastMs: number | undefined;
-  const emit = async (): Promise<void> => {
-    if (pending === undefined) return;
-    writer ??= await RecordingWriter.open({
-      dir: options.out,
-      gzip: true,
-      source: `quanta import --kind ${kind} ${market.symbol}`,
-      now: options.now,
-    });
-    seq += 1;
-    const snapshot: Snapshot = createSnapshot({
-      seq,
-      takenAt: pending.ms,
-      markets,
-      quotes: [pending.quote],
-    });
-    writer.write(snapshot);
-    firstMs ??= pending.ms;
-    lastMs = pending.ms;
-    if (seq % DRAIN_EVERY === 0) await writer.drained();
-  };
-
-  const candles =
-    kind === 'candles'
-      ? new CandleSink({
-          dir: options.out,
-          market,
-          source: `quanta import --kind candles ${market.symbol}`,
-          now: options.now,
-        })
-      : undefined;
-  const layouts: string[] = [];
-  let symbol = options.sourceSymbol;
-  let previous: { exact: bigint; file: string; line: number } | undefined;
-  let rows = 0;
-  const position = { bytes: 0 };
-  let before = 0;
+  const sink = run.sink.to;
   try {
-    for (const file of files) {
-      let plan: ColumnPlan | undefined;
-      position.bytes = 0;
-      for await (const { text, line } of readCsvLines(file, position)) {
-        if (text === '') continue;
-        const fields = splitCsvLine(text);
-        if (typeof fields === 'string') {
-          refuse(file, line, { kind: 'malformed', reason: fields });
-          continue;
-        }
-        if (plan === undefined) {
-          const found = planColumns(kind, fields, options.mapping);
-          if (typeof found === 'string')
-            throw new QuantaError(ErrorCodes.HISTORY_INVALID, `${file}:${line}: ${found}`);
-          plan = found;
-          layouts.push(plan.layout);
-          if (plan.header) continue;
-        }
-        rows += 1;
-        if (rows % PROGRESS_EVERY === 0)
-          options.onProgress?.(rows, before + position.bytes, totalBytes);
-        const row =
-          candles === undefined
-            ? readBookRow(fields, plan, market)
-            : readCandleRow(fields, plan, market);
-        if (isBadRow(row)) {
-          refuse(file, line, row);
-          continue;
-        }
-        if (row.symbol !== undefined) {
-          symbol ??= row.symbol;
-          if (row.symbol !== symbol) {
-            refuse(file, line, {
-              kind: 'other-market',
-              reason: `a row of ${JSON.stringify(row.symbol)}, not of ${JSON.stringify(symbol)} (the market imported as ${market.symbol})`,
-            });
-            continue;
-          }
-        }
-        const order = orderOf(row, previous);
-        if (order !== undefined) {
-          refuse(file, line, order);
-          continue;
-        }
-        if (candles !== undefined) {
-          const refused = await candles.take(row as CandleRow, file, line);
-          if (refused !== undefined) {
-            refuse(file, line, refused);
-            continue;
-          }
-          previous = { exact: row.time.exact, file, line };
-          continue;
-        }
-        const book = row as BookRow;
-        previous = { exact: row.time.exact, file, line };
-        const quote: Quote = {
-          marketId: market.id,
-          timestamp: row.time.ms,
-          bids: levelsOf(book.bids),
-          asks: levelsOf(book.asks),
-        };
-        if (pending !== undefined && pending.ms === row.time.ms) superseded += 1;
-        else await emit();
-        pending = { ms: row.time.ms, quote };
-      }
-      if (plan === undefined)
-        throw new QuantaError(
-          ErrorCodes.HISTORY_INVALID,
-          `${file}: empty file (no header, no rows)`,
-        );
-      before += position.bytes;
-    }
-    await emit();
-    await candles?.finish();
-    options.onProgress?.(rows, before, totalBytes);
+    for (const file of files) await importFile(run, file);
+    await sink.finish();
+    options.onProgress?.(run.rows, run.before, run.totalBytes);
   } catch (error) {
     // Nothing half-imported is left behind to be backtested as if it were the whole history.
-    await writer?.close().catch(() => undefined);
-    await candles?.abandon();
-    for (const file of [...(writer?.files ?? []), ...(candles?.files ?? [])])
-      await rm(file, { force: true });
+    await sink.abandon();
+    for (const file of sink.files) await rm(file, { force: true });
     throw error;
   }
-  await writer?.close();
-  if (candles !== undefined && candles.count > 0)
-    return {
-      files,
-      layouts,
-      recording: candles.files,
-      rows,
-      snapshots: candles.count,
-      superseded,
-      skipped,
-      examples,
-      firstMs: candles.firstMs,
-      lastMs: candles.lastMs,
-      symbol,
-      timeframe: candles.timeframe,
-    };
-  if (writer === undefined)
+  if (sink.count === 0)
     throw new QuantaError(
       ErrorCodes.HISTORY_INVALID,
-      `${files.join(', ')}: no row was imported (${rows} rows read, all refused)`,
+      `${files.join(', ')}: no row was imported (${run.rows} rows read, all refused)`,
     );
+  return summaryOf(run);
+}
+
+function sinkOf(kind: HistoryKind, market: Market, options: ImportOptions): Sink {
+  const source = `quanta import --kind ${kind} ${market.symbol}`;
+  const to = { dir: options.out, market, source, now: options.now };
+  return kind === 'candles'
+    ? { kind: 'candles', to: new CandleSink(to) }
+    : { kind: 'quotes', to: new QuoteSink(to) };
+}
+
+function summaryOf(run: ImportRun): ImportSummary {
+  const { sink, refusals } = run;
   return {
-    files,
-    layouts,
-    recording: writer.files,
-    rows,
-    snapshots: seq,
-    superseded,
-    skipped,
-    examples,
-    firstMs,
-    lastMs,
-    symbol,
+    files: run.options.files,
+    layouts: run.layouts,
+    recording: sink.to.files,
+    rows: run.rows,
+    snapshots: sink.to.count,
+    superseded: sink.kind === 'quotes' ? sink.to.superseded : 0,
+    skipped: refusals.skipped,
+    examples: refusals.examples,
+    firstMs: sink.to.firstMs,
+    lastMs: sink.to.lastMs,
+    symbol: run.symbol,
+    ...(sink.kind === 'candles' ? { timeframe: sink.to.timeframe } : {}),
   };
+}
+
+/** Reads one file's rows into the sink. */
+async function importFile(run: ImportRun, file: string): Promise<void> {
+  const { options } = run;
+  let plan: ColumnPlan | undefined;
+  const position = { bytes: 0 };
+  for await (const { text, line } of readCsvLines(file, position)) {
+    if (text === '') continue;
+    const fields = splitCsvLine(text);
+    if (typeof fields === 'string') {
+      run.refusals.refuse(file, line, { kind: 'malformed', reason: fields });
+      continue;
+    }
+    if (plan === undefined) {
+      const found = planColumns(options.kind, fields, options.mapping);
+      if (typeof found === 'string')
+        throw new QuantaError(ErrorCodes.HISTORY_INVALID, `${file}:${line}: ${found}`);
+      plan = found;
+      run.layouts.push(plan.layout);
+      if (plan.header) continue;
+    }
+    run.rows += 1;
+    if (run.rows % PROGRESS_EVERY === 0)
+      options.onProgress?.(run.rows, run.before + position.bytes, run.totalBytes);
+    const refused = await takeRow(run, fields, plan, { file, line });
+    if (refused !== undefined) run.refusals.refuse(file, line, refused);
+  }
+  if (plan === undefined)
+    throw new QuantaError(ErrorCodes.HISTORY_INVALID, `${file}: empty file (no header, no rows)`);
+  run.before += position.bytes;
+}
+
+/** Reads, checks and takes one row: why it was refused, or undefined when it was taken. */
+async function takeRow(
+  run: ImportRun,
+  fields: readonly string[],
+  plan: ColumnPlan,
+  { file, line }: { readonly file: string; readonly line: number },
+): Promise<BadRow | undefined> {
+  const { market } = run.options;
+  const { sink } = run;
+  const row =
+    sink.kind === 'candles'
+      ? readCandleRow(fields, plan, market)
+      : readBookRow(fields, plan, market);
+  if (isBadRow(row)) return row;
+  if (row.symbol !== undefined) {
+    run.symbol ??= row.symbol;
+    if (row.symbol !== run.symbol)
+      return {
+        kind: 'other-market',
+        reason: `a row of ${JSON.stringify(row.symbol)}, not of ${JSON.stringify(run.symbol)} (the market imported as ${market.symbol})`,
+      };
+  }
+  const order = orderOf(row, run.previous);
+  if (order !== undefined) return order;
+  const refused =
+    sink.kind === 'candles'
+      ? await sink.to.take(row as CandleRow, file, line)
+      : await sink.to.take(row as BookRow);
+  if (refused === undefined) run.previous = { exact: row.time.exact, file, line };
+  return refused;
 }
 
 /** A row out of time order, or undefined when it comes after the last accepted row. */

@@ -35,7 +35,6 @@ const PENDING: readonly string[] = [
   'execution/journal.ts: OrderJournal.constructor',
   'execution/margin-check.ts: checkMargin',
   'execution/rate-budget/redis-rate-budget.ts',
-  'market/history/import-history.ts: importHistory',
   'market/history/market-rules.ts: parseMarketRules',
   'market/recording/recording-decoder.ts',
   'market/recording/recording-reader.ts: readFileBatches',
