@@ -33,7 +33,6 @@ const PENDING: readonly string[] = [
   'execution/journal-row.ts: readOrderRow',
   'execution/journal.ts',
   'execution/journal.ts: OrderJournal.constructor',
-  'execution/margin-check.ts: checkMargin',
   'execution/rate-budget/redis-rate-budget.ts',
   'market/history/market-rules.ts: parseMarketRules',
   'market/recording/recording-decoder.ts',
