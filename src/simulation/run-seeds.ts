@@ -23,34 +23,51 @@ export interface RunSeedsOptions {
   readonly onResult?: (result: ScheduleResult) => void;
 }
 
-/**
- * Runs the schedules of seeds `from`..`to` (inclusive) on a pool of worker threads (piscina),
- * one schedule per task; resolves to every result, in seed order.
- */
-export async function runSeeds(options: RunSeedsOptions): Promise<ScheduleResult[]> {
-  const threads = options.threads ?? availableParallelism();
+/** Worker threads that run schedules, started once for many ranges (the benchmark's rounds). */
+export interface SeedPool {
+  /** Runs seeds `from`..`to` (inclusive), one task each; resolves to the results in seed order. */
+  run(options: Omit<RunSeedsOptions, 'threads'>): Promise<ScheduleResult[]>;
+  close(): Promise<void>;
+}
+
+/** Starts `threads` worker threads (default one per core) for {@link SeedPool.run}. */
+export function openSeedPool(threads = availableParallelism()): SeedPool {
   const pool = new Piscina({
     filename: workerFile(),
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Infinity,
   });
+  return {
+    async run(options) {
+      const tasks: Promise<ScheduleResult>[] = [];
+      for (let seed = options.from; seed <= options.to; seed++) {
+        const task: SeedTask = {
+          seed,
+          ...(options.durationMs === undefined ? {} : { durationMs: options.durationMs }),
+        };
+        tasks.push(
+          (pool.run(task) as Promise<ScheduleResult>).then((result) => {
+            options.onResult?.(result);
+            return result;
+          }),
+        );
+      }
+      return Promise.all(tasks);
+    },
+    close: () => pool.destroy(),
+  };
+}
+
+/**
+ * Runs the schedules of seeds `from`..`to` (inclusive) on a pool of worker threads (piscina),
+ * one schedule per task; resolves to every result, in seed order.
+ */
+export async function runSeeds(options: RunSeedsOptions): Promise<ScheduleResult[]> {
+  const pool = openSeedPool(options.threads);
   try {
-    const tasks: Promise<ScheduleResult>[] = [];
-    for (let seed = options.from; seed <= options.to; seed++) {
-      const task: SeedTask = {
-        seed,
-        ...(options.durationMs === undefined ? {} : { durationMs: options.durationMs }),
-      };
-      tasks.push(
-        (pool.run(task) as Promise<ScheduleResult>).then((result) => {
-          options.onResult?.(result);
-          return result;
-        }),
-      );
-    }
-    return await Promise.all(tasks);
+    return await pool.run(options);
   } finally {
-    await pool.destroy();
+    await pool.close();
   }
 }
