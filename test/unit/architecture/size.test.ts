@@ -48,7 +48,6 @@ const PENDING: readonly string[] = [
   'runtime/control/control-server.ts: startControlServer',
   'sim/engine.ts',
   'stack/trading-stack.ts: buildTradingStack',
-  'strategy/strategy-host.ts',
   'venue/http/request.ts',
   'venue/http/request.ts: venueRequest',
 ];
