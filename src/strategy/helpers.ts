@@ -5,7 +5,8 @@
  */
 import { formatX18, parseDecimalToX18, parseSignedDecimalToX18 } from '../money/index.ts';
 import { markPriceX18 } from '../market/mark-price.ts';
-import type { Quote } from '../domain/index.ts';
+import { bestLevel, levelNumbers as writeLevelNumbers } from '../market/book-view.ts';
+import type { Quote, QuoteLevel } from '../domain/index.ts';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 
 /**
@@ -64,11 +65,57 @@ export function mid(quote: Quote | undefined): string | undefined {
  * spread(quote) // '1' for bid 100, ask 101
  */
 export function spread(quote: Quote | undefined): string | undefined {
-  const bid = quote?.bids[0];
-  const ask = quote?.asks[0];
+  const bid = bestLevel(quote, 'bids');
+  const ask = bestLevel(quote, 'asks');
   if (bid === undefined || ask === undefined) return undefined;
   const difference = parseDecimalToX18(ask.price) - parseDecimalToX18(bid.price);
   return difference < 0n ? `-${formatX18(-difference)}` : formatX18(difference);
+}
+
+/**
+ * The best bid of a quote: its first bid level, the same decimal strings as `quote.bids[0]`, or
+ * undefined when there is none. On a recorded quote (a backtest) it is made alone, where
+ * `quote.bids` makes every level of the side first: read the top of many books with this.
+ *
+ * @example
+ * bestBid(snapshot.quotes?.get(id))?.price // '100'
+ */
+export function bestBid(quote: Quote | undefined): QuoteLevel | undefined {
+  return bestLevel(quote, 'bids');
+}
+
+/**
+ * The best ask of a quote (its first ask level, as `quote.asks[0]`), made alone like
+ * {@link bestBid}; undefined when there is none.
+ *
+ * @example
+ * bestAsk(snapshot.quotes?.get(id))?.quantity // '2.5'
+ */
+export function bestAsk(quote: Quote | undefined): QuoteLevel | undefined {
+  return bestLevel(quote, 'asks');
+}
+
+/**
+ * A side of a quote as numbers, for indicators (book imbalance, depth-weighted prices…): writes
+ * price then quantity of each level, best first, into `into` (as many levels as fit) and returns
+ * how many levels it wrote. Nothing is allocated, and on a recorded quote no string is made.
+ *
+ * The numbers are signals, not money: a double rounds (`0.1 + 0.2`), so never compute an order's
+ * price or amount from them. Go back to the exact strings (`quote.bids`, {@link bestBid}) or
+ * through `toOrderPrice` for anything that reaches an order.
+ *
+ * @example
+ * const book = new Float64Array(20); // up to 10 levels
+ * const levels = levelNumbers(quote, 'bids', book);
+ * let depth = 0;
+ * for (let i = 0; i < levels; i++) depth += book[2 * i + 1]; // bid quantity, as a number
+ */
+export function levelNumbers(
+  quote: Quote | undefined,
+  side: 'bids' | 'asks',
+  into: Float64Array,
+): number {
+  return writeLevelNumbers(quote, side, into);
 }
 
 /**

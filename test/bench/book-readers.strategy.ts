@@ -1,19 +1,26 @@
 /**
  * Benchmark strategies that read books and never trade: `top-of-book` reads the best bid and ask
- * (price and quantity) of every market it names, `every-level` every level of both sides. What
+ * (price and quantity) of every market it names with `bestBid`/`bestAsk` (the helpers made for
+ * it: `quote.bids[0]` makes the whole side first), `every-level` every level of both sides. What
  * they read is counted in `globalThis.__quantaBenchLevels` (levels whose price and quantity text
  * were read), so the benchmark checks that every snapshot's books were read, not skipped.
  *
  * One module, two strategies: the config picks one with `params: { depth: "top" | "all" }`.
  */
 import { z } from 'zod';
-import { defineStrategy, type QuoteLevel } from 'quanta';
+import { bestAsk, bestBid, defineStrategy, type QuoteLevel } from 'quanta';
 
 interface Counter {
   __quantaBenchLevels?: number;
   __quantaBenchChars?: number;
 }
 const counter = globalThis as Counter;
+
+function readTop(level: QuoteLevel | undefined): number {
+  if (level === undefined) return 0;
+  counter.__quantaBenchLevels = (counter.__quantaBenchLevels ?? 0) + 1;
+  return level.price.length + level.quantity.length;
+}
 
 function read(levels: readonly QuoteLevel[], count: number): number {
   let chars = 0;
@@ -35,8 +42,12 @@ export default defineStrategy({
     for (const marketId of ctx.marketIds) {
       const quote = snapshot.quotes?.get(marketId);
       if (quote === undefined) continue;
-      chars += read(quote.bids, all ? quote.bids.length : 1);
-      chars += read(quote.asks, all ? quote.asks.length : 1);
+      if (!all) {
+        chars += readTop(bestBid(quote)) + readTop(bestAsk(quote));
+        continue;
+      }
+      chars += read(quote.bids, quote.bids.length);
+      chars += read(quote.asks, quote.asks.length);
     }
     counter.__quantaBenchChars = (counter.__quantaBenchChars ?? 0) + chars;
     return [];

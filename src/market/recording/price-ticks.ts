@@ -45,17 +45,53 @@ export function toTicks(price: string, priceExpo: number): number | undefined {
   return Number.isSafeInteger(ticks) ? ticks : undefined;
 }
 
-/** The canonical decimal string of `ticks` on a `10^-priceExpo` grid (no trailing zeros). */
-export function formatTicks(ticks: number, priceExpo: number): string {
-  if (priceExpo === 0) return String(ticks);
-  const scale = POWERS[priceExpo] as number;
-  const whole = Math.floor(ticks / scale);
-  let fraction = ticks - whole * scale;
-  if (fraction === 0) return String(whole);
-  let digits = priceExpo;
+/** Grids up to here format through a table of fraction texts (10^4 entries at most). */
+const TABLE_EXPO = 4;
+// Per grid, the fraction texts by fraction ticks (`.05`, `.5`, `` for 0), made on first use.
+const FRACTIONS: (string[] | undefined)[] = [];
+// Whole parts below this are kept as strings once made (a book's prices share a few of them).
+const WHOLE_CACHE = 1 << 16;
+const WHOLES: (string | undefined)[] = new Array<string | undefined>(WHOLE_CACHE);
+
+function fractionsOf(priceExpo: number): string[] {
+  let table = FRACTIONS[priceExpo];
+  if (table === undefined) {
+    const scale = POWERS[priceExpo] as number;
+    table = new Array<string>(scale);
+    for (let fraction = 0; fraction < scale; fraction++)
+      table[fraction] = fraction === 0 ? '' : `.${slowFraction(fraction, priceExpo)}`;
+    FRACTIONS[priceExpo] = table;
+  }
+  return table;
+}
+
+function wholeText(whole: number): string {
+  if (whole >= WHOLE_CACHE) return String(whole);
+  return (WHOLES[whole] ??= String(whole));
+}
+
+/** The digits after the point of `fraction` ticks of a `10^-digits` grid, trailing zeros dropped. */
+function slowFraction(fraction: number, digits: number): string {
   while (fraction % 10 === 0) {
     fraction /= 10;
     digits -= 1;
   }
-  return `${whole}.${String(fraction).padStart(digits, '0')}`;
+  return String(fraction).padStart(digits, '0');
+}
+
+/**
+ * The canonical decimal string of `ticks` on a `10^-priceExpo` grid (no trailing zeros). On a
+ * grid of up to 4 digits the fraction comes from a table and small whole parts from a cache, so
+ * a level's price or quantity costs one short string (a tenth of what `String` of a fractional
+ * double costs): every level a strategy reads is made here.
+ */
+export function formatTicks(ticks: number, priceExpo: number): string {
+  if (priceExpo === 0) return ticks < WHOLE_CACHE && ticks >= 0 ? wholeText(ticks) : String(ticks);
+  const scale = POWERS[priceExpo] as number;
+  const whole = Math.floor(ticks / scale);
+  const fraction = ticks - whole * scale;
+  if (fraction === 0) return whole >= 0 ? wholeText(whole) : String(whole);
+  if (priceExpo <= TABLE_EXPO && whole >= 0)
+    return wholeText(whole) + (fractionsOf(priceExpo)[fraction] as string);
+  return `${whole}.${slowFraction(fraction, priceExpo)}`;
 }

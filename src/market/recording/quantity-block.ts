@@ -98,3 +98,55 @@ export function decodeQuantityBlock(raw: string, from: number, count: number): s
   }
   return out;
 }
+
+/**
+ * The `count` quantities of the block that starts at `from` in `raw` as numbers, no string made:
+ * for level `i`, its units at `nums[at + 3 * i + 1]` and the block's scale at
+ * `nums[at + 3 * i + 2]` (`formatTicks(units, scale)` is the quantity that was encoded). Returns
+ * what is wrong when the block is malformed (`quantityBlockProblem`), else undefined.
+ */
+export function decodeQuantityUnits(
+  raw: string,
+  from: number,
+  count: number,
+  nums: Float64Array,
+  at: number,
+): string | undefined {
+  const scale = SCALES.indexOf(raw.charAt(from));
+  const width = raw.charCodeAt(from + 1) - 48;
+  if (scale < 0 || !(width >= 1 && width <= MAX_WIDTH) || raw.length - from - 2 !== count * width)
+    return quantityBlockProblem(raw, from, count);
+  let digit = from + 2;
+  for (let i = 0; i < count; i++) {
+    let value = 0;
+    for (let d = 0; d < width; d++) {
+      const code = raw.charCodeAt(digit++);
+      const v = code < 128 ? (VALUE_OF[code] as number) : -1;
+      if (v < 0) return quantityBlockProblem(raw, from, count);
+      value = value * 64 + v;
+    }
+    nums[at + 3 * i + 1] = value;
+    nums[at + 3 * i + 2] = scale;
+  }
+  return undefined;
+}
+
+/**
+ * The first quantity of the block that starts at `from` in `raw` as units (its scale in
+ * `scaleOut[0]`), or -1 when the block does not start with a well-formed one (the full decoding
+ * then reports it).
+ */
+export function firstQuantityUnits(raw: string, from: number, scaleOut: Float64Array): number {
+  const scale = SCALES.indexOf(raw.charAt(from));
+  const width = raw.charCodeAt(from + 1) - 48;
+  if (scale < 0 || !(width >= 1 && width <= MAX_WIDTH) || raw.length < from + 2 + width) return -1;
+  let value = 0;
+  for (let at = from + 2; at < from + 2 + width; at++) {
+    const code = raw.charCodeAt(at);
+    const digit = code < 128 ? (VALUE_OF[code] as number) : -1;
+    if (digit < 0) return -1;
+    value = value * 64 + digit;
+  }
+  scaleOut[0] = scale;
+  return value;
+}

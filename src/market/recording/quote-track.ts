@@ -1,14 +1,16 @@
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import type { QuoteLevel } from '../../domain/index.ts';
+import { SideLevels, X18_OF_EXPO } from './side-levels.ts';
 import {
   applySideDelta,
   passShiftedSide,
   replacesQuantities,
   SHIFTED,
   SideFormatError,
-  SideLevels,
-  X18_OF_EXPO,
-} from './side-levels.ts';
+  UNCHANGED,
+} from './side-delta.ts';
+import { formatTicks } from './price-ticks.ts';
+import { firstQuantityUnits } from './quantity-block.ts';
 
 /**
  * One side of the quotes a recorded quote can read: the quote passes its own place (`at`), so one
@@ -20,6 +22,10 @@ export interface LevelSource {
   bestX18(at: number): bigint | undefined;
   /** The levels as x18, flattened (see `SideLevels.levelsX18`), when the source has them. */
   levelsX18?(at: number): readonly bigint[] | undefined;
+  /** The first level, without building the others (undefined for an empty side). */
+  best(at: number): QuoteLevel | undefined;
+  /** The levels as numbers into `into` (see `SideLevels.numbers`); how many were written. */
+  numbers(at: number, into: Float64Array): number;
 }
 
 type Side = 'bids' | 'asks';
@@ -162,9 +168,35 @@ export class QuoteTrack {
    * levels are read.
    */
   bestX18(side: Side, at: number): bigint | undefined {
-    const entries = side === 'bids' ? this.#bids : this.#asks;
-    const found = entries[at];
+    const found = (side === 'bids' ? this.#bids : this.#asks)[at];
     if (found instanceof SideLevels) return found.bestX18();
+    const top = this.#topTick(side, at);
+    if (top === undefined || this.expo === undefined) return this.side(side, at).bestX18();
+    return BigInt(top) * (X18_OF_EXPO[this.expo] as bigint);
+  }
+
+  /**
+   * The first level of quote `at`'s side, its price from the top tick (`bestX18`'s walk) and its
+   * quantity from the last delta that wrote one at level 0, so the best bid and ask of a market
+   * cost two short strings, not the side's levels. Anything unusual (a literal, a malformed
+   * start) takes the full path, which reports it.
+   */
+  best(side: Side, at: number): QuoteLevel | undefined {
+    const found = (side === 'bids' ? this.#bids : this.#asks)[at];
+    if (found instanceof SideLevels) return found.level(0);
+    const top = this.#topTick(side, at);
+    const quantity = top === undefined ? undefined : this.#topQuantity(side, at);
+    if (top === undefined || quantity === undefined || this.expo === undefined)
+      return this.side(side, at).level(0);
+    return { price: formatTicks(top, this.expo), quantity };
+  }
+
+  /**
+   * The top tick of quote `at`'s side from the first offsets of the deltas since the last side
+   * known; undefined when the full path must decide (no level, a literal top, a changed grid).
+   */
+  #topTick(side: Side, at: number): number | undefined {
+    const entries = side === 'bids' ? this.#bids : this.#asks;
     const tops = side === 'bids' ? this.#bidTops : this.#askTops;
     let from = at;
     while (from >= 0 && tops[from] === undefined && !(entries[from] instanceof SideLevels)) from--;
@@ -173,22 +205,17 @@ export class QuoteTrack {
     if (from >= 0 && tops[from] !== undefined) {
       top = tops[from] as number;
     } else {
-      const known =
-        from >= 0
-          ? (entries[from] as SideLevels)
-          : side === 'bids'
-            ? this.bidsBefore
-            : this.asksBefore;
+      const known = from >= 0 ? (entries[from] as SideLevels) : this.#before(side);
       if (known === undefined) {
         // Nothing before the track: its first side must be absolute (the full path reports a 0).
-        if (entries[0] === 0) return this.side(side, at).bestX18();
+        if (entries[0] === 0) return undefined;
         top = NO_TOP;
       } else if (known.count === 0) {
         top = NO_TOP;
       } else {
-        top = known.nums[0] as number;
+        top = known.tick(0);
         // A literal top, or a grid changed with the track: leave it to the full path.
-        if (Number.isNaN(top) || known.expo !== this.expo) return this.side(side, at).bestX18();
+        if (Number.isNaN(top) || known.expo !== this.expo) return undefined;
       }
     }
     for (let i = from + 1; i <= at; i++) {
@@ -199,15 +226,44 @@ export class QuoteTrack {
           const offset = firstOffset(entry);
           // (A shifted side moves the levels there were: none is malformed, for the full path.)
           if (offset === undefined || (top === NO_TOP && entry.charCodeAt(0) === SHIFTED))
-            return this.side(side, at).bestX18();
+            return undefined;
           top = (top === NO_TOP ? 0 : top) + offset;
-          if (top < 0) return this.side(side, at).bestX18();
+          if (top < 0) return undefined;
         }
       }
       tops[i] = top;
     }
-    if (top === NO_TOP || this.expo === undefined) return this.side(side, at).bestX18();
-    return BigInt(top) * (X18_OF_EXPO[this.expo] as bigint);
+    return top === NO_TOP ? undefined : top;
+  }
+
+  /**
+   * The quantity of level 0 of quote `at`'s side: read from the last side back that wrote one
+   * (a version 2 pair's quantity, a block's first), skipping sides that keep it (`0`, `=`);
+   * undefined when the walk meets anything else (the full path then decides).
+   */
+  #topQuantity(side: Side, at: number): string | undefined {
+    const entries = side === 'bids' ? this.#bids : this.#asks;
+    for (let i = at; ; i--) {
+      const entry = i >= 0 ? entries[i] : this.#before(side);
+      if (entry === undefined || entry === '') return undefined;
+      if (entry instanceof SideLevels) return entry.count > 0 ? entry.quantity(0) : undefined;
+      if (entry === 0) continue;
+      const gap = entry.indexOf(' ');
+      if (gap === -1) return undefined;
+      if (entry.charCodeAt(0) === SHIFTED) {
+        if (entry.length === gap + 2 && entry.charCodeAt(gap + 1) === UNCHANGED) continue;
+        const units = firstQuantityUnits(entry, gap + 1, SCALE_OUT);
+        return units < 0 ? undefined : formatTicks(units, SCALE_OUT[0] as number);
+      }
+      let end = entry.indexOf(' ', gap + 1);
+      if (end === -1) end = entry.length;
+      if (end === gap + 2 && entry.charCodeAt(gap + 1) === UNCHANGED) continue;
+      return entry.slice(gap + 1, end);
+    }
+  }
+
+  #before(side: Side): SideLevels | undefined {
+    return side === 'bids' ? this.bidsBefore : this.asksBefore;
   }
 
   #invalid(at: number, side: Side, detail: string): QuantaError {
@@ -239,7 +295,18 @@ class TrackSide implements LevelSource {
   levelsX18(at: number): readonly bigint[] | undefined {
     return this.track.side(this.side, at).levelsX18();
   }
+
+  best(at: number): QuoteLevel | undefined {
+    return this.track.best(this.side, at);
+  }
+
+  numbers(at: number, into: Float64Array): number {
+    return this.track.side(this.side, at).numbers(into);
+  }
 }
+
+// The scale `firstQuantityUnits` read (one number, reused).
+const SCALE_OUT = new Float64Array(1);
 
 /**
  * The first price offset of a delta string (`-12 …`, or a shifted side's `*-12 …`), or undefined

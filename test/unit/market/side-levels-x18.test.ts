@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { quoteLevelsX18, type Quote, type QuoteLevel } from '../../../src/domain/index.ts';
 import { readRecording, RecordingWriter } from '../../../src/market/recording/index.ts';
-import { applySideDelta } from '../../../src/market/recording/side-levels.ts';
+import { applySideDelta } from '../../../src/market/recording/side-delta.ts';
 import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
 import { parseDecimalToX18 } from '../../../src/money/index.ts';
 import { testMarket } from '../../helpers/markets.ts';
