@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { InProcessAnswer, InProcessPaperVenue } from '../paper/index.ts';
 import type { ProcessTime } from './scheduler.ts';
 import type { SimRandom } from './sim-random.ts';
+import { SimResponse } from './sim-response.ts';
 
 /**
  * How often each network fault happens, per thousand requests, while faults are on. A fault
@@ -85,7 +86,7 @@ function abortError(signal: AbortSignal | null | undefined): Error {
 
 function response(answer: InProcessAnswer, text = answer.text, status = answer.status): Response {
   const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(text)) };
-  return new Response(text, { status, headers });
+  return new SimResponse(text, { status, headers });
 }
 
 /**

@@ -1,0 +1,38 @@
+/**
+ * The simulated network's answers (src/simulation/sim-response.ts) read as fetch's do: status
+ * and headers as given, the body as text, JSON, bytes or a clone, once only.
+ */
+import { expect, it } from 'vitest';
+import { SimResponse } from '../../../src/simulation/sim-response.ts';
+
+const TEXT = '{"body":{"id":7},"message":"ok","status":200}';
+
+function answer(): Response {
+  return new SimResponse(TEXT, {
+    status: 200,
+    headers: { 'content-type': 'application/json', 'content-length': String(TEXT.length) },
+  });
+}
+
+it('gives status, headers and the text, once', async () => {
+  const response = answer();
+  expect(response).toBeInstanceOf(Response);
+  expect(response.status).toBe(200);
+  expect(response.ok).toBe(true);
+  expect(response.headers.get('content-length')).toBe(String(TEXT.length));
+  expect(await response.text()).toBe(TEXT);
+  await expect(response.text()).rejects.toThrow(TypeError);
+  await expect(response.arrayBuffer()).rejects.toThrow('Body is unusable');
+  expect(() => response.clone()).toThrow(TypeError);
+});
+
+it('reads as JSON, bytes, a blob or a clone as a Response of the same text does', async () => {
+  expect(await answer().json()).toEqual(JSON.parse(TEXT));
+  expect(Buffer.from(await answer().arrayBuffer()).toString()).toBe(TEXT);
+  expect(await (await answer().blob()).text()).toBe(TEXT);
+  const original = answer();
+  const copy = original.clone();
+  expect(await copy.text()).toBe(TEXT);
+  expect(await original.text()).toBe(TEXT);
+  expect(copy.status).toBe(200);
+});
