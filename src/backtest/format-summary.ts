@@ -5,6 +5,7 @@ import { displayDecimal, displayShare } from './display-decimal.ts';
 import { describeFillModel } from './fill-model.ts';
 import type { BacktestMetrics, PnlMetrics } from './metrics.ts';
 import type { BacktestTrace } from './trace.ts';
+import { describeWarmup } from './warmup-text.ts';
 
 /** What the summary says about the run beyond its metrics. */
 export type SummaryRun = Pick<
@@ -76,19 +77,32 @@ function strategyLines(metrics: BacktestMetrics): string[] {
   ];
 }
 
+/** One line per instance that declares a warm-up: when it ended, or what it waited for. */
+function warmupLines(run: SummaryRun | undefined): string[] {
+  if (run === undefined) return [];
+  return run.instances.flatMap((instance) =>
+    instance.warmup === undefined
+      ? []
+      : [`Warm-up: ${describeWarmup(instance.name, instance.warmup, run.startedAt)}`],
+  );
+}
+
 /** The markets of the first line: those traded, or why none was when the run tells. */
 function marketsPart(metrics: BacktestMetrics, run: SummaryRun | undefined): string {
   if (metrics.markets.length > 0) return plural(metrics.markets.length, 'market');
   const configured = [...new Set(run?.instances.flatMap((i) => i.markets) ?? [])];
   if (run === undefined || configured.length === 0) return 'no market traded';
+  const cold = run.instances.filter((i) => i.warmup !== undefined && 'waitingFor' in i.warmup);
   const why =
     metrics.snapshots === 0
       ? 'the recording has no snapshots'
-      : run.intents.length === 0
-        ? 'the strategies asked for no orders'
-        : metrics.refusals.total > 0 && metrics.total.orders.total === 0
-          ? `all ${plural(run.intents.length, 'intent')} refused (reasons below)`
-          : undefined;
+      : cold.length > 0 && run.intents.length === 0
+        ? `${cold.map((i) => i.name).join(', ')} never warmed up (see Warm-up)`
+        : run.intents.length === 0
+          ? 'the strategies asked for no orders'
+          : metrics.refusals.total > 0 && metrics.total.orders.total === 0
+            ? `all ${plural(run.intents.length, 'intent')} refused (reasons below)`
+            : undefined;
   return `nothing traded on ${configured.join(', ')} (configured)${why === undefined ? '' : `: ${why}`}`;
 }
 
@@ -118,6 +132,7 @@ export function formatSummary(metrics: BacktestMetrics, run?: SummaryRun): strin
     `Fill model: ${describeFillModel(metrics.fillModel)}`,
     // Candles fill by their own rule, whose caveat a reader must see (data-kind.ts).
     ...(run?.dataKind === 'candles' ? [`Data: ${describeDataKind('candles', run.timeframe)}`] : []),
+    ...warmupLines(run),
     `Net PnL ${money(t.netPnl)} (${percent(t.returnPct)}), final equity ${money(t.finalEquity)}, max drawdown ${money(t.maxDrawdown)} (${percent(t.maxDrawdownPct)})`,
     '',
     ...textTable(

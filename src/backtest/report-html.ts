@@ -6,6 +6,7 @@ import { displayDecimal, displayShare } from './display-decimal.ts';
 import { escapeHtml as esc, moneyHtml as money, roundedHtml } from './html-kit.ts';
 import type { PnlMetrics } from './metrics.ts';
 import { REPORT_PAGE_SCRIPT } from './report-page-script.ts';
+import { describeWarmup } from './warmup-text.ts';
 import type { BacktestReport, ReportMarketPrecision } from './report-json.ts';
 
 /** The chart libraries inlined into the page: uPlot, and Lightweight Charts for candles. */
@@ -371,9 +372,26 @@ function strategiesSection(report: BacktestReport): string {
     ),
     'num',
   );
-  return `<div class="scroll">${instances}</div>
+  return `<div class="scroll">${instances}</div>${warmupParagraph(report)}
 <p class="muted">Each instance on its own: its positions, orders and refusals on the starting capital. Instances trading one market net out in the account, so these need not add up to the total.</p>
 <div class="scroll">${perMarket}</div>`;
+}
+
+/** The warm-up of each instance that declares one, in a sentence each (none: nothing). */
+function warmupParagraph(report: BacktestReport): string {
+  const startedAt = Date.parse(report.run.startedAt);
+  const lines = (report.run.warmups ?? []).map((w) =>
+    esc(
+      describeWarmup(
+        w.strategy,
+        'endedAt' in w ? { endedAt: Date.parse(w.endedAt) } : w,
+        startedAt,
+      ),
+    ),
+  );
+  return lines.length === 0
+    ? ''
+    : `\n<p class="warmup" data-warmup>Warm-up: ${lines.join('<br>')}</p>`;
 }
 
 function countsTable(title: string, counts: Readonly<Record<string, number | undefined>>): string {

@@ -82,6 +82,25 @@ export interface ReportSeries {
   }[];
 }
 
+/** One instance's warm-up in the report: ended (ISO time), or what it still waited for. */
+export type ReportWarmup =
+  | { readonly strategy: string; readonly endedAt: string }
+  | { readonly strategy: string; readonly waitingFor: string };
+
+/** `run.warmups`, present only when some instance declares a warm-up. */
+function warmupsOf(trace: BacktestTrace): { warmups?: ReportWarmup[] } {
+  const warmups = trace.instances.flatMap((i): ReportWarmup[] =>
+    i.warmup === undefined
+      ? []
+      : [
+          'endedAt' in i.warmup
+            ? { strategy: i.name, endedAt: isoTime(i.warmup.endedAt) }
+            : { strategy: i.name, waitingFor: i.warmup.waitingFor },
+        ],
+  );
+  return warmups.length === 0 ? {} : { warmups };
+}
+
 /** What `report.json` holds and `report.html` draws. Plain JSON-able data, stable key order. */
 export interface BacktestReport {
   readonly format: typeof REPORT_FORMAT;
@@ -105,6 +124,11 @@ export interface BacktestReport {
      */
     readonly dataKind: DataKind;
     readonly fillRule: string;
+    /**
+     * The warm-up of each instance that declares one (absent when none does): when it ended
+     * (ISO 8601 UTC; intents before were refused) or what it still waited for at the end.
+     */
+    readonly warmups?: readonly ReportWarmup[];
     /** The settings that shaped the run, as configured (strategies with their params). */
     readonly config: Readonly<Record<string, unknown>>;
     /**
@@ -156,6 +180,7 @@ export function buildReport(trace: BacktestTrace, metrics: BacktestMetrics): Bac
       fillModel: { ...metrics.fillModel, description: describeFillModel(metrics.fillModel) },
       dataKind: trace.dataKind ?? 'quotes',
       fillRule: describeDataKind(trace.dataKind ?? 'quotes', trace.timeframe),
+      ...warmupsOf(trace),
       config: {
         ...trace.config,
         strategies: trace.instances.map((i) => ({

@@ -454,6 +454,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
   venue.end();
   await executor.settle();
   await session.stop();
+  const warmups = session.warmups();
   const trace: BacktestTrace = {
     data: typeof options.data === 'string' ? options.data : options.data.join(','),
     strategies: session.strategyNames(),
@@ -484,6 +485,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
         module: displayPath(entry?.module ?? '', options.projectRoot),
         markets: [...(entry?.markets ?? [])],
         params: entry?.params ?? {},
+        ...(warmups[prepared.name] === undefined ? {} : { warmup: warmups[prepared.name] }),
       };
     }),
     refusalsByStrategy: executor.stats().refusalsByStrategy,

@@ -5,6 +5,7 @@ import type { OrderRecord } from '../execution/order-record.ts';
 import type { FillModel } from './fill-model.ts';
 import type { MarketSample } from './market-sample.ts';
 import type { MeasuredRun } from './online-metrics.ts';
+import type { StrategyWarmup } from '../strategy/bars/warmup.ts';
 
 export type { MarketSample } from './market-sample.ts';
 
@@ -79,6 +80,11 @@ export interface StrategyInstance {
   readonly markets: readonly string[];
   /** The params as written in the config (before the strategy's schema applied defaults). */
   readonly params: Readonly<Record<string, unknown>>;
+  /**
+   * Its warm-up, when it declares one (`warmup` bars or indicators): the virtual time it ended
+   * (intents before were refused, `WARMING_UP`), or what it still waited for at the end.
+   */
+  readonly warmup?: StrategyWarmup;
 }
 
 /**

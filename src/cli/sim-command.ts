@@ -20,7 +20,8 @@ function count(flag: string, text: string): number {
 
 function line(result: ScheduleResult): string {
   const { stats } = result;
-  return `seed ${result.seed} trace ${result.traceHash} orders ${stats.ordersJournaled} accepted ${stats.ordersAccepted} faults ${stats.faults} crashes ${stats.crashes} ${result.violations.length === 0 ? 'ok' : 'VIOLATION'}\n`;
+  const planned = result.faultNames.length === 0 ? '' : ` (${result.faultNames.join(', ')})`;
+  return `seed ${result.seed} trace ${result.traceHash} orders ${stats.ordersJournaled} accepted ${stats.ordersAccepted} faults ${stats.faults}${planned} crashes ${stats.crashes} ${result.violations.length === 0 ? 'ok' : 'VIOLATION'}\n`;
 }
 
 /**

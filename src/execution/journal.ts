@@ -370,7 +370,7 @@ export class OrderJournal {
     // Before SQLite opens the file (it would start a new WAL in place of a missing one).
     const markFile = onDisk ? markPathOf(path) : undefined;
     const mark = markFile === undefined ? undefined : checkedMark(path, markFile);
-    let db: Database.Database;
+    let db: Database.Database | undefined;
     try {
       if (path !== ':memory:') {
         mkdirSync(dirname(path), { recursive: true });
@@ -380,6 +380,9 @@ export class OrderJournal {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
     } catch (cause) {
+      // Closed, or the handle keeps the file's WAL index in this process: a journal restored in
+      // its place later would be read through the stale index (rows missing).
+      db?.close();
       // A damaged file fails here too (SQLite reads its header and first page): say so, not
       // "not writable" (issue 25: a journal cut to half its size got that advice).
       if (isSqliteDamage(cause)) throw journalDamaged(path, [sqliteFinding(cause)], cause);

@@ -28,7 +28,9 @@ export type RefusalReason =
   | 'SEND_BACKLOG'
   | 'STRATEGY_THROTTLED'
   | 'DAILY_LOSS_LIMIT'
-  | 'CLOCK_SKEW';
+  | 'CLOCK_SKEW'
+  /** The strategy's warm-up has not ended (its `warmup` bars, its indicators' first values). */
+  | 'WARMING_UP';
 
 /** A refused intent: the stable reason and a sentence a person can act on. */
 export interface Refusal {

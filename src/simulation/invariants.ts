@@ -1,3 +1,5 @@
+import type { Trace } from './trace.ts';
+
 /** The invariants a schedule is checked against (the README lists them; issue 31). */
 export const INVARIANTS = {
   oneVenueOrder:
@@ -9,6 +11,10 @@ export const INVARIANTS = {
     "I4 after healing, every journaled order is resolved and matches the venue's record (state, filled amount, price, fee), and the bot's positions equal the venue's",
   durable:
     'I5 a committed journal row is never lost, and nothing is sent with an expired credential',
+  expiryHorizon:
+    "I6 no order reaches the venue with an expiry further from the venue's time than the longest validity the strategy asks plus the clock skew the bot allows (a host clock ahead must not make orders rest longer than asked)",
+  refusesDamage:
+    'I7 a bot restarted on a damaged journal (a lost WAL, a damaged page, a file cut short) refuses to start with QUANTA_JOURNAL_DAMAGED and places no order',
   starts: 'the bot starts on a healthy network (no start-up refusal of its own state)',
 } as const;
 
@@ -24,6 +30,28 @@ export interface Violation {
   readonly at: number;
   /** The trace's last events before it, oldest first. */
   readonly lastEvents: readonly string[];
+}
+
+/** Where a schedule's violations go: one per invariant, each with the trace's last events. */
+export class ViolationLog {
+  readonly #seed: number;
+  readonly #trace: Trace;
+  readonly #at: () => number;
+  readonly list: Violation[] = [];
+
+  constructor(seed: number, trace: Trace, at: () => number) {
+    this.#seed = seed;
+    this.#trace = trace;
+    this.#at = at;
+  }
+
+  /** Records that `invariant` broke (only its first break is kept). */
+  readonly violate = (invariant: InvariantName, detail: string): void => {
+    if (this.list.some((v) => v.invariant === invariant)) return;
+    const at = this.#at();
+    this.#trace.add(at, `VIOLATION ${invariant}: ${detail}`);
+    this.list.push({ seed: this.#seed, invariant, detail, at, lastEvents: this.#trace.latest() });
+  };
 }
 
 /** A violation as printed: seed, invariant, detail, then the last events. */

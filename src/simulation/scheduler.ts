@@ -41,6 +41,8 @@ export class VirtualScheduler {
   #live = 0;
   /** Promises doing real asynchronous work that virtual time must wait for (see {@link hold}). */
   #held = 0;
+  /** Owners whose process crashed: a timer they start after it never fires (see {@link dropOwner}). */
+  readonly #dead = new Set<Owner>();
 
   /** Virtual ms since the schedule started. */
   readonly monotonic = (): number => this.#now;
@@ -52,6 +54,7 @@ export class VirtualScheduler {
 
   /** Starts a timer of `owner`; returns its cancel function. */
   startTimer(owner: Owner, ms: number, fire: () => void): () => void {
+    if (this.#dead.has(owner)) return () => undefined;
     const timer: Timer = {
       at: this.#now + Math.max(0, Number.isFinite(ms) ? ms : 0),
       seq: this.#seq++,
@@ -85,8 +88,13 @@ export class VirtualScheduler {
     while (this.#held > 0);
   }
 
-  /** Forgets every timer of `owner` (its process crashed). */
+  /**
+   * Forgets every timer of `owner` (its process crashed), and every timer it starts from now on:
+   * promise chains of the dead process that were already settling still run their synchronous
+   * code, but nothing of theirs waits, sends or answers any more.
+   */
   dropOwner(owner: Owner): void {
+    this.#dead.add(owner);
     for (const timer of this.#heap) {
       if (timer.owner === owner && !timer.cancelled) {
         timer.cancelled = true;

@@ -11,6 +11,7 @@ import type { Logger } from '../log/logger.ts';
 import { credentialRenewal } from '../runtime/bot-credentials.ts';
 import { credentialOrderSigner } from '../runtime/credential-order-signer.ts';
 import { openRateBudget, stackRateOf } from '../runtime/rate-budget.ts';
+import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
 import { signingDomainOf } from '../runtime/signing-domain.ts';
 import { statePaths } from '../runtime/state-paths.ts';
 import { TradingLoop } from '../runtime/trading-loop.ts';
@@ -19,6 +20,7 @@ import { createVenuePoller } from '../runtime/venue-poller.ts';
 import type { PreparedStrategy } from '../strategy/prepare-strategies.ts';
 import { listMarkets, type VenueConnection } from '../venue/endpoints/index.ts';
 import { httpVenueClient } from '../venue/http-venue-client.ts';
+import type { VenueClient } from '../venue/venue-client.ts';
 import { accountFromPrivateKey } from '../venue/signing/index.ts';
 import type { ProcessTime } from './scheduler.ts';
 
@@ -36,6 +38,10 @@ export interface SimBotOptions {
   readonly log: Logger;
   /** Told when the journal is open (the simulator keeps it to check and to close at a crash). */
   readonly opened: (journal: OrderJournal) => void;
+  /** Told the bot's clock check as soon as it exists (the simulator traces its verdicts). */
+  readonly onClock?: (clock: VenueClock) => void;
+  /** The journal the bot's parts are given in place of the file's (disk faults); default it. */
+  readonly wrapJournal?: (journal: OrderJournal) => OrderJournal;
 }
 
 /** A simulated bot that started: the parts the invariants read. */
@@ -43,6 +49,8 @@ export interface SimBot {
   readonly journal: OrderJournal;
   readonly executor: Executor;
   readonly credentials: CredentialManager;
+  /** The bot's reading of its clock against the venue's. */
+  readonly clock: VenueClock;
   /** Polls and trades until the signal aborts (or the process is dropped). */
   run(signal: AbortSignal): Promise<void>;
 }
@@ -59,6 +67,98 @@ async function untilDone<T>(time: ProcessTime, step: () => Promise<T>): Promise<
   }
 }
 
+/** The parts of one process every later part is built on. */
+interface Base {
+  readonly options: SimBotOptions;
+  readonly venueClock: VenueClock;
+  readonly read: VenueConnection;
+  readonly write: VenueConnection;
+  readonly budget: RateBudget;
+}
+
+async function baseOf(options: SimBotOptions): Promise<Base> {
+  const { config, time, log, now } = options;
+  const venueClock = new VenueClock({
+    clock: { now, monotonic: time.monotonic },
+    log: log.child({ part: 'clock' }),
+  });
+  options.onClock?.(venueClock);
+  const connection = (baseUrl: string): VenueConnection => ({
+    baseUrl,
+    timeoutMs: config.venue.timeoutMs,
+    timing: venueClock.probe,
+    fetchImpl: options.fetchImpl,
+    startTimer: time.startTimer,
+  });
+  const budget = await openRateBudget({
+    config,
+    writeUrl: config.venue.writeUrl,
+    walletAddress: accountFromPrivateKey(options.walletKey, 'wallet key').address,
+    monotonic: time.monotonic,
+    sleep: time.sleep,
+    log,
+  });
+  return {
+    options,
+    venueClock,
+    read: connection(config.venue.readUrl),
+    write: connection(config.venue.writeUrl),
+    budget,
+  };
+}
+
+/** The first listing, retried a virtual second apart (firstListing retries on real timers). */
+function firstMarkets({ options, budget, read }: Base): Promise<Market[]> {
+  const { config, time } = options;
+  return untilDone(time, async () => {
+    const signal = time.timeoutSignal(config.venue.timeoutMs);
+    const permit = await budget.take('order', signal);
+    try {
+      return await listMarkets(read, { signal });
+    } finally {
+      permit.release();
+    }
+  });
+}
+
+function credentialsOf({ options, budget, write }: Base): CredentialManager {
+  const { config, time, log } = options;
+  return new CredentialManager({
+    store: new CredentialStore(statePaths(config.state.dir, config.venue).credentials),
+    connection: write,
+    brokerId: config.venue.brokerId,
+    subaccountIndex: config.venue.subaccount,
+    chainId: config.venue.chainId,
+    domain: signingDomainOf(config),
+    headerPrefix: config.venue.headerPrefix,
+    walletPrivateKey: options.walletKey,
+    renewMarginMs: config.venue.renewMarginMs,
+    credentialTtlMs: config.venue.credentialTtlMs,
+    now: options.now,
+    log: log.child({ part: 'account' }),
+    takePermit: (signal) => budget.take('order', signal),
+    sleep: (ms, signal) => time.sleep(ms, signal ?? new AbortController().signal),
+    generateSigningKey: options.generateSigningKey,
+  });
+}
+
+/** The venue port, its order lookups taking a permit of the budget. */
+function venueOf(base: Base, credentials: CredentialManager): VenueClient {
+  const { config, time } = base.options;
+  const venue = httpVenueClient({ read: base.read, write: base.write, credentials });
+  return {
+    ...venue,
+    getOrder: async (venueOrderId) => {
+      const permit = await base.budget.take('lookup', time.timeoutSignal(config.venue.timeoutMs));
+      try {
+        return await venue.getOrder(venueOrderId, time.timeoutSignal(config.venue.timeoutMs));
+      } finally {
+        permit.release();
+      }
+    },
+  };
+}
+
 /**
  * Starts one bot process on the simulated venue with the parts `quanta run` wires
  * (src/runtime/bot.ts): rate budget, first listing, credentials (registered, reused, renewed),
@@ -69,83 +169,29 @@ async function untilDone<T>(time: ProcessTime, step: () => Promise<T>): Promise<
  */
 export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
   const { config, time, log, now } = options;
-  const paths = statePaths(config.state.dir, config.venue);
-  const venueClock = new VenueClock({
-    clock: { now, monotonic: time.monotonic },
-    log: log.child({ part: 'clock' }),
-  });
-  const connection = (baseUrl: string): VenueConnection => ({
-    baseUrl,
-    timeoutMs: config.venue.timeoutMs,
-    timing: venueClock.probe,
-    fetchImpl: options.fetchImpl,
-    startTimer: time.startTimer,
-  });
-  const read = connection(config.venue.readUrl);
-  const write = connection(config.venue.writeUrl);
-  const budget = await openRateBudget({
-    config,
-    writeUrl: config.venue.writeUrl,
-    walletAddress: accountFromPrivateKey(options.walletKey, 'wallet key').address,
-    monotonic: time.monotonic,
-    sleep: time.sleep,
-    log,
-  });
-  const takePermit = (signal: AbortSignal) => budget.take('order', signal);
-  // firstListing retries on p-retry's real timers: the simulator retries on virtual ones.
-  const markets: Market[] = await untilDone(time, async () => {
-    const signal = time.timeoutSignal(config.venue.timeoutMs);
-    const permit = await takePermit(signal);
-    try {
-      return await listMarkets(read, { signal });
-    } finally {
-      permit.release();
-    }
-  });
-  const credentials = new CredentialManager({
-    store: new CredentialStore(paths.credentials),
-    connection: write,
-    brokerId: config.venue.brokerId,
-    subaccountIndex: config.venue.subaccount,
-    chainId: config.venue.chainId,
-    domain: signingDomainOf(config),
-    headerPrefix: config.venue.headerPrefix,
-    walletPrivateKey: options.walletKey,
-    renewMarginMs: config.venue.renewMarginMs,
-    credentialTtlMs: config.venue.credentialTtlMs,
-    now,
-    log: log.child({ part: 'account' }),
-    takePermit,
-    sleep: (ms, signal) => time.sleep(ms, signal ?? new AbortController().signal),
-    generateSigningKey: options.generateSigningKey,
-  });
+  const base = await baseOf(options);
+  const markets = await firstMarkets(base);
+  const credentials = credentialsOf(base);
   await untilDone(time, () => credentials.ensure(time.timeoutSignal(config.venue.timeoutMs * 3)));
-  const journal = OrderJournal.open(paths.journal, { bootId: 'simulation' });
-  options.opened(journal);
-  const venue = httpVenueClient({ read, write, credentials });
+  const file = OrderJournal.open(statePaths(config.state.dir, config.venue).journal, {
+    bootId: 'simulation',
+  });
+  options.opened(file);
+  const journal = options.wrapJournal?.(file) ?? file;
+  const venue = venueOf(base, credentials);
   const { executor, session } = await buildTradingStack({
     config,
     strategies: options.strategies,
     journal,
-    venue: {
-      ...venue,
-      getOrder: async (venueOrderId) => {
-        const permit = await budget.take('lookup', time.timeoutSignal(config.venue.timeoutMs));
-        try {
-          return await venue.getOrder(venueOrderId, time.timeoutSignal(config.venue.timeoutMs));
-        } finally {
-          permit.release();
-        }
-      },
-    },
+    venue,
     signer: credentialOrderSigner(credentials, signingDomainOf(config)),
-    budget,
+    budget: base.budget,
     rate: stackRateOf(config),
     killSwitchOn: () => false,
     capitalX18: accountCapitalOf(config),
     now,
     monotonic: time.monotonic,
-    clockRefusal: (ttlMs) => venueClock.refusal(ttlMs),
+    clockRefusal: (ttlMs) => base.venueClock.refusal(ttlMs),
     sleep: time.sleep,
     log,
     strategyTimer: time.startTimer,
@@ -157,7 +203,7 @@ export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
     monotonic: time.monotonic,
     sleep: time.sleep,
     log,
-    budget,
+    budget: base.budget,
   });
   executor.recover(markets);
   const loop = new TradingLoop({
@@ -165,5 +211,11 @@ export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
     session,
     beforeTrading: credentialRenewal(credentials, config, log, undefined, time.startTimer),
   });
-  return { journal, executor, credentials, run: (signal) => loop.run(signal) };
+  return {
+    journal: file,
+    executor,
+    credentials,
+    clock: base.venueClock,
+    run: (signal) => loop.run(signal),
+  };
 }

@@ -89,114 +89,177 @@ function response(answer: InProcessAnswer, text = answer.text, status = answer.s
   return new SimResponse(text, { status, headers });
 }
 
+/** One request as the bot sent it. */
+interface Sent {
+  readonly method: string;
+  readonly path: string;
+  readonly search: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+/**
+ * One request in flight over the simulated network, from its send to its answer (or its loss):
+ * each fault is decided as it happens, in one fixed order, so a seed replays exactly.
+ */
+class Exchange {
+  readonly #options: SimNetworkOptions;
+  readonly #sent: Sent;
+  readonly #signal: AbortSignal | null | undefined;
+  readonly #resolve: (response: Response) => void;
+  readonly #reject: (error: unknown) => void;
+  readonly #cancels: (() => void)[] = [];
+  readonly #faulty: boolean;
+  #settled = false;
+  readonly #onAbort = (): void => this.#finish(() => this.#reject(abortError(this.#signal)));
+
+  constructor(
+    options: SimNetworkOptions,
+    sent: Sent,
+    signal: AbortSignal | null | undefined,
+    settle: { resolve: (response: Response) => void; reject: (error: unknown) => void },
+  ) {
+    this.#options = options;
+    this.#sent = sent;
+    this.#signal = signal;
+    this.#resolve = settle.resolve;
+    this.#reject = settle.reject;
+    this.#faulty = options.faulty();
+  }
+
+  /** Sends the request on its way (or settles it at once when its signal aborted already). */
+  start(): void {
+    const signal = this.#signal;
+    if (signal?.aborted === true) {
+      this.#onAbort();
+      return;
+    }
+    signal?.addEventListener('abort', this.#onAbort, { once: true });
+    this.#toVenue();
+  }
+
+  #finish(settle: () => void): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    for (const cancel of this.#cancels) cancel();
+    this.#signal?.removeEventListener('abort', this.#onAbort);
+    settle();
+  }
+
+  #later(ms: number, step: () => void): void {
+    this.#cancels.push(this.#options.time.startTimer(ms, step));
+  }
+
+  #chance(perMille: number): boolean {
+    return this.#faulty && this.#options.random.chance(perMille);
+  }
+
+  #delay(): number {
+    return this.#options.random.int(0, this.#options.faults.maxDelayMs);
+  }
+
+  #fault(what: string): void {
+    this.#options.fault(what, this.#sent.path);
+  }
+
+  #lost(what: string): void {
+    this.#fault(what);
+    this.#later(this.#delay(), () =>
+      this.#finish(() => this.#reject(new TypeError('fetch failed'))),
+    );
+  }
+
+  #answer(response: () => Response): void {
+    this.#later(this.#delay(), () => this.#finish(() => this.#resolve(response())));
+  }
+
+  /** On the way to the venue: lost, hung, refused on the way, or delivered. */
+  #toVenue(): void {
+    const { faults, random } = this.#options;
+    if (this.#options.partitioned()) return this.#lost('partition');
+    if (this.#chance(faults.dropBefore)) return this.#lost('drop-before');
+    if (this.#chance(faults.hangBefore)) return this.#fault('hang-before');
+    if (this.#chance(faults.rateLimited)) {
+      const bare = random.chance(faults.rateLimitedBare);
+      this.#fault(bare ? '429-bare' : '429');
+      const text = JSON.stringify({ body: null, message: 'rate limited', status: 429 });
+      const extra: Record<string, string> = bare ? {} : { 'retry-after': '1' };
+      const headers = { 'content-type': 'application/json', ...extra };
+      return this.#answer(() => new Response(text, { status: 429, headers }));
+    }
+    if (this.#chance(faults.serverErrorBefore)) {
+      this.#fault('503-before');
+      const text = JSON.stringify({ body: null, message: 'unavailable', status: 503 });
+      return this.#answer(() => new Response(text, { status: 503, headers: {} }));
+    }
+    this.#later(this.#delay(), () => {
+      if (!this.#settled) void this.#atVenue();
+    });
+  }
+
+  /** The venue answers (twice for a duplicated delivery); then the answer goes back. */
+  async #atVenue(): Promise<void> {
+    const duplicate = this.#chance(this.#options.faults.duplicate);
+    const answer = await this.#venueAnswer();
+    if (duplicate) {
+      this.#fault('duplicate');
+      await this.#venueAnswer();
+    }
+    this.#back(answer);
+  }
+
+  async #venueAnswer(): Promise<InProcessAnswer> {
+    const { method, path, search, headers, body } = this.#sent;
+    const answer = await this.#options.hold(
+      this.#options.venue.answer(method, `${path}${search}`, headers, Buffer.from(body)),
+    );
+    this.#options.delivered({ method, path, headers, body, answer });
+    return answer;
+  }
+
+  /** On the way back: lost, hung, spoiled, or as the venue gave it. */
+  #back(answer: InProcessAnswer): void {
+    const { faults } = this.#options;
+    if (this.#options.partitioned()) return this.#lost('partition-after');
+    if (this.#chance(faults.dropAfter)) return this.#lost('drop-after');
+    if (this.#chance(faults.hangAfter)) return this.#fault('hang-after');
+    let reply: Response;
+    if (this.#chance(faults.serverErrorAfter)) {
+      this.#fault('502-after');
+      reply = new Response('<html>bad gateway</html>', {
+        status: 502,
+        headers: { 'content-type': 'text/html' },
+      });
+    } else if (this.#chance(faults.garbage)) {
+      this.#fault('garbage');
+      reply = response(answer, '\u0000{"bod');
+    } else if (this.#chance(faults.truncated)) {
+      this.#fault('truncated');
+      reply = response(answer, answer.text.slice(0, answer.text.length >> 1));
+    } else {
+      reply = response(answer);
+    }
+    this.#answer(() => reply);
+  }
+}
+
 /**
  * A `fetch` that carries requests to the in-process venue over a simulated network: every
  * delay, loss, duplicate, 429, 5xx and spoiled body is decided by the schedule's random source,
  * and every wait is a virtual timer of the process that sent the request.
  */
 export function simFetch(options: SimNetworkOptions): typeof fetch {
-  const { venue, time, random, faults } = options;
-  const fetchImpl = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  return (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    const method = init?.method ?? 'GET';
-    const headers = lowerHeaders(init);
-    const body = typeof init?.body === 'string' ? init.body : '';
-    const signal = init?.signal;
-    const path = url.pathname;
+    const sent: Sent = {
+      method: init?.method ?? 'GET',
+      path: url.pathname,
+      search: url.search,
+      headers: lowerHeaders(init),
+      body: typeof init?.body === 'string' ? init.body : '',
+    };
     return new Promise<Response>((resolve, reject) => {
-      let settled = false;
-      const cancels: (() => void)[] = [];
-      const onAbort = (): void => finish(() => reject(abortError(signal)));
-      function finish(settle: () => void): void {
-        if (settled) return;
-        settled = true;
-        for (const cancel of cancels) cancel();
-        signal?.removeEventListener('abort', onAbort);
-        settle();
-      }
-      if (signal?.aborted === true) {
-        onAbort();
-        return;
-      }
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const later = (ms: number, step: () => void): void => {
-        cancels.push(time.startTimer(ms, step));
-      };
-      const faulty = options.faulty();
-      const chance = (perMille: number): boolean => faulty && random.chance(perMille);
-      const delay = (): number => random.int(0, faults.maxDelayMs);
-      const lost = (what: string): void => {
-        options.fault(what, path);
-        later(delay(), () => finish(() => reject(new TypeError('fetch failed'))));
-      };
-      // On the way to the venue.
-      if (options.partitioned()) return lost('partition');
-      if (chance(faults.dropBefore)) return lost('drop-before');
-      if (chance(faults.hangBefore)) return options.fault('hang-before', path);
-      if (chance(faults.rateLimited)) {
-        const bare = random.chance(faults.rateLimitedBare);
-        options.fault(bare ? '429-bare' : '429', path);
-        const text = JSON.stringify({ body: null, message: 'rate limited', status: 429 });
-        const extra: Record<string, string> = bare ? {} : { 'retry-after': '1' };
-        later(delay(), () =>
-          finish(() =>
-            resolve(
-              new Response(text, {
-                status: 429,
-                headers: { 'content-type': 'application/json', ...extra },
-              }),
-            ),
-          ),
-        );
-        return;
-      }
-      if (chance(faults.serverErrorBefore)) {
-        options.fault('503-before', path);
-        const text = JSON.stringify({ body: null, message: 'unavailable', status: 503 });
-        later(delay(), () =>
-          finish(() => resolve(new Response(text, { status: 503, headers: {} }))),
-        );
-        return;
-      }
-      later(delay(), () => {
-        if (settled) return;
-        const duplicate = chance(faults.duplicate);
-        const answering = options.hold(
-          venue.answer(method, `${path}${url.search}`, headers, Buffer.from(body)),
-        );
-        void answering.then(async (answer) => {
-          options.delivered({ method, path, headers, body, answer });
-          if (duplicate) {
-            options.fault('duplicate', path);
-            const again = await options.hold(
-              venue.answer(method, `${path}${url.search}`, headers, Buffer.from(body)),
-            );
-            options.delivered({ method, path, headers, body, answer: again });
-          }
-          // On the way back.
-          if (options.partitioned()) return lost('partition-after');
-          if (chance(faults.dropAfter)) return lost('drop-after');
-          if (chance(faults.hangAfter)) return options.fault('hang-after', path);
-          let reply: Response;
-          if (chance(faults.serverErrorAfter)) {
-            options.fault('502-after', path);
-            reply = new Response('<html>bad gateway</html>', {
-              status: 502,
-              headers: { 'content-type': 'text/html' },
-            });
-          } else if (chance(faults.garbage)) {
-            options.fault('garbage', path);
-            reply = response(answer, '\u0000{"bod');
-          } else if (chance(faults.truncated)) {
-            options.fault('truncated', path);
-            reply = response(answer, answer.text.slice(0, answer.text.length >> 1));
-          } else {
-            reply = response(answer);
-          }
-          later(delay(), () => finish(() => resolve(reply)));
-        });
-      });
+      new Exchange(options, sent, init?.signal, { resolve, reject }).start();
     });
   };
-  return fetchImpl;
 }

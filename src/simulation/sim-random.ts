@@ -22,5 +22,5 @@ export class SimRandom {
   }
 }
 
-/** The streams of one schedule. */
-export const STREAMS = { network: 1, plan: 2, venue: 3, keys: 4 } as const;
+/** The streams of one schedule (`more`: the faults added after the first plan: clock, disk, damage). */
+export const STREAMS = { network: 1, plan: 2, venue: 3, keys: 4, more: 5 } as const;

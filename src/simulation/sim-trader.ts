@@ -3,6 +3,9 @@ import { defineStrategy } from '../strategy/define-strategy.ts';
 import type { OrderIntent } from '../domain/index.ts';
 import { deriveSeed, SeededRandom } from '../sim/random.ts';
 
+/** The longest life the strategy gives an order (`expiresInMs`), in ms. */
+export const MAX_EXPIRES_IN_MS = 21_500;
+
 /**
  * The simulator's strategy: trades often, near the position limit and near expiry. Each
  * snapshot's intents come from (seed, snapshot seq) alone, so a restarted bot draws the same
@@ -30,7 +33,7 @@ export default defineStrategy({
       const side = rng.nextUint32() % 2 === 0 ? 'BUY' : 'SELL';
       const notional = String(200 + (rng.nextUint32() % ctx.params.notional));
       // Short lives: many orders expire while a fault holds them.
-      const expiresInMs = 1500 + (rng.nextUint32() % 20_000);
+      const expiresInMs = 1500 + (rng.nextUint32() % (MAX_EXPIRES_IN_MS - 1500));
       const limit = rng.nextUint32() % 3 === 0;
       const reduceOnly = rng.nextUint32() % 5 === 0;
       const price = side === 'BUY' ? bid.price : ask.price;

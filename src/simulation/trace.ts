@@ -11,6 +11,12 @@ export class Trace {
   readonly #hash: Hash = createHash('sha256');
   readonly #latest: string[] = [];
   #events = 0;
+  readonly #listener: ((line: string) => void) | undefined;
+
+  /** @param listener - told each event as it is added (tests read a whole trace through it). */
+  constructor(listener?: (line: string) => void) {
+    this.#listener = listener;
+  }
 
   /** Records one event at virtual time `at` (ms). */
   add(at: number, event: string): void {
@@ -20,6 +26,7 @@ export class Trace {
     this.#events += 1;
     this.#latest.push(line);
     if (this.#latest.length > KEPT) this.#latest.shift();
+    this.#listener?.(line);
   }
 
   get events(): number {

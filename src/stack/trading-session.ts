@@ -6,6 +6,7 @@ import type { StrategyHost } from '../strategy/strategy-host.ts';
 import type { Bar } from '../strategy/bars/bar.ts';
 import type { Executor } from '../execution/executor.ts';
 import type { ExitBook } from '../execution/exits/exit-book.ts';
+import type { StrategyWarmup } from '../strategy/bars/warmup.ts';
 
 /** An intent as a strategy produced it, before sizing (the agreement test compares these). */
 export interface ProducedIntent {
@@ -148,6 +149,29 @@ export class TradingSession {
       if (closed.length > 0) bars[host.name] = closed;
     }
     return bars;
+  }
+
+  /**
+   * Feeds one snapshot of history to every strategy's bars and indicators, before the first
+   * live one (`quanta run --warmup`): no hook is called, nothing is traded.
+   */
+  preload(snapshot: Snapshot): void {
+    for (const host of this.#hostList) host.preload(snapshot);
+  }
+
+  /**
+   * The warm-up of each strategy that declares one (`warmup` bars or indicators): when it ended
+   * (the clock's time), or what it still waits for.
+   */
+  warmups(): Record<string, StrategyWarmup> {
+    const warmups: Record<string, StrategyWarmup> = {};
+    for (const host of this.#hostList) {
+      if (!host.warmupDeclared) continue;
+      const waitingFor = host.warmingUpFor();
+      warmups[host.name] =
+        waitingFor === undefined ? { endedAt: host.warmedUpAt ?? 0 } : { waitingFor };
+    }
+    return warmups;
   }
 
   /** The params a strategy runs on (parsed), undefined when no strategy has that name. */

@@ -177,6 +177,7 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
       set: (marketId, spec) => exits.set(instance, marketId, spec),
     }),
     onInvalidIntent: (instance, detail) => executor.refuse(instance, 'INVALID_INTENT', detail),
+    onWarmingUp: (instance, detail) => executor.refuse(instance, 'WARMING_UP', detail),
     startTimer: options.strategyTimer,
     onPlot: options.onPlot,
   });

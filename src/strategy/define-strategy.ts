@@ -130,6 +130,19 @@ export interface StrategyDefinition<P, S, I extends IndicatorSet = Record<string
    */
   readonly bars?: Readonly<Record<string, number>>;
   /**
+   * What the strategy needs before it may trade: closed bars of declared timeframes per market
+   * (timeframe → bars). Until every market of the strategy has them, and every registered
+   * indicator of every market has a value, each intent it returns is refused (`WARMING_UP`,
+   * counted and logged with what it still waits for); its hooks are still called. Without
+   * `warmup`, the registered indicators alone decide; a strategy with neither trades from its
+   * first snapshot. `quanta run --warmup DIR` pre-loads the bars from history so that a bot
+   * trades right after it starts (docs/strategy-guide.md, "Warm-up").
+   *
+   * @example
+   * warmup: { '1m': 22 } // two values of a 21-bar EMA, to see it cross
+   */
+  readonly warmup?: Readonly<Record<string, number>>;
+  /**
    * Indicators to keep per market, made from the params once at load: name → an indicator of
    * `quanta/indicators` on a declared timeframe. Read them with `ctx.indicators(market)`.
    *

@@ -19,6 +19,8 @@ export interface HostEnvironment {
   readonly exitsOf?: ((instance: string) => StrategyHostOptions['exits']) | undefined;
   /** Told about every value a strategy returned that is not a valid intent. */
   readonly onInvalidIntent: (instance: string, detail: string) => void;
+  /** Told about every intent a strategy returned before its warm-up ended (refused). */
+  readonly onWarmingUp?: ((instance: string, detail: string) => void) | undefined;
   /** Starts the `onSnapshot` deadline timers; default `setTimeout`. */
   readonly startTimer?: StartTimer | undefined;
   /** Told about every `ctx.plot` point of every instance. */
@@ -54,6 +56,9 @@ export async function loadStrategyHosts(
       facts: env.factsOf?.(name),
       exits: env.exitsOf?.(name),
       onInvalidIntent: (detail) => env.onInvalidIntent(name, detail),
+      ...(env.onWarmingUp === undefined
+        ? {}
+        : { onWarmingUp: (detail: string) => env.onWarmingUp?.(name, detail) }),
       timeoutMs,
       startTimer: env.startTimer,
       onPlot:

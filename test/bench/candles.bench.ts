@@ -17,52 +17,18 @@ import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { gzipSync, createGunzip } from 'node:zlib';
+import { createGunzip } from 'node:zlib';
 import { runBacktest } from '../../src/backtest/run-backtest.ts';
-import { loadConfig } from '../../src/config/index.ts';
 import { importHistory, readMarketRules } from '../../src/market/history/index.ts';
+import { envInt } from './backtest-data.ts';
+import { candleBacktestConfig, candleCsv, CANDLES_T0 } from './candle-data.ts';
 import { reportFigure } from './figures.ts';
-
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  const value = raw === undefined ? fallback : Number(raw);
-  if (!Number.isSafeInteger(value) || value <= 0)
-    throw new Error(`${name}: expected a positive integer`);
-  return value;
-}
 
 const CANDLES = envInt('BENCH_CANDLES', 525_600);
 const ROUNDS = envInt('BENCH_ROUNDS', 5);
 const ROOT = join(import.meta.dirname, '..', '..');
-const T0 = Date.UTC(2025, 0, 1);
+const T0 = CANDLES_T0;
 const gc = (globalThis as { gc?: (options?: { type: string }) => void }).gc;
-
-/** A year of 1m ETH-USD candles on the 0.01 tick: a seeded walk in cents, so every run is equal. */
-function candleCsv(): Buffer {
-  let seed = 28;
-  const random = (): number => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed / 2147483648;
-  };
-  const cents = (c: number): string => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`;
-  const lines = ['timestamp,open,high,low,close,volume'];
-  let price = 250_000;
-  for (let i = 0; i < CANDLES; i++) {
-    const open = price;
-    let high = open;
-    let low = open;
-    for (let step = 0; step < 4; step++) {
-      price = Math.max(1000, price + Math.round((random() - 0.5) * 120));
-      high = Math.max(high, price);
-      low = Math.min(low, price);
-    }
-    const volume = (Math.floor(random() * 50_000) / 1000).toFixed(3);
-    lines.push(
-      `${T0 + i * 60_000},${cents(open)},${cents(high)},${cents(low)},${cents(price)},${volume}`,
-    );
-  }
-  return gzipSync(`${lines.join('\n')}\n`);
-}
 
 /** The baseline: the same gzip file's lines split and every field read as a Number. */
 async function plainParse(path: string): Promise<number> {
@@ -84,7 +50,7 @@ async function plainParse(path: string): Promise<number> {
 const dir = mkdtempSync(join(tmpdir(), 'quanta-candles-bench-'));
 try {
   const csv = join(dir, 'eth-1m.csv.gz');
-  writeFileSync(csv, candleCsv());
+  writeFileSync(csv, candleCsv(CANDLES));
   const { market } = await readMarketRules(join(ROOT, 'test/fixtures/history/eth-usd.yaml'));
   let out = '';
   const importOnce = async (round: number): Promise<number> => {
@@ -135,19 +101,11 @@ try {
     rounds: ratios,
   });
 
-  const configPath = join(dir, 'config.yaml');
-  writeFileSync(
-    configPath,
-    [
-      'venue: { writeUrl: embedded, readUrl: embedded }',
-      "risk: { maxOrderNotional: '5000', maxPositionNotional: '20000' }",
-      'strategies:',
-      `  - module: ${join(ROOT, 'strategies/ema-cross.ts')}`,
-      '    markets: [ETH-USD]',
-      '',
-    ].join('\n'),
+  const config = await candleBacktestConfig(
+    dir,
+    'config.yaml',
+    join(ROOT, 'strategies/ema-cross.ts'),
   );
-  const config = await loadConfig(configPath, { env: {} });
   const barsPerSecond: number[] = [];
   for (let round = 0; round < Math.max(1, ROUNDS - 2); round++) {
     gc?.({ type: 'major' });

@@ -100,6 +100,8 @@ export class StrategyWorkerClient {
       init: (context) => this.#init(context),
       // The host builds the declared bars here and hands each closed one to onBar.
       ...(real.bars === undefined ? {} : { bars: real.bars }),
+      // ...judges its warm-up here (the refusals are the host's)...
+      ...(real.warmup === undefined ? {} : { warmup: real.warmup }),
       // ...and keeps the registered indicators, updated before each bar; the worker asks for them.
       ...(real.indicators === undefined
         ? {}

@@ -1,0 +1,163 @@
+import type { SimRandom } from './sim-random.ts';
+
+/**
+ * The faults of one schedule besides the network's per-request ones, decided before it runs:
+ * partitions, crashes (each maybe followed by damage to the journal), a host clock off the
+ * venue's for a while, and a journal that cannot be written for a while.
+ */
+
+/** Damage done to the journal's files while the bot is down after a crash. */
+export const DAMAGE_KINDS = ['wal-lost', 'page-flip', 'truncated'] as const;
+/** One of {@link DAMAGE_KINDS}. */
+export type DamageKind = (typeof DAMAGE_KINDS)[number];
+
+/** A span of virtual ms since the schedule started, `from` included. */
+export interface Window {
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * The host's wall clock off the venue's by `offsetMs` (positive: ahead) from `from` to `to`.
+ * `skew`: from the start (the bot boots on it); `step`: stepped mid-run, and back at `to` (the
+ * operator fixed the host's time).
+ */
+export interface ClockFault extends Window {
+  readonly kind: 'skew' | 'step';
+  readonly offsetMs: number;
+}
+
+/** Every write of the journal fails (SQLite's error for a full disk or a read-only file). */
+export interface DiskFault extends Window {
+  readonly kind: 'full' | 'read-only';
+}
+
+/** A crash of the bot process at `at`, and what then happens to its journal. */
+export interface CrashFault {
+  readonly at: number;
+  readonly damage?: DamageKind;
+}
+
+/** What one schedule does wrong, besides each request's network faults. */
+export interface FaultPlan {
+  readonly partitions: readonly Window[];
+  readonly crashes: readonly CrashFault[];
+  readonly clock?: ClockFault;
+  readonly disk?: DiskFault;
+}
+
+/**
+ * Faults a test forces instead of the seed's draw (`'none'`: none of that kind); a forced
+ * damage applies to the first crash.
+ */
+export interface FaultChoices {
+  readonly clock?: ClockFault | 'none';
+  readonly damage?: DamageKind | 'none';
+  readonly disk?: DiskFault | 'none';
+}
+
+/** How often each fault is drawn in the default mix, per thousand schedules (or crashes). */
+const MIX = { clock: 400, smallClock: 200, damage: 300, disk: 250 } as const;
+
+/** What {@link planFaults} needs. */
+export interface PlanInput {
+  /** The stream partitions and crash times come from (kept as it was: old seeds replay). */
+  readonly plan: SimRandom;
+  /** The stream of the faults added since (clock, journal damage, disk). */
+  readonly more: SimRandom;
+  /** Faults happen before this (virtual ms); healing follows. */
+  readonly faultsUntil: number;
+  readonly crashes: number;
+  readonly choices?: FaultChoices;
+}
+
+/** Draws the schedule's fault plan from its seed's streams. */
+export function planFaults(input: PlanInput): FaultPlan {
+  const { plan, more, faultsUntil, choices = {} } = input;
+  const partitions: Window[] = [];
+  for (let i = plan.int(0, 2); i > 0; i--) {
+    const from = plan.int(10_000, Math.max(10_001, faultsUntil - 60_000));
+    partitions.push({ from, to: from + plan.int(2_000, 40_000) });
+  }
+  const crashes: CrashFault[] = [];
+  for (let i = input.crashes; i > 0; i--) {
+    const at = plan.int(20_000, Math.max(20_001, faultsUntil - 20_000));
+    const drawn = more.chance(MIX.damage)
+      ? DAMAGE_KINDS[more.int(0, DAMAGE_KINDS.length - 1)]
+      : undefined;
+    const forced = crashes.length === 0 ? choices.damage : undefined;
+    const damage = forced === undefined ? drawn : forced === 'none' ? undefined : forced;
+    crashes.push(damage === undefined ? { at } : { at, damage });
+  }
+  const clock = chosen(choices.clock, () => drawClock(more, faultsUntil));
+  const disk = chosen(choices.disk, () => drawDisk(more, faultsUntil));
+  return {
+    partitions,
+    crashes,
+    ...(clock === undefined ? {} : { clock }),
+    ...(disk === undefined ? {} : { disk }),
+  };
+}
+
+function chosen<T>(choice: T | 'none' | undefined, draw: () => T | undefined): T | undefined {
+  // Drawn either way, so that forcing one kind does not shift the draws of the others.
+  const drawn = draw();
+  if (choice === 'none') return undefined;
+  return choice ?? drawn;
+}
+
+function drawClock(random: SimRandom, faultsUntil: number): ClockFault | undefined {
+  if (!random.chance(MIX.clock)) return undefined;
+  const kind = random.chance(500) ? 'skew' : 'step';
+  const from = kind === 'skew' ? 0 : random.int(10_000, Math.max(10_001, faultsUntil - 60_000));
+  const to = Math.min(from + random.int(20_000, 90_000), faultsUntil - 5_000);
+  // Most are minutes off (refused); some within the 5 s the bot allows (signed).
+  const magnitude = random.chance(MIX.smallClock)
+    ? random.int(1000, 4000)
+    : random.int(60_000, 10 * 60_000);
+  const offsetMs = random.chance(500) ? magnitude : -magnitude;
+  return { kind, from, to: Math.max(to, from + 1), offsetMs };
+}
+
+function drawDisk(random: SimRandom, faultsUntil: number): DiskFault | undefined {
+  if (!random.chance(MIX.disk)) return undefined;
+  const kind = random.chance(500) ? 'full' : 'read-only';
+  const from = random.int(10_000, Math.max(10_001, faultsUntil - 40_000));
+  return { kind, from, to: Math.min(from + random.int(5_000, 30_000), faultsUntil) };
+}
+
+/** The host clock's offset from the venue's at virtual time `at` (ms; positive: ahead). */
+export function clockOffsetAt(plan: FaultPlan, at: number): number {
+  const clock = plan.clock;
+  return clock !== undefined && at >= clock.from && at < clock.to ? clock.offsetMs : 0;
+}
+
+/** Whether `at` falls in one of `windows`. */
+export function within(windows: readonly Window[], at: number): boolean {
+  return windows.some((w) => at >= w.from && at < w.to);
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function clockName(clock: ClockFault): string {
+  const size =
+    Math.abs(clock.offsetMs) >= 60_000
+      ? `${(Math.abs(clock.offsetMs) / 60_000).toFixed(1)} min`
+      : seconds(Math.abs(clock.offsetMs));
+  return `clock-${clock.kind} ${size} ${clock.offsetMs > 0 ? 'ahead' : 'behind'} ${seconds(clock.from)}-${seconds(clock.to)}`;
+}
+
+/** The plan's faults by name, for the trace and `quanta sim`'s line (network faults aside). */
+export function faultNames(plan: FaultPlan): string[] {
+  const names: string[] = plan.partitions.map(
+    (p) => `partition ${seconds(p.from)}-${seconds(p.to)}`,
+  );
+  for (const crash of plan.crashes)
+    names.push(`crash ${seconds(crash.at)}${crash.damage === undefined ? '' : ` ${crash.damage}`}`);
+  if (plan.clock !== undefined) names.push(clockName(plan.clock));
+  if (plan.disk !== undefined)
+    names.push(`disk-${plan.disk.kind} ${seconds(plan.disk.from)}-${seconds(plan.disk.to)}`);
+  return names;
+}

@@ -1,0 +1,52 @@
+import type { OrderJournal } from '../execution/journal.ts';
+import type { DiskFault } from './fault-plan.ts';
+
+/** The journal's methods that write its file. */
+const WRITES: ReadonlySet<PropertyKey> = new Set([
+  'insertPending',
+  'insertPendingMany',
+  'markAttempt',
+  'recordOutcome',
+  'releaseUnsentAttempt',
+  'exitSet',
+  'exitDelete',
+  'kvSet',
+]);
+
+/** SQLite's error for a write the disk refused, as better-sqlite3 throws it. */
+function sqliteWriteError(kind: DiskFault['kind']): Error {
+  const [code, message] =
+    kind === 'full'
+      ? ['SQLITE_FULL', 'database or disk is full']
+      : ['SQLITE_READONLY', 'attempt to write a readonly database'];
+  return Object.assign(new Error(message), { name: 'SqliteError', code });
+}
+
+/**
+ * The journal the simulated bot is given: every write throws SQLite's error for a full disk or
+ * a read-only file while `failing()` says so. The seam is the journal object, not SQLite's file
+ * layer (better-sqlite3 gives no injectable VFS, and the process runs as root in CI, where a
+ * read-only mode does not stop a write): each write method of `OrderJournal` writes its row
+ * before it changes anything in memory, so a refused write leaves the journal as SQLite's error
+ * would, except `lastWriteError` (read only by readiness, which the simulated bot has not).
+ */
+export function journalWithDiskFaults(
+  journal: OrderJournal,
+  failing: () => DiskFault | undefined,
+  refused: (method: string) => void,
+): OrderJournal {
+  return new Proxy(journal, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      if (!WRITES.has(property)) return method;
+      return (...args: unknown[]): unknown => {
+        const fault = failing();
+        if (fault === undefined) return method(...args);
+        refused(String(property));
+        throw sqliteWriteError(fault.kind);
+      };
+    },
+  });
+}

@@ -1,0 +1,124 @@
+import type { OrderJournal } from '../execution/journal.ts';
+import { EPOCH_MS } from './sim-setup.ts';
+import type { ViolationLog } from './invariants.ts';
+import { JournalRows } from './journal-rows.ts';
+import type { Delivery } from './sim-network.ts';
+import type { Trace } from './trace.ts';
+
+/** An order the venue accepted. */
+export interface AcceptedOrder {
+  readonly venueOrderId: number;
+  readonly signature: string;
+  /** Virtual ms since the schedule started. */
+  readonly at: number;
+}
+
+/** The process a delivery came from. */
+export interface Sender {
+  readonly pid: number;
+  /** Set when it was started on a journal the schedule damaged: it must send nothing. */
+  readonly damaged?: string;
+}
+
+/** What {@link VenueWatch} needs. */
+export interface VenueWatchOptions {
+  readonly trace: Trace;
+  readonly violations: ViolationLog;
+  /** Virtual ms since the schedule started. */
+  readonly at: () => number;
+  /** The venue's clock (true time). */
+  readonly venueNow: () => number;
+  /** The signature header's name, lowercased. */
+  readonly signatureHeader: string;
+  /** The furthest an expiry may be from the venue's time when an order arrives (I6). */
+  readonly horizonMs: number;
+  /** The journal of the process that runs now, if it opened one. */
+  readonly journal: () => OrderJournal | undefined;
+}
+
+/**
+ * Reads every request the venue answered and checks the invariants a delivery can break (I1,
+ * I2, I5's credential half, I6, I7's "places no order"), keeping what the venue accepted for the
+ * checks at the end.
+ */
+export class VenueWatch {
+  readonly #options: VenueWatchOptions;
+  /** What the venue accepted, by signature. */
+  readonly accepted = new Map<string, AcceptedOrder>();
+  /** Which journal row holds a signature (without reading every row per order). */
+  readonly #rows = new JournalRows();
+  /** The venue order of each journal row. */
+  readonly #venueOrderOfRow = new Map<number, number>();
+
+  constructor(options: VenueWatchOptions) {
+    this.#options = options;
+  }
+
+  /** Told about one delivery (duplicates included) from `sender`. */
+  delivered(delivery: Delivery, sender: Sender): void {
+    const { trace, violations, venueNow } = this.#options;
+    const at = this.#options.at();
+    if (delivery.method !== 'POST' || delivery.path !== '/api/v1/order') {
+      trace.add(at, `${delivery.method} ${delivery.path} ${delivery.answer.status}`);
+      return;
+    }
+    const signature = String(delivery.headers[this.#options.signatureHeader] ?? '');
+    const body = JSON.parse(delivery.body) as { expiryTs: number };
+    const answer = JSON.parse(delivery.answer.text) as {
+      body: { id: number } | null;
+      message: string;
+    };
+    trace.add(
+      at,
+      `order ${signature.slice(0, 10)} exp ${body.expiryTs - EPOCH_MS} -> ${delivery.answer.status} ${answer.body?.id ?? answer.message}`,
+    );
+    const short = `${signature.slice(0, 12)}…`;
+    if (sender.damaged !== undefined)
+      violations.violate(
+        'refusesDamage',
+        `process ${sender.pid}, started on a journal with ${sender.damaged}, sent order ${short}`,
+      );
+    const ahead = body.expiryTs - venueNow();
+    if (ahead <= 0)
+      violations.violate(
+        'notAfterExpiry',
+        `order ${short} reached the venue at ${venueNow() - EPOCH_MS} ms, its expiryTs is ${body.expiryTs - EPOCH_MS} ms`,
+      );
+    if (ahead > this.#options.horizonMs)
+      violations.violate(
+        'expiryHorizon',
+        `order ${short} reached the venue ${ahead} ms before its expiry, more than the ${this.#options.horizonMs} ms allowed`,
+      );
+    if (delivery.answer.status === 401 && answer.message.includes('expired'))
+      violations.violate(
+        'durable',
+        `an order was sent with an expired credential (${answer.message})`,
+      );
+    if (delivery.answer.status !== 200 || answer.body === null) return;
+    this.#accepted(signature, answer.body.id, at);
+  }
+
+  #accepted(signature: string, venueOrderId: number, at: number): void {
+    const { violations } = this.#options;
+    const short = `${signature.slice(0, 12)}…`;
+    if (this.accepted.has(signature))
+      violations.violate('oneVenueOrder', `signature ${short} accepted twice`);
+    this.accepted.set(signature, { venueOrderId, signature, at });
+    const journal = this.#options.journal();
+    const rowId = journal === undefined ? undefined : this.#rows.rowIdOf(journal, signature);
+    if (rowId === undefined) {
+      violations.violate(
+        'oneVenueOrder',
+        `venue order ${venueOrderId} has no journal row (signature ${short})`,
+      );
+      return;
+    }
+    const before = this.#venueOrderOfRow.get(rowId);
+    if (before !== undefined && before !== venueOrderId)
+      violations.violate(
+        'oneVenueOrder',
+        `journal row ${rowId} has two venue orders: ${before} and ${venueOrderId}`,
+      );
+    this.#venueOrderOfRow.set(rowId, venueOrderId);
+  }
+}
