@@ -17,7 +17,8 @@ export type OrderStatus = 'OPEN' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELLED';
  *   but its answer (order id, fill) never reached us.
  * - `OPEN`, `PARTIALLY_FILLED`, `FILLED`, `CANCELLED`: what the venue reported.
  * - `REJECTED`: refused for good, by the venue or before any byte left.
- * - `EXPIRED`: its expiry passed while it was known not to rest at the venue.
+ * - `EXPIRED`: its expiry passed while it was known not to rest at the venue (never sent, or
+ *   not found there by its signature).
  * - `UNKNOWN`: an attempt may have landed and no answer can be had any more: "check the venue".
  */
 export type OrderState =
@@ -39,7 +40,8 @@ export type OrderState =
  * - `outcomeUnknown`: no answer can be had any more, and an attempt may have landed.
  *
  * A venue report (`opened` … `cancelled`) for an `ACCEPTED` or `UNKNOWN` order is how a lookup
- * resolves it.
+ * resolves it; `expired` for an `UNKNOWN` one, when the venue has no order with its signature
+ * and its expiry has passed.
  */
 export type OrderEvent =
   | 'sent'
@@ -65,7 +67,9 @@ export const INITIAL_ORDER_STATE = 'PENDING' satisfies OrderState;
 // - Once bytes have left, an order is never declared EXPIRED or CANCELLED on our own: `expired`
 //   from SENT means "it may have landed", which is UNKNOWN (docs/design.md §4 rule 4).
 // - ACCEPTED and UNKNOWN leave only on a venue report, i.e. a lookup; a landed order can no
-//   longer be rejected or expire unseen.
+//   longer be rejected or expire unseen. UNKNOWN `expired` is the lookup by signature saying
+//   the venue never accepted it, asked after its expiry (it can no longer land):
+//   execution/venue-record.ts.
 // - A repeated report of OPEN, or another partial fill, is not an error; fills never un-happen,
 //   so PARTIALLY_FILLED never goes back to OPEN.
 // - FILLED, CANCELLED, REJECTED and EXPIRED are final: nothing leaves them.
@@ -112,6 +116,7 @@ export const ORDER_TRANSITIONS: {
     partiallyFilled: 'PARTIALLY_FILLED',
     filled: 'FILLED',
     cancelled: 'CANCELLED',
+    expired: 'EXPIRED',
   },
 };
 
@@ -153,8 +158,8 @@ export const RESTING_STATES: readonly OrderState[] = ['OPEN', 'PARTIALLY_FILLED'
 /**
  * Open orders: those that may still trade and that the bot itself still acts on (sends,
  * resends, looks up, expires): in flight or resting. What `ctx.openOrders()`, `GET /status`
- * and `GET /orders` list as open. ACCEPTED and UNKNOWN are not open: only a person checking
- * the venue (or a lookup by venue id) resolves them.
+ * and `GET /orders` list as open. ACCEPTED and UNKNOWN are not open: a lookup (by venue id or
+ * by signature) resolves them.
  */
 export const OPEN_ORDER_STATES: readonly OrderState[] = [...IN_FLIGHT_STATES, ...RESTING_STATES];
 

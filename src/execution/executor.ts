@@ -13,7 +13,7 @@ import {
   type OrderSide,
 } from '../domain/index.ts';
 import type { OrderRequestBody, VenueOrder } from '../venue/types.ts';
-import type { OrderLookup } from '../venue/venue-client.ts';
+import type { OrderFinder, OrderLookup } from '../venue/venue-client.ts';
 import { referencePriceX18, type RiskLimits } from './checks.ts';
 import { type Dispatcher, type DispatchResult, type SignedOrderRequest } from './dispatcher.ts';
 import { NextEvent } from './next-event.ts';
@@ -25,6 +25,7 @@ import { markPriceX18 } from '../market/mark-price.ts';
 import { expiryFloorOf, nextExpiryTs } from './expiry-floor.ts';
 import { recoverJournal } from './recovery.ts';
 import { RiskEngine } from './risk.ts';
+import { venueRecordOf } from './venue-record.ts';
 import { refuse, type Refusal, type RefusalReason } from './refusal.ts';
 import { RefusalLog } from './refusal-log.ts';
 import { unplacedOrderOutcome } from './retry-policy.ts';
@@ -66,6 +67,8 @@ export interface ExecutorOptions {
   readonly orderTtlMs: number;
   /** Reads an order back from the venue (docs/conventions.md §6 lookup); undefined where unsupported. */
   readonly lookupOrder?: OrderLookup;
+  /** Finds an order by its request's signature (docs/conventions.md §6); undefined where unsupported. */
+  readonly findOrder?: OrderFinder;
   /** Told about every fill, with the strategy that owns the order. */
   readonly onFill?: (strategy: string, fill: Fill) => void | Promise<void>;
   /** Each strategy's share of the order budget; absent (backtests): no share. */
@@ -594,28 +597,28 @@ export class Executor {
   }
 
   /**
-   * Asks the venue about resting LIMIT orders (OPEN/PARTIAL) and books their new fills. Does
-   * nothing on a venue without order lookup.
+   * Asks the venue about resting LIMIT orders (OPEN/PARTIAL) and orders of unknown outcome
+   * (ACCEPTED/UNKNOWN: by venue id, or by signature when the answer with the id was lost), and
+   * books what changed; an UNKNOWN order the venue never accepted is marked EXPIRED once it can
+   * no longer land (see {@link venueRecordOf}). Does nothing on a venue without lookups.
    */
   async refreshOpenOrders(): Promise<void> {
-    const lookup = this.#options.lookupOrder;
-    if (lookup === undefined) return;
-    // Resting orders, and orders of unknown outcome whose venue id is known (a lookup resolves
-    // them and releases the full size risk counted for them).
-    // Resting orders are looked up after every snapshot (fills, cancels).
+    const { lookupOrder, findOrder } = this.#options;
+    if (lookupOrder === undefined && findOrder === undefined) return;
+    // Resting orders are looked up after every snapshot (fills, cancels); unresolved ones until
+    // resolved, releasing the full size risk counted for them.
     const resting = this.#options.journal.inStates(RESTING_STATES);
     // Nothing to look up (most snapshots of most strategies): no list is built.
     if (resting.length === 0 && this.#unresolved.size === 0) return;
-    const unresolvedWithId = [...this.#unresolved.values()].filter((r) => r.venueOrderId !== null);
-    for (const record of [...resting, ...unresolvedWithId]) {
-      if (record.venueOrderId === null) continue;
+    for (const record of [...resting, ...this.#unresolved.values()]) {
       try {
-        const order = await lookup(record.venueOrderId);
-        if (
-          order !== undefined &&
-          (order.status !== record.state || order.totalFilledX18 !== record.filledX18)
+        const answer = await venueRecordOf(record, this.#options, this.#options.now());
+        if (answer.kind === 'never-landed') this.#expireUnseen(record);
+        else if (
+          answer.kind === 'order' &&
+          (answer.order.status !== record.state || answer.order.totalFilledX18 !== record.filledX18)
         )
-          await this.#applyVenueOrder(record, order);
+          await this.#applyVenueOrder(record, answer.order);
       } catch (error) {
         this.#options.log.warn(
           { orderId: record.id, err: summarizeError(error) },
@@ -623,6 +626,24 @@ export class Executor {
         );
       }
     }
+  }
+
+  // The venue has no order with this one's signature, and it can no longer land.
+  #expireUnseen(record: OrderRecord): void {
+    const updated = this.#options.journal.recordOutcome(
+      record.id,
+      {
+        event: 'expired',
+        error: 'the venue has no order with its signature and it expired: it never landed',
+      },
+      this.#options.now(),
+    );
+    this.#unresolved.delete(record.id);
+    this.#options.observer?.updated?.(updated);
+    this.#options.log.info(
+      { orderId: record.id, state: updated.state },
+      `order ${record.id} EXPIRED: the venue never accepted it`,
+    );
   }
 
   /** A strategy's open orders (in flight or resting), for `ctx.openOrders()`. */

@@ -7,7 +7,7 @@ import type { ResolvedPaperOptions } from './options.ts';
 import { ReplayGuard } from './replay-guard.ts';
 import { createRouter, type Router } from './router.ts';
 import { createOrderRoute } from './routes/create-order.ts';
-import { getOrderRoute } from './routes/get-order.ts';
+import { findOrderRoute, getOrderRoute } from './routes/get-order.ts';
 import { listMarketsRoute } from './routes/list-markets.ts';
 import { quotesRoute } from './routes/quotes.ts';
 import { registerRoute } from './routes/register.ts';
@@ -49,6 +49,7 @@ export function buildPaperRoutes(resolved: ResolvedPaperOptions): {
     registerRoute(context),
     createOrderRoute(context),
     getOrderRoute(context),
+    findOrderRoute(context),
     listMarketsRoute(context),
     quotesRoute(context),
   ]);

@@ -46,6 +46,7 @@ import { StatusLine } from './status-line.ts';
 import { TradingLoop } from './trading-loop.ts';
 import { buildTradingStack, type TradingStack } from '../stack/trading-stack.ts';
 import { createVenuePoller } from './venue-poller.ts';
+import { lookupsUnderBudget } from './lookup-permits.ts';
 import { openRateBudget, stackRateOf } from './rate-budget.ts';
 import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
 
@@ -490,18 +491,8 @@ async function httpTradingStack(parts: {
     config,
     strategies: parts.strategies,
     journal: parts.journal,
-    venue: {
-      ...venueClient,
-      // Lookups wait for a permit behind the orders, within the request timeout.
-      getOrder: async (venueOrderId, signal) => {
-        const permit = await budget.take('lookup', AbortSignal.timeout(parts.timeoutMs));
-        try {
-          return await venueClient.getOrder(venueOrderId, signal);
-        } finally {
-          permit.release();
-        }
-      },
-    },
+    // Lookups wait for a permit behind the orders, within the request timeout.
+    venue: lookupsUnderBudget(venueClient, budget, () => AbortSignal.timeout(parts.timeoutMs)),
     signer: credentialOrderSigner(credentials, signingDomainOf(config)),
     budget,
     rate: stackRateOf(config),

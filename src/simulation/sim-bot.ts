@@ -10,6 +10,7 @@ import { accountCapitalOf } from '../stack/account-capital.ts';
 import type { Logger } from '../log/logger.ts';
 import { credentialRenewal } from '../runtime/bot-credentials.ts';
 import { credentialOrderSigner } from '../runtime/credential-order-signer.ts';
+import { lookupsUnderBudget } from '../runtime/lookup-permits.ts';
 import { openRateBudget, stackRateOf } from '../runtime/rate-budget.ts';
 import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
 import { signingDomainOf } from '../runtime/signing-domain.ts';
@@ -146,17 +147,7 @@ function credentialsOf({ options, budget, write }: Base): CredentialManager {
 function venueOf(base: Base, credentials: CredentialManager): VenueClient {
   const { config, time } = base.options;
   const venue = httpVenueClient({ read: base.read, write: base.write, credentials });
-  return {
-    ...venue,
-    getOrder: async (venueOrderId) => {
-      const permit = await base.budget.take('lookup', time.timeoutSignal(config.venue.timeoutMs));
-      try {
-        return await venue.getOrder(venueOrderId, time.timeoutSignal(config.venue.timeoutMs));
-      } finally {
-        permit.release();
-      }
-    },
-  };
+  return lookupsUnderBudget(venue, base.budget, () => time.timeoutSignal(config.venue.timeoutMs));
 }
 
 /**

@@ -123,6 +123,7 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
     orderTtlMs: config.execution.orderTtlMs,
     capitalX18: options.capitalX18,
     lookupOrder: (venueOrderId) => options.venue.getOrder(venueOrderId),
+    ...(options.venue.findOrder === undefined ? {} : { findOrder: options.venue.findOrder }),
     ...(options.clockRefusal === undefined ? {} : { clockRefusal: options.clockRefusal }),
     onFill: async (strategy, fill) => {
       await fillRoute.session?.onFill(strategy, fill);

@@ -1,6 +1,7 @@
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import {
   createOrder,
+  findOrder,
   getOrder,
   getQuotes,
   listMarkets,
@@ -78,5 +79,7 @@ export function httpVenueClient(options: HttpVenueClientOptions): VenueClient {
     },
     getOrder: (venueOrderId, signal) =>
       getOrder(write, credentials.current().credentials, venueOrderId, { signal }),
+    findOrder: (signature, signal) =>
+      findOrder(write, credentials.current().credentials, signature, { signal }),
   };
 }

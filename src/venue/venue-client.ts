@@ -20,6 +20,17 @@ export type OrderLookup = (
 ) => Promise<VenueOrder | undefined>;
 
 /**
+ * Looks one order up by the signature of the request that created it (docs/conventions.md §6
+ * extension): the venue's view of it, or `undefined` when the venue never accepted that
+ * signature. How an order whose answer was lost (ACCEPTED after a 409, or UNKNOWN) is
+ * reconciled. Rejects with a `VenueError` when asking failed.
+ */
+export type OrderFinder = (
+  signature: string,
+  signal?: AbortSignal,
+) => Promise<VenueOrder | undefined>;
+
+/**
  * The one seam between quanta and a venue: everything the poller, the dispatcher and the
  * executor ask of it, in domain types. Live and paper trading speak it over HTTP
  * (`httpVenueClient`, venue/http-venue-client.ts); a backtest speaks it to the simulation
@@ -46,6 +57,11 @@ export interface VenueClient {
   createOrder(request: SignedOrderRequest, signal: AbortSignal): Promise<VenueOrder>;
   /** One order by the venue's id; see {@link OrderLookup}. */
   getOrder: OrderLookup;
+  /**
+   * One order by its request's signature; see {@link OrderFinder}. Absent where the venue has
+   * no such lookup: orders whose answer was lost then stay unresolved (counted at full size).
+   */
+  findOrder?: OrderFinder;
 }
 
 /** The two reads a poll makes (the poller and the recorder need no more). */

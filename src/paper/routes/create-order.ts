@@ -63,7 +63,7 @@ async function createOrder(request: RouteRequest, context: PaperContext): Promis
   } catch (error) {
     return rejected(error);
   }
-  context.replayGuard.add(signature);
+  context.replayGuard.add(signature, order.id);
   return ok(simOrderToWire(order, session), 'Order created successfully');
 }
 

@@ -192,6 +192,7 @@ export class BotMetrics {
         }
       },
       getOrder: (venueOrderId, signal) => client.getOrder(venueOrderId, signal),
+      ...(client.findOrder === undefined ? {} : { findOrder: client.findOrder }),
     };
   }
 

@@ -3,4 +3,4 @@ export { listMarkets } from './list-markets.ts';
 export { getQuotes } from './get-quotes.ts';
 export { register } from './register.ts';
 export { createOrder, type SignedOrderBytes } from './create-order.ts';
-export { getOrder } from './get-order.ts';
+export { findOrder, getOrder } from './get-order.ts';

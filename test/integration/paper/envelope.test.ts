@@ -47,9 +47,13 @@ describe('envelope (docs/conventions.md §2)', () => {
     const del = await harness.send('/api/v1/market', { method: 'DELETE' });
     expectError(del, 405, 'method DELETE not allowed on /api/v1/market (allowed: GET)');
     expect(del.headers.get('allow')).toBe('GET');
-    const getOrder = await harness.send('/api/v1/order');
-    expectError(getOrder, 405, 'method GET not allowed on /api/v1/order (allowed: POST)');
-    expect(getOrder.headers.get('allow')).toBe('POST');
+    const deleteOrder = await harness.send('/api/v1/order', { method: 'DELETE' });
+    expectError(
+      deleteOrder,
+      405,
+      'method DELETE not allowed on /api/v1/order (allowed: POST, GET)',
+    );
+    expect(deleteOrder.headers.get('allow')).toBe('POST, GET');
     const postAuth = await harness.send('/api/v1/auth', { method: 'PUT', body: '{}' });
     expectError(postAuth, 405, 'method PUT not allowed on /api/v1/auth (allowed: POST)');
   });

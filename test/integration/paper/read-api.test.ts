@@ -202,6 +202,19 @@ describe('GET /api/v1/quotes (§6)', () => {
   });
 });
 
+/** Five seconds on, the market falls to 2900: a resting buy at 2950 fills at its own price. */
+function fallThroughTheLimit(): void {
+  harness.clock.now = NOW + 5_000;
+  harness.venue.engine.setExternalQuotes([
+    {
+      marketId: 1,
+      timestamp: NOW + 5_000,
+      bids: [{ price: '2899', quantity: '10' }],
+      asks: [{ price: '2900', quantity: '10' }],
+    },
+  ]);
+}
+
 describe('GET /api/v1/order/{id} (§6)', () => {
   it("answers the owner's order as it is now, later fills included, with credentials and no signature", async () => {
     harness = await startHarness();
@@ -220,15 +233,7 @@ describe('GET /api/v1/order/{id} (§6)', () => {
     expect(open.json.body).toStrictEqual(created);
 
     // The market falls through the limit: the resting buy fills at its own price.
-    harness.clock.now = NOW + 5_000;
-    harness.venue.engine.setExternalQuotes([
-      {
-        marketId: 1,
-        timestamp: NOW + 5_000,
-        bids: [{ price: '2899', quantity: '10' }],
-        asks: [{ price: '2900', quantity: '10' }],
-      },
-    ]);
+    fallThroughTheLimit();
     const filled = await harness.send('/api/v1/order/1', { headers: session.headers });
     expect(filled.json.body).toStrictEqual({
       ...created,
@@ -285,5 +290,62 @@ describe('GET /api/v1/order/{id} (§6)', () => {
         'order id: expected a positive integer',
       );
     }
+  });
+});
+
+describe('GET /api/v1/order?signature= (§6)', () => {
+  it("answers the order an accepted signature created, as it is now; 404 for others' and unknown ones", async () => {
+    harness = await startHarness();
+    const owner = await register(harness);
+    const stranger = await register(harness, { walletKey: OTHER_KEY_B });
+    const placed = await placeOrder(harness, owner, {
+      orderType: 'LIMIT',
+      price: '2950',
+      expiryTs: NOW + DAY_MS,
+    });
+    expect(placed.answer.status).toBe(200);
+    const created = placed.answer.json.body as Record<string, unknown>;
+    const bySignature = (signature: string, headers: Record<string, string>) =>
+      harness.send(`/api/v1/order?signature=${signature}`, { headers });
+
+    const found = await bySignature(placed.signature, owner.headers);
+    expect(found.status).toBe(200);
+    expect(found.json.message).toBe('Order fetched successfully');
+    expect(found.json.body).toStrictEqual(created);
+    // Any hex letter case names the same signature.
+    expect(
+      (await bySignature(placed.signature.toUpperCase().replace('0X', '0x'), owner.headers)).json
+        .body,
+    ).toStrictEqual(created);
+
+    // A later fill shows, as through the id.
+    fallThroughTheLimit();
+    expect((await bySignature(placed.signature, owner.headers)).json.body).toMatchObject({
+      id: created['id'],
+      status: 'FILLED',
+    });
+
+    const unknown = `0x${'ab'.repeat(65)}`;
+    for (const [signature, headers] of [
+      [placed.signature, stranger.headers],
+      [unknown, owner.headers],
+    ] as const)
+      expectError(
+        await bySignature(signature, headers),
+        404,
+        'no order was created with this signature',
+      );
+  });
+
+  it('needs the credential headers (401) and a well-formed signature (400)', async () => {
+    harness = await startHarness();
+    const session = await register(harness);
+    expect((await harness.send(`/api/v1/order?signature=0x${'ab'.repeat(65)}`)).status).toBe(401);
+    for (const query of ['', '?signature=', '?signature=0x12', `?signature=${'ab'.repeat(66)}`])
+      expectError(
+        await harness.send(`/api/v1/order${query}`, { headers: session.headers }),
+        400,
+        'signature: expected 0x and 130 hex digits',
+      );
   });
 });

@@ -9,7 +9,9 @@
  * it (it landed; the bot cannot know) and holds order K+2 without forwarding it (it did not
  * land). With both send slots stuck, the bot is killed: two orders in flight, one of them
  * placed, the rest journaled but never sent. The restarted bot must resend both in-flight
- * orders byte-identical (the venue answers the landed one 409) and send the rest once.
+ * orders byte-identical (the venue answers the landed one 409) and send the rest once; then the
+ * landed one (ACCEPTED: its answer never came) is found by its signature and ends FILLED, as on
+ * the venue.
  */
 import Database from 'better-sqlite3';
 import { generatePrivateKey } from 'viem/accounts';
@@ -113,11 +115,13 @@ it('SIGKILL mid-burst, restart: the venue holds every journaled intent exactly o
   // Second run: recovery resends the in-flight orders and sends the unsent ones.
   const second = track(spawnQuanta(['run', '--config', config], env));
   await waitFor(
-    'no PENDING or SENT rows in the journal',
+    'no PENDING, SENT or ACCEPTED rows in the journal',
     () => {
       if (second.child.exitCode !== null) return true;
       const states = statesIn(journal);
-      return states.PENDING === undefined && states.SENT === undefined;
+      return (
+        states.PENDING === undefined && states.SENT === undefined && states.ACCEPTED === undefined
+      );
     },
     30_000,
   );
@@ -144,12 +148,18 @@ it('SIGKILL mid-burst, restart: the venue holds every journaled intent exactly o
     expect(copies).toHaveLength(2);
     expect(copies.every((c) => c.body === row?.body)).toBe(true);
   }
-  // The landed one drew the venue's 409 (one order request more than orders), the lost one landed now.
-  expect(venue.requestCount('/api/v1/order')).toBe(N + 1);
+  // The landed one drew the venue's 409 (ACCEPTED), then its lookup by signature found the
+  // venue's order; the lost one landed now.
+  expect(proxy.orders).toHaveLength(N + 2);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  expect(byId.get(landed?.id ?? -1)).toMatchObject({ state: 'ACCEPTED', attempts: 2 });
+  const landedOnVenue = onVenue.find((o) => o.amountX18 === landed?.amountX18);
+  expect(byId.get(landed?.id ?? -1)).toMatchObject({
+    state: 'FILLED',
+    attempts: 2,
+    venueOrderId: landedOnVenue?.id,
+  });
   expect(byId.get(lost?.id ?? -1)).toMatchObject({ state: 'FILLED', attempts: 2 });
-  expect(rows.filter((r) => r.state === 'FILLED')).toHaveLength(N - 1);
+  expect(rows.filter((r) => r.state === 'FILLED')).toHaveLength(N);
   // Every journaled order went out with its own signature, each resend being one of them.
   expect(new Set(proxy.orders.map((o) => o.signature)).size).toBe(N);
 }, 60_000);

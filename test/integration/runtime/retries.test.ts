@@ -4,9 +4,14 @@
  * - 500 without forwarding: the retry (same signature, same body bytes) lands; one journal
  *   row, FILLED, two attempts;
  * - forwarded but answered 500 (the venue accepted it): the retry gets 409 "signature already
- *   used", and the journal records ACCEPTED while the venue holds exactly one order.
+ *   used", and the journal records ACCEPTED while the venue holds exactly one order; then a
+ *   lookup by the signature (issue 31: such orders were never reconciled) finds the venue's
+ *   order, and the row and the bot's position match the venue's;
+ * - forwarded and lost, then every retry lost before the venue: UNKNOWN, and the same lookup
+ *   resolves it.
  */
 import { afterEach, expect, it } from 'vitest';
+import type { OrderRecord } from '../../../src/execution/order-record.ts';
 import { startPaperVenue } from '../../../src/paper/index.ts';
 import {
   captureLogs,
@@ -29,11 +34,19 @@ afterEach(async () => {
 
 const AMOUNT_X18 = 12_345_000_000_000_000n; // 0.012345 ETH
 
-/** Runs one MARKET buy of 0.012345 ETH-USD through a proxy whose first order request gets `first`. */
-async function oneOrderThrough(first: ProxyAction) {
+/**
+ * Runs one MARKET buy of 0.012345 ETH-USD through a proxy whose first order request gets
+ * `first` and the later ones `later`, until `done` says so of the order's journal row (default:
+ * no longer in flight).
+ */
+async function oneOrderThrough(
+  first: ProxyAction,
+  later: ProxyAction = 'forward',
+  done: (row: OrderRecord) => boolean = (row) => row.state !== 'PENDING' && row.state !== 'SENT',
+) {
   const venue = await startPaperVenue({ port: 0, seed: 8 });
   cleanups.push(() => venue.close());
-  const proxy = await startOrderProxy(venue.url, (n) => (n === 1 ? first : 'forward'));
+  const proxy = await startOrderProxy(venue.url, (n) => (n === 1 ? first : later));
   cleanups.push(() => proxy.close());
   const { dir, remove } = await tempDir();
   cleanups.push(remove);
@@ -53,10 +66,18 @@ async function oneOrderThrough(first: ProxyAction) {
   cleanups.push(() => running.stop());
   await waitFor('the order to be final', () => {
     const row = running.bot.journal.all()[0];
-    return row !== undefined && row.state !== 'PENDING' && row.state !== 'SENT';
+    return row !== undefined && done(row);
   });
+  const position = running.bot.executor.positions.amountX18(1);
   await running.stop();
-  return { venue, proxy, logs, rows: readJournal(journalPath(dir)), accountId: running.accountId };
+  return {
+    venue,
+    proxy,
+    logs,
+    rows: readJournal(journalPath(dir)),
+    accountId: running.accountId,
+    position,
+  };
 }
 
 it('500 then 200: the venue receives the identical signature and bytes twice; journaled once, FILLED', async () => {
@@ -85,26 +106,57 @@ it('500 then 200: the venue receives the identical signature and bytes twice; jo
   ]);
 });
 
-it('a 409 on the retry is recorded as ACCEPTED, and the venue holds exactly one order', async () => {
-  const { venue, proxy, logs, rows, accountId } = await oneOrderThrough('lose-answer');
+it('a 409 on the retry is recorded as ACCEPTED, then found by its signature: FILLED, positions equal', async () => {
+  const { venue, proxy, logs, rows, accountId, position } = await oneOrderThrough(
+    'lose-answer',
+    'forward',
+    (row) => row.state === 'FILLED',
+  );
 
   expect(proxy.orders).toHaveLength(2);
   expect(proxy.orders[1]).toEqual(proxy.orders[0]);
-  // Both reached the venue: the first was placed, the identical retry refused with 409.
-  expect(venue.requestCount('/api/v1/order')).toBe(2);
+  // Both reached the venue (the proxy forwards both): one order, the retry refused with 409.
   const onVenue = venueOrders(venue, accountId);
   expect(onVenue).toHaveLength(1);
   expect(onVenue[0]).toMatchObject({ status: 'FILLED', amountX18: AMOUNT_X18 });
   expect(venue.engine.position(accountId, 1).amountX18).toBe(AMOUNT_X18);
 
   expect(rows).toHaveLength(1);
+  const id = rows[0]?.id;
+  // First ACCEPTED: the 409 says it landed, not what became of it.
+  const accepted = logs.withMessage(`order ${id} ACCEPTED`);
+  expect(accepted).toHaveLength(1);
+  expect(accepted[0]?.['error']).toMatch(/already seen this signature/);
+  // Then the venue's record, found by the signature: its id, state, fill and price.
   expect(rows[0]).toMatchObject({
-    state: 'ACCEPTED',
+    state: 'FILLED',
     attempts: 2,
-    venueOrderId: null,
+    venueOrderId: onVenue[0]?.id,
+    filledX18: AMOUNT_X18,
+    avgFillPriceX18: onVenue[0]?.avgFillPriceX18,
     signature: proxy.orders[0]?.signature,
     body: proxy.orders[0]?.body,
   });
-  expect(rows[0]?.error).toMatch(/already seen this signature/);
-  expect(logs.withMessage(`order ${rows[0]?.id} ACCEPTED`)).toHaveLength(1);
+  expect(position).toBe(venue.engine.position(accountId, 1).amountX18);
+});
+
+it('an order left UNKNOWN (answer lost, every retry lost) is found by its signature: FILLED', async () => {
+  const { venue, logs, rows, accountId, position } = await oneOrderThrough(
+    'lose-answer',
+    'fail',
+    (row) => row.state === 'FILLED',
+  );
+
+  const onVenue = venueOrders(venue, accountId);
+  expect(onVenue).toHaveLength(1);
+  const id = rows[0]?.id;
+  expect(logs.withMessage(`order ${id} UNKNOWN`)).toHaveLength(1);
+  expect(rows).toEqual([
+    expect.objectContaining({
+      state: 'FILLED',
+      venueOrderId: onVenue[0]?.id,
+      filledX18: AMOUNT_X18,
+    }),
+  ]);
+  expect(position).toBe(venue.engine.position(accountId, 1).amountX18);
 });

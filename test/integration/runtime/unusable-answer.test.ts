@@ -2,7 +2,8 @@
  * Issue 11: what a 200 with an unusable answer means, decided by the error registry. The venue
  * may have placed the order behind a proxy that mangled the answer, so the dispatcher resends
  * the identical signed bytes; the venue answers 409 "signature already used", and the journal
- * records ACCEPTED while the venue holds exactly one order. Two ways to be unusable: no envelope
+ * records ACCEPTED while the venue holds exactly one order (found by its signature on a later
+ * poll: FILLED). Two ways to be unusable: no envelope
  * at all (an HTML page, `VENUE_BAD_RESPONSE`) and an envelope whose order does not parse
  * (`INVALID_WIRE_DATA`, which the old policy, trusting only `VenueError`s, left UNKNOWN).
  */
@@ -106,7 +107,7 @@ it.each([
     },
   ],
 ])(
-  'a 200 with %s: the identical bytes are resent, the 409 records ACCEPTED, one order on the venue',
+  'a 200 with %s: the identical bytes are resent, the 409 records ACCEPTED, one order on the venue, found',
   async (_name, mangled) => {
     const venue = await startPaperVenue({ port: 0, seed: 8 });
     cleanups.push(() => venue.close());
@@ -128,19 +129,22 @@ it.each([
     const logs = captureLogs();
     const running = await runBot(path, logs.log);
     cleanups.push(() => running.stop());
-    await waitFor('the order to be final', () => {
-      const row = running.bot.journal.all()[0];
-      return row !== undefined && row.state !== 'PENDING' && row.state !== 'SENT';
-    });
+    // ACCEPTED first, then FILLED once the lookup by signature finds the venue's order.
+    await waitFor(
+      'the order to be resolved',
+      () => running.bot.journal.all()[0]?.state === 'FILLED',
+    );
     await running.stop();
     const rows = readJournal(journalPath(dir));
 
     expect(proxy.orders).toHaveLength(2);
     expect(proxy.orders[1]).toEqual(proxy.orders[0]);
-    expect(venue.requestCount('/api/v1/order')).toBe(2);
-    expect(venueOrders(venue, running.accountId)).toHaveLength(1);
+    const onVenue = venueOrders(venue, running.accountId);
+    expect(onVenue).toHaveLength(1);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ state: 'ACCEPTED', attempts: 2 });
-    expect(rows[0]?.error).toMatch(/already seen this signature/);
+    const accepted = logs.withMessage(`order ${rows[0]?.id} ACCEPTED`);
+    expect(accepted).toHaveLength(1);
+    expect(accepted[0]?.['error']).toMatch(/already seen this signature/);
+    expect(rows[0]).toMatchObject({ state: 'FILLED', attempts: 2, venueOrderId: onVenue[0]?.id });
   },
 );

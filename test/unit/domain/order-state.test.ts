@@ -39,7 +39,7 @@ const EXPECTED: Readonly<Record<OrderState, readonly (OrderState | null)[]>> = {
   CANCELLED:        [_,      _,          _,      _,                  _,        _,           _,          _,         _],
   REJECTED:         [_,      _,          _,      _,                  _,        _,           _,          _,         _],
   EXPIRED:          [_,      _,          _,      _,                  _,        _,           _,          _,         _],
-  UNKNOWN:          [_,      _,          'OPEN', 'PARTIALLY_FILLED', 'FILLED', 'CANCELLED', _,          _,         _],
+  UNKNOWN:          [_,      _,          'OPEN', 'PARTIALLY_FILLED', 'FILLED', 'CANCELLED', _,          'EXPIRED', _],
 };
 const COLUMNS: readonly OrderEvent[] = [
   'sent',
@@ -137,8 +137,10 @@ describe('order state machine', () => {
   it('never lets a sent order be called EXPIRED or CANCELLED on our own', () => {
     // docs/design.md §4 rule 4: once bytes left, only the venue's word ends the order; expiry alone is UNKNOWN.
     expect(transition('SENT', 'expired')).toBe('UNKNOWN');
-    expect(() => transition('UNKNOWN', 'expired')).toThrow(IllegalOrderTransition);
     expect(() => transition('ACCEPTED', 'rejected')).toThrow(IllegalOrderTransition);
+    expect(() => transition('ACCEPTED', 'expired')).toThrow(IllegalOrderTransition);
+    // The venue's word: no order with its signature, asked after its expiry (execution/venue-record.ts).
+    expect(transition('UNKNOWN', 'expired')).toBe('EXPIRED');
   });
 });
 
@@ -175,10 +177,13 @@ describe('what each group of states means (one definition each)', () => {
       'filled',
       'cancelled',
     ];
+    // UNKNOWN `expired` is a venue report too: no order with its signature, after its expiry.
+    const reportsFor = (state: OrderState): readonly OrderEvent[] =>
+      state === 'UNKNOWN' ? [...venueReports, 'expired'] : venueReports;
     for (const state of UNRESOLVED_STATES)
       for (const event of ORDER_EVENTS) {
         const allowed = EXPECTED[state][COLUMNS.indexOf(event)] !== null;
-        expect(allowed, `${state} ${event}`).toBe(venueReports.includes(event));
+        expect(allowed, `${state} ${event}`).toBe(reportsFor(state).includes(event));
       }
     // An in-flight order's own outcomes (rejected, expired) are what the bot decides itself.
     for (const state of IN_FLIGHT_STATES) expect(transition(state, 'rejected')).toBe('REJECTED');

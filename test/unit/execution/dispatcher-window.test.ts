@@ -12,6 +12,7 @@ import {
 import { silentLogger } from '../../../src/log/logger.ts';
 import { venueErrorFromStatus } from '../../../src/venue/errors.ts';
 import type { VenueOrder } from '../../../src/venue/types.ts';
+import { filledVenueOrder } from '../../helpers/venue-order.ts';
 
 /** A clock with timers that fire only when the test moves time on. */
 function fakeTime() {
@@ -52,23 +53,7 @@ function controlledVenue(clock: () => number) {
         sends.push({
           body: request.body,
           at: clock(),
-          answer: () =>
-            resolve({
-              id: sends.length,
-              brokerId: 1,
-              subaccountId: 's',
-              marketSymbol: 'ETH-USD',
-              marketType: 'PERPETUAL',
-              side: 'BUY',
-              type: 'MARKET',
-              status: 'FILLED',
-              amountX18: 1n,
-              priceX18: 0n,
-              totalFilledX18: 1n,
-              expiryTs: 10_000_000,
-              createdAt: '',
-              updatedAt: '',
-            }),
+          answer: () => resolve(filledVenueOrder({ id: sends.length })),
         });
       });
     },

@@ -1,0 +1,55 @@
+import { MAX_CLOCK_SKEW_MS } from '../clock/venue-clock.ts';
+import type { VenueOrder } from '../venue/types.ts';
+import type { OrderFinder, OrderLookup } from '../venue/venue-client.ts';
+import type { OrderRecord } from './order-record.ts';
+
+/** What the venue says about one journaled order that may still change. */
+export type VenueRecord =
+  /** The venue's order, as it is now. */
+  | { readonly kind: 'order'; readonly order: VenueOrder }
+  /** No order at the venue with its signature, and it can no longer land: it never will. */
+  | { readonly kind: 'never-landed' }
+  /** Nothing can be said yet (no lookup, or it may still land). */
+  | { readonly kind: 'not-yet' };
+
+/** The lookups a venue offers (docs/conventions.md §6); either may be missing. */
+export interface VenueLookups {
+  readonly lookupOrder?: OrderLookup | undefined;
+  readonly findOrder?: OrderFinder | undefined;
+}
+
+/**
+ * Asks the venue for its record of `record`: by venue id when the journal has one, else by the
+ * signature of its request (an order whose answer was lost: ACCEPTED after a 409, or UNKNOWN).
+ *
+ * An UNKNOWN order the venue has no order for is `never-landed` only once its expiry has passed
+ * on the venue's clock too: the venue refuses an order past its `expiryTs`, and this host's
+ * clock is within `MAX_CLOCK_SKEW_MS` of the venue's (or it would not have signed it:
+ * clock/venue-clock.ts). Before that, an attempt still on its way could land. An ACCEPTED order
+ * the venue says it never saw stays as it is (the 409 said it did).
+ *
+ * @param now - this host's wall clock.
+ * @throws whatever the lookup throws (the caller retries on the next poll).
+ */
+export async function venueRecordOf(
+  record: OrderRecord,
+  lookups: VenueLookups,
+  now: number,
+): Promise<VenueRecord> {
+  let order: VenueOrder | undefined;
+  if (record.venueOrderId !== null) {
+    if (lookups.lookupOrder === undefined) return { kind: 'not-yet' };
+    order = await lookups.lookupOrder(record.venueOrderId);
+  } else {
+    if (lookups.findOrder === undefined) return { kind: 'not-yet' };
+    order = await lookups.findOrder(record.signature);
+    if (order === undefined && record.state === 'UNKNOWN' && now >= neverLandsAfter(record))
+      return { kind: 'never-landed' };
+  }
+  return order === undefined ? { kind: 'not-yet' } : { kind: 'order', order };
+}
+
+/** This host's time after which the venue can no longer accept `record` (see {@link venueRecordOf}). */
+export function neverLandsAfter(record: Pick<OrderRecord, 'expiryTs'>): number {
+  return record.expiryTs + MAX_CLOCK_SKEW_MS;
+}
