@@ -140,92 +140,68 @@ async function* readFiles(
   }
 }
 
-async function* readFileBatches(
-  files: readonly string[],
-  options: ReadRecordingOptions,
-  state: ReadState,
-): AsyncGenerator<SnapshotBatch, void, undefined> {
-  const warn = options.onWarning ?? defaultWarn;
-  const order = new SnapshotOrder(options.repair === true);
-  state.order = order;
-  const chain = new PartChain(warn);
-  // Snapshots read from files of a format without line checksums, said once at the end.
-  const unverified = { snapshots: 0, versions: new Set<number>(), first: '' };
-  let previous: ReadonlyMap<number, Market> = new Map();
-  let before = 0;
-  const position = { bytes: 0 };
-  for (const file of files) {
+/** Snapshots read from files of a format without line checksums, said once at the end. */
+interface Unverified {
+  snapshots: number;
+  readonly versions: Set<number>;
+  first: string;
+}
+
+/** The read of one file: its decoder, the line held back, and what the file's end must say. */
+class FileRead {
+  readonly decoder: RecordingDecoder;
+  count = 0;
+  noTrailer = false;
+  unterminated = false;
+  // One line behind: a line is known to be the last one (allowed to be torn) only at the end.
+  pending: string | undefined;
+  #entered = false;
+
+  constructor(
+    readonly file: string,
+    warn: (warning: RecordingWarning) => void,
+    previous: ReadonlyMap<number, Market>,
+    private readonly order: SnapshotOrder,
+    private readonly chain: PartChain,
+  ) {
     // Each file is self-contained; the previous one's markets only lend their objects.
-    const decoder = new RecordingDecoder(file, warn, previous);
+    this.decoder = new RecordingDecoder(file, warn, previous);
     order.startFile(file);
-    let noTrailer = false;
-    const onMissingTrailer = (): void => {
-      noTrailer = true;
-    };
-    let unterminated = false;
-    const onUnterminatedLine = (): void => {
-      unterminated = true;
-    };
-    // Once the header is decoded: where the file stands among the parts.
-    let entered = false;
-    const enter = (): void => {
-      const header = decoder.header;
-      if (entered || header === undefined) return;
-      entered = true;
-      chain.enter(file, header);
-    };
-    let count = 0;
-    // One line behind: a line is known to be the last one (allowed to be torn) only at the end.
-    let pending: string | undefined;
-    position.bytes = 0;
-    let batchStart = 0;
-    const batches = readLineBatches(file, {
-      signal: options.signal,
-      onMissingTrailer,
-      onUnterminatedLine,
-      position,
-    });
-    for await (const batch of batches) {
-      // The lines of a batch share its bytes evenly (the pending line is one behind: close enough).
-      const from = before + batchStart;
-      const span = position.bytes - batchStart;
-      batchStart = position.bytes;
-      const snapshots: Snapshot[] = [];
-      const bytesRead: number[] = [];
-      let line = 0;
-      for (const text of batch) {
-        line += 1;
-        if (pending !== undefined) {
-          const snapshot = decoder.decodeLine(pending, false);
-          if (snapshot !== undefined && order.admit(snapshot, decoder)) {
-            count += 1;
-            snapshots.push(snapshot);
-            bytesRead.push(from + Math.floor((span * line) / batch.length));
-          }
-        }
-        pending = text;
-      }
-      enter();
-      if (snapshots.length > 0) yield { snapshots, bytesRead };
-    }
-    before += position.bytes;
-    state.bytesRead = before;
-    if (pending === undefined) {
-      warn({
-        file,
-        line: 0,
-        message: `${file}: empty file skipped (the recorder stopped before writing)`,
-      });
-      continue;
-    }
-    const snapshot = decoder.decodeLine(pending, true, unterminated);
-    enter();
-    if (snapshot !== undefined && order.admit(snapshot, decoder)) {
-      count += 1;
-      yield { snapshots: [snapshot], bytesRead: [before] };
-    }
+  }
+
+  /** Once the header is decoded: where the file stands among the parts. */
+  enter(): void {
+    const header = this.decoder.header;
+    if (this.#entered || header === undefined) return;
+    this.#entered = true;
+    this.chain.enter(this.file, header);
+  }
+
+  /** Decodes the line held back and holds `text`; the snapshot when it is one that is kept. */
+  next(text: string): Snapshot | undefined {
+    const held = this.pending;
+    this.pending = text;
+    return held === undefined ? undefined : this.#admit(this.decoder.decodeLine(held, false));
+  }
+
+  /** Decodes the last line (the one held back), which may be torn. */
+  last(): Snapshot | undefined {
+    const snapshot = this.decoder.decodeLine(this.pending as string, true, this.unterminated);
+    this.enter();
+    return this.#admit(snapshot);
+  }
+
+  #admit(snapshot: Snapshot | undefined): Snapshot | undefined {
+    if (snapshot === undefined || !this.order.admit(snapshot, this.decoder)) return undefined;
+    this.count += 1;
+    return snapshot;
+  }
+
+  /** The file's warnings (a missing gzip trailer or end line), its part, and the unverified. */
+  finish(warn: (warning: RecordingWarning) => void, unverified: Unverified): void {
+    const { file, decoder, count } = this;
     const header = decoder.header;
-    if (noTrailer) {
+    if (this.noTrailer) {
       warn({
         file,
         line: 0,
@@ -242,13 +218,68 @@ async function* readFileBatches(
         message: `${file}: no end line (the file was cut short, e.g. the recorder was killed): read ${count} snapshots from it`,
       });
     }
-    if (header !== undefined) chain.leave(file, header, decoder.end?.continues);
+    if (header !== undefined) this.chain.leave(file, header, decoder.end?.continues);
     if (header !== undefined && header.version < SEALED_VERSION) {
       unverified.snapshots += count;
       unverified.versions.add(header.version);
       if (unverified.first === '') unverified.first = file;
     }
-    previous = decoder.markets;
+  }
+}
+
+async function* readFileBatches(
+  files: readonly string[],
+  options: ReadRecordingOptions,
+  state: ReadState,
+): AsyncGenerator<SnapshotBatch, void, undefined> {
+  const warn = options.onWarning ?? defaultWarn;
+  const order = new SnapshotOrder(options.repair === true);
+  state.order = order;
+  const chain = new PartChain(warn);
+  const unverified: Unverified = { snapshots: 0, versions: new Set<number>(), first: '' };
+  let previous: ReadonlyMap<number, Market> = new Map();
+  let before = 0;
+  const position = { bytes: 0 };
+  for (const file of files) {
+    const read = new FileRead(file, warn, previous, order, chain);
+    position.bytes = 0;
+    let batchStart = 0;
+    const batches = readLineBatches(file, {
+      signal: options.signal,
+      onMissingTrailer: () => (read.noTrailer = true),
+      onUnterminatedLine: () => (read.unterminated = true),
+      position,
+    });
+    for await (const batch of batches) {
+      // The lines of a batch share its bytes evenly (the pending line is one behind: close enough).
+      const from = before + batchStart;
+      const span = position.bytes - batchStart;
+      batchStart = position.bytes;
+      const snapshots: Snapshot[] = [];
+      const bytesRead: number[] = [];
+      for (let line = 0; line < batch.length; line++) {
+        const snapshot = read.next(batch[line] as string);
+        if (snapshot === undefined) continue;
+        snapshots.push(snapshot);
+        bytesRead.push(from + Math.floor((span * (line + 1)) / batch.length));
+      }
+      read.enter();
+      if (snapshots.length > 0) yield { snapshots, bytesRead };
+    }
+    before += position.bytes;
+    state.bytesRead = before;
+    if (read.pending === undefined) {
+      warn({
+        file,
+        line: 0,
+        message: `${file}: empty file skipped (the recorder stopped before writing)`,
+      });
+      continue;
+    }
+    const snapshot = read.last();
+    if (snapshot !== undefined) yield { snapshots: [snapshot], bytesRead: [before] };
+    read.finish(warn, unverified);
+    previous = read.decoder.markets;
   }
   chain.finish();
   if (unverified.snapshots > 0) warn(unverifiedWarning(unverified));

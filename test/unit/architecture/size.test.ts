@@ -35,7 +35,6 @@ const PENDING: readonly string[] = [
   'execution/journal.ts: OrderJournal.constructor',
   'execution/rate-budget/redis-rate-budget.ts',
   'market/history/market-rules.ts: parseMarketRules',
-  'market/recording/recording-reader.ts: readFileBatches',
   'market/recording/recording-writer.ts',
   'optimize/optimize-html.ts: heatmapSvg',
   'optimize/optimize.ts: runOptimize',
