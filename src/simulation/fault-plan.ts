@@ -32,9 +32,15 @@ export interface DiskFault extends Window {
   readonly kind: 'full' | 'read-only';
 }
 
-/** A crash of the bot process at `at`, and what then happens to its journal. */
+/**
+ * A crash of the bot process at `at`, or, with `atWrite`, right after the bot's `atWrite`-th
+ * journal write from `at` on (in the middle of a step: after an order's row is committed and
+ * before it is sent, after an attempt is counted, after an answer is written), and what then
+ * happens to its journal.
+ */
 export interface CrashFault {
   readonly at: number;
+  readonly atWrite?: number;
   readonly damage?: DamageKind;
 }
 
@@ -53,11 +59,13 @@ export interface FaultPlan {
 export interface FaultChoices {
   readonly clock?: ClockFault | 'none';
   readonly damage?: DamageKind | 'none';
+  /** The first crash comes right after this journal write from its time on (or at the time). */
+  readonly crashAtWrite?: number | 'none';
   readonly disk?: DiskFault | 'none';
 }
 
 /** How often each fault is drawn in the default mix, per thousand schedules (or crashes). */
-const MIX = { clock: 400, smallClock: 200, damage: 300, disk: 250 } as const;
+const MIX = { clock: 400, smallClock: 200, damage: 300, disk: 250, atWrite: 500 } as const;
 
 /** What {@link planFaults} needs. */
 export interface PlanInput {
@@ -87,7 +95,15 @@ export function planFaults(input: PlanInput): FaultPlan {
       : undefined;
     const forced = crashes.length === 0 ? choices.damage : undefined;
     const damage = forced === undefined ? drawn : forced === 'none' ? undefined : forced;
-    crashes.push(damage === undefined ? { at } : { at, damage });
+    const drawnWrite = more.chance(MIX.atWrite) ? more.int(1, 6) : undefined;
+    const forcedWrite = crashes.length === 0 ? choices.crashAtWrite : undefined;
+    const atWrite =
+      forcedWrite === undefined ? drawnWrite : forcedWrite === 'none' ? undefined : forcedWrite;
+    crashes.push({
+      at,
+      ...(atWrite === undefined ? {} : { atWrite }),
+      ...(damage === undefined ? {} : { damage }),
+    });
   }
   const clock = chosen(choices.clock, () => drawClock(more, faultsUntil));
   const disk = chosen(choices.disk, () => drawDisk(more, faultsUntil));
@@ -154,8 +170,12 @@ export function faultNames(plan: FaultPlan): string[] {
   const names: string[] = plan.partitions.map(
     (p) => `partition ${seconds(p.from)}-${seconds(p.to)}`,
   );
-  for (const crash of plan.crashes)
-    names.push(`crash ${seconds(crash.at)}${crash.damage === undefined ? '' : ` ${crash.damage}`}`);
+  for (const crash of plan.crashes) {
+    const write = crash.atWrite === undefined ? '' : ` after write ${crash.atWrite}`;
+    names.push(
+      `crash ${seconds(crash.at)}${write}${crash.damage === undefined ? '' : ` ${crash.damage}`}`,
+    );
+  }
   if (plan.clock !== undefined) names.push(clockName(plan.clock));
   if (plan.disk !== undefined)
     names.push(`disk-${plan.disk.kind} ${seconds(plan.disk.from)}-${seconds(plan.disk.to)}`);

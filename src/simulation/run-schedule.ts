@@ -21,7 +21,7 @@ import { ViolationLog } from './invariants.ts';
 import { setUp, type ScheduleOptions, type ScheduleResult, type Setup } from './schedule-setup.ts';
 import { VirtualScheduler } from './scheduler.ts';
 import { startSimBot, type SimBot } from './sim-bot.ts';
-import { journalWithDiskFaults } from './sim-disk.ts';
+import { diskErrorOf, journalWithDiskFaults } from './sim-disk.ts';
 import { crashJournal, putImage, type JournalImage } from './sim-journal-files.ts';
 import { DEFAULT_NETWORK_FAULTS, simFetch } from './sim-network.ts';
 import { SimRandom, STREAMS } from './sim-random.ts';
@@ -67,6 +67,8 @@ class ScheduleRun {
   readonly #journals: OrderJournal[] = [];
   readonly #journalPath: string;
   current: SimProcess | undefined;
+  /** A crash waiting for the bot's next journal writes (`CrashFault.atWrite`). */
+  #armed: { readonly fault: CrashFault; writesLeft: number } | undefined;
   /** Each row's state when the last crash came (I5). */
   #committed = new Map<number, string>();
   networkFaults = 0;
@@ -158,7 +160,20 @@ class ScheduleRun {
       at(disk.from, () => this.#event(`journal disk ${disk.kind}`));
       at(disk.to, () => this.#event('journal disk writable again'));
     }
-    for (const crash of crashes) at(crash.at, () => this.crash(crash));
+    for (const crash of crashes) {
+      if (crash.atWrite === undefined) {
+        at(crash.at, () => this.crash(crash));
+        continue;
+      }
+      at(crash.at, () => {
+        this.#armed = { fault: crash, writesLeft: crash.atWrite! };
+      });
+      // A bot that writes nothing meanwhile (not trading, or down) crashes at the timer.
+      const latest = Math.min(crash.at + 20_000, this.durationMs - this.healMs);
+      at(latest, () => {
+        if (this.#armed?.fault === crash) this.crash(crash);
+      });
+    }
   }
 
   #afterStep(): void {
@@ -211,6 +226,7 @@ class ScheduleRun {
           journal,
           () => this.#diskFault(),
           (method) => this.#event(`journal ${method} refused (disk ${this.#diskFault()?.kind})`),
+          (method) => this.#wrote(process, method),
         ),
     });
     started
@@ -301,6 +317,16 @@ class ScheduleRun {
     this.crash({ at: this.scheduler.monotonic() });
   }
 
+  /** A journal write of `process` succeeded: an armed crash may strike right after it. */
+  #wrote(process: SimProcess, method: string): void {
+    const armed = this.#armed;
+    if (armed === undefined || process !== this.current || --armed.writesLeft > 0) return;
+    this.#event(`crash right after journal ${method}`);
+    this.crash(armed.fault);
+    // The process is dead: nothing after the write runs (what already settles goes nowhere).
+    throw new Error(`process ${process.pid} was killed`);
+  }
+
   /**
    * Kills the running process: everything in memory dropped, its journal's files kept as SQLite
    * left them (the WAL not folded in, the mark still open), maybe damaged (the plan's), and a new
@@ -308,6 +334,7 @@ class ScheduleRun {
    */
   crash(fault: CrashFault): void {
     const process = this.current;
+    if (this.#armed?.fault === fault) this.#armed = undefined;
     if (process === undefined || process.damaged !== undefined) return;
     this.#event(`crash process ${process.pid}`);
     this.scheduler.dropOwner(process.pid);
@@ -341,16 +368,6 @@ class ScheduleRun {
       },
     };
   }
-}
-
-/** The SQLite code of a write the disk refused, in `error` or its causes; else undefined. */
-function diskErrorOf(error: unknown): string | undefined {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (code === 'SQLITE_FULL' || code === 'SQLITE_READONLY') return code;
-    e = e.cause;
-  }
-  return undefined;
 }
 
 /**

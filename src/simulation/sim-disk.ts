@@ -29,11 +29,13 @@ function sqliteWriteError(kind: DiskFault['kind']): Error {
  * read-only mode does not stop a write): each write method of `OrderJournal` writes its row
  * before it changes anything in memory, so a refused write leaves the journal as SQLite's error
  * would, except `lastWriteError` (read only by readiness, which the simulated bot has not).
+ * `wrote` is told each write that succeeded (a crash may come right after it: it may throw).
  */
 export function journalWithDiskFaults(
   journal: OrderJournal,
   failing: () => DiskFault | undefined,
   refused: (method: string) => void,
+  wrote: (method: string) => void,
 ): OrderJournal {
   return new Proxy(journal, {
     get(target, property) {
@@ -43,10 +45,24 @@ export function journalWithDiskFaults(
       if (!WRITES.has(property)) return method;
       return (...args: unknown[]): unknown => {
         const fault = failing();
-        if (fault === undefined) return method(...args);
-        refused(String(property));
-        throw sqliteWriteError(fault.kind);
+        if (fault !== undefined) {
+          refused(String(property));
+          throw sqliteWriteError(fault.kind);
+        }
+        const result = method(...args);
+        wrote(String(property));
+        return result;
       };
     },
   });
+}
+
+/** The SQLite code of a write the disk refused, in `error` or its causes; else undefined. */
+export function diskErrorOf(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'SQLITE_FULL' || code === 'SQLITE_READONLY') return code;
+    e = e.cause;
+  }
+  return undefined;
 }

@@ -94,10 +94,26 @@ it('a full disk: the bot stops rather than trade without its journal, and trades
   expect(accepted.filter((at) => at >= disk.to).length).toBeGreaterThan(0);
 }, 60_000);
 
+it('a crash right after a journal write (mid-step): nothing committed is lost, no order is doubled', async () => {
+  const { result, events, broken } = await traced({
+    crashAtWrite: 2,
+    damage: 'none',
+    clock: 'none',
+    disk: 'none',
+  });
+  expect(broken).toEqual([]);
+  expect(result.faultNames.some((f) => /^crash .* after write 2$/.test(f))).toBe(true);
+  const at = events.findIndex((e) => / crash right after journal \w+$/.test(e));
+  expect(at).toBeGreaterThan(-1);
+  expect(events[at + 1]).toMatch(/ crash process 1$/);
+  expect(events.some((e) => / process 2 trading$/.test(e))).toBe(true);
+}, 60_000);
+
 it('replays a schedule with every new fault exactly: the same trace hash twice', async () => {
   const choices = {
     clock: { kind: 'step', from: 30_000, to: 45_000, offsetMs: -240_000 },
     damage: 'wal-lost',
+    crashAtWrite: 3,
     disk: { kind: 'read-only', from: 50_000, to: 58_000 },
   } as const;
   const first = await runSchedule({ ...SHORT, seed: 11, choices });
