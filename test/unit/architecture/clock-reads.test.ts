@@ -67,7 +67,7 @@ it('starts timers only where it did when the clock came (none added)', () => {
     'cli/record-command.ts': 1,
     'cli/register-command.ts': 1,
     'execution/dispatcher.ts': 1,
-    'execution/journal.ts': 1,
+    'execution/sqlite-journal-sync.ts': 1,
     'optimize/queue.ts': 1,
     'optimize/run-set.ts': 1,
     'runtime/bot-credentials.ts': 1,

@@ -25,7 +25,7 @@ const NOT_ORDER_STATES: readonly { file: string; text: string; why: string }[] =
     why: 'a schema migration renaming the stored word; every order keeps its state',
   },
   {
-    file: 'src/execution/journal.ts',
+    file: 'src/execution/sqlite-journal-kv.ts',
     text: 'SET state = excluded.state, row_sum = excluded.row_sum',
     why: "the exits table's `state` is a protective exit's levels (JSON), not an order state",
   },

@@ -1,0 +1,155 @@
+import type Database from 'better-sqlite3';
+import { systemClock } from '../clock/clock.ts';
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
+import { BOOT_SCOPE, KV_SET } from './sqlite-journal-kv.ts';
+import { kvRowSum } from './journal-row-sum.ts';
+import { preallocateJournalWal } from './journal-wal-space.ts';
+
+/** How often a disk journal looks whether it has been quiet since the last look (then checkpoints). */
+const CHECKPOINT_IDLE_TICK_MS = 100;
+/**
+ * The WAL's bound when the journal is never quiet: some 330 orders, about 12 MB of WAL (measured:
+ * 24 MB after 2000 commits of insert, sent and outcome). A checkpoint costs two fsyncs and copies
+ * the few pages those commits keep rewriting, so a tighter bound costs little and keeps the
+ * preallocated WAL small.
+ */
+const CHECKPOINT_AFTER_COMMITS = 1000;
+/** What a disk journal's WAL is preallocated to at open (see `preallocateJournalWal`): the bound above with room. */
+const WAL_PREALLOCATED_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The durability policy of a journal file written by this process (see `SqliteJournalStore`):
+ * the connection stays at synchronous FULL, so a plain commit is fsynced (an order's row before
+ * its send); a write after the send runs at synchronous NORMAL (it survives the process dying,
+ * and becomes durable against power loss with the next fsynced commit).
+ *
+ * WAL checkpoints (two fsyncs each) are kept off the order path: SQLite's automatic ones are
+ * off, and this runs a PASSIVE checkpoint when the journal has been quiet for a tick (100-200
+ * ms), or after a post-answer write once the WAL holds 1000 commits; closing checkpoints the
+ * rest. A journal that is not a writable file (`:memory:`, read-only) has no policy: its writes
+ * run as they come.
+ */
+export class JournalSync {
+  readonly #db: Database.Database;
+  readonly #onDisk: boolean;
+  readonly #syncNormal: Database.Statement | undefined;
+  readonly #syncFull: Database.Statement | undefined;
+  readonly #checkpoint: Database.Statement | undefined;
+  readonly #restartWal: Database.Statement | undefined;
+  /** Commits since the last checkpoint, and their count at the last idle check. */
+  #commits = 0;
+  #commitsSeen = 0;
+  readonly #idleTimer: NodeJS.Timeout | undefined;
+
+  /** @param options.onDisk - a writable file (the policy applies), not `:memory:` or read-only. */
+  constructor(db: Database.Database, options: { readonly onDisk: boolean }) {
+    this.#db = db;
+    this.#onDisk = options.onDisk;
+    if (!options.onDisk) return;
+    this.#syncNormal = db.prepare('PRAGMA synchronous = NORMAL');
+    this.#syncFull = db.prepare('PRAGMA synchronous = FULL');
+    // Checkpoints are ours, not SQLite's: an automatic one runs inside whichever commit fills
+    // the WAL past 1000 pages (two more fsyncs, often the insert an order waits for). We run
+    // a PASSIVE one when the journal has been quiet for a tick, and after a write that follows
+    // an answer once the WAL holds CHECKPOINT_AFTER_COMMITS commits (never before a send).
+    db.pragma('wal_autocheckpoint = 0');
+    this.#checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+    this.#restartWal = db.prepare(KV_SET);
+    this.#idleTimer = setInterval(() => this.#checkpointIfIdle(), CHECKPOINT_IDLE_TICK_MS);
+    this.#idleTimer.unref();
+  }
+
+  /** Runs a write that must survive power loss: a commit at synchronous FULL (fsynced). */
+  durable<T>(write: () => T): T {
+    const result = write();
+    this.#commits += 1;
+    return result;
+  }
+
+  /** Runs a write after a send: committed without an fsync (see the class doc). */
+  afterSend(write: () => void): void {
+    if (!this.#onDisk) {
+      write();
+      return;
+    }
+    this.#syncNormal!.run();
+    try {
+      write();
+    } finally {
+      this.#syncFull!.run();
+    }
+    this.#commits += 1;
+  }
+
+  /** Checkpoints once the WAL holds its bound of commits (call after a write that follows a send). */
+  checkpointIfDue(): void {
+    if (this.#commits >= CHECKPOINT_AFTER_COMMITS) this.#checkpointNow();
+  }
+
+  /** Stops the idle checkpoints (closing the file checkpoints the rest). */
+  stop(): void {
+    if (this.#idleTimer !== undefined) clearInterval(this.#idleTimer);
+  }
+
+  /** A PASSIVE checkpoint of the WAL (it never waits for readers); no-op when nothing was written. */
+  #checkpointNow(): void {
+    if (this.#checkpoint === undefined || this.#commits === 0 || !this.#db.open) return;
+    try {
+      this.#checkpoint.get();
+    } catch {
+      // Only a copy of committed pages: the WAL keeps them and the next checkpoint retries.
+      return;
+    }
+    this.#commits = 0;
+    this.#commitsSeen = 0;
+    // The next write starts the WAL over, and with synchronous FULL SQLite fsyncs the new WAL
+    // header first: a second fsync for the next order's insert. This write takes that restart
+    // now, while the journal is quiet (one row of its own; not counted, so it calls for no checkpoint).
+    try {
+      this.#syncNormal!.run();
+      // (A changed value: SQLite writes nothing for an unchanged one.)
+      const at = String(systemClock.now());
+      this.#restartWal!.run(
+        BOOT_SCOPE,
+        'walRestartedAt',
+        at,
+        kvRowSum(BOOT_SCOPE, 'walRestartedAt', at),
+      );
+    } catch {
+      // Then the next commit restarts the WAL, as SQLite would anyway.
+    } finally {
+      this.#syncFull!.run();
+    }
+  }
+
+  #checkpointIfIdle(): void {
+    if (this.#commits !== this.#commitsSeen) this.#commitsSeen = this.#commits;
+    else this.#checkpointNow();
+  }
+}
+
+/**
+ * Writes the WAL's space (`preallocateJournalWal`) under SQLite's write lock, so that no other
+ * connection (a `quanta compare` opening the same journal) appends frames between the size read
+ * and the zeros written after it. A disk without the room refuses the journal with a clear
+ * error, the file left at its size: the commit before each send would soon fail there anyway.
+ */
+export function preallocateWal(db: Database.Database, walPath: string): void {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    preallocateJournalWal(walPath, WAL_PREALLOCATED_BYTES);
+  } catch (cause) {
+    throw new QuantaError(
+      ErrorCodes.JOURNAL,
+      `cannot write the ${WAL_PREALLOCATED_BYTES / 1024 / 1024} MB of the order journal's WAL at ${walPath}`,
+      {
+        cause,
+        details: [
+          'Free disk space where state.dir is: the journal needs it before the first order.',
+        ],
+      },
+    );
+  } finally {
+    db.exec('COMMIT');
+  }
+}
