@@ -41,66 +41,86 @@ const TYPES: ReadonlySet<string> = new Set<OrderType>(['MARKET', 'LIMIT']);
 // x18 amounts as the journal writes them: bigint.toString(), so no sign on zero, no leading 0.
 const CANONICAL_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
 
-/**
- * Reads one `orders` row into a record, checking every column against what the journal writes
- * (type, range, canonical form, the signed body's own market and expiry, and the row's
- * checksum). A value that fails is corruption: the first one found is returned, naming the column.
- */
-export function readOrderRow(row: RawOrderRow): OrderRecord | RowProblem {
+/** Reads the columns of one row, each checked; the first value that fails is kept as the problem. */
+interface ColumnReader {
+  readonly fail: (column: string, expected: string) => undefined;
+  readonly problem: () => RowProblem | undefined;
+  readonly int: (column: string, min: number, max?: number) => number;
+  readonly time: (column: string) => number;
+  readonly flag: (column: string) => boolean;
+  readonly text: (column: string, nullable?: boolean) => string | null;
+  readonly x18: (column: string, nullable: boolean, min?: bigint) => bigint | null;
+  readonly oneOf: <T extends string>(column: string, allowed: ReadonlySet<string>) => T;
+}
+
+function columnReader(row: RawOrderRow): ColumnReader {
   const id = row['id'];
   let problem: RowProblem | undefined;
   const fail = (column: string, expected: string): undefined => {
     problem ??= { id, column, expected, value: row[column] };
     return undefined;
   };
-  const int = (column: string, min: number, max = Number.MAX_SAFE_INTEGER): number => {
-    const value = row[column];
-    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max)
-      return value;
-    fail(column, `a whole number in [${min}, ${max}]`);
-    return 0;
+  return {
+    fail,
+    problem: () => problem,
+    int: (column, min, max = Number.MAX_SAFE_INTEGER) => {
+      const value = row[column];
+      if (typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max)
+        return value;
+      fail(column, `a whole number in [${min}, ${max}]`);
+      return 0;
+    },
+    time: (column) => {
+      const value = row[column];
+      if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
+        if (value <= LATEST_JOURNAL_TS) return value;
+      }
+      fail(column, 'a time quanta writes (ms since 1970, before 2100)');
+      return 0;
+    },
+    flag: (column) => {
+      const value = row[column];
+      if (value === 0 || value === 1) return value === 1;
+      fail(column, '0 or 1');
+      return false;
+    },
+    text: (column, nullable = false) => {
+      const value = row[column];
+      if (typeof value === 'string' && (value !== '' || nullable)) return value;
+      if (value === null && nullable) return null;
+      fail(column, nullable ? 'text or NULL' : 'non-empty text');
+      return null;
+    },
+    x18: (column, nullable, min) => {
+      const value = row[column];
+      if (value === null && nullable) return null;
+      if (typeof value === 'string' && CANONICAL_INTEGER.test(value)) {
+        const parsed = BigInt(value);
+        if (min === undefined || parsed >= min) return parsed;
+      }
+      fail(
+        column,
+        `${min === undefined ? 'an integer' : `an integer ≥ ${min}`} in decimal digits${nullable ? ' or NULL' : ''} (x18)`,
+      );
+      return null;
+    },
+    oneOf: <T extends string>(column: string, allowed: ReadonlySet<string>): T => {
+      const value = row[column];
+      if (typeof value === 'string' && allowed.has(value)) return value as T;
+      fail(column, `one of ${[...allowed].join(', ')}`);
+      return [...allowed][0] as T;
+    },
   };
-  const time = (column: string): number => {
-    const value = row[column];
-    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
-      if (value <= LATEST_JOURNAL_TS) return value;
-    }
-    fail(column, 'a time quanta writes (ms since 1970, before 2100)');
-    return 0;
-  };
-  const flag = (column: string): boolean => {
-    const value = row[column];
-    if (value === 0 || value === 1) return value === 1;
-    fail(column, '0 or 1');
-    return false;
-  };
-  const text = (column: string, nullable = false): string | null => {
-    const value = row[column];
-    if (typeof value === 'string' && (value !== '' || nullable)) return value;
-    if (value === null && nullable) return null;
-    fail(column, nullable ? 'text or NULL' : 'non-empty text');
-    return null;
-  };
-  const x18 = (column: string, nullable: boolean, min?: bigint): bigint | null => {
-    const value = row[column];
-    if (value === null && nullable) return null;
-    if (typeof value === 'string' && CANONICAL_INTEGER.test(value)) {
-      const parsed = BigInt(value);
-      if (min === undefined || parsed >= min) return parsed;
-    }
-    fail(
-      column,
-      `${min === undefined ? 'an integer' : `an integer ≥ ${min}`} in decimal digits${nullable ? ' or NULL' : ''} (x18)`,
-    );
-    return null;
-  };
-  const oneOf = <T extends string>(column: string, allowed: ReadonlySet<string>): T => {
-    const value = row[column];
-    if (typeof value === 'string' && allowed.has(value)) return value as T;
-    fail(column, `one of ${[...allowed].join(', ')}`);
-    return [...allowed][0] as T;
-  };
+}
 
+/**
+ * Reads one `orders` row into a record, checking every column against what the journal writes
+ * (type, range, canonical form, the signed body's own market and expiry, and the row's
+ * checksum). A value that fails is corruption: the first one found is returned, naming the column.
+ */
+export function readOrderRow(row: RawOrderRow): OrderRecord | RowProblem {
+  const read = columnReader(row);
+  const { int, time, flag, text, x18, oneOf } = read;
   const record: OrderRecord = {
     id: int('id', 1),
     strategy: text('strategy') ?? '',
@@ -128,14 +148,14 @@ export function readOrderRow(row: RawOrderRow): OrderRecord | RowProblem {
     updatedAt: time('updated_at'),
     error: text('error', true),
   };
-  if (problem === undefined) checkBody(record, fail);
+  if (read.problem() === undefined) checkBody(record, read.fail);
   // (A journal of a schema before checksums has no such column: only `journal check` reads one.)
-  if (problem === undefined && 'row_sum' in row && row['row_sum'] !== orderRowSum(row))
-    fail(
+  if (read.problem() === undefined && 'row_sum' in row && row['row_sum'] !== orderRowSum(row))
+    read.fail(
       'row_sum',
       "the checksum of the row's values (a byte of the row changed after it was written)",
     );
-  return problem ?? record;
+  return read.problem() ?? record;
 }
 
 /**
