@@ -9,8 +9,7 @@ import { silentLogger, type Logger } from '../log/logger.ts';
 import { openRecording, type SnapshotBatch } from '../market/recording/index.ts';
 import { isCandleHistory, openCandleHistory } from '../market/history/index.ts';
 import { lockedQuote, type Candle } from '../market/candle.ts';
-import { timeframeMs } from '../strategy/bars/timeframe.ts';
-import type { PreparedStrategy } from '../strategy/prepare-strategies.ts';
+import { candleTimeframeProblem } from '../strategy/check-candle-timeframes.ts';
 import type { Quote } from '../domain/index.ts';
 import { type DataKind } from './data-kind.ts';
 import { markPriceX18 } from '../market/mark-price.ts';
@@ -189,7 +188,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
         ErrorCodes.BACKTEST_INVALID_OPTION,
         `${String(options.data)}: candle history has no order latencies to replay (orders reach the venue at the next candle's open)`,
       );
-    checkCandleTimeframes(strategies, candles.timeframe, candles.timeframeMs);
+    const problem = candleTimeframeProblem(strategies, candles.timeframe, candles.timeframeMs);
+    if (problem !== undefined) throw new QuantaError(ErrorCodes.BACKTEST_INVALID_OPTION, problem);
   }
   const recording =
     candles ??
@@ -648,24 +648,4 @@ function candleSteps(candles: ReadonlyMap<number, Candle>): Quote[][] {
     second.push(lockedQuote(marketId, start, rising ? candle.high : candle.low));
   }
   return [open, first, second];
-}
-
-/**
- * Refuses a strategy whose bars are shorter than the candles or not made of whole candles: a
- * 30s bar cannot be cut from 1m candles, nor a bar that does not start on a candle.
- */
-function checkCandleTimeframes(
-  strategies: readonly PreparedStrategy[],
-  timeframe: string,
-  ms: number,
-): void {
-  for (const { name, strategy } of strategies)
-    for (const declared of Object.keys(strategy.bars ?? {})) {
-      const length = timeframeMs(declared);
-      if (typeof length === 'number' && length % ms !== 0)
-        throw new QuantaError(
-          ErrorCodes.BACKTEST_INVALID_OPTION,
-          `strategy ${name} declares ${declared} bars, which cannot be made of the data's ${timeframe} candles (a bar must be a whole number of candles)`,
-        );
-    }
 }

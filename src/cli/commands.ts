@@ -47,8 +47,15 @@ export const COMMANDS = {
   run: {
     summary: 'run a bot (default config/paper.yaml: embedded paper venue)',
     about:
-      "Runs the config's strategies until SIGINT (exit 130) or SIGTERM (exit 0), draining in-flight\norders first; a second signal exits at once. SIGUSR2 halts entries (POST /resume undoes it).\nOn stop it prints the orders by state, the positions and the PnL since the journal began.",
-    flags: { config },
+      "Runs the config's strategies until SIGINT (exit 130) or SIGTERM (exit 0), draining in-flight\norders first; a second signal exits at once. SIGUSR2 halts entries (POST /resume undoes it).\nOn stop it prints the orders by state, the positions and the PnL since the journal began.\nWith --warmup, the strategies' bars and indicators are pre-loaded from history first, so a\nstrategy that needs 21 bars trades from its first live bar (the history must reach the start).",
+    flags: {
+      config,
+      warmup: {
+        value: 'DIR',
+        help: "a recording or imported candles to pre-load the strategies' bars from",
+        otherwise: 'none, strategies warm up live',
+      },
+    },
   },
   markets: {
     summary: "list the venue's markets (a table, or the parsed markets as JSON)",

@@ -64,7 +64,13 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.run>): Promise
   // SIGUSR2: stop opening positions (halt-entries), keep closing them; POST /resume undoes it.
   let onHaltEntries: (() => void) | undefined;
   try {
-    const bot = await startBot({ config, env: process.env, log, projectRoot: PROJECT_ROOT });
+    const bot = await startBot({
+      config,
+      env: process.env,
+      log,
+      projectRoot: PROJECT_ROOT,
+      ...(flags.warmup === undefined ? {} : { warmup: flags.warmup }),
+    });
     onHaltEntries = () => bot.modes.set('halt-entries', 'signal');
     process.on('SIGUSR2', onHaltEntries);
     try {

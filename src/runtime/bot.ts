@@ -34,6 +34,7 @@ import { controlTokens } from './control/control-auth.ts';
 import { startControlServer } from './control/control-server.ts';
 import { resolveVenue, type VenueEndpoints } from './embedded-venue.ts';
 import { firstListing } from './first-listing.ts';
+import { preloadHistory } from './warmup-history.ts';
 import { keepPrecision } from './kept-precision.ts';
 import { credentialOrderSigner } from './credential-order-signer.ts';
 import { stopTrading, type RunSummary } from './shutdown.ts';
@@ -76,6 +77,11 @@ export interface BotOptions {
   readonly onSnapshot?: (snapshot: Snapshot) => void;
   /** Told about every intent a strategy produced. */
   readonly onIntent?: (produced: ProducedIntent) => void;
+  /**
+   * A recording or imported candles to pre-load into the strategies' bars and indicators before
+   * the first live snapshot (`quanta run --warmup DIR`, runtime/warmup-history.ts).
+   */
+  readonly warmup?: string;
   /**
    * Wraps the venue client the bot talks through (HTTP to the configured or embedded venue)
    * before the bot's own metrics and rate budget do: a recorder, injected faults. Every read,
@@ -301,6 +307,15 @@ async function assembleBot(
   });
 
   executor.recover(initialMarkets);
+  if (options.warmup !== undefined)
+    await preloadHistory({
+      dir: options.warmup,
+      markets: initialMarkets,
+      strategies: restored.strategies,
+      session,
+      now: now(),
+      log,
+    });
   const symbolOf = symbolLookup(initialMarkets);
   const liveParams = new LiveParams({
     strategies: restored.strategies,

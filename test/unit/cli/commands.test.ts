@@ -39,7 +39,7 @@ describe('the command table', () => {
       "quanta — trading bot framework
 
       Usage:
-        quanta run [--config FILE]
+        quanta run [--config FILE] [--warmup DIR]
             run a bot (default config/paper.yaml: embedded paper venue)
         quanta markets [--config FILE] [--type PERPETUAL|SPOT] [--json]
             list the venue's markets (a table, or the parsed markets as JSON)
