@@ -43,7 +43,7 @@ export interface UnknownAccount {
 }
 
 /** A held position with its listing and mark, ready to value. */
-interface HeldMark {
+export interface HeldMark {
   readonly market: Market;
   readonly amountX18: bigint;
   readonly entryPriceX18: bigint;
@@ -71,7 +71,7 @@ export function checkSpotHolding(
  * Every held position with its listing and mark, or the refusal that says the account's margin
  * is not known (a held market not listed, or without a mark): fail closed.
  */
-function heldMarks(facts: MarginFacts): HeldMark[] | Refusal {
+export function heldMarks(facts: MarginFacts): HeldMark[] | Refusal {
   const held: HeldMark[] = [];
   for (const [marketId, position] of facts.positions) {
     if (position.amountX18 === 0n) continue;
@@ -94,6 +94,22 @@ function heldMarks(facts: MarginFacts): HeldMark[] | Refusal {
   return held;
 }
 
+/** The held positions as the account model takes them, at `fractionOf`'s initial fractions. */
+export function marginPositions(
+  held: readonly HeldMark[],
+  fractionOf: (market: Market) => bigint,
+): MarginPosition[] {
+  return held.map((p) => ({
+    marketId: p.market.id,
+    type: p.market.type,
+    amountX18: p.amountX18,
+    entryPriceX18: p.entryPriceX18,
+    markX18: p.markX18,
+    initialFractionX18: fractionOf(p.market),
+    maintenanceFractionX18: p.market.maintenanceMarginX18,
+  }));
+}
+
 /** What an order needs (initial margin of its opening part and its fee) against what is free. */
 interface MarginVerdict {
   readonly needX18: bigint;
@@ -112,16 +128,10 @@ function marginVerdict(
     capped
       ? effectiveInitialFractionX18(m.initialMarginX18, facts.maxLeverageX18?.get(m.symbol))
       : m.initialMarginX18;
-  const positions: MarginPosition[] = held.map((p) => ({
-    marketId: p.market.id,
-    type: p.market.type,
-    amountX18: p.amountX18,
-    entryPriceX18: p.entryPriceX18,
-    markX18: p.markX18,
-    initialFractionX18: fractionOf(p.market),
-    maintenanceFractionX18: p.market.maintenanceMarginX18,
-  }));
-  const view = marginAccount({ balanceX18: facts.balanceX18, positions });
+  const view = marginAccount({
+    balanceX18: facts.balanceX18,
+    positions: marginPositions(held, fractionOf),
+  });
   const amountX18 = order.signedX18 < 0n ? -order.signedX18 : order.signedX18;
   const feeX18 = fillFeeX18(amountX18, order.priceX18, order.market.takerFeeX18);
   const marginX18 = orderInitialMarginX18(

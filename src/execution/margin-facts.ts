@@ -1,7 +1,7 @@
 import { markPriceX18 } from '../market/mark-price.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import type { HeldPosition, MarginFacts } from './margin-check.ts';
-import type { Portfolio } from './portfolio.ts';
+import type { PositionBook } from './positions.ts';
 
 /**
  * The bot's own estimate of its account for the margin check: the deposit plus what its fills
@@ -10,19 +10,20 @@ import type { Portfolio } from './portfolio.ts';
  * by the one mark-price rule.
  *
  * @param capitalX18 - `risk.capital` (a backtest: its starting capital).
+ * @param account - the account's positions (every strategy's fills together).
  * @param pendingX18 - signed amounts of orders whose outcome is not yet known, per market.
  */
 export function marginFactsOf(
   capitalX18: bigint,
-  portfolio: Portfolio,
+  account: PositionBook,
   snapshot: Snapshot,
   pendingX18: (marketId: number) => bigint,
-  maxLeverageX18: ReadonlyMap<string, bigint> | undefined,
+  maxLeverageX18?: ReadonlyMap<string, bigint>,
 ): MarginFacts {
   const markOf = (marketId: number): bigint | undefined =>
     markPriceX18(snapshot.quotes?.get(marketId));
   const positions = new Map<number, HeldPosition>();
-  for (const [marketId, position] of portfolio.account.entries()) {
+  for (const [marketId, position] of account.entries()) {
     const amountX18 = position.amountX18 + pendingX18(marketId);
     if (amountX18 === 0n) continue;
     const entryPriceX18 =
@@ -30,7 +31,7 @@ export function marginFactsOf(
     positions.set(marketId, { amountX18, entryPriceX18 });
   }
   return {
-    balanceX18: capitalX18 + portfolio.account.realizedNetX18(),
+    balanceX18: capitalX18 + account.realizedNetX18(),
     positions,
     markets: snapshot.markets,
     markOf,

@@ -82,7 +82,7 @@ export class RiskEngine {
           ? UNKNOWN_ACCOUNT
           : marginFactsOf(
               this.#options.capitalX18,
-              portfolio,
+              portfolio.account,
               snapshot,
               pendingX18,
               this.#options.limits.maxLeverageX18,

@@ -1,6 +1,7 @@
 import type { Config } from '../config/index.ts';
 import type { Logger } from '../log/logger.ts';
 import { loadStrategyHosts } from '../strategy/load-hosts.ts';
+import type { PositionFacts, StrategyHost } from '../strategy/strategy-host.ts';
 import type { PreparedStrategy } from '../strategy/prepare-strategies.ts';
 import type { StartTimer } from '../strategy/strategy-timer.ts';
 import type { VenueClient } from '../venue/venue-client.ts';
@@ -9,6 +10,8 @@ import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
 import { Executor, type ExecutorObserver, type OrderSigner } from '../execution/executor.ts';
 import type { OrderJournal } from '../execution/journal.ts';
 import { openOrderView } from '../execution/open-order-view.ts';
+import { accountViewOf } from '../execution/account-view.ts';
+import { marginFactsOf } from '../execution/margin-facts.ts';
 import { riskLimitsOf } from '../execution/risk-limits.ts';
 import { ExitBook, EXIT_TAG_PREFIX } from '../execution/exits/exit-book.ts';
 import { StrategyShares } from '../execution/strategy-shares.ts';
@@ -91,22 +94,7 @@ export interface TradingStack {
  */
 export async function buildTradingStack(options: TradingStackOptions): Promise<TradingStack> {
   const { config, journal, now, log } = options;
-  const dispatcher = new Dispatcher({
-    submitter: options.venue,
-    ...(options.budget === undefined ? {} : { budget: options.budget }),
-    requests: options.rate.requests,
-    perMs: options.rate.perMs,
-    concurrency: options.rate.concurrency,
-    maxAttempts: options.rate.maxAttempts,
-    now,
-    ...(options.monotonic === undefined ? {} : { monotonic: options.monotonic }),
-    sleep: options.sleep,
-    log: log.child({ part: 'dispatcher' }),
-    onAttempt: (orderId, attempt) => {
-      journal.markAttempt(orderId, now());
-      options.onAttempt?.(orderId, attempt);
-    },
-  });
+  const dispatcher = dispatcherOf(options);
   // The session needs the executor and the executor reports fills to the session.
   const fillRoute: { session?: TradingSession } = {};
   const executor = new Executor({
@@ -157,31 +145,7 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
     now,
     log: log.child({ part: 'exits' }),
   });
-  const hosts = await loadStrategyHosts(options.strategies, {
-    now,
-    log: log.child({ part: 'strategy' }),
-    storeFor: (instance) => ({
-      get: (key) => journal.kvGet(instance, key),
-      set: (key, value) => journal.kvSet(instance, key, value),
-    }),
-    positionOf: (instance, marketId) => executor.strategyPositions(instance).amountX18(marketId),
-    openOrdersOf: (instance) => executor.openOrders(instance).map(openOrderView),
-    factsOf: (instance) => ({
-      entryPriceX18: (marketId) =>
-        executor.strategyPositions(instance).get(marketId).avgEntryPriceX18,
-      unrealizedPnlX18: (marketId, snapshot) =>
-        executor.unrealizedPnlX18(instance, marketId, snapshot),
-      equityX18: (snapshot) => executor.equityX18(snapshot),
-    }),
-    exitsOf: (instance) => ({
-      get: (marketId) => exits.get(instance, marketId),
-      set: (marketId, spec) => exits.set(instance, marketId, spec),
-    }),
-    onInvalidIntent: (instance, detail) => executor.refuse(instance, 'INVALID_INTENT', detail),
-    onWarmingUp: (instance, detail) => executor.refuse(instance, 'WARMING_UP', detail),
-    startTimer: options.strategyTimer,
-    onPlot: options.onPlot,
-  });
+  const hosts = await hostsOf(options, executor, exits);
   const session = new TradingSession({
     hosts,
     executor,
@@ -191,4 +155,73 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
   });
   fillRoute.session = session;
   return { dispatcher, executor, session };
+}
+
+/** The dispatcher of the stack: the venue's order path under the rate settings. */
+function dispatcherOf(options: TradingStackOptions): Dispatcher {
+  const { journal, now, log } = options;
+  return new Dispatcher({
+    submitter: options.venue,
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
+    requests: options.rate.requests,
+    perMs: options.rate.perMs,
+    concurrency: options.rate.concurrency,
+    maxAttempts: options.rate.maxAttempts,
+    now,
+    ...(options.monotonic === undefined ? {} : { monotonic: options.monotonic }),
+    sleep: options.sleep,
+    log: log.child({ part: 'dispatcher' }),
+    onAttempt: (orderId, attempt) => {
+      journal.markAttempt(orderId, now());
+      options.onAttempt?.(orderId, attempt);
+    },
+  });
+}
+
+/** What one strategy instance's `ctx` reads of its positions and of the account. */
+function positionFactsOf(
+  executor: Executor,
+  instance: string,
+  capitalX18: bigint | undefined,
+): PositionFacts {
+  return {
+    entryPriceX18: (marketId) =>
+      executor.strategyPositions(instance).get(marketId).avgEntryPriceX18,
+    unrealizedPnlX18: (marketId, snapshot) =>
+      executor.unrealizedPnlX18(instance, marketId, snapshot),
+    equityX18: (snapshot) => executor.equityX18(snapshot),
+    // The account model on the booked fills (orders in flight are not positions yet).
+    accountX18: (snapshot) =>
+      capitalX18 === undefined
+        ? undefined
+        : accountViewOf(marginFactsOf(capitalX18, executor.positions, snapshot, () => 0n)),
+  };
+}
+
+/** The strategy hosts, each reading its positions, orders, store and exits from the stack. */
+async function hostsOf(
+  options: TradingStackOptions,
+  executor: Executor,
+  exits: ExitBook,
+): Promise<StrategyHost[]> {
+  const { journal, now, log } = options;
+  return await loadStrategyHosts(options.strategies, {
+    now,
+    log: log.child({ part: 'strategy' }),
+    storeFor: (instance) => ({
+      get: (key) => journal.kvGet(instance, key),
+      set: (key, value) => journal.kvSet(instance, key, value),
+    }),
+    positionOf: (instance, marketId) => executor.strategyPositions(instance).amountX18(marketId),
+    openOrdersOf: (instance) => executor.openOrders(instance).map(openOrderView),
+    factsOf: (instance) => positionFactsOf(executor, instance, options.capitalX18),
+    exitsOf: (instance) => ({
+      get: (marketId) => exits.get(instance, marketId),
+      set: (marketId, spec) => exits.set(instance, marketId, spec),
+    }),
+    onInvalidIntent: (instance, detail) => executor.refuse(instance, 'INVALID_INTENT', detail),
+    onWarmingUp: (instance, detail) => executor.refuse(instance, 'WARMING_UP', detail),
+    startTimer: options.strategyTimer,
+    onPlot: options.onPlot,
+  });
 }

@@ -54,6 +54,34 @@ export interface StrategyContext<P, S, I = Record<string, never>> {
    */
   equity(): string | undefined;
   /**
+   * The account's free margin in quote units: its equity by the account model (docs/margin.md)
+   * minus the initial margin of every open position (`|amount| × mark ×
+   * InitialMarginFractionx18`, rounded up), at the latest snapshot's marks, the positions as
+   * every strategy's fills left them (orders in flight are not counted here; the pre-trade check
+   * counts them). An order that adds exposure needs its own initial margin plus its fee within
+   * it (stricter under `risk.maxLeverage`). Negative: nothing may be added. Exact (bigint x18
+   * inside). Undefined where `equity()` is, or when a held market has no mark or listing (the
+   * margin is not known).
+   *
+   * @example
+   * // 1000 USDC and a long of 1 ETH-USD at 3000 (IMF 5 %), mark 3000:
+   * ctx.freeMargin(); // '850'
+   */
+  freeMargin(): string | undefined;
+  /**
+   * The mark price of a market at which the account is liquidated (equity below its maintenance
+   * margin), the other markets' marks held: cross margin, the whole account's position there
+   * (every strategy's), by the account model (docs/margin.md). A long is liquidated at this price
+   * or below, a short at this price or above; one unit (10^-18) better is not liquidated.
+   * Undefined when the account holds nothing there, for a SPOT holding or a long no positive
+   * price liquidates, and where `freeMargin()` is undefined.
+   *
+   * @example
+   * // 1000 USDC and a long of 1 ETH-USD at 3000 (MMF 2 %): liquidated below 2000 / 0.98
+   * ctx.liquidationPrice(ethId); // '2040.816326530612244897'
+   */
+  liquidationPrice(marketId: number): string | undefined;
+  /**
    * Sets the protective exits of this strategy's position in a market (replacing those set
    * before; null removes them). Set while flat, they wait for the position; set on an open
    * position, they apply from the next snapshot. Kept in the journal across restarts.

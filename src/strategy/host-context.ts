@@ -1,4 +1,5 @@
 import type { ExitSpec } from '../domain/index.ts';
+import type { MarginAccountView } from '../domain/account/index.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { formatX18 } from '../money/index.ts';
 import type { Bar } from './bars/bar.ts';
@@ -57,6 +58,8 @@ export class HostContext {
       entryPrice: this.#entryPrice,
       unrealizedPnl: this.#unrealizedPnl,
       equity: this.#equity,
+      freeMargin: this.#freeMargin,
+      liquidationPrice: this.#liquidationPrice,
       setExits: this.#setExits,
       exits: this.#exits,
       openOrders: options.openOrders,
@@ -129,6 +132,19 @@ export class HostContext {
     const snapshot = this.snapshot;
     const equity = snapshot === undefined ? undefined : this.#options.facts?.equityX18(snapshot);
     return equity === undefined ? undefined : formatX18(equity);
+  };
+  readonly #account = (): MarginAccountView | undefined => {
+    const snapshot = this.snapshot;
+    return snapshot === undefined ? undefined : this.#options.facts?.accountX18?.(snapshot);
+  };
+  readonly #freeMargin = (): string | undefined => {
+    const free = this.#account()?.freeMarginX18;
+    return free === undefined ? undefined : formatX18(free);
+  };
+  readonly #liquidationPrice = (marketId: number): string | undefined => {
+    const held = this.#account()?.positions.find((p) => p.marketId === marketId);
+    const price = held?.liquidationPriceX18;
+    return price === undefined ? undefined : formatX18(price);
   };
   readonly #setExits = (marketId: number, exits: ExitSpec | null): void =>
     this.#options.exits?.set(marketId, exits);

@@ -1,5 +1,6 @@
 import type { Logger } from '../log/logger.ts';
 import type { Snapshot } from '../market/snapshot.ts';
+import type { MarginAccountView } from '../domain/account/index.ts';
 import type { Strategy, StrategyStore } from './define-strategy.ts';
 import type { ExitSpec, OpenOrder } from '../domain/index.ts';
 import type { StartTimer } from './strategy-timer.ts';
@@ -62,4 +63,10 @@ export interface PositionFacts {
   unrealizedPnlX18(marketId: number, snapshot: Snapshot): bigint | undefined;
   /** The account's equity at the marks of `snapshot` (undefined where not known). */
   equityX18(snapshot: Snapshot): bigint | undefined;
+  /**
+   * The account model's view at the marks of `snapshot` (free margin, liquidation prices), or
+   * undefined where the account is not known; absent: `ctx.freeMargin` and
+   * `ctx.liquidationPrice` are undefined.
+   */
+  accountX18?(snapshot: Snapshot): MarginAccountView | undefined;
 }

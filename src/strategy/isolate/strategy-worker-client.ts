@@ -325,6 +325,10 @@ function valueOf(question: WorkerQuestion, context: Context): unknown {
       return context.unrealizedPnl(question.marketId);
     case 'equity':
       return context.equity();
+    case 'freeMargin':
+      return context.freeMargin();
+    case 'liquidationPrice':
+      return context.liquidationPrice(question.marketId);
     case 'bars':
       return context.bars(question.market, question.timeframe);
     case 'indicators':

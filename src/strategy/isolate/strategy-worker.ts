@@ -75,6 +75,8 @@ const context = (): StrategyContext<unknown, unknown> => ({
   entryPrice: (marketId) => ask({ what: 'entryPrice', marketId }) as string | undefined,
   unrealizedPnl: (marketId) => ask({ what: 'unrealizedPnl', marketId }) as string | undefined,
   equity: () => ask({ what: 'equity' }) as string | undefined,
+  freeMargin: () => ask({ what: 'freeMargin' }) as string | undefined,
+  liquidationPrice: (marketId) => ask({ what: 'liquidationPrice', marketId }) as string | undefined,
   bars: (market, timeframe) => ask({ what: 'bars', market, timeframe }) as readonly Bar[],
   // A copy of the values at the time of asking (the host's views are updated in place).
   indicators: (market) => ask({ what: 'indicators', market }) as Record<string, never>,

@@ -62,8 +62,11 @@ export type WorkerQuestion =
   | { readonly what: 'position'; readonly marketId: number }
   | { readonly what: 'openOrders' }
   | { readonly what: 'now' }
-  | { readonly what: 'entryPrice' | 'unrealizedPnl'; readonly marketId: number }
-  | { readonly what: 'equity' }
+  | {
+      readonly what: 'entryPrice' | 'unrealizedPnl' | 'liquidationPrice';
+      readonly marketId: number;
+    }
+  | { readonly what: 'equity' | 'freeMargin' }
   | { readonly what: 'bars'; readonly market: number | string; readonly timeframe: string }
   | { readonly what: 'indicators'; readonly market: number | string }
   | { readonly what: 'storeGet'; readonly key: string }

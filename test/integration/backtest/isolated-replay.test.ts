@@ -1,7 +1,8 @@
 // Issue 25, strategy isolation: a strategy run with `isolate: worker` is the same strategy. A
 // backtest of the mean-reversion example (quotes, state, plots, positions), dca (the store,
-// orders), bar-log (bars built by the host, onBar in the worker) and indicator-plot (indicators
-// kept by the host, read by the worker), once in the bot's thread
+// orders), bar-log (bars built by the host, onBar in the worker), indicator-plot (indicators
+// kept by the host, read by the worker) and position-facts (ctx.equity, ctx.freeMargin,
+// ctx.liquidationPrice asked of the host), once in the bot's thread
 // and once each in a worker thread, gives the same intents, orders, fills, plots and refusals:
 // snapshots in, intents out, answers awaited in config order, so the run stays replayable.
 import { join } from 'node:path';
@@ -30,6 +31,8 @@ strategies:
     params: { tradeEvery: 2 }${isolated(isolate)}
   - module: test/fixtures/strategies/indicator-plot.ts
     markets: [ETH-USD]${isolated(isolate)}
+  - module: test/fixtures/strategies/position-facts.ts
+    markets: [ETH-USD]${isolated(isolate)}
 `;
 
 async function backtest(isolate: boolean): Promise<BacktestTrace> {
@@ -49,6 +52,10 @@ it('a backtest with isolate: worker replays exactly as one without', async () =>
   // Indicators are kept by the host and read by the worker through ctx.indicators.
   for (const name of ['ema', 'rsi', 'macd'])
     expect(inThread.plots.filter((p) => p.name.startsWith(name)).length).toBeGreaterThan(5);
+  // The account's facts (issue 29) are asked of the main thread through ctx (no liquidation
+  // price here: 100000 of capital covers these longs down to 0).
+  for (const name of ['equity', 'free'])
+    expect(inThread.plots.filter((p) => p.name === name).length).toBeGreaterThan(5);
   expect(inWorkers.intents).toEqual(inThread.intents);
   expect(inWorkers.orders).toEqual(inThread.orders);
   expect(inWorkers.fills).toEqual(inThread.fills);

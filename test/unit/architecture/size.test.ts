@@ -41,7 +41,6 @@ const PENDING: readonly string[] = [
   'runtime/control/control-server.ts: route',
   'runtime/control/control-server.ts: startControlServer',
   'sim/engine.ts',
-  'stack/trading-stack.ts: buildTradingStack',
   'venue/http/request.ts',
   'venue/http/request.ts: venueRequest',
 ];

@@ -157,7 +157,7 @@ describe('marginFactsOf', () => {
     });
     const facts = marginFactsOf(
       x18('1000'),
-      portfolio,
+      portfolio.account,
       snapshot(QUOTES),
       (id) => (id === 1 ? x18('0.5') : 0n),
       undefined,

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  ceilDiv,
   effectiveInitialFractionX18,
   isLiquidatable,
   liquidationPriceX18,
@@ -162,6 +163,43 @@ describe('properties', () => {
             expect(isLiquidatable(withMark(account, i, at))).toBe(true);
             if (at > 0n) expect(isLiquidatable(withMark(account, i, at - 1n))).toBe(false);
           }
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('at the liquidation price the equity meets the maintenance margin within one price unit (exact)', () => {
+    // gap = Σ maintenance − equity, exact at x54 (no rounding, no float). Moving one position's
+    // mark by one unit (10^-18) moves the gap by |q|·(1 ∓ f) (x54: |q|·(10^18 ∓ f)); at the
+    // liquidation price the gap is above 0 (liquidated) and at most that one unit's step.
+    const gapX54 = (account: MarginAccountInput): bigint =>
+      account.positions.reduce(
+        (gap, p) =>
+          gap +
+          (p.amountX18 < 0n ? -p.amountX18 : p.amountX18) * p.markX18 * p.maintenanceFractionX18 -
+          p.amountX18 * (p.markX18 - p.entryPriceX18) * X18,
+        -account.balanceX18 * X18 * X18,
+      );
+    fc.assert(
+      fc.property(accountArb, (account) => {
+        account.positions.forEach((p, i) => {
+          const liquidation = liquidationPriceX18(account, i);
+          if (liquidation === undefined || liquidation === 0n) return;
+          const at = withMark(account, i, liquidation);
+          const step =
+            p.amountX18 > 0n
+              ? p.amountX18 * (X18 - p.maintenanceFractionX18)
+              : -p.amountX18 * (X18 + p.maintenanceFractionX18);
+          const gap = gapX54(at);
+          expect(gap > 0n).toBe(true);
+          expect(gap <= step).toBe(true);
+          // The view's rounded figures (margins up, PnL down): maintenance above equity by at
+          // most that step in quote units plus one unit of rounding per position and one more.
+          const view = marginAccount(at);
+          const diff = view.maintenanceMarginX18 - view.equityX18;
+          expect(diff >= 1n).toBe(true);
+          expect(diff <= ceilDiv(step, X18 * X18) + BigInt(at.positions.length) + 1n).toBe(true);
         });
       }),
       { numRuns: 300 },
