@@ -99,7 +99,7 @@ async function main(): Promise<void> {
     const cases: Case[] = [
       {
         key: 'top of book',
-        does: `backtest of a strategy reading the best bid and ask (price and quantity) of all ${MARKETS} markets every snapshot`,
+        does: `backtest of a strategy reading the best bid and ask (price and quantity, with bestBid/bestAsk) of all ${MARKETS} markets every snapshot`,
         figure: `backtest reading best bid+ask of all ${MARKETS} markets / plain JSON.parse`,
         goal: 10,
         run: () => backtest(configs.top, ROWS * 2),
