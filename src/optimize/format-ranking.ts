@@ -2,7 +2,7 @@ import { displayDecimal } from '../backtest/display-decimal.ts';
 import { MONEY_DECIMALS } from '../money/index.ts';
 import { canonicalJson } from './expand-space.ts';
 import { SCORE_PLACES } from './optimize-html.ts';
-import type { OptimizeResult } from './optimize.ts';
+import type { OptimizeResult } from './optimize-result.ts';
 
 /** A score as read: at most `SCORE_PLACES` fraction digits (optimize.json keeps it exact). */
 function score(value: string | null): string {

@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import { displayDecimal } from '../backtest/display-decimal.ts';
 import { escapeHtml as escape, moneyHtml } from '../backtest/html-kit.ts';
 import { canonicalJson } from './expand-space.ts';
-import type { OptimizeResult } from './optimize.ts';
+import type { OptimizeResult } from './optimize-result.ts';
 
 /** Options of {@link renderOptimizeHtml}. */
 export interface OptimizeHtmlOptions {

@@ -2,22 +2,36 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { resolveFillModel } from '../backtest/fill-model.ts';
-import { loadConfig, type Config } from '../config/index.ts';
-import { ErrorCodes, isQuantaError, QuantaError } from '../errors/index.ts';
-import { loadStrategy, parseStrategyParams } from '../strategy/load-strategy.ts';
+import { loadConfig } from '../config/index.ts';
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { canonicalJson, expandSpace, type ParamSet } from './expand-space.ts';
-import type { SetMetrics } from './objective.ts';
-import { rankSets, scoreOf, type FailedSet, type RankedSet } from './rank.ts';
-import { openResultsFile } from './results-file.ts';
+import {
+  windowView,
+  type FoldResult,
+  type OptimizeResult,
+  type WindowScore,
+} from './optimize-result.ts';
+import { rankSets, scoreOf, type FailedSet } from './rank.ts';
+import { openResultsFile, type ResultsFile } from './results-file.ts';
 import { decodedSnapshots, type SetOutcome, type SetTask, type TimeWindow } from './run-set.ts';
 import type { SetRunner } from './local-pool.ts';
-import { readSpace, type Constraints, type SweepSpace } from './space.ts';
+import { readSpace, type SweepSpace } from './space.ts';
+import { strategyIndexOf, validateSets } from './sweep-sets.ts';
 import {
   stitchEquity,
   sweepWindows,
   type HoldoutSpec,
+  type SweepWindows,
   type WalkForwardSpec,
 } from './walk-forward.ts';
+
+export {
+  serializeOptimizeResult,
+  type FoldResult,
+  type OptimizeResult,
+  type WindowScore,
+  type WindowView,
+} from './optimize-result.ts';
 
 /** Options of {@link runOptimize}. */
 export interface OptimizeOptions {
@@ -54,144 +68,31 @@ export interface OptimizeRun {
   readonly search: TimeWindow;
 }
 
-/** A time window as a result shows it. */
-export interface WindowView {
-  readonly from: string;
-  readonly to: string;
-}
-
-/** One set's figures on one window. */
-export interface WindowScore {
-  readonly score: string | null;
-  readonly metrics: SetMetrics | null;
-}
-
-export interface FoldResult {
-  readonly fold: number;
-  readonly train: WindowView;
-  readonly test: WindowView;
-  /** The best set of the train window (null when no set gave a score). */
-  readonly winner: { readonly id: string; readonly params: Record<string, unknown> } | null;
-  readonly inSample: WindowScore;
-  readonly outOfSample: WindowScore;
-}
-
-/** Everything a sweep found: what `optimize.json` and `--json` hold. No timestamps, no paths of the run. */
-export interface OptimizeResult {
-  readonly format: 'quanta-optimize';
-  readonly version: 1;
-  readonly config: string;
-  readonly data: string;
-  readonly space: string;
-  /** The strategy instance whose params were searched. */
-  readonly strategy: string;
-  readonly objective: string;
-  readonly constraints: Constraints;
-  /** The span searched (everything before the holdout). */
-  readonly window: WindowView;
-  readonly sets: number;
-  /** Sets the strategy's params schema refused, with why. */
-  readonly skipped: readonly FailedSet[];
-  readonly failed: readonly FailedSet[];
-  readonly ranking: readonly RankedSet[];
-  readonly walkForward: {
-    readonly folds: readonly FoldResult[];
-    /** Out-of-sample equity of trading each fold's winner in turn. */
-    readonly stitched: { readonly t: readonly number[]; readonly equity: readonly string[] };
-  } | null;
-  readonly holdout: {
-    readonly window: WindowView;
-    readonly winner: { readonly id: string; readonly params: Record<string, unknown> } | null;
-    readonly inSample: WindowScore;
-    readonly outOfSample: WindowScore;
-  } | null;
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
-
-function view(window: TimeWindow): WindowView {
-  return { from: iso(window.from), to: iso(window.to) };
-}
-
 function windowKey(window: TimeWindow | null): string {
   return window === null ? 'all' : `${window.from}-${window.to}`;
 }
 
-/** Which config strategy the space's params are for. */
-function strategyIndexOf(config: Config, space: SweepSpace): number {
-  const names = config.strategies.map((entry, index) => entry.name ?? `#${index}`);
-  if (space.strategy === undefined) {
-    if (config.strategies.length === 1) return 0;
-    throw new QuantaError(
-      ErrorCodes.CONFIG_INVALID,
-      `${space.locate([])} strategy: the config runs ${config.strategies.length} strategies; name the one to search`,
-      { details: ['Add strategy: <instance name or index> to the space file.'] },
-    );
-  }
-  if (typeof space.strategy === 'number') {
-    if (space.strategy < config.strategies.length) return space.strategy;
-  } else {
-    const byName = config.strategies.findIndex((entry) => entry.name === space.strategy);
-    if (byName >= 0) return byName;
-    const byModule = config.strategies.findIndex((entry) =>
-      entry.module.replace(/\.[cm]?[tj]s$/, '').endsWith(`/${String(space.strategy)}`),
-    );
-    if (byModule >= 0) return byModule;
-  }
-  throw new QuantaError(
-    ErrorCodes.CONFIG_INVALID,
-    `${space.locate(['strategy'])} strategy: no strategy ${JSON.stringify(space.strategy)} in the config`,
-    { details: [`The config's strategies: ${names.join(', ')}`] },
-  );
-}
-
-/**
- * Checks every set with the strategy's own params schema (as a config's params are checked). A
- * param the schema does not name is an error pointing at the space file; a set the schema
- * refuses for its values (say exitZ above entryZ) is skipped and listed.
- */
-async function validateSets(
-  config: Config,
-  index: number,
-  space: SweepSpace,
-  sets: readonly ParamSet[],
-  projectRoot: string,
-): Promise<{ valid: ParamSet[]; skipped: FailedSet[]; instance: string }> {
-  const entry = config.strategies[index]!;
-  const strategy = await loadStrategy(entry.module, [projectRoot], entry.searched);
-  const instance = entry.name ?? strategy.name;
-  const valid: ParamSet[] = [];
-  const skipped: FailedSet[] = [];
-  let first: QuantaError | undefined;
-  for (const set of sets) {
-    try {
-      parseStrategyParams(
-        strategy,
-        instance,
-        { ...(entry.params as object), ...set.params },
-        {
-          keyPath: 'params',
-          locate: (path) =>
-            space.params.has(String(path[0]))
-              ? space.locate(['params', String(path[0])])
-              : (config.source?.locate(['strategies', index, 'params', ...path]) ??
-                space.locate(['params'])),
-        },
-      );
-      valid.push(set);
-    } catch (error) {
-      if (!isQuantaError(error, ErrorCodes.STRATEGY_PARAMS)) throw error;
-      // A name the schema does not know is wrong in every set: the space file is wrong.
-      if (error.details.some((line) => line.includes('unknown param'))) throw error;
-      first ??= error;
-      skipped.push({ id: set.id, params: set.params, error: error.details.join('; ') });
-    }
-  }
-  if (valid.length === 0 && first !== undefined) throw first;
-  skipped.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { valid, skipped, instance };
+/** A sweep ready to run: its inputs checked, its windows cut, its results file open. */
+interface Sweep {
+  readonly options: OptimizeOptions;
+  readonly space: SweepSpace;
+  readonly configPath: string;
+  readonly strategyIndex: number;
+  /** The strategy instance whose params are searched. */
+  readonly instance: string;
+  /** Every set of the space, and those the strategy's params schema accepts. */
+  readonly sets: readonly ParamSet[];
+  readonly valid: readonly ParamSet[];
+  readonly skipped: readonly FailedSet[];
+  readonly data: string;
+  readonly windows: SweepWindows;
+  /** The search span when a holdout cuts it, else null (the whole recording). */
+  readonly searchWindow: TimeWindow | null;
+  /** The backtests' starting capital, a decimal string. */
+  readonly startingCapital: string;
+  /** The sweep's id: a hash of everything its results depend on. */
+  readonly id: string;
+  readonly results: ResultsFile;
 }
 
 /**
@@ -206,6 +107,20 @@ async function validateSets(
  * @throws QuantaError for a bad space file, config, recording or param name (nothing is run).
  */
 export async function runOptimize(options: OptimizeOptions): Promise<OptimizeRun> {
+  const sweep = await prepareSweep(options);
+  await runSearch(sweep);
+  const winners = await runWinners(sweep);
+  return {
+    result: resultOf(sweep, winners),
+    configPath: sweep.configPath,
+    data: sweep.data,
+    strategyIndex: sweep.strategyIndex,
+    search: sweep.windows.search,
+  };
+}
+
+/** Reads and checks the inputs, cuts the windows and opens the results file. */
+async function prepareSweep(options: OptimizeOptions): Promise<Sweep> {
   const space = await readSpace(options.spaceFile);
   const configPath = resolve(options.configFile);
   const config = await loadConfig(configPath, { env: process.env });
@@ -220,24 +135,9 @@ export async function runOptimize(options: OptimizeOptions): Promise<OptimizeRun
   );
   for (const set of skipped)
     options.onNote?.(`skipped set ${canonicalJson(set.params)}: ${set.error}`);
-
   const data = /^https?:\/\//i.test(options.data) ? options.data : resolve(options.data);
-  const snapshots = await decodedSnapshots(data);
-  if (snapshots.length === 0)
-    throw new QuantaError(ErrorCodes.RECORDING_INVALID, `recording ${options.data}: no snapshots`);
-  let windows;
-  try {
-    windows = sweepWindows(
-      snapshots[0]!.takenAt,
-      snapshots[snapshots.length - 1]!.takenAt,
-      options.walkForward,
-      options.holdout,
-    );
-  } catch (error) {
-    throw new QuantaError(ErrorCodes.USAGE, (error as Error).message, { cause: error });
-  }
-  const startingCapital = resolveFillModel(config.backtest).startingCapital;
-  const sweep = createHash('sha256')
+  const windows = await windowsOf(data, options);
+  const id = createHash('sha256')
     .update(
       canonicalJson({
         config: await readFile(configPath, 'utf8'),
@@ -250,28 +150,68 @@ export async function runOptimize(options: OptimizeOptions): Promise<OptimizeRun
     )
     .digest('hex')
     .slice(0, 16);
-  const results = openResultsFile(join(options.outDir, 'results.jsonl'), sweep);
+  const results = openResultsFile(join(options.outDir, 'results.jsonl'), id);
   if (results.restarted)
     options.onNote?.(`${results.path} held another sweep's results: started afresh`);
-
   const searchWindow = windows.holdout === null ? null : windows.search;
-  const task = (set: ParamSet, window: TimeWindow | null, curve: boolean): SetTask => ({
-    key: `${windowKey(window)}/${set.id}`,
-    sweep,
-    setId: set.id,
-    configFile: configPath,
-    data,
-    projectRoot: options.projectRoot,
+  const startingCapital = resolveFillModel(config.backtest).startingCapital;
+  return {
+    options,
+    space,
+    configPath,
     strategyIndex,
+    instance,
+    sets,
+    valid,
+    skipped,
+    data,
+    windows,
+    searchWindow,
+    startingCapital,
+    id,
+    results,
+  };
+}
+
+/** The search span, the walk-forward folds and the holdout of the recording `data`. */
+async function windowsOf(data: string, options: OptimizeOptions): Promise<SweepWindows> {
+  const snapshots = await decodedSnapshots(data);
+  if (snapshots.length === 0)
+    throw new QuantaError(ErrorCodes.RECORDING_INVALID, `recording ${options.data}: no snapshots`);
+  try {
+    return sweepWindows(
+      snapshots[0]!.takenAt,
+      snapshots[snapshots.length - 1]!.takenAt,
+      options.walkForward,
+      options.holdout,
+    );
+  } catch (error) {
+    throw new QuantaError(ErrorCodes.USAGE, (error as Error).message, { cause: error });
+  }
+}
+
+/** The task of running `set` on `window` (null: the whole recording). */
+function taskOf(sweep: Sweep, set: ParamSet, window: TimeWindow | null, curve: boolean): SetTask {
+  return {
+    key: `${windowKey(window)}/${set.id}`,
+    sweep: sweep.id,
+    setId: set.id,
+    configFile: sweep.configPath,
+    data: sweep.data,
+    projectRoot: sweep.options.projectRoot,
+    strategyIndex: sweep.strategyIndex,
     params: set.params,
     window,
     curve,
-  });
+  };
+}
 
-  // Phase 1: every set on the search span and on each fold's train window.
+/** Phase 1: every set on the search span and on each fold's train window. */
+async function runSearch(sweep: Sweep): Promise<void> {
+  const { windows, results, options } = sweep;
   const phase1: SetTask[] = [];
-  for (const window of [searchWindow, ...windows.folds.map((fold) => fold.train)])
-    for (const set of valid) phase1.push(task(set, window, false));
+  for (const window of [sweep.searchWindow, ...windows.folds.map((fold) => fold.train)])
+    for (const set of sweep.valid) phase1.push(taskOf(sweep, set, window, false));
   const phase2Count = windows.folds.length + (windows.holdout === null ? 0 : 1);
   const total = phase1.length + phase2Count;
   const pending = phase1.filter((t) => !results.done.has(t.key));
@@ -280,97 +220,128 @@ export async function runOptimize(options: OptimizeOptions): Promise<OptimizeRun
     results.append(outcome);
     options.onProgress?.();
   });
+}
 
-  const outcomeIn =
-    (window: TimeWindow | null) =>
-    (set: ParamSet): SetOutcome | undefined =>
-      results.done.get(`${windowKey(window)}/${set.id}`);
-  const ranking = rankSets(valid, outcomeIn(searchWindow), space.objective, space.constraints);
-  const winnerOf = (window: TimeWindow | null): ParamSet | undefined => {
-    const best = rankSets(valid, outcomeIn(window), space.objective, space.constraints).ranked[0];
-    return best === undefined || best.score === null
-      ? undefined
-      : { id: best.id, params: best.params };
+/** The winners of phase 1: each fold's (of its train window) and the holdout's (of the search). */
+interface Winners {
+  readonly folds: readonly (ParamSet | undefined)[];
+  readonly holdout: ParamSet | undefined;
+}
+
+/** `set`'s outcome on `window`, once run. */
+function outcomeOf(sweep: Sweep, window: TimeWindow | null, set: ParamSet): SetOutcome | undefined {
+  return sweep.results.done.get(`${windowKey(window)}/${set.id}`);
+}
+
+/** The best-ranked set on `window` (undefined when no set gave a score). */
+function winnerOf(sweep: Sweep, window: TimeWindow | null): ParamSet | undefined {
+  const { space } = sweep;
+  const outcomes = (set: ParamSet): SetOutcome | undefined => outcomeOf(sweep, window, set);
+  const best = rankSets(sweep.valid, outcomes, space.objective, space.constraints).ranked[0];
+  return best === undefined || best.score === null
+    ? undefined
+    : { id: best.id, params: best.params };
+}
+
+/** Phase 2: each fold's winner on its test window, the overall winner on the holdout. */
+async function runWinners(sweep: Sweep): Promise<Winners> {
+  const { windows, results, options } = sweep;
+  const winners: Winners = {
+    folds: windows.folds.map((fold) => winnerOf(sweep, fold.train)),
+    holdout: windows.holdout === null ? undefined : winnerOf(sweep, sweep.searchWindow),
   };
-
-  // Phase 2: each fold's winner on its test window, the overall winner on the holdout.
-  const foldWinners = windows.folds.map((fold) => winnerOf(fold.train));
-  const holdoutWinner = windows.holdout === null ? undefined : winnerOf(searchWindow);
   const phase2: SetTask[] = [];
   for (const [index, fold] of windows.folds.entries()) {
-    const winner = foldWinners[index];
-    if (winner !== undefined) phase2.push(task(winner, fold.test, true));
+    const winner = winners.folds[index];
+    if (winner !== undefined) phase2.push(taskOf(sweep, winner, fold.test, true));
   }
-  if (windows.holdout !== null && holdoutWinner !== undefined)
-    phase2.push(task(holdoutWinner, windows.holdout, true));
-  const pending2 = phase2.filter((t) => {
+  if (windows.holdout !== null && winners.holdout !== undefined)
+    phase2.push(taskOf(sweep, winners.holdout, windows.holdout, true));
+  const pending = phase2.filter((t) => {
     if (!results.done.has(t.key)) return true;
     options.onProgress?.();
     return false;
   });
-  await runAll(pending2, options.runner, (outcome) => {
+  await runAll(pending, options.runner, (outcome) => {
     results.append(outcome);
     options.onProgress?.();
   });
+  return winners;
+}
 
-  const windowScore = (window: TimeWindow | null, set: ParamSet | undefined): WindowScore => {
-    const outcome = set === undefined ? undefined : outcomeIn(window)(set);
-    return { score: scoreOf(outcome, space.objective), metrics: outcome?.metrics ?? null };
+/** `set`'s score and metrics on `window` (nulls when it has none). */
+function windowScore(
+  sweep: Sweep,
+  window: TimeWindow | null,
+  set: ParamSet | undefined,
+): WindowScore {
+  const outcome = set === undefined ? undefined : outcomeOf(sweep, window, set);
+  return { score: scoreOf(outcome, sweep.space.objective), metrics: outcome?.metrics ?? null };
+}
+
+const winnerView = (set: ParamSet | undefined): FoldResult['winner'] =>
+  set === undefined ? null : { id: set.id, params: { ...set.params } };
+
+function walkForwardOf(sweep: Sweep, winners: Winners): OptimizeResult['walkForward'] {
+  const { folds } = sweep.windows;
+  if (folds.length === 0) return null;
+  return {
+    folds: folds.map((fold, index) => {
+      const winner = winners.folds[index];
+      return {
+        fold: index + 1,
+        train: windowView(fold.train),
+        test: windowView(fold.test),
+        winner: winnerView(winner),
+        inSample: windowScore(sweep, fold.train, winner),
+        outOfSample: windowScore(sweep, fold.test, winner),
+      };
+    }),
+    stitched: stitchEquity(
+      folds.flatMap((fold, index) => {
+        const winner = winners.folds[index];
+        const curve =
+          winner === undefined ? undefined : outcomeOf(sweep, fold.test, winner)?.equity;
+        return curve === undefined ? [] : [curve];
+      }),
+      sweep.startingCapital,
+    ),
   };
-  const walkForward =
-    windows.folds.length === 0
-      ? null
-      : {
-          folds: windows.folds.map((fold, index) => {
-            const winner = foldWinners[index];
-            return {
-              fold: index + 1,
-              train: view(fold.train),
-              test: view(fold.test),
-              winner: winner === undefined ? null : { id: winner.id, params: { ...winner.params } },
-              inSample: windowScore(fold.train, winner),
-              outOfSample: windowScore(fold.test, winner),
-            };
-          }),
-          stitched: stitchEquity(
-            windows.folds.flatMap((fold, index) => {
-              const winner = foldWinners[index];
-              const curve = winner === undefined ? undefined : outcomeIn(fold.test)(winner)?.equity;
-              return curve === undefined ? [] : [curve];
-            }),
-            startingCapital,
-          ),
-        };
-  const holdout =
-    windows.holdout === null
-      ? null
-      : {
-          window: view(windows.holdout),
-          winner:
-            holdoutWinner === undefined
-              ? null
-              : { id: holdoutWinner.id, params: { ...holdoutWinner.params } },
-          inSample: windowScore(searchWindow, holdoutWinner),
-          outOfSample: windowScore(windows.holdout, holdoutWinner),
-        };
-  const result: OptimizeResult = {
+}
+
+function holdoutOf(sweep: Sweep, winners: Winners): OptimizeResult['holdout'] {
+  const { holdout } = sweep.windows;
+  if (holdout === null) return null;
+  return {
+    window: windowView(holdout),
+    winner: winnerView(winners.holdout),
+    inSample: windowScore(sweep, sweep.searchWindow, winners.holdout),
+    outOfSample: windowScore(sweep, holdout, winners.holdout),
+  };
+}
+
+function resultOf(sweep: Sweep, winners: Winners): OptimizeResult {
+  const { options, space } = sweep;
+  const outcomes = (set: ParamSet): SetOutcome | undefined =>
+    outcomeOf(sweep, sweep.searchWindow, set);
+  const ranking = rankSets(sweep.valid, outcomes, space.objective, space.constraints);
+  return {
     format: 'quanta-optimize',
     version: 1,
     config: options.configFile,
     data: options.data,
     space: options.spaceFile,
-    strategy: instance,
+    strategy: sweep.instance,
     objective: space.objective.text,
     constraints: space.constraints,
-    window: view(windows.search),
-    sets: sets.length,
-    skipped,
+    window: windowView(sweep.windows.search),
+    sets: sweep.sets.length,
+    skipped: sweep.skipped,
     failed: ranking.failed,
     ranking: ranking.ranked,
-    walkForward,
-    holdout,
+    walkForward: walkForwardOf(sweep, winners),
+    holdout: holdoutOf(sweep, winners),
   };
-  return { result, configPath, data, strategyIndex, search: windows.search };
 }
 
 /** Runs tasks keeping the runner full (its capacity in flight, no more), in the given order. */
@@ -387,9 +358,4 @@ async function runAll(
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, runner.capacity) }, lane));
-}
-
-/** The result as `optimize.json` and `--json` print it: stable key order, a final newline. */
-export function serializeOptimizeResult(result: OptimizeResult): string {
-  return `${JSON.stringify(result, null, 2)}\n`;
 }
