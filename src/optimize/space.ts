@@ -72,6 +72,9 @@ export async function readSpace(file: string): Promise<SweepSpace> {
   return parseSpace(text, file);
 }
 
+/** Records a problem at a key path of the space file. */
+type Problem = (path: readonly (string | number)[], message: string) => void;
+
 /** Parses a space file's text; see {@link readSpace}. */
 export function parseSpace(text: string, file: string): SweepSpace {
   const lines = new LineCounter();
@@ -82,7 +85,7 @@ export function parseSpace(text: string, file: string): SweepSpace {
     return `${file}:${line}:${col}`;
   };
   const problems: string[] = [];
-  const problem = (path: readonly (string | number)[], message: string): void => {
+  const problem: Problem = (path, message) => {
     problems.push(`${locate(path)} ${path.join('.') || '(file)'}: ${message}`);
   };
   if (doc.errors.length > 0) {
@@ -99,43 +102,8 @@ export function parseSpace(text: string, file: string): SweepSpace {
   const top = root as Record<string, unknown>;
   for (const key of Object.keys(top))
     if (!TOP_KEYS.includes(key)) problem([key], `unknown key (allowed: ${TOP_KEYS.join(', ')})`);
-
-  let objective = parseObjective('sharpe');
-  const rawObjective = top['objective'];
-  if (rawObjective !== undefined) {
-    try {
-      if (typeof rawObjective !== 'string' && typeof rawObjective !== 'number')
-        throw new Error(
-          'expected a metric name or an expression like sharpe - 0.1 * maxDrawdownPct',
-        );
-      objective = parseObjective(String(rawObjective));
-    } catch (error) {
-      problem(['objective'], (error as Error).message);
-    }
-  }
-
-  const constraints: { minTrades?: number; maxDrawdownPct?: string } = {};
-  const rawConstraints = top['constraints'];
-  if (rawConstraints !== undefined && rawConstraints !== null) {
-    if (typeof rawConstraints !== 'object' || Array.isArray(rawConstraints)) {
-      problem(['constraints'], 'expected a mapping like { minTrades: 5, maxDrawdownPct: 10 }');
-    } else {
-      for (const [key, value] of Object.entries(rawConstraints)) {
-        if (key === 'minTrades') {
-          if (typeof value === 'number' && Number.isInteger(value) && value >= 0)
-            constraints.minTrades = value;
-          else problem(['constraints', key], 'expected a whole number >= 0');
-        } else if (key === 'maxDrawdownPct') {
-          if (DECIMAL.test(String(value)) && !String(value).startsWith('-'))
-            constraints.maxDrawdownPct = String(value);
-          else problem(['constraints', key], 'expected a percentage >= 0 like 10 or 2.5');
-        } else {
-          problem(['constraints', key], 'unknown constraint (allowed: minTrades, maxDrawdownPct)');
-        }
-      }
-    }
-  }
-
+  const objective = objectiveOf(top['objective'], problem);
+  const constraints = constraintsOf(top['constraints'], problem);
   const strategy = top['strategy'];
   if (
     strategy !== undefined &&
@@ -143,30 +111,8 @@ export function parseSpace(text: string, file: string): SweepSpace {
     !(Number.isInteger(strategy) && (strategy as number) >= 0)
   )
     problem(['strategy'], 'expected an instance name or an index into the config strategies');
-
-  const params = new Map<string, ParamSpec>();
-  const rawParams = top['params'];
-  if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) {
-    problem(['params'], 'expected a mapping of param name to { values }, { from, to, step } ...');
-  } else {
-    for (const [name, spec] of Object.entries(rawParams)) {
-      const parsed = parseParamSpec(spec, (message, sub = []) =>
-        problem(['params', name, ...sub], message),
-      );
-      if (parsed !== undefined) params.set(name, parsed);
-    }
-    if (Object.keys(rawParams).length === 0) problem(['params'], 'no param to search');
-  }
-
-  const random = [...params.values()].some((s) => s.kind !== 'values' && s.kind !== 'range');
-  const samples = top['samples'];
-  if (samples !== undefined && !(Number.isInteger(samples) && (samples as number) > 0))
-    problem(['samples'], 'expected a whole number > 0');
-  if (random && samples === undefined)
-    problem(['params'], 'a distribution (uniform, loguniform, int, choice) needs samples: N');
-  const seed = top['seed'] ?? 1;
-  if (!Number.isInteger(seed)) problem(['seed'], 'expected a whole number');
-
+  const params = paramsOf(top['params'], problem);
+  const { samples, seed } = samplingOf(top, params, problem);
   if (problems.length > 0) throw invalid(file, problems);
   return {
     file,
@@ -175,10 +121,79 @@ export function parseSpace(text: string, file: string): SweepSpace {
     constraints,
     strategy: strategy as string | number | undefined,
     params,
-    samples: samples as number | undefined,
-    seed: seed as number,
+    samples,
+    seed,
     locate,
   };
+}
+
+/** The objective (default: sharpe). */
+function objectiveOf(raw: unknown, problem: Problem): Objective {
+  if (raw === undefined) return parseObjective('sharpe');
+  try {
+    if (typeof raw !== 'string' && typeof raw !== 'number')
+      throw new Error('expected a metric name or an expression like sharpe - 0.1 * maxDrawdownPct');
+    return parseObjective(String(raw));
+  } catch (error) {
+    problem(['objective'], (error as Error).message);
+    return parseObjective('sharpe');
+  }
+}
+
+function constraintsOf(raw: unknown, problem: Problem): Constraints {
+  const constraints: { minTrades?: number; maxDrawdownPct?: string } = {};
+  if (raw === undefined || raw === null) return constraints;
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    problem(['constraints'], 'expected a mapping like { minTrades: 5, maxDrawdownPct: 10 }');
+    return constraints;
+  }
+  for (const [key, value] of Object.entries(raw)) {
+    if (key === 'minTrades') {
+      if (typeof value === 'number' && Number.isInteger(value) && value >= 0)
+        constraints.minTrades = value;
+      else problem(['constraints', key], 'expected a whole number >= 0');
+    } else if (key === 'maxDrawdownPct') {
+      if (DECIMAL.test(String(value)) && !String(value).startsWith('-'))
+        constraints.maxDrawdownPct = String(value);
+      else problem(['constraints', key], 'expected a percentage >= 0 like 10 or 2.5');
+    } else {
+      problem(['constraints', key], 'unknown constraint (allowed: minTrades, maxDrawdownPct)');
+    }
+  }
+  return constraints;
+}
+
+function paramsOf(raw: unknown, problem: Problem): Map<string, ParamSpec> {
+  const params = new Map<string, ParamSpec>();
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    problem(['params'], 'expected a mapping of param name to { values }, { from, to, step } ...');
+    return params;
+  }
+  for (const [name, spec] of Object.entries(raw)) {
+    const parsed = parseParamSpec(spec, (message, sub = []) =>
+      problem(['params', name, ...sub], message),
+    );
+    if (parsed !== undefined) params.set(name, parsed);
+  }
+  if (Object.keys(raw).length === 0) problem(['params'], 'no param to search');
+  return params;
+}
+
+/** How many random sets to draw (needed by a distribution) and the seed (default 1). */
+function samplingOf(
+  top: Record<string, unknown>,
+  params: ReadonlyMap<string, ParamSpec>,
+  problem: Problem,
+): { samples: number | undefined; seed: number } {
+  const random = [...params.values()].some((s) => s.kind !== 'values' && s.kind !== 'range');
+  const samples = top['samples'];
+  if (samples !== undefined && !(Number.isInteger(samples) && (samples as number) > 0))
+    problem(['samples'], 'expected a whole number > 0');
+  if (random && samples === undefined)
+    problem(['params'], 'a distribution (uniform, loguniform, int, choice) needs samples: N');
+  const seed = top['seed'] ?? 1;
+  if (!Number.isInteger(seed)) problem(['seed'], 'expected a whole number');
+  return { samples: samples as number | undefined, seed: seed as number };
 }
 
 function parseParamSpec(

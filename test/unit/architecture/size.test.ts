@@ -34,7 +34,6 @@ const PENDING: readonly string[] = [
   'market/history/market-rules.ts: parseMarketRules',
   'market/recording/recording-writer.ts',
   'optimize/optimize-html.ts: heatmapSvg',
-  'optimize/space.ts: parseSpace',
   'runtime/bot.ts',
   'runtime/bot.ts: assembleBot',
   'runtime/control/control-server.ts: route',
