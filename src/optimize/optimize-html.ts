@@ -67,9 +67,19 @@ function colour(fraction: number): string {
   return `rgb(${r},${g},90)`;
 }
 
-function heatmapSvg(result: OptimizeResult, names: readonly string[]): string {
-  const [x, y] = names;
-  if (x === undefined || y === undefined) return '<p>A heatmap needs two searched params.</p>';
+/** The heatmap's cells: the two params' values in order, and each cell's best score. */
+interface HeatGrid {
+  readonly x: string;
+  readonly y: string;
+  readonly xs: unknown[];
+  readonly ys: unknown[];
+  /** Best score by `x value \0 y value`. */
+  readonly best: Map<string, Decimal>;
+}
+
+const cellKey = (vx: unknown, vy: unknown): string => `${cellText(vx)}\u0000${cellText(vy)}`;
+
+function heatGridOf(result: OptimizeResult, x: string, y: string): HeatGrid {
   const xs: unknown[] = [];
   const ys: unknown[] = [];
   const best = new Map<string, Decimal>();
@@ -80,40 +90,94 @@ function heatmapSvg(result: OptimizeResult, names: readonly string[]): string {
     if (!ys.some((v) => cellText(v) === cellText(vy))) ys.push(vy);
     if (row.score === null) continue;
     // Other params vary too: a cell shows the best score among its sets.
-    const key = `${cellText(vx)}\u0000${cellText(vy)}`;
+    const key = cellKey(vx, vy);
     const score = new Decimal(row.score);
     const seen = best.get(key);
     if (seen === undefined || score.gt(seen)) best.set(key, score);
   }
-  if (xs.length === 0) return '<p>No set to draw.</p>';
   xs.sort(compareValues);
   ys.sort(compareValues);
-  const scores = [...best.values()];
-  const low = scores.length === 0 ? new Decimal(0) : Decimal.min(...scores);
-  const high = scores.length === 0 ? new Decimal(0) : Decimal.max(...scores);
-  const fraction = (score: Decimal): number =>
-    high.eq(low) ? 1 : score.minus(low).div(high.minus(low)).toNumber();
+  return { x, y, xs, ys, best };
+}
+
+/** Where the heatmap's parts go, in px. */
+interface HeatLayout {
+  readonly cellW: number;
+  readonly cellH: number;
+  readonly printValues: boolean;
+  readonly left: number;
+  readonly top: number;
+  readonly legendX: number;
+  readonly legendH: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+function heatLayoutOf({ xs, ys }: HeatGrid): HeatLayout {
   // Cells wide enough to print their score when there are few; at least 8 px when many.
   const cellW = Math.max(8, Math.min(72, Math.floor(720 / xs.length)));
   const cellH = Math.max(8, Math.min(32, Math.floor(480 / ys.length)));
-  const printValues = cellW >= 44 && cellH >= 14;
   const left = 80;
   const top = 10;
   const legendX = left + xs.length * cellW + 24;
   const legendH = Math.max(120, ys.length * cellH);
-  const width = legendX + 100;
-  const height = top + Math.max(ys.length * cellH, legendH) + 50;
+  return {
+    cellW,
+    cellH,
+    printValues: cellW >= 44 && cellH >= 14,
+    left,
+    top,
+    legendX,
+    legendH,
+    width: legendX + 100,
+    height: top + Math.max(ys.length * cellH, legendH) + 50,
+  };
+}
+
+/** The score range: lowest, highest, and where a score falls between them (0 to 1). */
+interface HeatScale {
+  readonly low: Decimal;
+  readonly high: Decimal;
+  readonly fraction: (score: Decimal) => number;
+}
+
+function heatmapSvg(result: OptimizeResult, names: readonly string[]): string {
+  const [x, y] = names;
+  if (x === undefined || y === undefined) return '<p>A heatmap needs two searched params.</p>';
+  const grid = heatGridOf(result, x, y);
+  if (grid.xs.length === 0) return '<p>No set to draw.</p>';
+  const scores = [...grid.best.values()];
+  const low = scores.length === 0 ? new Decimal(0) : Decimal.min(...scores);
+  const high = scores.length === 0 ? new Decimal(0) : Decimal.max(...scores);
+  const scale: HeatScale = {
+    low,
+    high,
+    fraction: (score) => (high.eq(low) ? 1 : score.minus(low).div(high.minus(low)).toNumber()),
+  };
+  const layout = heatLayoutOf(grid);
+  const parts = [
+    ...heatCells(grid, layout, scale),
+    ...heatAxes(grid, layout),
+    ...(scores.length > 0 ? heatLegend(layout, scale, result.objective) : []),
+  ];
+  return `<svg class="heatmap" xmlns="http://www.w3.org/2000/svg" width="${layout.width}" height="${layout.height}" font-size="11">${parts.join('')}</svg>`;
+}
+
+/** The cells, row by row (the first y value at the bottom), each row with its y label. */
+function heatCells(grid: HeatGrid, layout: HeatLayout, scale: HeatScale): string[] {
+  const { x, y, xs, ys, best } = grid;
+  const { left, top, cellW, cellH } = layout;
   const parts: string[] = [];
   for (const [j, vy] of ys.entries()) {
     const rowY = top + (ys.length - 1 - j) * cellH;
     for (const [i, vx] of xs.entries()) {
-      const score = best.get(`${cellText(vx)}\u0000${cellText(vy)}`);
-      const fill = score === undefined ? '#eee' : colour(fraction(score));
+      const score = best.get(cellKey(vx, vy));
+      const fill = score === undefined ? '#eee' : colour(scale.fraction(score));
       const label = `${x}=${cellText(vx)} ${y}=${cellText(vy)}: ${score?.toFixed(6) ?? 'no score'}`;
       parts.push(
         `<rect class="cell" x="${left + i * cellW}" y="${rowY}" width="${cellW}" height="${cellH}" fill="${fill}"><title>${escape(label)}</title></rect>`,
       );
-      if (printValues)
+      if (layout.printValues)
         parts.push(
           `<text class="cell-value" x="${left + i * cellW + cellW / 2}" y="${rowY + cellH / 2 + 4}" text-anchor="middle" font-size="10">${escape(score === undefined ? '-' : scoreText(score))}</text>`,
         );
@@ -122,7 +186,12 @@ function heatmapSvg(result: OptimizeResult, names: readonly string[]): string {
       `<text x="${left - 4}" y="${rowY + cellH / 2 + 4}" text-anchor="end">${escape(cellText(vy))}</text>`,
     );
   }
-  // A label every 40 px at most.
+  return parts;
+}
+
+/** The x labels (one every 40 px at most) and both axis names. */
+function heatAxes({ x, y, xs, ys }: HeatGrid, { left, top, cellW, cellH }: HeatLayout): string[] {
+  const parts: string[] = [];
   const step = Math.max(1, Math.ceil(40 / cellW));
   for (const [i, vx] of xs.entries())
     if (i % step === 0)
@@ -133,28 +202,29 @@ function heatmapSvg(result: OptimizeResult, names: readonly string[]): string {
     `<text x="${left + (xs.length * cellW) / 2}" y="${top + ys.length * cellH + 36}" text-anchor="middle">${escape(x)}</text>`,
     `<text x="12" y="${top + (ys.length * cellH) / 2}" transform="rotate(-90 12 ${top + (ys.length * cellH) / 2})" text-anchor="middle">${escape(y)}</text>`,
   );
-  // The colour scale: best score at the top, worst at the bottom, with their values.
-  if (scores.length > 0) {
-    const stops = [1, 0.75, 0.5, 0.25, 0]
-      .map((f) => `<stop offset="${(1 - f) * 100}%" stop-color="${colour(f)}"/>`)
-      .join('');
-    parts.push(
-      `<defs><linearGradient id="heat-scale" x1="0" y1="0" x2="0" y2="1">${stops}</linearGradient></defs>`,
-      `<rect class="scale" x="${legendX}" y="${top}" width="16" height="${legendH}" fill="url(#heat-scale)" stroke="#888"/>`,
-      ...(
-        [
-          { value: high, y: top + 4 },
-          { value: low.plus(high).div(2), y: top + legendH / 2 + 4 },
-          { value: low, y: top + legendH + 4 },
-        ] as const
-      ).map(
-        (mark) =>
-          `<text class="scale-value" x="${legendX + 22}" y="${mark.y}">${escape(scoreText(mark.value))}</text>`,
-      ),
-      `<text x="${legendX}" y="${top + legendH + 22}">${escape(result.objective)}</text>`,
-    );
-  }
-  return `<svg class="heatmap" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-size="11">${parts.join('')}</svg>`;
+  return parts;
+}
+
+/** The colour scale: best score at the top, worst at the bottom, with their values. */
+function heatLegend(layout: HeatLayout, { low, high }: HeatScale, objective: string): string[] {
+  const { legendX, legendH, top } = layout;
+  const stops = [1, 0.75, 0.5, 0.25, 0]
+    .map((f) => `<stop offset="${(1 - f) * 100}%" stop-color="${colour(f)}"/>`)
+    .join('');
+  const marks = [
+    { value: high, y: top + 4 },
+    { value: low.plus(high).div(2), y: top + legendH / 2 + 4 },
+    { value: low, y: top + legendH + 4 },
+  ];
+  return [
+    `<defs><linearGradient id="heat-scale" x1="0" y1="0" x2="0" y2="1">${stops}</linearGradient></defs>`,
+    `<rect class="scale" x="${legendX}" y="${top}" width="16" height="${legendH}" fill="url(#heat-scale)" stroke="#888"/>`,
+    ...marks.map(
+      (mark) =>
+        `<text class="scale-value" x="${legendX + 22}" y="${mark.y}">${escape(scoreText(mark.value))}</text>`,
+    ),
+    `<text x="${legendX}" y="${top + legendH + 22}">${escape(objective)}</text>`,
+  ];
 }
 
 function scatterSvg(result: OptimizeResult): string {

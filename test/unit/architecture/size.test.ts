@@ -33,7 +33,6 @@ const PENDING: readonly string[] = [
   'execution/rate-budget/redis-rate-budget.ts',
   'market/history/market-rules.ts: parseMarketRules',
   'market/recording/recording-writer.ts',
-  'optimize/optimize-html.ts: heatmapSvg',
   'runtime/bot.ts',
   'runtime/bot.ts: assembleBot',
   'runtime/control/control-server.ts: route',
