@@ -657,12 +657,17 @@ export class Executor {
   }
 
   // What may trade without the portfolio knowing yet, on the side of a new order: orders in
-  // flight, and orders of unknown outcome at their full size. Only the same side counts: a
-  // pending order on the other side may never fill, so it must not make room (fail closed).
+  // flight, orders of unknown outcome at their full size, and the unfilled rest of resting
+  // LIMIT orders (they fill whenever the market comes to them: issue 31's simulation saw two
+  // resting sells fill after market sells had used the room, past the cap). Only the same side
+  // counts: a pending order on the other side may never fill, so it must not make room.
   #pendingExposureX18(marketId: number, side: OrderSide): bigint {
     let total = this.#inFlightExposure.get(exposureKey(marketId, side)) ?? 0n;
     for (const record of this.#unresolved.values())
       if (record.marketId === marketId && record.side === side) total += record.amountX18;
+    for (const record of this.#options.journal.inStates(RESTING_STATES))
+      if (record.marketId === marketId && record.side === side)
+        total += record.amountX18 - record.filledX18;
     return side === 'BUY' ? total : -total;
   }
 

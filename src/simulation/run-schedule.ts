@@ -133,7 +133,8 @@ class ScheduleRun {
       venue: this.venue,
       accountId: this.#setup.accountId,
       accepted: this.watch.accepted,
-      healMs: this.healMs,
+      faultsUntil: this.durationMs - this.healMs,
+      now: this.scheduler.monotonic(),
       violations: this.violations,
     });
   }

@@ -64,7 +64,12 @@ export async function tempDir(): Promise<{ dir: string; remove: () => Promise<vo
 export interface TestConfig {
   readonly writeUrl: string;
   readonly readUrl?: string;
-  readonly strategies: readonly { module: string; markets: string[]; params?: object }[];
+  readonly strategies: readonly {
+    module: string;
+    name?: string;
+    markets: string[];
+    params?: object;
+  }[];
   readonly poll?: { intervalMs?: number; quotes?: boolean };
   readonly execution?: {
     rateLimit?: { requests: number; perMs: number };
