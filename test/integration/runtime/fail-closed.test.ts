@@ -167,6 +167,7 @@ it('a pending order on the other side makes no room under the cap (it may never 
 }, 60_000);
 
 it('resting LIMIT orders count against the position limit until they fill or end', async () => {
+  if (ETH === undefined) throw new Error('ETH-USD fixture market');
   // Issue 31's simulation (seed 2): two resting sells filled after market sells had used the
   // room they would take, and the venue's position went past the cap.
   const venue = await startPaperVenue({ port: 0, seed: 6, markets: FIXTURE_MARKETS });
