@@ -217,6 +217,10 @@ it('three processes share one budget: >= 0.9 R, no 429, survive a SIGKILL and a 
   );
 
   // Phase 4: Redis back.
+  // A survivor may reconnect (ioredis retries every 500 ms) and say so while restart() still
+  // waits for its own PONG: its 'reachable again' line then arrives before restart() returns.
+  // Lines are looked for from before the restart, or that bot is never seen coming back.
+  const restartBeganAt = Date.now();
   await redis.restart();
   const restartedAt = Date.now();
   // Each survivor says when it is back (a probe every 500 ms, then ioredis's reconnect and
@@ -228,7 +232,7 @@ it('three processes share one budget: >= 0.9 R, no 429, survive a SIGKILL and a 
   const backDeadline = restartedAt + 20_000;
   const backAt = (bot: QuantaProcess): number | undefined =>
     bot.stdout.find(
-      (l) => l.at >= restartedAt && l.line.includes('shared rate budget reachable again'),
+      (l) => l.at >= restartBeganAt && l.line.includes('shared rate budget reachable again'),
     )?.at;
   while (bots.slice(0, 2).some((bot) => backAt(bot) === undefined)) {
     if (Date.now() > backDeadline) {
@@ -237,7 +241,7 @@ it('three processes share one budget: >= 0.9 R, no 429, survive a SIGKILL and a 
     await sleep(100);
   }
   const backTimes = bots.slice(0, 2).map((bot) => (backAt(bot) ?? Infinity) - restartedAt);
-  const lastBack = restartedAt + Math.max(...backTimes);
+  const lastBack = Math.max(restartedAt, restartedAt + Math.max(...backTimes));
   const measureFrom = lastBack + SETTLE_MS + 500;
   await sleep(measureFrom + 2000 - Date.now());
   const back = admitted(venue, measureFrom, measureFrom + 2000) / 2 / R;
