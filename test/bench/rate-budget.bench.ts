@@ -30,6 +30,7 @@ import { venueErrorFromStatus } from '../../src/venue/errors.ts';
 import type { VenueOrder } from '../../src/venue/types.ts';
 import { startRedisServer } from '../helpers/redis-server.ts';
 import { reportFigure } from './figures.ts';
+import { filledVenueOrder } from '../helpers/venue-order.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PERMITS = Number(process.env.BENCH_PERMITS ?? 2000);
@@ -37,22 +38,7 @@ const R = 20;
 const PER_MS = 1000;
 const SATURATED_MS = 8000;
 
-const ORDER: VenueOrder = {
-  id: 1,
-  brokerId: 1,
-  subaccountId: 's',
-  marketSymbol: 'ETH-USD',
-  marketType: 'PERPETUAL',
-  side: 'BUY',
-  type: 'MARKET',
-  status: 'FILLED',
-  amountX18: 1n,
-  priceX18: 0n,
-  totalFilledX18: 1n,
-  expiryTs: Number.MAX_SAFE_INTEGER,
-  createdAt: '',
-  updatedAt: '',
-};
+const ORDER: VenueOrder = filledVenueOrder({ expiryTs: Number.MAX_SAFE_INTEGER });
 
 /**
  * (a) and (c): one round of saturation by one dispatcher per budget (none given: one dispatcher
