@@ -22,7 +22,6 @@ const MAX_FILE_LINES = 400;
 const PENDING: readonly string[] = [
   'backtest/compare.ts: compareRuns',
   'backtest/progress.ts: createProgress',
-  'backtest/report-html.ts',
   'backtest/run-backtest.ts',
   'backtest/run-backtest.ts: runBacktest',
   'backtest/tearsheet.ts: priceCharts',
