@@ -1,6 +1,6 @@
-import { setTimeout as wait } from 'node:timers/promises';
 import type { Address, Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { systemSleep } from '../clock/timers.ts';
 import { ErrorCodes, isQuantaError, QuantaError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
 import { register, type OrderCredentials, type VenueConnection } from '../venue/endpoints/index.ts';
@@ -24,9 +24,6 @@ const RATE_LIMITED_RETRIES = 5;
 const MAX_RATE_LIMITED_WAIT_MS = 10_000;
 /** The wait when a 429 names none. */
 const DEFAULT_RATE_LIMITED_WAIT_MS = 1000;
-
-const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  wait(ms, undefined, signal === undefined ? {} : { signal });
 
 /** Options of {@link CredentialManager}. */
 export interface CredentialManagerOptions {
@@ -210,7 +207,7 @@ export class CredentialManager {
             { endpoint: error.endpoint, waitMs, retry: rateLimited, of: RATE_LIMITED_RETRIES },
             'registration rate-limited by the venue; trying again after its Retry-After',
           );
-          await (this.#options.sleep ?? defaultSleep)(waitMs, signal);
+          await (this.#options.sleep ?? systemSleep)(waitMs, signal);
           continue;
         }
         // The stored counter can lag the venue's (a lost state dir): take the venue's word once.

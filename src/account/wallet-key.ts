@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { generatePrivateKey } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { writeFileAtomic } from './atomic-write.ts';
+import { systemPrivateKey } from '../clock/entropy.ts';
 
 const PRIVATE_KEY = /^(0x)?[0-9a-fA-F]{64}$/;
 
@@ -46,7 +46,7 @@ export function readWalletKey(envName: string, env: NodeJS.ProcessEnv, paperKeyF
     const stored = readFileSync(paperKeyFile, 'utf8').trim();
     if (PRIVATE_KEY.test(stored)) return stored as Hex;
   }
-  const generated = generatePrivateKey();
+  const generated = systemPrivateKey();
   writeFileAtomic(paperKeyFile, `${generated}\n`);
   return generated;
 }

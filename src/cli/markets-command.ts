@@ -8,6 +8,7 @@ import type { Market } from '../domain/index.ts';
 import type { CommandInput } from './command-spec.ts';
 import type { COMMANDS } from './commands.ts';
 import { loadConfigFlag } from './common.ts';
+import { systemTimeoutSignal } from '../clock/timers.ts';
 
 const fraction = (x18: bigint, unit: 'bp' | '%'): string =>
   `${new Decimal(formatX18(x18)).times(unit === 'bp' ? 10_000 : 100).toFixed()}${unit === 'bp' ? ' bp' : '%'}`;
@@ -75,7 +76,7 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.markets>): Pro
       { baseUrl: venue.readUrl, timeoutMs: config.venue.timeoutMs },
       {
         type: flags.type,
-        signal: AbortSignal.timeout(config.venue.timeoutMs),
+        signal: systemTimeoutSignal(config.venue.timeoutMs),
       },
     );
     const sorted = [...markets].sort((a, b) => a.id - b.id);

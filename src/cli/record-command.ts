@@ -2,7 +2,7 @@ import { stdout } from 'node:process';
 import { systemClock } from '../clock/clock.ts';
 import { RecordingWriter } from '../market/recording/index.ts';
 import { resolveVenue } from '../runtime/embedded-venue.ts';
-import { sleep } from '../runtime/sleep.ts';
+import { systemSleep as sleep, systemTimer } from '../clock/timers.ts';
 import { createVenuePoller } from '../runtime/venue-poller.ts';
 import { httpVenueReads } from '../venue/http-venue-client.ts';
 import type { CommandInput } from './command-spec.ts';
@@ -36,8 +36,8 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.record>): Prom
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const timer =
-    durationMs === undefined ? undefined : setTimeout(() => controller.abort(), durationMs);
+  const cancelTimer =
+    durationMs === undefined ? undefined : systemTimer(durationMs, () => controller.abort());
   let count = 0;
   try {
     // The bot's poller wiring: no per-poll signal retained by the long-lived one.
@@ -60,7 +60,7 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.record>): Prom
     progress.done();
     return exitCode;
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    cancelTimer?.();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await writer.close();

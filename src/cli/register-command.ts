@@ -11,6 +11,7 @@ import { createLogger } from '../log/logger.ts';
 import type { CommandInput } from './command-spec.ts';
 import type { COMMANDS } from './commands.ts';
 import { loadConfigFlag } from './common.ts';
+import { systemTimeoutSignal } from '../clock/timers.ts';
 
 /**
  * `quanta register`: registers the subaccount (or reuses valid stored credentials) and prints
@@ -43,7 +44,7 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.register>): Pr
       log: createLogger({ level: 'silent' }),
     });
     const { credential, registered } = await manager.ensure(
-      AbortSignal.timeout(config.venue.timeoutMs * 3),
+      systemTimeoutSignal(config.venue.timeoutMs * 3),
     );
     stdout.write(
       [

@@ -13,6 +13,7 @@ const DEFAULT_EXPIRY_MARGIN_MS = 100;
 
 export type { SignedOrderRequest } from '../venue/venue-client.ts';
 import type { SignedOrderRequest } from '../venue/venue-client.ts';
+import { systemBackgroundTimer } from '../clock/timers.ts';
 
 /**
  * Where orders go: the venue client's one write (`VenueClient.createOrder`: HTTP live and
@@ -289,8 +290,7 @@ export class Dispatcher {
   async drain(timeoutMs: number): Promise<boolean> {
     const all = Promise.allSettled([...this.#inFlight]).then(() => true);
     const timer = new Promise<boolean>((resolve) => {
-      const handle = setTimeout(() => resolve(false), timeoutMs);
-      handle.unref();
+      systemBackgroundTimer(timeoutMs, () => resolve(false));
     });
     const finished = await Promise.race([all, timer]);
     if (!finished) this.#abort.abort(new Error('shutdown'));

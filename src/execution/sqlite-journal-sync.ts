@@ -4,6 +4,7 @@ import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { BOOT_SCOPE, KV_SET } from './sqlite-journal-kv.ts';
 import { kvRowSum } from './journal-row-sum.ts';
 import { preallocateJournalWal } from './journal-wal-space.ts';
+import { systemRepeat } from '../clock/timers.ts';
 
 /** How often a disk journal looks whether it has been quiet since the last look (then checkpoints). */
 const CHECKPOINT_IDLE_TICK_MS = 100;
@@ -39,7 +40,7 @@ export class JournalSync {
   /** Commits since the last checkpoint, and their count at the last idle check. */
   #commits = 0;
   #commitsSeen = 0;
-  readonly #idleTimer: NodeJS.Timeout | undefined;
+  readonly #stopIdleTicks: (() => void) | undefined;
 
   /** @param options.onDisk - a writable file (the policy applies), not `:memory:` or read-only. */
   constructor(db: Database.Database, options: { readonly onDisk: boolean }) {
@@ -55,8 +56,7 @@ export class JournalSync {
     db.pragma('wal_autocheckpoint = 0');
     this.#checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
     this.#restartWal = db.prepare(KV_SET);
-    this.#idleTimer = setInterval(() => this.#checkpointIfIdle(), CHECKPOINT_IDLE_TICK_MS);
-    this.#idleTimer.unref();
+    this.#stopIdleTicks = systemRepeat(CHECKPOINT_IDLE_TICK_MS, () => this.#checkpointIfIdle());
   }
 
   /** Runs a write that must survive power loss: a commit at synchronous FULL (fsynced). */
@@ -88,7 +88,7 @@ export class JournalSync {
 
   /** Stops the idle checkpoints (closing the file checkpoints the rest). */
   stop(): void {
-    if (this.#idleTimer !== undefined) clearInterval(this.#idleTimer);
+    this.#stopIdleTicks?.();
   }
 
   /** A PASSIVE checkpoint of the WAL (it never waits for readers); no-op when nothing was written. */

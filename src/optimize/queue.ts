@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import type { SetRunner } from './local-pool.ts';
 import type { SetOutcome, SetTask } from './run-set.ts';
+import { systemTimer } from '../clock/timers.ts';
 
 /** The BullMQ queue sweeps put their sets on. */
 export const QUEUE_NAME = 'quanta-optimize';
@@ -32,12 +33,12 @@ async function connect(url: string): Promise<Redis> {
   connection.on('error', (error: Error) => {
     lastError = error.message;
   });
-  let timer: NodeJS.Timeout | undefined;
+  let cancelTimer: (() => void) | undefined;
   try {
     await Promise.race([
       connection.ping(),
       new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error('timeout')), CONNECT_TIMEOUT_MS);
+        cancelTimer = systemTimer(CONNECT_TIMEOUT_MS, () => reject(new Error('timeout')));
       }),
     ]);
   } catch (cause) {
@@ -48,7 +49,7 @@ async function connect(url: string): Promise<Redis> {
       { cause, details: ['Check --queue and that redis-server runs there.'] },
     );
   } finally {
-    clearTimeout(timer);
+    cancelTimer?.();
   }
   return connection;
 }

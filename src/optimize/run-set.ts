@@ -15,6 +15,7 @@ import { openRecording } from '../market/recording/index.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { formatX18, parseDecimalToX18 } from '../money/index.ts';
 import type { SetMetrics } from './objective.ts';
+import { systemTimeoutSignal } from '../clock/timers.ts';
 
 /** A time window of a recording: snapshots with `from <= takenAt < to` (ms). */
 export interface TimeWindow {
@@ -95,7 +96,7 @@ export function decodedSnapshots(data: string): Promise<Snapshot[]> {
 }
 
 async function download(url: string): Promise<string> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(600_000) });
+  const response = await fetch(url, { signal: systemTimeoutSignal(600_000) });
   if (!response.ok || response.body === null)
     throw new Error(`recording ${url}: HTTP ${response.status}`);
   const name = basename(new URL(url).pathname) || 'recording.jsonl';

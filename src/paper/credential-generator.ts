@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { systemRandomHex } from '../clock/entropy.ts';
 import type { ServiceCredentials } from '../venue/types.ts';
 
 /** Makes one fresh credential pair: a 32 and a 64 lowercase hex string (docs/trading-service-api.md §2.3). */
@@ -17,8 +18,8 @@ export type CredentialGenerator = () => ServiceCredentials;
 export function createCredentialGenerator(seed?: number): CredentialGenerator {
   if (seed === undefined) {
     return () => ({
-      serviceKey: randomBytes(16).toString('hex'),
-      serviceSecret: randomBytes(32).toString('hex'),
+      serviceKey: systemRandomHex(16),
+      serviceSecret: systemRandomHex(32),
     });
   }
   let issued = 0;

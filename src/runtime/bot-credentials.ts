@@ -8,7 +8,7 @@ import type { Logger } from '../log/logger.ts';
 import type { VenueConnection } from '../venue/endpoints/index.ts';
 import { signingDomainOf } from './signing-domain.ts';
 import type { StatePaths } from './state-paths.ts';
-import type { StartTimer } from '../strategy/strategy-timer.ts';
+import { systemTimeoutSignal, type StartTimer } from '../clock/timers.ts';
 import { withDeadline } from './with-deadline.ts';
 
 /** What {@link openCredentials} needs. */
@@ -48,7 +48,7 @@ export async function openCredentials(options: OpenCredentialsOptions): Promise<
     log: options.log.child({ part: 'account' }),
     ...(options.takePermit === undefined ? {} : { takePermit: options.takePermit }),
   });
-  await credentials.ensure(AbortSignal.timeout(credentialTimeoutMs(config)));
+  await credentials.ensure(systemTimeoutSignal(credentialTimeoutMs(config)));
   return credentials;
 }
 
@@ -92,7 +92,7 @@ export function credentialRenewal(
   log: Logger,
   /** Told how each renewal attempt ended: undefined when it succeeded (readiness, alerts). */
   onAttempt?: (error: unknown) => void,
-  /** Starts the renewal's deadline timer; default `setTimeout` (the simulator's virtual clock). */
+  /** Starts the renewal's deadline timer; default the real one (clock/timers.ts); the simulator injects its virtual clock's. */
   startTimer?: StartTimer,
 ): (signal: AbortSignal) => Promise<void> {
   return async (signal) => {

@@ -16,7 +16,7 @@ import { RecordingWriter } from '../market/recording/index.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { checkStrategySymbols } from '../strategy/check-symbols.ts';
 import { prepareStrategies, type PreparedStrategy } from '../strategy/prepare-strategies.ts';
-import type { StartTimer } from '../strategy/strategy-timer.ts';
+import type { StartTimer } from '../clock/timers.ts';
 import type { Fill } from '../domain/index.ts';
 import type { VenueConnection } from '../venue/endpoints/index.ts';
 import { httpVenueClient, type VenueCredentials } from '../venue/http-venue-client.ts';
@@ -39,7 +39,7 @@ import { keepPrecision } from './kept-precision.ts';
 import { credentialOrderSigner } from './credential-order-signer.ts';
 import { stopTrading, type RunSummary } from './shutdown.ts';
 import { signingDomainOf } from './signing-domain.ts';
-import { sleep as realSleep } from './sleep.ts';
+import { systemSleep, systemTimeoutSignal } from '../clock/timers.ts';
 import { logStartBanner } from './start-banner.ts';
 import { lockStateDir } from './state-lock.ts';
 import { statePaths } from './state-paths.ts';
@@ -71,7 +71,7 @@ export interface BotOptions {
   /** The monotonic clock budgets, waits and schedules run on (`Clock.monotonic`); default the system's. */
   readonly monotonic?: () => number;
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
-  /** Starts the strategies' `onSnapshot` deadline timers; default `setTimeout`. */
+  /** Starts the strategies' `onSnapshot` deadline timers; default the real one (clock/timers.ts). */
   readonly strategyTimer?: StartTimer;
   /** Told about every snapshot (the recorder). */
   readonly onSnapshot?: (snapshot: Snapshot) => void;
@@ -159,7 +159,7 @@ async function assembleBot(
   const { config, log } = options;
   const now = options.now ?? systemClock.now;
   const monotonic = options.monotonic ?? systemClock.monotonic;
-  const sleep = options.sleep ?? realSleep;
+  const sleep = options.sleep ?? systemSleep;
   // This host's clock against the venue's, from the first answer on (issue 25).
   const venueClock = new VenueClock({
     clock: { now, monotonic },
@@ -507,7 +507,7 @@ async function httpTradingStack(parts: {
     strategies: parts.strategies,
     journal: parts.journal,
     // Lookups wait for a permit behind the orders, within the request timeout.
-    venue: lookupsUnderBudget(venueClient, budget, () => AbortSignal.timeout(parts.timeoutMs)),
+    venue: lookupsUnderBudget(venueClient, budget, () => systemTimeoutSignal(parts.timeoutMs)),
     signer: credentialOrderSigner(credentials, signingDomainOf(config)),
     budget,
     rate: stackRateOf(config),
@@ -518,7 +518,7 @@ async function httpTradingStack(parts: {
     now: parts.now,
     monotonic: parts.monotonic,
     clockRefusal: (ttlMs) => parts.venueClock.refusal(ttlMs),
-    sleep: options.sleep ?? realSleep,
+    sleep: options.sleep ?? systemSleep,
     log: options.log,
     ...(onIntent === undefined ? {} : { onIntent }),
     ...(metrics === undefined

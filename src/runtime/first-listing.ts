@@ -1,10 +1,10 @@
-import { setTimeout as wait } from 'node:timers/promises';
 import pRetry from 'p-retry';
 import { summarizeError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
 import { VenueError } from '../venue/errors.ts';
 import type { Market } from '../domain/index.ts';
 import type { VenueClient } from '../venue/venue-client.ts';
+import { systemSleep, systemTimeoutSignal } from '../clock/timers.ts';
 
 const ATTEMPTS = 5;
 /** The longest `Retry-After` a 429 may make the first listing wait. */
@@ -33,9 +33,9 @@ export async function firstListing(
     readonly takePermit?: (signal: AbortSignal) => Promise<{ release(sent?: boolean): void }>;
   },
 ): Promise<Market[]> {
-  const sleep = options.sleep ?? ((ms: number) => wait(ms));
+  const sleep = options.sleep ?? systemSleep;
   const attempt = async () => {
-    const signal = AbortSignal.timeout(options.timeoutMs);
+    const signal = systemTimeoutSignal(options.timeoutMs);
     const permit = await options.takePermit?.(signal);
     try {
       return await venue.listMarkets(signal);

@@ -1,4 +1,4 @@
-import { realTimer, type StartTimer } from '../strategy/strategy-timer.ts';
+import { systemTimer, type StartTimer } from '../clock/timers.ts';
 
 /**
  * Runs `task` with a signal that aborts when `parent` aborts or `timeoutMs` passes, whichever
@@ -11,8 +11,8 @@ export async function withDeadline<T>(
   parent: AbortSignal,
   timeoutMs: number,
   task: (signal: AbortSignal) => Promise<T>,
-  /** Starts the deadline's timer; default `setTimeout` (the simulator's virtual clock). */
-  startTimer: StartTimer = realTimer,
+  /** Starts the deadline's timer; default the real one (clock/timers.ts); the simulator injects its virtual clock's. */
+  startTimer: StartTimer = systemTimer,
 ): Promise<T> {
   const controller = new AbortController();
   const onAbort = (): void => controller.abort(parent.reason);

@@ -5,6 +5,8 @@
  * then never settle, as in a process that was killed).
  */
 
+import { nextMacrotask } from '../clock/timers.ts';
+
 /** Whoever started a timer: one simulated process (or the simulator itself). */
 export type Owner = number;
 
@@ -14,13 +16,6 @@ interface Timer {
   readonly owner: Owner;
   readonly fire: () => void;
   cancelled: boolean;
-}
-
-/** One macrotask boundary: every promise chain that can move at this instant has moved. */
-function nextMacrotask(): Promise<void> {
-  // The simulator's one real timer: a boundary, never a wait (virtual time does not move
-  // here). Every bot timer runs on the queue below.
-  return new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 /** The timers and clocks one simulated process is given. */

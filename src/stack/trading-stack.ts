@@ -3,7 +3,7 @@ import type { Logger } from '../log/logger.ts';
 import { loadStrategyHosts } from '../strategy/load-hosts.ts';
 import type { PositionFacts, StrategyHost } from '../strategy/strategy-host.ts';
 import type { PreparedStrategy } from '../strategy/prepare-strategies.ts';
-import type { StartTimer } from '../strategy/strategy-timer.ts';
+import type { StartTimer } from '../clock/timers.ts';
 import type { VenueClient } from '../venue/venue-client.ts';
 import { Dispatcher } from '../execution/dispatcher.ts';
 import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
@@ -64,7 +64,7 @@ export interface TradingStackOptions {
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly log: Logger;
   readonly onIntent?: (produced: ProducedIntent) => void;
-  /** Starts the strategies' `onSnapshot` deadline timers; default `setTimeout`. */
+  /** Starts the strategies' `onSnapshot` deadline timers; default the real one (clock/timers.ts). */
   readonly strategyTimer?: StartTimer;
   /** Why this host's clock must not sign an order now (`VenueClock.refusal`); absent: no check. */
   readonly clockRefusal?: (ttlMs: number) => string | undefined;

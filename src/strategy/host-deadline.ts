@@ -1,6 +1,7 @@
 import type { Logger } from '../log/logger.ts';
 import type { Snapshot } from '../market/snapshot.ts';
-import { raceDeadline, realTimer, TIMED_OUT, type StartTimer } from './strategy-timer.ts';
+import { systemTimer, type StartTimer } from '../clock/timers.ts';
+import { raceDeadline, TIMED_OUT } from './strategy-timer.ts';
 
 /** What a {@link HostDeadline} needs from its host. */
 export interface HostDeadlineOptions {
@@ -61,7 +62,7 @@ export class HostDeadline {
 
   /** The strategy's answer, or TIMED_OUT after `timeoutMs` (the call is then remembered as late). */
   async within(pending: PromiseLike<unknown>, snapshot: Snapshot): Promise<unknown> {
-    const { timeoutMs, startTimer = realTimer, name } = this.#options;
+    const { timeoutMs, startTimer = systemTimer, name } = this.#options;
     if (timeoutMs === undefined) return await pending;
     // Settled into a value so that a late rejection is never an unhandled one.
     const settled = Promise.resolve(pending).then(

@@ -3,7 +3,7 @@ import type { Snapshot } from '../market/snapshot.ts';
 import type { MarginAccountView } from '../domain/account/index.ts';
 import type { Strategy, StrategyStore } from './define-strategy.ts';
 import type { ExitSpec, OpenOrder } from '../domain/index.ts';
-import type { StartTimer } from './strategy-timer.ts';
+import type { StartTimer } from '../clock/timers.ts';
 
 /** What a host needs to run one strategy instance; everything outside comes in as functions. */
 export interface StrategyHostOptions {
@@ -34,7 +34,7 @@ export interface StrategyHostOptions {
    * (`strategies[].timeoutMs`); without it the host waits as long as the strategy takes.
    */
   readonly timeoutMs?: number | undefined;
-  /** Starts the deadline timer; default `setTimeout`. */
+  /** Starts the deadline timer; default the real one (clock/timers.ts). */
   readonly startTimer?: StartTimer | undefined;
   /** Timeouts in a row after which the strategy is paused (default 3). */
   readonly maxConsecutiveTimeouts?: number | undefined;

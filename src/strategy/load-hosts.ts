@@ -4,7 +4,7 @@ import type { OpenOrder } from '../domain/index.ts';
 import type { PreparedStrategy } from './prepare-strategies.ts';
 import { StrategyWorkerClient } from './isolate/strategy-worker-client.ts';
 import { StrategyHost, type PositionFacts, type StrategyHostOptions } from './strategy-host.ts';
-import type { StartTimer } from './strategy-timer.ts';
+import type { StartTimer } from '../clock/timers.ts';
 
 /** What every host gets from the bot (live) or the backtest. */
 export interface HostEnvironment {
@@ -21,7 +21,7 @@ export interface HostEnvironment {
   readonly onInvalidIntent: (instance: string, detail: string) => void;
   /** Told about every intent a strategy returned before its warm-up ended (refused). */
   readonly onWarmingUp?: ((instance: string, detail: string) => void) | undefined;
-  /** Starts the `onSnapshot` deadline timers; default `setTimeout`. */
+  /** Starts the `onSnapshot` deadline timers; default the real one (clock/timers.ts). */
   readonly startTimer?: StartTimer | undefined;
   /** Told about every `ctx.plot` point of every instance. */
   readonly onPlot?:

@@ -1,14 +1,4 @@
-/**
- * Starts a timer that calls `onFire` after `ms` milliseconds unless the returned function is
- * called first. Injected so tests decide when a deadline passes instead of waiting for it.
- */
-export type StartTimer = (ms: number, onFire: () => void) => () => void;
-
-/** The real timer (`setTimeout`), used unless a test injects another. */
-export const realTimer: StartTimer = (ms, onFire) => {
-  const handle = setTimeout(onFire, ms);
-  return () => clearTimeout(handle);
-};
+import type { StartTimer } from '../clock/timers.ts';
 
 /** What {@link raceDeadline} resolves to when the deadline came first. */
 export const TIMED_OUT: unique symbol = Symbol('timed out');

@@ -25,7 +25,7 @@ import type { RateBudget } from '../../src/execution/rate-budget/rate-budget.ts'
 import { RedisRateBudget } from '../../src/execution/rate-budget/redis-rate-budget.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { startPaperVenue } from '../../src/paper/index.ts';
-import { sleep } from '../../src/runtime/sleep.ts';
+import { systemSleep as sleep } from '../../src/clock/timers.ts';
 import { venueErrorFromStatus } from '../../src/venue/errors.ts';
 import type { VenueOrder } from '../../src/venue/types.ts';
 import { startRedisServer } from '../helpers/redis-server.ts';

@@ -1,4 +1,4 @@
-import type { StartTimer } from '../../src/strategy/strategy-timer.ts';
+import type { StartTimer } from '../../src/clock/timers.ts';
 
 /** A deadline timer the test fires by hand: `start` is what the code under test is given. */
 export interface ManualTimer {

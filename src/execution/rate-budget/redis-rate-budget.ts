@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { summarizeError } from '../../errors/index.ts';
 import type { Logger } from '../../log/logger.ts';
@@ -13,6 +12,7 @@ import {
 } from './rate-budget.ts';
 import { ACQUIRE_LUA, HOLD_LUA, PAUSE_LUA } from './redis-scripts.ts';
 import { Waiters } from './waiters.ts';
+import { systemRandomHex } from '../../clock/entropy.ts';
 
 /** Options of {@link RedisRateBudget.open}. */
 export interface RedisRateBudgetOptions {
@@ -87,7 +87,7 @@ export class RedisRateBudget implements RateBudget {
   readonly #leaseMs: number;
   readonly #share: number;
   readonly #label: string;
-  readonly #token = randomBytes(6).toString('hex');
+  readonly #token = systemRandomHex(6);
   readonly #own = new Map<string, OwnSlot>();
   readonly #waiters = new Waiters();
   readonly #pump: Pump;

@@ -14,6 +14,7 @@ import type { ParamsOutcome } from '../live-params.ts';
 import type { FeedListener } from './live-feed.ts';
 import { LOGIN_PATHS, pageAsset, type PageAsset } from './page/page-assets.ts';
 import { crossSiteRefusal, setSecurityHeaders } from './request-guard.ts';
+import { systemTimer } from '../../clock/timers.ts';
 
 /** What the bot answers through the control server. */
 export interface ControlHandlers {
@@ -105,7 +106,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
-  const timer = setTimeout(() => req.destroy(), BODY_TIMEOUT_MS);
+  const cancelTimer = systemTimer(BODY_TIMEOUT_MS, () => req.destroy());
   try {
     for await (const chunk of req as AsyncIterable<Buffer>) {
       size += chunk.length;
@@ -114,7 +115,7 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
       chunks.push(chunk);
     }
   } finally {
-    clearTimeout(timer);
+    cancelTimer();
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return undefined;

@@ -2,6 +2,7 @@ import pRetry from 'p-retry';
 import { locatedLine, type Config } from '../../config/index.ts';
 import { ErrorCodes, QuantaError, summarizeError } from '../../errors/index.ts';
 import type { Logger } from '../../log/logger.ts';
+import { systemTimer } from '../../clock/timers.ts';
 
 /** What an alert is about: one kind per event the issue lists. */
 export const ALERT_KINDS = [
@@ -188,7 +189,7 @@ export class Notifier {
           const request = new AbortController();
           const onClose = (): void => request.abort();
           signal.addEventListener('abort', onClose, { once: true });
-          const timer = setTimeout(() => request.abort(), timeoutMs);
+          const cancelTimer = systemTimer(timeoutMs, () => request.abort());
           try {
             const res = await fetch(target.url, {
               method: 'POST',
@@ -201,7 +202,7 @@ export class Notifier {
             if (res.status < 200 || res.status >= 300)
               throw new Error(`webhook answered HTTP ${res.status}`);
           } finally {
-            clearTimeout(timer);
+            cancelTimer();
             signal.removeEventListener('abort', onClose);
           }
         },
@@ -234,12 +235,12 @@ export class Notifier {
       if (this.#queues.every((q) => !q.busy && q.waiting.length === 0)) resolve();
       else this.#idle.add(resolve);
     });
-    let timer: NodeJS.Timeout | undefined;
+    let cancelTimer: (() => void) | undefined;
     const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, timeoutMs);
+      cancelTimer = systemTimer(timeoutMs, resolve);
     });
     await Promise.race([idle, deadline]);
-    clearTimeout(timer);
+    cancelTimer?.();
     this.#abort.abort();
   }
 }

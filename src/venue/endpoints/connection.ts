@@ -12,7 +12,7 @@ export interface VenueConnection {
   readonly timing?: VenueTimeProbe;
   /** The fetch to use; default the global one (the simulator's in-process venue). */
   readonly fetchImpl?: typeof fetch;
-  /** Starts each request's timeout timer; default `setTimeout` (the simulator's virtual clock). */
+  /** Starts each request's timeout timer; default the real one (clock/timers.ts); the simulator injects its virtual clock's. */
   readonly startTimer?: (ms: number, onFire: () => void) => () => void;
 }
 

@@ -3,6 +3,7 @@
  * cap, envelope parsing, and errors that never carry request headers (credentials travel there).
  */
 import { systemClock } from '../../clock/clock.ts';
+import { systemTimer } from '../../clock/timers.ts';
 import type { VenueTimeProbe } from '../../clock/venue-clock.ts';
 import { dateHeaderSample } from '../../clock/venue-time.ts';
 import { ErrorCodes } from '../../errors/index.ts';
@@ -47,7 +48,7 @@ export interface VenueRequestOptions {
   fetchImpl?: typeof fetch | undefined;
   /**
    * Starts the request's timeout timer (calls `onFire` after `ms` unless the returned function
-   * is called first); default `setTimeout`. The simulator runs it on virtual time.
+   * is called first); default the real one (clock/timers.ts). The simulator runs it on virtual time.
    */
   startTimer?: ((ms: number, onFire: () => void) => () => void) | undefined;
   /** Clock for `Retry-After` dates; default the system's wall clock. */
@@ -65,12 +66,6 @@ export interface VenueResponse extends VenueEnvelope {
 }
 
 type AbortWhy = 'caller' | 'timeout' | 'cap';
-
-/** The timeout timer unless one is injected. */
-function realTimer(ms: number, onFire: () => void): () => void {
-  const handle = setTimeout(onFire, ms);
-  return () => clearTimeout(handle);
-}
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const BAD_HEADER_VALUE = /[\u0000-\u0008\u000a-\u001f\u007f]/;
@@ -124,7 +119,7 @@ export async function venueRequest(options: VenueRequestOptions): Promise<VenueR
   };
   const onCallerAbort = (): void => abort('caller');
   callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-  const cancelTimer = (options.startTimer ?? realTimer)(timeoutMs, () => abort('timeout'));
+  const cancelTimer = (options.startTimer ?? systemTimer)(timeoutMs, () => abort('timeout'));
   const failure = (error: unknown): VenueError => {
     if (why === 'caller') return venueAbortedError(endpoint);
     if (why === 'timeout') return venueTimeoutError(endpoint, timeoutMs);

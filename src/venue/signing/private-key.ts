@@ -1,5 +1,6 @@
 import type { Hex, TypedData, TypedDataDefinition } from 'viem';
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { systemPrivateKey } from '../../clock/entropy.ts';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 
 const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
@@ -36,7 +37,7 @@ export function accountFromPrivateKey(privateKey: string, what: string): Private
  * one as a throwaway wallet). Keep it out of logs.
  */
 export function generateSigningKey(): Hex {
-  return generatePrivateKey();
+  return systemPrivateKey();
 }
 
 /**

@@ -16,7 +16,7 @@ import {
 } from '../../../src/execution/rate-budget/redis-scripts.ts';
 import type { Permit } from '../../../src/execution/rate-budget/rate-budget.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
-import { sleep } from '../../../src/runtime/sleep.ts';
+import { systemSleep as sleep } from '../../../src/clock/timers.ts';
 import { captureLogs } from '../runtime/harness.ts';
 import { settle } from '../../helpers/manual-timer.ts';
 import { startRedisServer, type RedisServer } from '../../helpers/redis-server.ts';

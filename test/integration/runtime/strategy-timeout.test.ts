@@ -13,7 +13,7 @@ import { parseConfig } from '../../../src/config/index.ts';
 import type { Snapshot } from '../../../src/market/snapshot.ts';
 import { startPaperVenue, type PaperVenue } from '../../../src/paper/index.ts';
 import { startBot } from '../../../src/runtime/bot.ts';
-import type { StartTimer } from '../../../src/strategy/strategy-timer.ts';
+import type { StartTimer } from '../../../src/clock/timers.ts';
 import { T0, WALLET_KEY } from '../account/helpers.ts';
 import { captureLogs, ROOT, strategyModule, WALLET_ENV } from './harness.ts';
 

@@ -1,10 +1,10 @@
 /**
  * Time comes from the injected clock (docs/style.md §24, docs/clock.md, issue 25): no file of
  * src/ reads the wall clock or the process's own clocks but src/clock/clock.ts, whose
- * `systemClock` is what a bot is given when a test gives it nothing else. Timers and random
- * draws are not behind an injected source yet: the files that start timers or draw randomness
- * are listed with their count, so that none is added unnoticed (and one moved behind the clock
- * or the seeded source shows here as a list to shorten).
+ * `systemClock` is what a bot is given when a test gives it nothing else. Timers and random draws
+ * likewise: src/clock/timers.ts is the one file that starts real timers and src/clock/entropy.ts
+ * the one that draws randomness; every other part takes them injected (the whole-bot simulation
+ * gives its virtual timers and seeded keys) or uses those as its default.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -60,36 +60,10 @@ it('reads the wall clock and the monotonic clock only in src/clock/clock.ts', ()
   expect(readers).toEqual(['clock/clock.ts']);
 });
 
-it('starts timers only where it did when the clock came (none added)', () => {
-  expect(countsOf(TIMERS)).toEqual({
-    'account/credential-manager.ts': 2,
-    'cli/markets-command.ts': 1,
-    'cli/record-command.ts': 1,
-    'cli/register-command.ts': 1,
-    'execution/dispatcher.ts': 1,
-    'execution/sqlite-journal-sync.ts': 1,
-    'optimize/queue.ts': 1,
-    'optimize/run-set.ts': 1,
-    'runtime/bot-credentials.ts': 1,
-    'runtime/bot.ts': 1,
-    'runtime/control/control-server.ts': 1,
-    'runtime/control/notifier.ts': 2,
-    'runtime/first-listing.ts': 3,
-    'runtime/sleep.ts': 1,
-    // The simulator's macrotask boundary (setImmediate), never a wait: src/simulation/scheduler.ts.
-    'simulation/scheduler.ts': 1,
-    'strategy/strategy-timer.ts': 1,
-    'venue/http/request.ts': 1,
-  });
+it('starts timers only in src/clock/timers.ts (every other file takes them injected or from there)', () => {
+  expect(Object.keys(countsOf(TIMERS))).toEqual(['clock/timers.ts']);
 });
 
-it('draws randomness only where it did when the clock came (none added)', () => {
-  // Each is a secret or a token that must not repeat across processes: drawn from the OS, not a
-  // seed (the paper venue's credentials, a generated wallet or signing key, a Redis lock token).
-  expect(countsOf(RANDOM_DRAWS)).toEqual({
-    'account/wallet-key.ts': 1,
-    'execution/rate-budget/redis-rate-budget.ts': 1,
-    'paper/credential-generator.ts': 2,
-    'venue/signing/private-key.ts': 1,
-  });
+it('draws randomness only in src/clock/entropy.ts (secrets and tokens from the OS, injected where a seed must decide)', () => {
+  expect(Object.keys(countsOf(RANDOM_DRAWS))).toEqual(['clock/entropy.ts']);
 });

@@ -9,7 +9,7 @@ import { TradingSession, type SessionExecutor } from '../../../src/stack/trading
 import { defineStrategy } from '../../../src/strategy/define-strategy.ts';
 import type { OrderIntent } from '../../../src/domain/index.ts';
 import { StrategyHost } from '../../../src/strategy/strategy-host.ts';
-import type { StartTimer } from '../../../src/strategy/strategy-timer.ts';
+import type { StartTimer } from '../../../src/clock/timers.ts';
 import { testMarket } from '../../helpers/markets.ts';
 import { manualTimer, settle } from '../../helpers/manual-timer.ts';
 import { snapshotOf } from '../../helpers/strategy-harness.ts';

@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { defineStrategy } from '../../../src/strategy/define-strategy.ts';
 import { loadStrategy } from '../../../src/strategy/load-strategy.ts';
 import { StrategyHost } from '../../../src/strategy/strategy-host.ts';
-import { realTimer, type StartTimer } from '../../../src/strategy/strategy-timer.ts';
+import { systemTimer, type StartTimer } from '../../../src/clock/timers.ts';
 import { manualTimer, settle } from '../../helpers/manual-timer.ts';
 import { testMarket } from '../../helpers/markets.ts';
 import { ROOT, snapshotOf } from '../../helpers/strategy-harness.ts';
@@ -206,7 +206,7 @@ describe('StrategyHost deadline (strategies[].timeoutMs)', () => {
         while (Date.now() < end);
         return [{ marketId: 1, side: 'BUY', type: 'MARKET', amount: '0.1' }];
       },
-      realTimer,
+      systemTimer,
       capture().log,
       1,
     );

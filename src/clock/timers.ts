@@ -1,0 +1,73 @@
+/**
+ * The process's timers: the one module of src/ that starts real ones (test/unit/architecture/
+ * clock-reads.test.ts holds every other file to that). Like `systemClock` in clock.ts, each is the
+ * default a part is given when nothing else is injected; the whole-bot simulation injects its
+ * virtual timers instead (src/simulation/scheduler.ts), and tests their own.
+ */
+
+/**
+ * Starts a timer that calls `onFire` after `ms` milliseconds unless the returned function is
+ * called first. Injected so tests and the simulation decide when a deadline passes.
+ */
+export type StartTimer = (ms: number, onFire: () => void) => () => void;
+
+/** Waits `ms`, or until `signal` (when given) aborts: then rejects with the abort reason. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** A real timer (`setTimeout`); it keeps the process alive until it fires or is cancelled. */
+export const systemTimer: StartTimer = (ms, onFire) => {
+  const handle = setTimeout(onFire, ms);
+  return () => clearTimeout(handle);
+};
+
+/**
+ * A real timer that does not keep the process alive on its own: for a deadline on work that
+ * already holds the process (a drain at shutdown, a request body being read).
+ */
+export const systemBackgroundTimer: StartTimer = (ms, onFire) => {
+  const handle = setTimeout(onFire, ms);
+  handle.unref();
+  return () => clearTimeout(handle);
+};
+
+/**
+ * Calls `onTick` every `ms` milliseconds until the returned function is called; it does not keep
+ * the process alive on its own (background upkeep).
+ */
+export function systemRepeat(ms: number, onTick: () => void): () => void {
+  const handle = setInterval(onTick, ms);
+  handle.unref();
+  return () => clearInterval(handle);
+}
+
+/** A real wait of `ms`, or until `signal` (when given) aborts: then rejects with the abort reason. */
+export const systemSleep: Sleep = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted === true) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+/** A signal that aborts with a `TimeoutError` after `ms` real milliseconds. */
+export function systemTimeoutSignal(ms: number): AbortSignal {
+  return AbortSignal.timeout(ms);
+}
+
+/**
+ * One macrotask boundary (`setImmediate`): every promise chain that can move at this instant has
+ * moved. The simulator's one real timer: a boundary, never a wait (virtual time does not move
+ * there).
+ */
+export function nextMacrotask(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
+}
