@@ -1,11 +1,11 @@
 import type { Executor } from '../execution/executor.ts';
 import type { SimEngine, SimLiquidation } from '../sim/index.ts';
-import type { FillEvent, LiquidationEvent } from './trace.ts';
+import { LIQUIDATION_ORDER_ID, type FillEvent, type LiquidationEvent } from './trace.ts';
 
 /**
  * Moves the engine's new liquidations of `accountId` into the bot's books: each closure is
  * booked into the executor's portfolio (every strategy's position closed at the liquidation
- * price, the fee shared), noted as fills (order id 0: no order of the bot's) and listed.
+ * price, the fee shared), noted as fills (`LIQUIDATION_ORDER_ID`: no order of the bot's) and listed.
  * `seen` counts the liquidations already taken; the new count is returned.
  */
 export function takeLiquidations(
@@ -23,7 +23,7 @@ export function takeLiquidations(
       liquidation.priceX18,
       liquidation.feeX18,
     )) {
-      fills.push({ ...fill, orderId: 0, t: liquidation.at });
+      fills.push({ ...fill, orderId: LIQUIDATION_ORDER_ID, t: liquidation.at });
     }
     const { accountId: _accountId, at, ...rest } = liquidation;
     listed.push({ t: at, ...rest });

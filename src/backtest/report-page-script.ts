@@ -2,7 +2,7 @@
  * The browser code of `report.html`: reads the inline `#report-data` JSON and draws the equity
  * (with buy-and-hold and one line per strategy instance), drawdown, per-market position, per-market
  * price (bid/ask band, fills, strategy plots) and returns-histogram charts with uPlot, and one
- * candlestick chart per market (the mid's candles, fills and protective exits marked) with
+ * candlestick chart per market (the mid's candles, fills, protective exits and liquidations marked) with
  * Lightweight Charts (both inlined before it). Values under the cursor read as the tables do: money to the cent, prices (and the
  * strategy plots drawn on a market's price chart) to the market's tick, positions to its quantum
  * (data.markets); a market without known precision shows its values as they are. When the charts exist
@@ -138,7 +138,7 @@ export const REPORT_PAGE_SCRIPT = `(function () {
         time: Math.floor(f.t / k.ms) * k.ms / 1000,
         position: buy ? 'belowBar' : 'aboveBar',
         shape: buy ? 'arrowUp' : 'arrowDown',
-        color: f.exit ? '#9333ea' : buy ? '#16a34a' : '#dc2626',
+        color: f.exit === 'liquidation' ? '#000000' : f.exit ? '#9333ea' : buy ? '#16a34a' : '#dc2626',
         text: f.exit || ''
       };
     }));

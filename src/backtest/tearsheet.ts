@@ -2,7 +2,7 @@ import { midPriceX18 } from '../domain/index.ts';
 import { formatX18, parseSignedDecimalToX18 } from '../money/index.ts';
 import { annualizedCaveat } from './annualized-caveat.ts';
 import { candleMs, midCandles, type Candles } from './candles.ts';
-import { exitStats, tripExitOfTag, type ExitStats, type TripExit } from './exit-reasons.ts';
+import { exitStats, tripExitOfOrder, type ExitStats, type TripExit } from './exit-reasons.ts';
 import { downsampleIndices } from './downsample.ts';
 import { computeEquityCurve } from './equity-curve.ts';
 import type { BacktestMetrics, PnlMetrics } from './metrics.ts';
@@ -75,7 +75,8 @@ export interface PriceChart {
   readonly candles: Candles;
   /**
    * Every fill in this market (time in ms, fill price), marked on the candles; `exit` names the
-   * protective exit whose order it filled, null for any other order.
+   * protective exit whose order it filled, or `liquidation` for a liquidation's closure, null
+   * for any other order.
    */
   readonly fills: readonly {
     readonly t: number;
@@ -226,7 +227,7 @@ function returnsOf(trace: BacktestTrace, startX18: bigint): ReturnsAccumulator {
 function priceCharts(trace: BacktestTrace, spanMs: number): PriceChart[] {
   const tags = new Map(trace.orders.map((order) => [order.id, order.tag]));
   const protectiveExit = (orderId: number): TripExit | null => {
-    const exit = tripExitOfTag(tags.get(orderId));
+    const exit = tripExitOfOrder(orderId, tags);
     return exit === 'strategy' ? null : exit;
   };
   const marketIds = new Set<number>();
@@ -343,7 +344,7 @@ export function buildTearsheet(trace: BacktestTrace, metrics: BacktestMetrics): 
   const trips = roundTrips(trace.fills);
   const tags = new Map(trace.orders.map((order) => [order.id, order.tag]));
   const exitOf = (trip: RoundTrip): TripExit | null =>
-    trip.exitOrderId === null ? null : tripExitOfTag(tags.get(trip.exitOrderId));
+    trip.exitOrderId === null ? null : tripExitOfOrder(trip.exitOrderId, tags);
   const benchmark = benchmarkEquity(trace, startX18);
   const lastBenchmark = benchmark[benchmark.length - 1];
   return {

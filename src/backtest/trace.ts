@@ -16,8 +16,12 @@ export interface MarketTop {
   readonly askX18: bigint | null;
 }
 
+/** The order id of a liquidation's closing fills: no order of the bot's placed them. */
+export const LIQUIDATION_ORDER_ID = 0;
+
 /** One fill as the portfolio booked it: the amount newly filled, its price and fee, and when. */
 export interface FillEvent {
+  /** The order it filled; {@link LIQUIDATION_ORDER_ID} for a liquidation's closure. */
   readonly orderId: number;
   readonly strategy: string;
   readonly marketId: number;
