@@ -15,7 +15,7 @@ import {
   type OrderOutcome,
 } from './journal-changes.ts';
 import type { OrderRecord } from './order-record.ts';
-import { SqliteJournalStore } from './sqlite-journal-store.ts';
+import { SqliteJournalStore, type SqliteJournalOptions } from './sqlite-journal-store.ts';
 
 export type { NewOrder, OrderOutcome, OrderOutcomeDetails } from './journal-changes.ts';
 
@@ -69,9 +69,15 @@ export class OrderJournal {
    * Opens (creating if needed) the journal file at `path` for writing (`":memory:"`: a throwaway
    * one in SQLite): see {@link SqliteJournalStore.open}.
    * @param options.bootId - this boot's id; default the kernel's (`null`: unknown). For tests.
+   * @param options.startTimer - the timer of the quiet-tick checkpoints; default a real one (the
+   *   simulator gives its virtual one).
+   * @param options.now - the wall clock of the journal's bookkeeping rows; default the system's.
    * @throws QuantaError `QUANTA_JOURNAL` or `QUANTA_JOURNAL_DAMAGED` (see the store).
    */
-  static open(path: string, options: { readonly bootId?: string | null } = {}): OrderJournal {
+  static open(
+    path: string,
+    options: Pick<SqliteJournalOptions, 'bootId' | 'startTimer' | 'now'> = {},
+  ): OrderJournal {
     return OrderJournal.#over(SqliteJournalStore.open(path, options));
   }
 

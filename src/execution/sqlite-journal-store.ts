@@ -22,7 +22,8 @@ import type { OrderRecord } from './order-record.ts';
 import { heldCounts } from './sqlite-journal-crash.ts';
 import { SqliteKeyValues } from './sqlite-journal-kv.ts';
 import { openJournalForReading, openJournalForWriting } from './sqlite-journal-open.ts';
-import { JournalSync } from './sqlite-journal-sync.ts';
+import { JournalSync, type JournalSyncOptions } from './sqlite-journal-sync.ts';
+import type { StartTimer } from '../clock/timers.ts';
 
 /** Options of {@link SqliteJournalStore.open}. */
 export interface SqliteJournalOptions {
@@ -30,6 +31,10 @@ export interface SqliteJournalOptions {
   readonly readOnly?: boolean;
   /** This boot's id for a writer; default the kernel's (`null`: unknown). For tests. */
   readonly bootId?: string | null;
+  /** The timer of the quiet-tick checkpoints (`JournalSync`); default a real one. */
+  readonly startTimer?: StartTimer | undefined;
+  /** The wall clock stamped on the journal's own bookkeeping rows; default the system's. */
+  readonly now?: (() => number) | undefined;
 }
 
 /**
@@ -80,7 +85,12 @@ export class SqliteJournalStore implements JournalStore {
 
   private constructor(
     db: Database.Database,
-    options: { readonly path: string; readonly writable: boolean; readonly onDisk: boolean },
+    options: {
+      readonly path: string;
+      readonly writable: boolean;
+      readonly onDisk: boolean;
+      readonly sync: Omit<JournalSyncOptions, 'onDisk'>;
+    },
   ) {
     this.#db = db;
     this.#path = options.path;
@@ -111,7 +121,10 @@ export class SqliteJournalStore implements JournalStore {
       },
     );
     this.#kv = new SqliteKeyValues(db, options.path);
-    this.#sync = new JournalSync(db, { onDisk: options.writable && options.onDisk });
+    this.#sync = new JournalSync(db, {
+      ...options.sync,
+      onDisk: options.writable && options.onDisk,
+    });
     const last = db.prepare('SELECT MAX(id) AS id FROM orders').get() as { id: number | null };
     this.#nextId = (last.id ?? 0) + 1;
   }
@@ -132,7 +145,12 @@ export class SqliteJournalStore implements JournalStore {
       ? openJournalForWriting(path, options.bootId)
       : openJournalForReading(path);
     try {
-      const store = new SqliteJournalStore(opened.db, { path, writable, onDisk: opened.onDisk });
+      const store = new SqliteJournalStore(opened.db, {
+        path,
+        writable,
+        onDisk: opened.onDisk,
+        sync: { startTimer: options.startTimer, now: options.now },
+      });
       if (opened.markFile !== undefined) store.#startMark(opened.markFile);
       return store;
     } catch (error) {

@@ -1,12 +1,12 @@
 import type Database from 'better-sqlite3';
 import { systemClock } from '../clock/clock.ts';
+import { systemBackgroundTimer, type StartTimer } from '../clock/timers.ts';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { BOOT_SCOPE, KV_SET } from './sqlite-journal-kv.ts';
 import { kvRowSum } from './journal-row-sum.ts';
 import { preallocateJournalWal } from './journal-wal-space.ts';
-import { systemRepeat } from '../clock/timers.ts';
 
-/** How often a disk journal looks whether it has been quiet since the last look (then checkpoints). */
+/** How long a disk journal must be quiet (no commit for a whole tick) before it checkpoints. */
 const CHECKPOINT_IDLE_TICK_MS = 100;
 /**
  * The WAL's bound when the journal is never quiet: some 330 orders, about 12 MB of WAL (measured:
@@ -18,6 +18,13 @@ const CHECKPOINT_AFTER_COMMITS = 1000;
 /** What a disk journal's WAL is preallocated to at open (see `preallocateJournalWal`): the bound above with room. */
 const WAL_PREALLOCATED_BYTES = 16 * 1024 * 1024;
 
+/** Options of {@link JournalSync}. */
+export interface JournalSyncOptions {
+  readonly onDisk: boolean;
+  readonly startTimer?: StartTimer | undefined;
+  readonly now?: (() => number) | undefined;
+}
+
 /**
  * The durability policy of a journal file written by this process (see `SqliteJournalStore`):
  * the connection stays at synchronous FULL, so a plain commit is fsynced (an order's row before
@@ -27,7 +34,9 @@ const WAL_PREALLOCATED_BYTES = 16 * 1024 * 1024;
  * WAL checkpoints (two fsyncs each) are kept off the order path: SQLite's automatic ones are
  * off, and this runs a PASSIVE checkpoint when the journal has been quiet for a tick (100-200
  * ms), or after a post-answer write once the WAL holds 1000 commits; closing checkpoints the
- * rest. A journal that is not a writable file (`:memory:`, read-only) has no policy: its writes
+ * rest. The tick is a one-shot timer armed by a commit and re-armed while commits keep coming,
+ * so an idle journal starts no timer at all, and a simulation on virtual time (which injects
+ * `startTimer`) checkpoints at the same virtual instants on every replay of a seed. A journal that is not a writable file (`:memory:`, read-only) has no policy: its writes
  * run as they come.
  */
 export class JournalSync {
@@ -40,12 +49,22 @@ export class JournalSync {
   /** Commits since the last checkpoint, and their count at the last idle check. */
   #commits = 0;
   #commitsSeen = 0;
-  readonly #stopIdleTicks: (() => void) | undefined;
+  readonly #startTimer: StartTimer;
+  readonly #now: () => number;
+  /** Cancels the armed quiet-tick timer; undefined when none is armed. */
+  #cancelTick: (() => void) | undefined;
 
-  /** @param options.onDisk - a writable file (the policy applies), not `:memory:` or read-only. */
-  constructor(db: Database.Database, options: { readonly onDisk: boolean }) {
+  /**
+   * @param options.onDisk - a writable file (the policy applies), not `:memory:` or read-only.
+   * @param options.startTimer - the quiet tick's timer; default a real one that does not hold
+   *   the process open.
+   * @param options.now - the wall clock stamped on the WAL restart row; default the system's.
+   */
+  constructor(db: Database.Database, options: JournalSyncOptions) {
     this.#db = db;
     this.#onDisk = options.onDisk;
+    this.#startTimer = options.startTimer ?? systemBackgroundTimer;
+    this.#now = options.now ?? systemClock.now;
     if (!options.onDisk) return;
     this.#syncNormal = db.prepare('PRAGMA synchronous = NORMAL');
     this.#syncFull = db.prepare('PRAGMA synchronous = FULL');
@@ -56,13 +75,12 @@ export class JournalSync {
     db.pragma('wal_autocheckpoint = 0');
     this.#checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
     this.#restartWal = db.prepare(KV_SET);
-    this.#stopIdleTicks = systemRepeat(CHECKPOINT_IDLE_TICK_MS, () => this.#checkpointIfIdle());
   }
 
   /** Runs a write that must survive power loss: a commit at synchronous FULL (fsynced). */
   durable<T>(write: () => T): T {
     const result = write();
-    this.#commits += 1;
+    this.#counted();
     return result;
   }
 
@@ -78,7 +96,7 @@ export class JournalSync {
     } finally {
       this.#syncFull!.run();
     }
-    this.#commits += 1;
+    this.#counted();
   }
 
   /** Checkpoints once the WAL holds its bound of commits (call after a write that follows a send). */
@@ -88,7 +106,21 @@ export class JournalSync {
 
   /** Stops the idle checkpoints (closing the file checkpoints the rest). */
   stop(): void {
-    this.#stopIdleTicks?.();
+    this.#cancelTick?.();
+    this.#cancelTick = undefined;
+  }
+
+  /** Counts a commit and, on a file, makes sure a quiet tick is armed to notice the quiet after it. */
+  #counted(): void {
+    this.#commits += 1;
+    if (this.#onDisk && this.#cancelTick === undefined) this.#armTick();
+  }
+
+  #armTick(): void {
+    this.#cancelTick = this.#startTimer(CHECKPOINT_IDLE_TICK_MS, () => {
+      this.#cancelTick = undefined;
+      this.#checkpointIfIdle();
+    });
   }
 
   /** A PASSIVE checkpoint of the WAL (it never waits for readers); no-op when nothing was written. */
@@ -108,7 +140,7 @@ export class JournalSync {
     try {
       this.#syncNormal!.run();
       // (A changed value: SQLite writes nothing for an unchanged one.)
-      const at = String(systemClock.now());
+      const at = String(this.#now());
       this.#restartWal!.run(
         BOOT_SCOPE,
         'walRestartedAt',
@@ -122,9 +154,12 @@ export class JournalSync {
     }
   }
 
+  /** A tick passed: checkpoint if it saw no commit, else look again a tick later. */
   #checkpointIfIdle(): void {
-    if (this.#commits !== this.#commitsSeen) this.#commitsSeen = this.#commits;
-    else this.#checkpointNow();
+    if (this.#commits !== this.#commitsSeen) {
+      this.#commitsSeen = this.#commits;
+      this.#armTick();
+    } else this.#checkpointNow();
   }
 }
 

@@ -166,6 +166,8 @@ export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
   await untilDone(time, () => credentials.ensure(time.timeoutSignal(config.venue.timeoutMs * 3)));
   const file = OrderJournal.open(statePaths(config.state.dir, config.venue).journal, {
     bootId: 'simulation',
+    startTimer: time.startTimer,
+    now,
   });
   options.opened(file);
   const journal = options.wrapJournal?.(file) ?? file;

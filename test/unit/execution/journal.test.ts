@@ -23,6 +23,7 @@ import type { OrderRecord } from '../../../src/execution/order-record.ts';
 import { recoverJournal } from '../../../src/execution/recovery.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
 import { newOrder } from '../../helpers/journal-orders.ts';
+import { manualTimer } from '../../helpers/manual-timer.ts';
 
 const order = newOrder;
 
@@ -34,27 +35,45 @@ afterEach(() => {
 });
 
 describe('OrderJournal', () => {
-  it('checkpoints the WAL itself when quiet, not inside a commit (SQLite autocheckpoint off)', async () => {
+  it('checkpoints the WAL itself when quiet for a tick, not inside a commit (SQLite autocheckpoint off)', () => {
     dir = mkdtempSync(join(tmpdir(), 'quanta-journal-'));
     const path = join(dir, 'journal.sqlite');
-    const journal = OrderJournal.open(path);
+    const tick = manualTimer();
+    const journal = OrderJournal.open(path, { startTimer: tick.start, now: () => 5000 });
     const before = statSync(path).size;
+    // An idle journal starts no timer.
+    expect(tick.armed()).toEqual([]);
     // ~1500 pages in the WAL: SQLite's default (1000) would have checkpointed inside a commit.
     // (600 commits: below the journal's own bound, which checkpoints after an answer.)
-    for (let i = 0; i < 300; i++) {
+    const write = (i: number): void => {
       const { id } = journal.insertPending(
         { ...order(`0x${i.toString(16)}`), body: JSON.stringify({ pad: 'x'.repeat(8000) }) },
         1000 + i,
       );
       journal.markAttempt(id, 1000 + i);
-    }
+    };
+    for (let i = 0; i < 300; i++) write(i);
+    // One quiet tick armed by the commits, however many.
+    expect(tick.armed()).toEqual([100]);
     expect(statSync(path).size).toBe(before);
-    // Quiet for two ticks: the journal copies the WAL into the file.
-    await new Promise((resolve) => setTimeout(resolve, 450));
+    // The tick saw commits: it looks again a tick later, no checkpoint yet.
+    tick.fireAll();
+    expect(tick.armed()).toEqual([100]);
+    expect(statSync(path).size).toBe(before);
+    // A commit during that tick puts the checkpoint off once more.
+    write(300);
+    tick.fireAll();
+    expect(tick.armed()).toEqual([100]);
+    expect(statSync(path).size).toBe(before);
+    // A whole tick without a commit: the journal copies the WAL into the file, and stops ticking.
+    tick.fireAll();
     expect(statSync(path).size).toBeGreaterThan(before + 300 * 8000);
+    expect(tick.armed()).toEqual([]);
+    // The WAL restart row after the checkpoint is stamped with the injected clock.
+    expect(journal.kvGet('quanta:journal', 'walRestartedAt')).toBe('5000');
     journal.close();
     const reopened = OrderJournal.open(path);
-    expect(reopened.inStates(['SENT'])).toHaveLength(300);
+    expect(reopened.inStates(['SENT'])).toHaveLength(301);
     reopened.close();
   });
 
