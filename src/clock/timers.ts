@@ -30,16 +30,6 @@ export const systemBackgroundTimer: StartTimer = (ms, onFire) => {
   return () => clearTimeout(handle);
 };
 
-/**
- * Calls `onTick` every `ms` milliseconds until the returned function is called; it does not keep
- * the process alive on its own (background upkeep).
- */
-export function systemRepeat(ms: number, onTick: () => void): () => void {
-  const handle = setInterval(onTick, ms);
-  handle.unref();
-  return () => clearInterval(handle);
-}
-
 /** A real wait of `ms`, or until `signal` (when given) aborts: then rejects with the abort reason. */
 export const systemSleep: Sleep = (ms, signal) =>
   new Promise((resolve, reject) => {
