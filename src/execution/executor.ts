@@ -8,6 +8,7 @@ import {
   OPEN_ORDER_STATES,
   RESTING_STATES,
   UNRESOLVED_STATES,
+  isInFlightState,
   isUnresolvedState,
   type Market,
   type OrderSide,
@@ -487,6 +488,27 @@ export class Executor {
     const current = this.#options.journal.get(record.id);
     if (result.kind !== 'interrupted')
       this.#options.observer?.dispatched?.(current, monotonic() - startedAt);
+    try {
+      await this.#afterDispatch(record, current, result);
+    } catch (error) {
+      // Its outcome could not be written (the journal refused a write: a full disk). Its bytes
+      // may have landed, so it is counted at full size and looked up every poll until the
+      // venue's record of it is written; left SENT, nothing would ever ask about it again.
+      const now = this.#options.journal.get(record.id);
+      if (
+        result.kind !== 'interrupted' &&
+        (isInFlightState(now.state) || isUnresolvedState(now.state))
+      )
+        this.#unresolved.set(record.id, now);
+      throw error;
+    }
+  }
+
+  async #afterDispatch(
+    record: OrderRecord,
+    current: OrderRecord,
+    result: DispatchResult,
+  ): Promise<void> {
     switch (result.kind) {
       case 'placed':
         await this.#applyVenueOrder(current, result.order);
@@ -630,14 +652,14 @@ export class Executor {
 
   // The venue has no order with this one's signature, and it can no longer land.
   #expireUnseen(record: OrderRecord): void {
-    const updated = this.#options.journal.recordOutcome(
-      record.id,
-      {
-        event: 'expired',
-        error: 'the venue has no order with its signature and it expired: it never landed',
-      },
-      this.#options.now(),
-    );
+    const expired = {
+      event: 'expired',
+      error: 'the venue has no order with its signature and it expired: it never landed',
+    } as const;
+    let updated = this.#options.journal.recordOutcome(record.id, expired, this.#options.now());
+    // A SENT one (its outcome could not be written) is UNKNOWN to the state machine first.
+    if (updated.state === 'UNKNOWN')
+      updated = this.#options.journal.recordOutcome(record.id, expired, this.#options.now());
     this.#unresolved.delete(record.id);
     this.#options.observer?.updated?.(updated);
     this.#options.log.info(

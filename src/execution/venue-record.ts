@@ -22,7 +22,8 @@ export interface VenueLookups {
  * Asks the venue for its record of `record`: by venue id when the journal has one, else by the
  * signature of its request (an order whose answer was lost: ACCEPTED after a 409, or UNKNOWN).
  *
- * An UNKNOWN order the venue has no order for is `never-landed` only once its expiry has passed
+ * An UNKNOWN order (or an in-flight one whose dispatch ended without its outcome written: the
+ * journal refused the write) the venue has no order for is `never-landed` only once its expiry has passed
  * on the venue's clock too: the venue refuses an order past its `expiryTs`, and this host's
  * clock is within `MAX_CLOCK_SKEW_MS` of the venue's (or it would not have signed it:
  * clock/venue-clock.ts). Before that, an attempt still on its way could land. An ACCEPTED order
@@ -43,7 +44,7 @@ export async function venueRecordOf(
   } else {
     if (lookups.findOrder === undefined) return { kind: 'not-yet' };
     order = await lookups.findOrder(record.signature);
-    if (order === undefined && record.state === 'UNKNOWN' && now >= neverLandsAfter(record))
+    if (order === undefined && record.state !== 'ACCEPTED' && now >= neverLandsAfter(record))
       return { kind: 'never-landed' };
   }
   return order === undefined ? { kind: 'not-yet' } : { kind: 'order', order };

@@ -8,16 +8,19 @@
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { CredentialManager } from '../../../src/account/credential-manager.ts';
-import { Dispatcher, type OrderSubmitter } from '../../../src/execution/dispatcher.ts';
-import { Executor } from '../../../src/execution/executor.ts';
+import type { OrderSubmitter } from '../../../src/execution/dispatcher.ts';
+import type { Executor } from '../../../src/execution/executor.ts';
 import { OrderJournal } from '../../../src/execution/journal.ts';
-import { silentLogger } from '../../../src/log/logger.ts';
-import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
-import { credentialOrderSigner } from '../../../src/runtime/credential-order-signer.ts';
+import type { Snapshot } from '../../../src/market/snapshot.ts';
 import { httpVenueClient } from '../../../src/venue/http-venue-client.ts';
-import { getQuotes, listMarkets } from '../../../src/venue/endpoints/index.ts';
-import { DEFAULT_SIGNING_DOMAIN } from '../../../src/venue/types.ts';
-import { MINUTE_MS, TTL_MS, startAccountHarness, type AccountHarness } from './helpers.ts';
+import {
+  MINUTE_MS,
+  TTL_MS,
+  firstSnapshot,
+  orderPath,
+  startAccountHarness,
+  type AccountHarness,
+} from './helpers.ts';
 
 let h: AccountHarness;
 let journal: OrderJournal;
@@ -29,12 +32,7 @@ beforeEach(async () => {
   journal = OrderJournal.open(':memory:');
   credentials = h.manager();
   await credentials.ensure();
-  snapshot = createSnapshot({
-    seq: 1,
-    takenAt: h.clock.now,
-    markets: await listMarkets(h.connection),
-    quotes: (await getQuotes(h.connection)) ?? [],
-  });
+  snapshot = await firstSnapshot(h);
 });
 
 afterEach(async () => {
@@ -47,31 +45,9 @@ function httpVenue() {
   return httpVenueClient({ read: h.connection, write: h.connection, credentials });
 }
 
-/** The bot's order path over `journal`, sending through `submitter`. */
-function orderPath(submitter: OrderSubmitter): Executor {
-  const now = (): number => h.clock.now;
-  const dispatcher = new Dispatcher({
-    submitter,
-    requests: 10,
-    perMs: 1000,
-    concurrency: 1,
-    maxAttempts: 3,
-    now,
-    sleep: () => Promise.resolve(),
-    log: silentLogger,
-    onAttempt: (orderId) => journal.markAttempt(orderId, now()),
-  });
-  return new Executor({
-    journal,
-    dispatcher,
-    signer: credentialOrderSigner(credentials, DEFAULT_SIGNING_DOMAIN),
-    limits: { maxOrderNotionalX18: 10n ** 24n, maxPositionNotionalX18: 10n ** 24n },
-    killSwitchOn: () => false,
-    capitalX18: 100_000n * 10n ** 18n, // the paper venue's starting balance
-    now,
-    log: silentLogger,
-    orderTtlMs: MINUTE_MS,
-  });
+/** The bot's order path over the test's journal, sending through `submitter`. */
+function orderPathTo(submitter: OrderSubmitter): Executor {
+  return orderPath(h, credentials, journal, submitter);
 }
 
 /** Past the credential's expiry, with no renewal (the venue refused it, say). */
@@ -80,7 +56,7 @@ function letTheKeyExpire(): void {
 }
 
 it('an order whose signing key expired is REJECTED as never sent, not UNKNOWN, and never reaches the venue', async () => {
-  const executor = orderPath(httpVenue());
+  const executor = orderPathTo(httpVenue());
   // The signer still signs with the newest key, whose credential the submitter no longer holds.
   letTheKeyExpire();
   const ordersBefore = h.venue.requestCount('/api/v1/order');
@@ -104,7 +80,7 @@ it('an order a crashed run may have sent stays UNKNOWN when its key has expired 
   // Run 1 sends once and never hears back: the venue may hold the order.
   let sent: () => void = () => undefined;
   const reachedTheWire = new Promise<void>((resolve) => (sent = resolve));
-  const crashed = orderPath({
+  const crashed = orderPathTo({
     createOrder: () => {
       sent();
       return new Promise(() => undefined);
@@ -119,7 +95,7 @@ it('an order a crashed run may have sent stays UNKNOWN when its key has expired 
   expect(journal.all()[0]).toMatchObject({ state: 'SENT', attempts: 1 });
 
   letTheKeyExpire();
-  const restarted = orderPath(httpVenue());
+  const restarted = orderPathTo(httpVenue());
   restarted.recover(snapshot.markets.values());
   await restarted.settle();
 

@@ -13,7 +13,13 @@ import {
 import { CredentialStore } from '../../../src/account/credential-store.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
 import { startPaperVenue, type PaperVenue } from '../../../src/paper/index.ts';
-import { createOrder, type VenueConnection } from '../../../src/venue/endpoints/index.ts';
+import {
+  createOrder,
+  getQuotes,
+  listMarkets,
+  type VenueConnection,
+} from '../../../src/venue/endpoints/index.ts';
+import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
 import { signOrder } from '../../../src/venue/signing/index.ts';
 import {
   DEFAULT_SIGNING_DOMAIN,
@@ -21,6 +27,10 @@ import {
   type VenueOrder,
 } from '../../../src/venue/types.ts';
 import type { ActiveCredential } from '../../../src/account/credential-manager.ts';
+import { Dispatcher, type OrderSubmitter } from '../../../src/execution/dispatcher.ts';
+import { Executor, type ExecutorOptions } from '../../../src/execution/executor.ts';
+import type { OrderJournal } from '../../../src/execution/journal.ts';
+import { credentialOrderSigner } from '../../../src/runtime/credential-order-signer.ts';
 
 /** 2026-03-02T12:00:00Z. */
 export const T0 = Date.parse('2026-03-02T12:00:00Z');
@@ -131,4 +141,52 @@ export function send(
   order: SignedBytes,
 ): Promise<VenueOrder> {
   return createOrder(connection, credential.credentials, order);
+}
+
+/**
+ * The bot's order path over `journal` (dispatcher and executor as the bot wires them, signing
+ * with `credentials`), sending through `submitter`, on the harness's clock; `lookups`: the
+ * venue's order lookups, none by default.
+ */
+export function orderPath(
+  h: AccountHarness,
+  credentials: CredentialManager,
+  journal: OrderJournal,
+  submitter: OrderSubmitter,
+  lookups: Pick<ExecutorOptions, 'lookupOrder' | 'findOrder'> = {},
+): Executor {
+  const now = (): number => h.clock.now;
+  const dispatcher = new Dispatcher({
+    submitter,
+    requests: 10,
+    perMs: 1000,
+    concurrency: 1,
+    maxAttempts: 3,
+    now,
+    sleep: () => Promise.resolve(),
+    log: silentLogger,
+    onAttempt: (orderId) => journal.markAttempt(orderId, now()),
+  });
+  return new Executor({
+    journal,
+    dispatcher,
+    signer: credentialOrderSigner(credentials, DEFAULT_SIGNING_DOMAIN),
+    limits: { maxOrderNotionalX18: 10n ** 24n, maxPositionNotionalX18: 10n ** 24n },
+    killSwitchOn: () => false,
+    capitalX18: 100_000n * 10n ** 18n, // the paper venue's starting balance
+    now,
+    log: silentLogger,
+    orderTtlMs: MINUTE_MS,
+    ...lookups,
+  });
+}
+
+/** The harness venue's listing and quotes now, as the bot's first snapshot. */
+export async function firstSnapshot(h: AccountHarness): Promise<Snapshot> {
+  return createSnapshot({
+    seq: 1,
+    takenAt: h.clock.now,
+    markets: await listMarkets(h.connection),
+    quotes: (await getQuotes(h.connection)) ?? [],
+  });
 }

@@ -91,3 +91,16 @@ it('says nothing without the lookup it needs', async () => {
     kind: 'not-yet',
   });
 });
+
+it('calls a SENT order whose outcome could not be written never-landed the same way', async () => {
+  const journal = OrderJournal.open(':memory:');
+  const [record] = journal.insertPendingMany([newOrder(LOST, { expiryTs: EXPIRY })], 1000);
+  if (record === undefined) throw new Error('not journaled');
+  journal.markAttempt(record.id, 1001);
+  const sent = journal.get(record.id);
+  journal.close();
+  expect(sent.state).toBe('SENT');
+  const last = EXPIRY + MAX_CLOCK_SKEW_MS;
+  expect(await venueRecordOf(sent, lookups, last - 1)).toEqual({ kind: 'not-yet' });
+  expect(await venueRecordOf(sent, lookups, last)).toEqual({ kind: 'never-landed' });
+});
