@@ -1,0 +1,261 @@
+import type { PositionBook } from '../execution/positions.ts';
+import { bestPriceX18 } from '../market/best-price.ts';
+import { markPriceX18 } from '../market/mark-price.ts';
+import type { Snapshot } from '../market/snapshot.ts';
+import type { Market } from '../domain/index.ts';
+import { ReturnsAccumulator, ScopeAccumulator, type MeasuredRun } from './online-metrics.ts';
+import { SampleKeeper } from './sample-keeper.ts';
+import type {
+  FillEvent,
+  MarketSample,
+  MarketTop,
+  PlotPoint,
+  Sample,
+  StrategySample,
+} from './trace.ts';
+
+/** Where the positions measured after a snapshot are read: the executor's books. */
+export interface PositionSource {
+  readonly positions: PositionBook;
+  strategyPositions(strategy: string): PositionBook;
+}
+
+/** What {@link RunMeasurements} measured over a whole run, for the trace. */
+export interface RunMeasured {
+  /** Median spacing of the snapshots (ms). */
+  readonly snapshotIntervalMs: number;
+  /** The kept samples and their plot points (`SampleKeeper`). */
+  readonly samples: readonly Sample[];
+  readonly plots: readonly PlotPoint[];
+  readonly measured: MeasuredRun;
+  readonly timeline: { readonly t: number[]; readonly seq: number[] } | undefined;
+  /** Each market's mark at the end (`finalMarksOf`). */
+  readonly finalMarks: Map<number, bigint>;
+}
+
+/**
+ * What a backtest measures after every snapshot, in memory that grows with the markets, not the
+ * snapshots: the snapshot spacing, the account's and each instance's PnL accumulators, the
+ * returns, the charted samples (`SampleKeeper`: pinned at the first snapshot, at fills and at
+ * each charted market's first mid) and, when asked, the timeline.
+ */
+export class RunMeasurements {
+  readonly #startX18: bigint;
+  readonly #account: ScopeAccumulator;
+  readonly #byInstance = new Map<string, ScopeAccumulator>();
+  readonly #returns: ReturnsAccumulator;
+  readonly #keeper: SampleKeeper;
+  readonly #timeline: { readonly t: number[]; readonly seq: number[] } | undefined;
+  readonly #gaps = new Map<number, number>();
+  #gapCount = 0;
+  #previousAt: number | undefined;
+  /** Each market's last mark, carried forward. */
+  readonly #marks = new Map<number, bigint>();
+  // Price charts: every market a strategy names (by symbol) or trades.
+  readonly #named: ReadonlySet<string>;
+  readonly #listed: ReadonlyMap<number, Market>;
+  readonly #charted = new Set<number>();
+  /** `#charted` by id ascending, sorted again only when it grew (it only grows). */
+  #chartedSorted: number[] = [];
+  /** The listing at which `#charted` last took in the listed markets. */
+  #listing: ReadonlyMap<number, Market> | undefined;
+  /** Markets whose first mid was not seen yet: that sample is kept (the benchmark starts there). */
+  readonly #midSeen = new Set<number>();
+  #fillsCharted = 0;
+  #count = 0;
+  #last: Snapshot | undefined;
+
+  /**
+   * @param named - the symbols the strategies name (their markets are charted once listed).
+   * @param listed - every market listed so far (the replay's, growing as it goes).
+   * @param sampleBuckets - stretches the chart samples are kept in (`SampleKeeper`).
+   */
+  constructor(options: {
+    readonly startX18: bigint;
+    readonly named: ReadonlySet<string>;
+    readonly listed: ReadonlyMap<number, Market>;
+    readonly sampleBuckets: number | undefined;
+    readonly keepTimeline: boolean;
+  }) {
+    this.#startX18 = options.startX18;
+    this.#account = new ScopeAccumulator(options.startX18);
+    this.#returns = new ReturnsAccumulator(options.startX18);
+    this.#keeper = new SampleKeeper(options.sampleBuckets);
+    this.#named = options.named;
+    this.#listed = options.listed;
+    this.#timeline = options.keepTimeline ? { t: [], seq: [] } : undefined;
+  }
+
+  /**
+   * Measures the state after `snapshot` was replayed: `fills` is every fill so far, `plots` the
+   * points plotted at this snapshot.
+   */
+  observe(
+    snapshot: Snapshot,
+    books: PositionSource,
+    instanceNames: readonly string[],
+    fills: readonly FillEvent[],
+    plots: readonly PlotPoint[],
+  ): void {
+    this.#spacing(snapshot.takenAt);
+    const pin = this.#chart(snapshot, fills);
+    const accountMarkets = marketSamples(snapshot, books.positions, this.#marks);
+    this.#account.push(accountMarkets);
+    const byStrategy: StrategySample[] = [];
+    // A sole instance placed every order of the account (a backtest has no other orders), so
+    // its book is the account's: its samples and statistics are the account's, kept once.
+    const sole = instanceNames.length === 1;
+    for (const name of instanceNames) {
+      const own = sole
+        ? accountMarkets
+        : marketSamples(snapshot, books.strategyPositions(name), this.#marks);
+      let scope = this.#byInstance.get(name);
+      if (scope === undefined)
+        this.#byInstance.set(
+          name,
+          (scope = sole ? this.#account : new ScopeAccumulator(this.#startX18)),
+        );
+      if (scope !== this.#account) scope.push(own);
+      if (own.length > 0) byStrategy.push({ strategy: name, markets: own });
+    }
+    const { equityX18, drawdownX18 } = this.#account.total.equity();
+    this.#returns.push(equityX18);
+    this.#timeline?.t.push(snapshot.takenAt);
+    this.#timeline?.seq.push(snapshot.seq);
+    // Built only if the keeper keeps it: the tops are then of the markets charted by then.
+    this.#keeper.offer(equityX18, drawdownX18, pin, () => ({
+      sample: {
+        seq: snapshot.seq,
+        t: snapshot.takenAt,
+        markets: accountMarkets,
+        byStrategy,
+        tops: topsOf(snapshot, this.#chartedIds()),
+      },
+      plots,
+    }));
+    this.#last = snapshot;
+    this.#count += 1;
+  }
+
+  /** What was measured; read once the last snapshot was observed. */
+  result(): RunMeasured {
+    const kept = this.#keeper.result();
+    return {
+      snapshotIntervalMs: medianOfCounts(this.#gaps, this.#gapCount),
+      samples: kept.samples,
+      plots: kept.plots,
+      measured: {
+        startX18: this.#startX18,
+        account: this.#account,
+        strategies: this.#byInstance,
+        returns: this.#returns,
+      },
+      timeline: this.#timeline,
+      finalMarks: finalMarksOf(this.#last, this.#marks),
+    };
+  }
+
+  /** Gap statistics: the spacing of consecutive snapshots. */
+  #spacing(takenAt: number): void {
+    if (this.#previousAt !== undefined) {
+      const gap = takenAt - this.#previousAt;
+      this.#gaps.set(gap, (this.#gaps.get(gap) ?? 0) + 1);
+      this.#gapCount += 1;
+    }
+    this.#previousAt = takenAt;
+  }
+
+  /** Adds the markets charted since the last snapshot; whether this sample must be kept. */
+  #chart(snapshot: Snapshot, fills: readonly FillEvent[]): boolean {
+    if (snapshot.markets !== this.#listing) {
+      for (const market of this.#listed.values())
+        if (this.#named.has(market.symbol)) this.#charted.add(market.id);
+      this.#listing = snapshot.markets;
+    }
+    let pin = this.#count === 0;
+    if (fills.length > this.#fillsCharted) {
+      for (let i = this.#fillsCharted; i < fills.length; i++)
+        this.#charted.add((fills[i] as FillEvent).marketId);
+      this.#fillsCharted = fills.length;
+      pin = true;
+    }
+    if (this.#midSeen.size < this.#charted.size) {
+      for (const marketId of this.#charted) {
+        if (this.#midSeen.has(marketId)) continue;
+        const quote = snapshot.quotes?.get(marketId);
+        if (quote?.bids[0] === undefined && quote?.asks[0] === undefined) continue;
+        this.#midSeen.add(marketId);
+        pin = true;
+      }
+    }
+    return pin;
+  }
+
+  #chartedIds(): readonly number[] {
+    if (this.#chartedSorted.length !== this.#charted.size)
+      this.#chartedSorted = [...this.#charted].sort((a, b) => a - b);
+    return this.#chartedSorted;
+  }
+}
+
+/** The median of values given as counts per value: the one at index ⌊n/2⌋ once sorted. */
+function medianOfCounts(counts: ReadonlyMap<number, number>, n: number): number {
+  if (n === 0) return 0;
+  const target = Math.floor(n / 2);
+  let seen = 0;
+  for (const value of [...counts.keys()].sort((a, b) => a - b)) {
+    seen += counts.get(value) ?? 0;
+    if (seen > target) return value;
+  }
+  return 0;
+}
+
+/** The marks at the end: the last snapshot's mid where it had a quote, else the last seen. */
+function finalMarksOf(
+  snapshot: Snapshot | undefined,
+  marks: ReadonlyMap<number, bigint>,
+): Map<number, bigint> {
+  const final = new Map(marks);
+  for (const [marketId, quote] of snapshot?.quotes ?? []) {
+    const mark = markPriceX18(quote);
+    if (mark !== undefined) final.set(marketId, mark);
+  }
+  return final;
+}
+
+const NO_MARKETS: MarketSample[] = [];
+
+/** The markets of a position book after a snapshot, valued at its marks (carried forward). */
+function marketSamples(
+  snapshot: Snapshot,
+  book: PositionBook,
+  marks: Map<number, bigint>,
+): MarketSample[] {
+  const entries = book.entries();
+  if (entries.length === 0) return NO_MARKETS;
+  return entries.map(([marketId, position]) => {
+    const mark = markPriceX18(snapshot.quotes?.get(marketId));
+    if (mark !== undefined) marks.set(marketId, mark);
+    return {
+      marketId,
+      positionX18: position.amountX18,
+      markPriceX18: marks.get(marketId) ?? 0n,
+      avgEntryPriceX18: position.avgEntryPriceX18,
+      realizedPnlX18: position.realizedPnlX18,
+      feesX18: position.feesX18,
+      turnoverX18: position.turnoverX18,
+    };
+  });
+}
+
+/** Best bid and ask of every charted market (ids given ascending). */
+function topsOf(snapshot: Snapshot, charted: readonly number[]): MarketTop[] {
+  return charted.map((marketId) => {
+    const quote = snapshot.quotes?.get(marketId);
+    return {
+      marketId,
+      bidX18: bestPriceX18(quote, 'bids') ?? null,
+      askX18: bestPriceX18(quote, 'asks') ?? null,
+    };
+  });
+}
