@@ -1,4 +1,5 @@
-import { X18_SCALE, notionalX18 } from '../money/index.ts';
+import { unrealizedPnlX18 } from '../domain/account/index.ts';
+import { notionalX18 } from '../money/index.ts';
 import type { BacktestTrace, MarketSample } from './trace.ts';
 
 /** One market's values at every sample of a trace (arrays aligned with `trace.samples`). All x18. */
@@ -16,7 +17,7 @@ export interface MarketCurve {
   readonly feesX18: readonly bigint[];
   /** Cumulative quote turnover. */
   readonly turnoverX18: readonly bigint[];
-  /** `position × (mark − avgEntry)`, truncated toward zero like execution's positions. */
+  /** `position × (mark − avgEntry)`, rounded down: the account model's `unrealizedPnlX18`. */
   readonly unrealizedPnlX18: readonly bigint[];
   /** `realized − fees + unrealized`. */
   readonly netPnlX18: readonly bigint[];
@@ -106,7 +107,7 @@ export function computeEquityCurve(trace: BacktestTrace): EquityCurve {
       const state = last.get(id) ?? FLAT;
       if (state.markPriceX18 > 0n) lastMark.set(id, state.markPriceX18);
       const mark = lastMark.get(id) ?? state.avgEntryPriceX18;
-      const unrealized = (state.positionX18 * (mark - state.avgEntryPriceX18)) / X18_SCALE;
+      const unrealized = unrealizedPnlX18(state.positionX18, state.avgEntryPriceX18, mark);
       const net = state.realizedPnlX18 - state.feesX18 + unrealized;
       const absPosition = state.positionX18 < 0n ? -state.positionX18 : state.positionX18;
       const gross = notionalX18(absPosition, mark);

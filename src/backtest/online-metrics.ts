@@ -1,4 +1,5 @@
-import { X18_SCALE, notionalX18 } from '../money/index.ts';
+import { unrealizedPnlX18 } from '../domain/account/index.ts';
+import { notionalX18 } from '../money/index.ts';
 import { bigintRatio, formatRatio } from './ratio-decimal.ts';
 import type { RiskRatios } from './risk-ratios.ts';
 import type { periodsPerYear } from './risk-ratios.ts';
@@ -193,7 +194,7 @@ export class ScopeAccumulator {
       if (state.markPriceX18 > 0n) market.lastMark = state.markPriceX18;
       const mark = market.lastMark ?? state.avgEntryPriceX18;
       market.mark = mark;
-      const unrealized = (state.positionX18 * (mark - state.avgEntryPriceX18)) / X18_SCALE;
+      const unrealized = unrealizedPnlX18(state.positionX18, state.avgEntryPriceX18, mark);
       const net = state.realizedPnlX18 - state.feesX18 + unrealized;
       const absPosition = state.positionX18 < 0n ? -state.positionX18 : state.positionX18;
       const gross = notionalX18(absPosition, mark);

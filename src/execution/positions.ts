@@ -1,4 +1,5 @@
 import { X18_SCALE } from '../money/index.ts';
+import { unrealizedPnlX18 as modelUnrealizedPnlX18 } from '../domain/account/index.ts';
 import type { OrderSide } from '../domain/index.ts';
 
 /** One market's position, derived from fills. All x18. */
@@ -73,9 +74,12 @@ export function applyFill(position: PositionState, fill: FillInput): PositionSta
   };
 }
 
-/** Unrealized PnL of a position at a mark price, in quote x18. */
+/**
+ * Unrealized PnL of a position at a mark price, in quote x18: the account model's one rule
+ * (`unrealizedPnlX18` in domain/account, rounded down), so the books and the model agree.
+ */
 export function unrealizedPnlX18(position: PositionState, markPriceX18: bigint): bigint {
-  return (position.amountX18 * (markPriceX18 - position.avgEntryPriceX18)) / X18_SCALE;
+  return modelUnrealizedPnlX18(position.amountX18, position.avgEntryPriceX18, markPriceX18);
 }
 
 /** Positions of all markets of one account (or one strategy), built from fills. */

@@ -11,6 +11,7 @@ export {
   liquidationPriceX18,
   marginAccount,
   marginX18,
+  unrealizedPnlX18,
   type MarginAccountInput,
   type MarginAccountView,
   type MarginPosition,

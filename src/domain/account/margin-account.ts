@@ -57,7 +57,7 @@ export interface PositionMargin {
 export interface MarginAccountView {
   readonly balanceX18: bigint;
   readonly unrealizedPnlX18: bigint;
-  /** `balance + Σ unrealized PnL` (rounded down). */
+  /** `balance + Σ unrealized PnL`, each position's rounded down ({@link unrealizedPnlX18}). */
   readonly equityX18: bigint;
   readonly initialMarginX18: bigint;
   readonly maintenanceMarginX18: bigint;
@@ -90,6 +90,24 @@ export function ceilDiv(numerator: bigint, denominator: bigint): bigint {
 /** Unrealised PnL at x36, exact. */
 function unrealizedX36(position: MarginPosition): bigint {
   return position.amountX18 * (position.markX18 - position.entryPriceX18);
+}
+
+/**
+ * The one unrealised-PnL rule (docs/margin.md): `amount × (mark − entry)` in quote x18, rounded
+ * down (toward −∞, never flattering). The account model sums it per position into equity, and
+ * the bot's books (`ctx.unrealizedPnl`, `ctx.equity`, the backtest's equity curve) use the same
+ * function, so they agree to the last unit.
+ *
+ * @example
+ * // short 1 ETH from 3000, mark 3000.000000000000000001: −10^-18
+ * unrealizedPnlX18(-(10n ** 18n), 3000n * 10n ** 18n, 3000n * 10n ** 18n + 1n) // -1n
+ */
+export function unrealizedPnlX18(
+  amountX18: bigint,
+  entryPriceX18: bigint,
+  markX18: bigint,
+): bigint {
+  return floorDiv(amountX18 * (markX18 - entryPriceX18), X18_SCALE);
 }
 
 /** Maintenance margin at x54, exact. */
@@ -185,13 +203,13 @@ export function liquidationPriceX18(
  * view.freeMarginX18; // 850n * 10n ** 18n for 1 ETH at 3000 with IMF 5 %
  */
 export function marginAccount(account: MarginAccountInput): MarginAccountView {
-  let unrealizedX36Sum = 0n;
+  let unrealizedSum = 0n;
   let initial = 0n;
   let maintenance = 0n;
   let notionalSum = 0n;
   const positions = account.positions.map((position, index): PositionMargin => {
-    const pnlX36 = unrealizedX36(position);
-    unrealizedX36Sum += pnlX36;
+    const pnlX18 = unrealizedPnlX18(position.amountX18, position.entryPriceX18, position.markX18);
+    unrealizedSum += pnlX18;
     const notionalX18 = ceilDiv(abs(position.amountX18) * position.markX18, X18_SCALE);
     const initialMarginX18 = marginX18(
       position.amountX18,
@@ -211,17 +229,16 @@ export function marginAccount(account: MarginAccountInput): MarginAccountView {
       type: position.type,
       amountX18: position.amountX18,
       notionalX18,
-      unrealizedPnlX18: floorDiv(pnlX36, X18_SCALE),
+      unrealizedPnlX18: pnlX18,
       initialMarginX18,
       maintenanceMarginX18,
       liquidationPriceX18: liquidationPriceX18(account, index),
     };
   });
-  const unrealizedPnlX18 = floorDiv(unrealizedX36Sum, X18_SCALE);
-  const equityX18 = account.balanceX18 + unrealizedPnlX18;
+  const equityX18 = account.balanceX18 + unrealizedSum;
   return {
     balanceX18: account.balanceX18,
-    unrealizedPnlX18,
+    unrealizedPnlX18: unrealizedSum,
     equityX18,
     initialMarginX18: initial,
     maintenanceMarginX18: maintenance,
