@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
-import pRetry from 'p-retry';
+import pRetry, { type Options as PRetryOptions } from 'p-retry';
 import { ErrorCodes, isQuantaError, QuantaError, summarizeError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
 import type { VenueOrder } from '../venue/types.ts';
@@ -33,6 +33,12 @@ export type DispatchResult =
       readonly error: unknown;
       readonly attempts: number;
     };
+
+/** One dispatch's tries (p-retry calls) and attempts (sends that left the process). */
+interface AttemptCount {
+  tries: number;
+  attempts: number;
+}
 
 /** Options of {@link Dispatcher}. */
 export interface DispatcherOptions {
@@ -144,83 +150,112 @@ export class Dispatcher {
     request: SignedOrderRequest,
     expiryTs: number,
   ): Promise<DispatchResult> {
-    const { maxAttempts, now, log } = this.#options;
     const signal = this.#abort.signal;
-    let attempts = 0;
+    const count: AttemptCount = { tries: 0, attempts: 0 };
     try {
-      let tries = 0;
-      const backoffMs = this.#options.backoffMs ?? 250;
       const order = await pRetry(
-        async () => {
-          // The backoff between tries waits on the injected sleep, not on p-retry's own timer
-          // (its delays are 0): the simulator (src/simulation) runs it on virtual time.
-          // 250, 500, 1000, 2000 ms by default, as p-retry's factor 2 gave.
-          if (tries > 0)
-            await this.#options.sleep(
-              Math.min(backoffMs * 2 ** (tries - 1), backoffMs * 8),
-              signal,
-            );
-          tries += 1;
-          this.#checkExpiry(orderId, expiryTs);
-          await this.#waitOutPause(signal);
-          const send = (): Promise<VenueOrder> =>
-            this.#withPermit(async () => {
-              // A 429 may have paused sending while this waited for its slot.
-              await this.#waitOutPause(signal);
-              // Checked again at the moment of sending, after the queue, the rate slot and
-              // any pause: nothing leaves after its expiry, and a dead order frees its slot.
-              this.#checkExpiry(orderId, expiryTs);
-              attempts += 1;
-              this.#options.onAttempt?.(orderId, attempts);
-              return this.#options.submitter.createOrder(request, signal);
-            });
-          // A queue without a concurrency limit admits every send at once (backtests): the
-          // send goes straight to its permit instead of through the queue's bookkeeping.
-          if (this.#unqueued) return await untilAborted(send(), signal);
-          return await this.#queue.add(send, { signal });
-        },
-        {
-          // Every option p-retry reads is given, its defaults included (factor, maxRetryTime,
-          // shouldConsumeRetry): it copies the options and fills in the missing ones, and an
-          // object grown after a spread costs V8 (Node 20) some 10 µs, on every order.
-          retries: maxAttempts - 1,
-          factor: 2,
-          minTimeout: 0,
-          maxTimeout: 0,
-          maxRetryTime: Number.POSITIVE_INFINITY,
-          randomize: false,
-          shouldConsumeRetry: () => true,
-          signal,
-          shouldRetry: ({ error }) =>
-            judgeFailedAttempt({ error, attempt: attempts, maxAttempts, now: now(), expiryTs }) ===
-            'retry',
-          onFailedAttempt: async ({ error }) => {
-            log.warn(
-              { orderId, attempt: attempts, err: summarizeError(error) },
-              'order send attempt failed',
-            );
-            const pauseMs = pauseAllSendersMs(error);
-            if (pauseMs !== undefined) {
-              this.#budget.pause(pauseMs);
-              await this.#pauseFor(pauseMs, signal);
-            }
-          },
-        },
+        () => this.#try(orderId, request, expiryTs, count, signal),
+        this.#retryOptions(orderId, expiryTs, count, signal),
       );
-      return { kind: 'placed', order, attempts };
+      return { kind: 'placed', order, attempts: count.attempts };
     } catch (error) {
-      if (signal.aborted) return { kind: 'interrupted', error, attempts };
-      if (attempts === 0) return { kind: 'unsent', error, attempts };
-      // Judged again here because p-retry skips shouldRetry once the attempts are used up.
-      const verdict = judgeFailedAttempt({
-        error,
-        attempt: maxAttempts,
-        maxAttempts,
-        now: now(),
-        expiryTs,
-      });
-      return { kind: verdict === 'retry' ? 'unknown' : verdict, error, attempts };
+      return this.#failed(error, count.attempts, expiryTs, signal);
     }
+  }
+
+  /** One try of p-retry: its backoff, then the send through the queue, a permit and the pause. */
+  async #try(
+    orderId: number,
+    request: SignedOrderRequest,
+    expiryTs: number,
+    count: AttemptCount,
+    signal: AbortSignal,
+  ): Promise<VenueOrder> {
+    // The backoff between tries waits on the injected sleep, not on p-retry's own timer (its
+    // delays are 0): the simulator (src/simulation) runs it on virtual time. 250, 500, 1000,
+    // 2000 ms by default, as p-retry's factor 2 gave.
+    const backoffMs = this.#options.backoffMs ?? 250;
+    if (count.tries > 0)
+      await this.#options.sleep(
+        Math.min(backoffMs * 2 ** (count.tries - 1), backoffMs * 8),
+        signal,
+      );
+    count.tries += 1;
+    this.#checkExpiry(orderId, expiryTs);
+    await this.#waitOutPause(signal);
+    const send = (): Promise<VenueOrder> =>
+      this.#withPermit(async () => {
+        // A 429 may have paused sending while this waited for its slot.
+        await this.#waitOutPause(signal);
+        // Checked again at the moment of sending, after the queue, the rate slot and any
+        // pause: nothing leaves after its expiry, and a dead order frees its slot.
+        this.#checkExpiry(orderId, expiryTs);
+        count.attempts += 1;
+        this.#options.onAttempt?.(orderId, count.attempts);
+        return this.#options.submitter.createOrder(request, signal);
+      });
+    // A queue without a concurrency limit admits every send at once (backtests): the send goes
+    // straight to its permit instead of through the queue's bookkeeping.
+    if (this.#unqueued) return await untilAborted(send(), signal);
+    return await this.#queue.add(send, { signal });
+  }
+
+  /** p-retry's options for one dispatch: what is retried (the registry), and 429 pauses. */
+  #retryOptions(
+    orderId: number,
+    expiryTs: number,
+    count: AttemptCount,
+    signal: AbortSignal,
+  ): PRetryOptions {
+    const { maxAttempts, now, log } = this.#options;
+    return {
+      // Every option p-retry reads is given, its defaults included (factor, maxRetryTime,
+      // shouldConsumeRetry): it copies the options and fills in the missing ones, and an object
+      // grown after a spread costs V8 (Node 20) some 10 µs, on every order.
+      retries: maxAttempts - 1,
+      factor: 2,
+      minTimeout: 0,
+      maxTimeout: 0,
+      maxRetryTime: Number.POSITIVE_INFINITY,
+      randomize: false,
+      shouldConsumeRetry: () => true,
+      signal,
+      shouldRetry: ({ error }) =>
+        judgeFailedAttempt({
+          error,
+          attempt: count.attempts,
+          maxAttempts,
+          now: now(),
+          expiryTs,
+        }) === 'retry',
+      onFailedAttempt: async ({ error }) => {
+        log.warn(
+          { orderId, attempt: count.attempts, err: summarizeError(error) },
+          'order send attempt failed',
+        );
+        const pauseMs = pauseAllSendersMs(error);
+        if (pauseMs !== undefined) {
+          this.#budget.pause(pauseMs);
+          await this.#pauseFor(pauseMs, signal);
+        }
+      },
+    };
+  }
+
+  /** How a dispatch that was not placed ended. */
+  #failed(error: unknown, attempts: number, expiryTs: number, signal: AbortSignal): DispatchResult {
+    if (signal.aborted) return { kind: 'interrupted', error, attempts };
+    if (attempts === 0) return { kind: 'unsent', error, attempts };
+    // Judged again here because p-retry skips shouldRetry once the attempts are used up.
+    const { maxAttempts, now } = this.#options;
+    const verdict = judgeFailedAttempt({
+      error,
+      attempt: maxAttempts,
+      maxAttempts,
+      now: now(),
+      expiryTs,
+    });
+    return { kind: verdict === 'retry' ? 'unknown' : verdict, error, attempts };
   }
 
   /** Runs one send with an order permit, released (and held on by the budget) after the answer. */

@@ -1,144 +1,68 @@
-import { summarizeError } from '../errors/index.ts';
-import type { Logger } from '../log/logger.ts';
 import type { Snapshot } from '../market/snapshot.ts';
-import { displayX18, formatX18, MONEY_DECIMALS } from '../money/index.ts';
-import type { Fill } from '../domain/index.ts';
 import type { OrderIntent } from '../domain/index.ts';
 import {
   OPEN_ORDER_STATES,
   RESTING_STATES,
-  UNRESOLVED_STATES,
   isInFlightState,
   isUnresolvedState,
   type Market,
-  type OrderSide,
 } from '../domain/index.ts';
-import type { OrderRequestBody, VenueOrder } from '../venue/types.ts';
-import type { OrderFinder, OrderLookup } from '../venue/venue-client.ts';
-import { referencePriceX18, type RiskLimits } from './checks.ts';
-import { type Dispatcher, type DispatchResult, type SignedOrderRequest } from './dispatcher.ts';
-import { NextEvent } from './next-event.ts';
-import type { NewOrder, OrderJournal } from './journal.ts';
+import { referencePriceX18 } from './checks.ts';
+import type { DispatchResult, SignedOrderRequest } from './dispatcher.ts';
+import { ExposureBook } from './exposure-book.ts';
+import { FillBooking } from './fill-booking.ts';
+import type { NewOrder } from './journal.ts';
+import { OrderFactory } from './order-factory.ts';
 import type { OrderRecord } from './order-record.ts';
-import { Portfolio, type BookedFill, type Liquidity } from './portfolio.ts';
+import { Portfolio, type BookedFill } from './portfolio.ts';
 import { unrealizedPnlX18, type PositionBook } from './positions.ts';
 import { markPriceX18 } from '../market/mark-price.ts';
-import { expiryFloorOf, nextExpiryTs } from './expiry-floor.ts';
-import { recoverJournal } from './recovery.ts';
+import { recoverOrders, refreshOpenOrders } from './reconciliation.ts';
 import { RiskEngine } from './risk.ts';
-import { venueRecordOf } from './venue-record.ts';
 import { refuse, type Refusal, type RefusalReason } from './refusal.ts';
 import { RefusalLog } from './refusal-log.ts';
 import { unplacedOrderOutcome } from './retry-policy.ts';
-import type { SizedOrder } from './sizing.ts';
-import type { StrategyShares } from './strategy-shares.ts';
-import type { TradingMode } from './trading-mode.ts';
+import { logSent, SendTracker } from './send-tracker.ts';
 
-const exposureKey = (marketId: number, side: OrderSide): string => `${marketId}:${side}`;
+export type { OrderSigner } from './order-factory.ts';
+export type {
+  ExecutorObserver,
+  ExecutorOptions,
+  ExecutorStats,
+  SubmitOutcome,
+} from './executor-types.ts';
+import type { ExecutorOptions, ExecutorStats, SubmitOutcome } from './executor-types.ts';
 
 /** The journal key-value scope where risk keeps its day baseline (not a strategy name). */
 const RISK_SCOPE = 'quanta:risk';
-
-/** Signs an order body with the registered signing key. */
-export interface OrderSigner {
-  sign(body: OrderRequestBody): Promise<{ signature: string; signer: string }>;
-}
-
-/** Options of {@link Executor}. */
-export interface ExecutorOptions {
-  readonly journal: OrderJournal;
-  readonly dispatcher: Dispatcher;
-  readonly signer: OrderSigner;
-  readonly limits: RiskLimits;
-  /** Checked before every intent; true stops all sending. */
-  readonly killSwitchOn: () => boolean;
-  /** The trading mode, asked before every intent (see `TradingModes`); default `trading`. */
-  readonly tradingMode?: () => TradingMode;
-  /** Told about orders as they progress (metrics, alerts); must not throw. */
-  readonly observer?: ExecutorObserver;
-  /** The wall clock: order times, expiries, the day of the daily loss limit. */
-  readonly now: () => number;
-  /**
-   * The monotonic clock (`Clock.monotonic`) durations are measured on: send latency, the refusal
-   * log's once-a-minute spacing. Default `now` (virtual time, where the two are one).
-   */
-  readonly monotonic?: () => number;
-  readonly log: Logger;
-  /** Default validity of an order (`execution.orderTtlMs`). */
-  readonly orderTtlMs: number;
-  /** Reads an order back from the venue (docs/conventions.md §6 lookup); undefined where unsupported. */
-  readonly lookupOrder?: OrderLookup;
-  /** Finds an order by its request's signature (docs/conventions.md §6); undefined where unsupported. */
-  readonly findOrder?: OrderFinder;
-  /** Told about every fill, with the strategy that owns the order. */
-  readonly onFill?: (strategy: string, fill: Fill) => void | Promise<void>;
-  /** Each strategy's share of the order budget; absent (backtests): no share. */
-  readonly shares?: StrategyShares;
-  /**
-   * Asked before an order valid for `ttlMs` is signed: why this host's clock must not sign it
-   * now (its skew against the venue's, `VenueClock.refusal`), or undefined. Absent: no check
-   * (backtests, whose venue runs on the same virtual clock).
-   */
-  readonly clockRefusal?: (ttlMs: number) => string | undefined;
-  /** The base of the account's equity (see `RiskEngine.equityX18`); undefined: not known. */
-  readonly capitalX18?: bigint | undefined;
-}
-
-/** What the executor tells metrics and alerts about orders. */
-export interface ExecutorObserver {
-  /** A dispatch ended (placed, refused, unknown…) after `roundTripMs` from its start. */
-  readonly dispatched?: (record: OrderRecord, roundTripMs: number) => void;
-  /** An order's journal row changed after an answer or a final outcome. */
-  readonly updated?: (record: OrderRecord) => void;
-}
 
 /** An intent accepted, signed and counted in flight, waiting for its batch to be journaled. */
 interface Staged {
   readonly order: NewOrder;
 }
 
-/** What became of one intent. */
-export type SubmitOutcome =
-  | { readonly kind: 'refused'; readonly refusal: Refusal }
-  | { readonly kind: 'sent'; readonly record: OrderRecord };
-
-/** Counters for metrics and the shutdown summary. */
-export interface ExecutorStats {
-  readonly refusals: Readonly<Partial<Record<RefusalReason, number>>>;
-  /** The same refusals by strategy instance, then reason. */
-  readonly refusalsByStrategy: Readonly<Record<string, Partial<Record<RefusalReason, number>>>>;
-  readonly ordersByState: Readonly<Record<string, number>>;
-  /** Orders of unknown outcome, counted at full size against the limits until resolved. */
-  readonly unresolvedOrders: number;
-}
-
 /**
- * The order path of docs/design.md §1: intent → sizing → checks → journal → dispatcher → venue, and back
- * to positions. The same code runs live, on paper and in backtests.
+ * The order path of docs/design.md §1: intent → sizing and checks → signing → journal →
+ * dispatcher → venue, and back to positions. The executor coordinates; the steps are their own
+ * modules: `order-factory.ts`, the journal, `dispatcher.ts`, `fill-booking.ts`,
+ * `exposure-book.ts`, `reconciliation.ts`, `send-tracker.ts`. The same code runs live, on paper
+ * and in backtests.
  */
 export class Executor {
   readonly #options: ExecutorOptions;
   readonly #portfolio = new Portfolio();
   readonly #risk: RiskEngine;
-  /** Signed amounts of orders sent but not yet answered, per market: counted by risk checks. */
-  readonly #inFlightExposure = new Map<string, bigint>();
-  /**
-   * Orders whose outcome is unknown (UNKNOWN, or ACCEPTED with its fill unknown), by id: risk
-   * counts each at its full size until a lookup resolves it (docs/design.md §4 rule 6).
-   */
-  readonly #unresolved = new Map<number, OrderRecord>();
-  readonly #running = new Set<Promise<unknown>>();
-  /** A tracked send finished: what settleAllBut waits on. */
-  readonly #sendFinished = new NextEvent();
+  readonly #exposure: ExposureBook;
+  readonly #factory: OrderFactory;
+  readonly #fills: FillBooking;
+  readonly #sends: SendTracker;
   readonly #refusals: RefusalLog;
-  #lastExpiryTs = 0;
-  /** Journaled expiries beyond the recovered floor: never signed again (see `expiryFloorOf`). */
-  #takenExpiries: ReadonlySet<number> = new Set();
 
   constructor(options: ExecutorOptions) {
     this.#options = options;
     this.#refusals = new RefusalLog({ now: options.monotonic ?? options.now, log: options.log });
     const { journal } = options;
+    this.#exposure = new ExposureBook(() => journal.inStates(RESTING_STATES));
     this.#risk = new RiskEngine({
       limits: options.limits,
       killSwitchOn: options.killSwitchOn,
@@ -150,6 +74,17 @@ export class Executor {
         set: (key, value) => journal.kvSet(RISK_SCOPE, key, value),
       },
     });
+    this.#factory = new OrderFactory({ signer: options.signer, orderTtlMs: options.orderTtlMs });
+    this.#fills = new FillBooking({
+      journal,
+      portfolio: this.#portfolio,
+      exposure: this.#exposure,
+      now: options.now,
+      log: options.log,
+      updated: options.observer?.updated,
+      onFill: options.onFill,
+    });
+    this.#sends = new SendTracker(options.log);
   }
 
   /** The account-wide position book. */
@@ -182,13 +117,13 @@ export class Executor {
 
   /** Refusals by reason and journaled orders by state. */
   stats(): ExecutorStats {
-    // One GROUP BY query: metrics read the stats on every scrape of a weeks-long journal.
+    // Counted by the journal: metrics read the stats on every scrape of a weeks-long journal.
     const ordersByState: Record<string, number> = { ...this.#options.journal.countByState() };
     return {
       refusals: this.#refusals.totals(),
       refusalsByStrategy: this.#refusals.byStrategy(),
       ordersByState,
-      unresolvedOrders: this.#unresolved.size,
+      unresolvedOrders: this.#exposure.unresolvedCount,
     };
   }
 
@@ -201,69 +136,24 @@ export class Executor {
   }
 
   /**
-   * Start-up recovery (see {@link recoverJournal}): positions from every journaled fill at the
-   * fees recorded with it, then orders a crash left in flight resent or marked.
+   * Start-up recovery (see `recoverJournal`): positions from every journaled fill at the fees
+   * recorded with it, then orders a crash left in flight resent or marked.
    *
    * @param markets - the venue's current listing: fees for orders resent now.
    */
   recover(markets: Iterable<Market>): void {
     for (const market of markets) this.#portfolio.rememberMarket(market);
-    const { journal, now, log } = this.#options;
-    const records = journal.all();
-    const at = now();
-    const floor = expiryFloorOf(records, at, this.#options.orderTtlMs);
-    this.#lastExpiryTs = floor.floorTs;
-    this.#takenExpiries = floor.taken;
-    const [first] = floor.fromTheFuture;
-    if (first !== undefined) {
-      const ids = floor.fromTheFuture.map((record) => record.id);
-      log.warn(
-        { orderIds: ids.slice(0, 20), orders: ids.length, createdAt: first.createdAt, now: at },
-        `${ids.length} journaled orders were written after this clock's now and expire beyond now + execution.orderTtlMs (a run whose clock was ahead wrote them, e.g. order ${first.id} created ${new Date(first.createdAt).toISOString()}): new orders' expiries do not start after theirs`,
-      );
-    }
-    recoverJournal(
-      records,
-      at,
+    const { journal, now, log, orderTtlMs } = this.#options;
+    const floor = recoverOrders(
+      journal,
+      { at: now(), orderTtlMs, exposure: this.#exposure, log },
       {
-        bookRecordedFills: (record) => this.#bookRecorded(record),
-        resend: (record) => this.#track(this.#send(record)),
+        bookRecordedFills: (record) => this.#fills.bookRecorded(record),
+        resend: (record) => this.#sends.track(this.#send(record)),
         finish: (record, outcome) => this.#finish(record, outcome),
       },
-      log,
     );
-    for (const record of journal.inStates(UNRESOLVED_STATES))
-      this.#unresolved.set(record.id, record);
-  }
-
-  // A recovered order's fills are booked at the average fill price and the fee charged when
-  // they were booked live, both kept in its journal row.
-  #bookRecorded(record: OrderRecord): void {
-    this.#portfolio.bookRecord(record, this.#recordedFeesX18(record));
-  }
-
-  // Rows from journals that predate per-order fees are priced at the taker rate (the higher
-  // one: never understated), with a line saying so; never silently as free.
-  #recordedFeesX18(record: OrderRecord): bigint {
-    if (record.feesX18 !== null) return record.feesX18;
-    if (record.filledX18 === 0n || record.avgFillPriceX18 === null) return 0n;
-    const estimate = this.#portfolio.feeOf(
-      record.marketId,
-      record.type,
-      'taker',
-      record.filledX18,
-      record.avgFillPriceX18,
-    );
-    this.#options.log.warn(
-      {
-        orderId: record.id,
-        fee: estimate === undefined ? null : displayX18(estimate, MONEY_DECIMALS, true),
-      },
-      estimate === undefined
-        ? `order ${record.id}: fee not recorded and market ${record.marketId} not listed; booked without fee`
-        : `order ${record.id}: fee not recorded (older journal); booked at the taker rate`,
-    );
-    return estimate ?? 0n;
+    this.#factory.startAfter(floor);
   }
 
   /**
@@ -305,7 +195,7 @@ export class Executor {
       );
     } catch (error) {
       // Nothing of this batch was journaled, so nothing of it is sent or counted in flight.
-      for (const entry of staged) this.#releaseExposure(entry.order);
+      for (const entry of staged) this.#exposure.release(entry.order);
       throw error;
     }
     const journaled = new Map(staged.map((entry, i) => [entry, records[i]]));
@@ -320,33 +210,10 @@ export class Executor {
     for (const outcome of outcomes) {
       if (outcome.kind !== 'sent') continue;
       const { record } = outcome;
-      if (logged) this.#logSent(record);
-      this.#track(this.#send(record, true));
+      if (logged) logSent(this.#options.log, record);
+      this.#sends.track(this.#send(record, true));
     }
     return outcomes;
-  }
-
-  #logSent(record: OrderRecord): void {
-    const amount = formatX18(record.amountX18);
-    this.#options.log.info(
-      {
-        orderId: record.id,
-        strategy: record.strategy,
-        symbol: record.symbol,
-        side: record.side,
-        type: record.type,
-        amount,
-        // A MARKET order has no price of its own (0 in its body): the best quote it was sent at.
-        ...(record.type === 'MARKET'
-          ? {
-              referencePrice:
-                record.referencePriceX18 === null ? null : formatX18(record.referencePriceX18),
-            }
-          : { price: formatX18(record.priceX18) }),
-        tag: record.tag,
-      },
-      `order ${record.id}: ${record.side} ${amount} ${record.symbol} ${record.type}`,
-    );
   }
 
   /**
@@ -371,7 +238,7 @@ export class Executor {
       return { refusal };
     }
     const evaluated = this.#risk.evaluate(intent, snapshot, this.#portfolio, (marketId) =>
-      this.#pendingExposureX18(marketId, intent.side),
+      this.#exposure.pendingX18(marketId, intent.side),
     );
     if ('refused' in evaluated) {
       this.#refusals.record(strategy, evaluated.reason, evaluated.detail, { intent });
@@ -401,7 +268,7 @@ export class Executor {
     }
     // Kept for the fees of this order's fills (lookups may answer after the market changed).
     this.#portfolio.rememberMarket(market);
-    const order = await this.#signNew(
+    const order = await this.#factory.sign(
       strategy,
       intent,
       evaluated,
@@ -409,69 +276,14 @@ export class Executor {
       referencePriceX18(evaluated, snapshot.quotes?.get(market.id)) ?? null,
       this.#options.now(),
     );
-    this.#holdExposure(order);
+    this.#exposure.hold(order);
     shares?.admit(strategy);
     return { order };
   }
 
-  async #signNew(
-    strategy: string,
-    intent: OrderIntent,
-    order: SizedOrder,
-    market: Market,
-    referencePrice: bigint | null,
-    now: number,
-  ): Promise<NewOrder> {
-    // Strictly increasing expiry makes every body, and so every signature, unique: two equal
-    // intents in the same millisecond would otherwise sign to the same bytes and the second
-    // would be answered "signature already used".
-    const expiryTs = nextExpiryTs(
-      now + (intent.expiresInMs ?? this.#options.orderTtlMs),
-      this.#lastExpiryTs,
-      this.#takenExpiries,
-    );
-    this.#lastExpiryTs = expiryTs;
-    const body: OrderRequestBody = {
-      marketId: order.marketId,
-      isBuy: order.side === 'BUY',
-      orderType: order.type,
-      amount: formatX18(order.amountX18),
-      price: formatX18(order.priceX18),
-      expiryTs,
-      isReduce: order.reduceOnly,
-    };
-    const { signature, signer } = await this.#options.signer.sign(body);
-    return {
-      strategy,
-      tag: intent.tag ?? null,
-      marketId: market.id,
-      symbol: market.symbol,
-      side: order.side,
-      type: order.type,
-      amountX18: order.amountX18,
-      priceX18: order.priceX18,
-      reduceOnly: order.reduceOnly,
-      body: JSON.stringify(body),
-      signature,
-      signer,
-      expiryTs,
-      referencePriceX18: referencePrice,
-    };
-  }
-
-  #holdExposure(order: Pick<OrderRecord, 'marketId' | 'side' | 'amountX18'>): void {
-    const key = exposureKey(order.marketId, order.side);
-    this.#inFlightExposure.set(key, (this.#inFlightExposure.get(key) ?? 0n) + order.amountX18);
-  }
-
-  #releaseExposure(order: Pick<OrderRecord, 'marketId' | 'side' | 'amountX18'>): void {
-    const key = exposureKey(order.marketId, order.side);
-    this.#inFlightExposure.set(key, (this.#inFlightExposure.get(key) ?? 0n) - order.amountX18);
-  }
-
   /** @param held - the order is already counted in flight (staged by {@link submitAll}). */
   async #send(record: OrderRecord, held = false): Promise<void> {
-    if (!held) this.#holdExposure(record);
+    if (!held) this.#exposure.hold(record);
     let result: DispatchResult;
     const monotonic = this.#options.monotonic ?? this.#options.now;
     const startedAt = monotonic();
@@ -483,7 +295,7 @@ export class Executor {
       };
       result = await this.#options.dispatcher.dispatch(record.id, request, record.expiryTs);
     } finally {
-      this.#releaseExposure(record);
+      this.#exposure.release(record);
     }
     const current = this.#options.journal.get(record.id);
     if (result.kind !== 'interrupted')
@@ -499,7 +311,7 @@ export class Executor {
         result.kind !== 'interrupted' &&
         (isInFlightState(now.state) || isUnresolvedState(now.state))
       )
-        this.#unresolved.set(record.id, now);
+        this.#exposure.unresolved(now);
       throw error;
     }
   }
@@ -511,7 +323,7 @@ export class Executor {
   ): Promise<void> {
     switch (result.kind) {
       case 'placed':
-        await this.#applyVenueOrder(current, result.order);
+        await this.#fills.apply(current, result.order);
         return;
       case 'accepted':
       case 'rejected':
@@ -536,7 +348,7 @@ export class Executor {
     outcome: { state: 'EXPIRED' | 'ACCEPTED' | 'REJECTED' | 'UNKNOWN'; error: string },
   ): void {
     const updated = this.#options.journal.recordOutcome(record.id, outcome, this.#options.now());
-    if (isUnresolvedState(updated.state)) this.#unresolved.set(updated.id, updated);
+    if (isUnresolvedState(updated.state)) this.#exposure.unresolved(updated);
     this.#options.observer?.updated?.(updated);
     const level = outcome.state === 'EXPIRED' ? 'info' : 'warn';
     this.#options.log[level](
@@ -545,127 +357,21 @@ export class Executor {
     );
   }
 
-  async #applyVenueOrder(record: OrderRecord, order: VenueOrder): Promise<void> {
-    const newlyFilled = order.totalFilledX18 - record.filledX18;
-    const reported =
-      order.avgFillPriceX18 !== undefined && order.avgFillPriceX18 > 0n
-        ? order.avgFillPriceX18
-        : undefined;
-    const priceX18 = reported ?? record.referencePriceX18 ?? record.priceX18;
-    const estimated = reported === undefined;
-    // A LIMIT order known to rest on the venue before this fill made liquidity (maker).
-    const liquidity: Liquidity = record.venueOrderId !== null ? 'maker' : 'taker';
-    const feeX18 =
-      newlyFilled > 0n
-        ? this.#portfolio.feeOf(record.marketId, record.type, liquidity, newlyFilled, priceX18)
-        : 0n;
-    if (feeX18 === undefined) {
-      // Never book a fill at a guessed fee of 0: the market is always remembered before sending.
-      throw new Error(`order ${record.id}: market ${record.marketId} unknown, fee cannot be set`);
-    }
-    const updated = this.#options.journal.recordOutcome(
-      record.id,
-      {
-        state: order.status,
-        venueOrderId: order.id,
-        filledX18: order.totalFilledX18,
-        avgFillPriceX18: order.totalFilledX18 > 0n ? priceX18 : null,
-        fillPriceEstimated: order.totalFilledX18 > 0n && estimated,
-        feesX18: this.#recordedFeesX18(record) + feeX18,
-      },
-      this.#options.now(),
-    );
-    if (this.#options.log.isLevelEnabled('info')) {
-      const filled = formatX18(order.totalFilledX18);
-      // As a person reads them: the average price to the market's tick, the fee to the cent
-      // (the journal keeps both exact).
-      const priceExpo = this.#portfolio.market(record.marketId)?.priceExpo;
-      this.#options.log.info(
-        {
-          orderId: record.id,
-          venueOrderId: order.id,
-          state: order.status,
-          filled,
-          avgPrice: priceExpo === undefined ? formatX18(priceX18) : displayX18(priceX18, priceExpo),
-          priceEstimated: estimated,
-          fee: displayX18(feeX18, MONEY_DECIMALS, true),
-          liquidity,
-        },
-        `order ${record.id} ${order.status}: filled ${filled} ${record.symbol}`,
-      );
-    }
-    // The venue told us what became of it: no longer counted at full size.
-    this.#unresolved.delete(record.id);
-    this.#options.observer?.updated?.(updated);
-    if (newlyFilled <= 0n) return;
-    // A later partial fill is valued at the order's average price, the best the venue tells us.
-    this.#portfolio.book({
-      strategy: updated.strategy,
-      marketId: updated.marketId,
-      side: updated.side,
-      amountX18: newlyFilled,
-      priceX18,
-      feeX18,
-    });
-    await this.#options.onFill?.(record.strategy, {
-      orderId: record.id,
-      marketId: record.marketId,
-      side: record.side,
-      amount: formatX18(newlyFilled),
-      price: formatX18(priceX18),
-      priceEstimated: estimated,
-      tag: record.tag,
-    });
-  }
-
   /**
-   * Asks the venue about resting LIMIT orders (OPEN/PARTIAL) and orders of unknown outcome
-   * (ACCEPTED/UNKNOWN: by venue id, or by signature when the answer with the id was lost), and
-   * books what changed; an UNKNOWN order the venue never accepted is marked EXPIRED once it can
-   * no longer land (see {@link venueRecordOf}). Does nothing on a venue without lookups.
+   * Asks the venue about resting and unresolved orders and books what changed (see
+   * `refreshOpenOrders` in reconciliation.ts). Does nothing on a venue without lookups.
    */
   async refreshOpenOrders(): Promise<void> {
-    const { lookupOrder, findOrder } = this.#options;
-    if (lookupOrder === undefined && findOrder === undefined) return;
-    // Resting orders are looked up after every snapshot (fills, cancels); unresolved ones until
-    // resolved, releasing the full size risk counted for them.
-    const resting = this.#options.journal.inStates(RESTING_STATES);
-    // Nothing to look up (most snapshots of most strategies): no list is built.
-    if (resting.length === 0 && this.#unresolved.size === 0) return;
-    for (const record of [...resting, ...this.#unresolved.values()]) {
-      try {
-        const answer = await venueRecordOf(record, this.#options, this.#options.now());
-        if (answer.kind === 'never-landed') this.#expireUnseen(record);
-        else if (
-          answer.kind === 'order' &&
-          (answer.order.status !== record.state || answer.order.totalFilledX18 !== record.filledX18)
-        )
-          await this.#applyVenueOrder(record, answer.order);
-      } catch (error) {
-        this.#options.log.warn(
-          { orderId: record.id, err: summarizeError(error) },
-          'order lookup failed; will try again next poll',
-        );
-      }
-    }
-  }
-
-  // The venue has no order with this one's signature, and it can no longer land.
-  #expireUnseen(record: OrderRecord): void {
-    const expired = {
-      event: 'expired',
-      error: 'the venue has no order with its signature and it expired: it never landed',
-    } as const;
-    let updated = this.#options.journal.recordOutcome(record.id, expired, this.#options.now());
-    // A SENT one (its outcome could not be written) is UNKNOWN to the state machine first.
-    if (updated.state === 'UNKNOWN')
-      updated = this.#options.journal.recordOutcome(record.id, expired, this.#options.now());
-    this.#unresolved.delete(record.id);
-    this.#options.observer?.updated?.(updated);
-    this.#options.log.info(
-      { orderId: record.id, state: updated.state },
-      `order ${record.id} EXPIRED: the venue never accepted it`,
-    );
+    const { journal, now, log, observer } = this.#options;
+    await refreshOpenOrders({
+      journal,
+      exposure: this.#exposure,
+      lookups: this.#options,
+      now,
+      log,
+      apply: (record, order) => this.#fills.apply(record, order),
+      updated: observer?.updated,
+    });
   }
 
   /** A strategy's open orders (in flight or resting), for `ctx.openOrders()`. */
@@ -675,27 +381,12 @@ export class Executor {
 
   /** Orders whose outcome is not known (counted at full size by risk until resolved). */
   get unresolvedCount(): number {
-    return this.#unresolved.size;
-  }
-
-  // What may trade without the portfolio knowing yet, on the side of a new order: orders in
-  // flight, orders of unknown outcome at their full size, and the unfilled rest of resting
-  // LIMIT orders (they fill whenever the market comes to them: issue 31's simulation saw two
-  // resting sells fill after market sells had used the room, past the cap). Only the same side
-  // counts: a pending order on the other side may never fill, so it must not make room.
-  #pendingExposureX18(marketId: number, side: OrderSide): bigint {
-    let total = this.#inFlightExposure.get(exposureKey(marketId, side)) ?? 0n;
-    for (const record of this.#unresolved.values())
-      if (record.marketId === marketId && record.side === side) total += record.amountX18;
-    for (const record of this.#options.journal.inStates(RESTING_STATES))
-      if (record.marketId === marketId && record.side === side)
-        total += record.amountX18 - record.filledX18;
-    return side === 'BUY' ? total : -total;
+    return this.#exposure.unresolvedCount;
   }
 
   /** Resolves once every send started so far has finished. */
   async settle(): Promise<void> {
-    while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
+    await this.#sends.settle();
   }
 
   /**
@@ -707,19 +398,6 @@ export class Executor {
    *   on its way to that wait when this is called, and then nothing finishes to say so.
    */
   async settleAllBut(waiting: () => number, waitingGrew: () => Promise<unknown>): Promise<void> {
-    while (this.#running.size > waiting()) {
-      await Promise.race([this.#sendFinished.next(), waitingGrew()]);
-    }
-  }
-
-  #track(work: Promise<void>): void {
-    const tracked = work.catch((error: unknown) => {
-      this.#options.log.error({ err: summarizeError(error) }, 'order bookkeeping failed');
-    });
-    this.#running.add(tracked);
-    void tracked.finally(() => {
-      this.#running.delete(tracked);
-      this.#sendFinished.fire();
-    });
+    await this.#sends.settleAllBut(waiting, waitingGrew);
   }
 }

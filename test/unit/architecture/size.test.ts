@@ -25,8 +25,6 @@ const PENDING: readonly string[] = [
   'backtest/tearsheet.ts: priceCharts',
   'config/parse-config.ts: parseConfig',
   'config/schema.ts',
-  'execution/dispatcher.ts: Dispatcher.#run',
-  'execution/executor.ts',
   'execution/rate-budget/redis-rate-budget.ts',
   'market/history/market-rules.ts: parseMarketRules',
   'market/recording/recording-writer.ts',

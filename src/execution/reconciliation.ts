@@ -1,0 +1,106 @@
+import { RESTING_STATES, UNRESOLVED_STATES } from '../domain/index.ts';
+import { summarizeError } from '../errors/index.ts';
+import type { Logger } from '../log/logger.ts';
+import type { VenueOrder } from '../venue/types.ts';
+import { expiryFloorOf, type ExpiryFloor } from './expiry-floor.ts';
+import type { ExposureBook } from './exposure-book.ts';
+import type { OrderJournal } from './journal.ts';
+import type { OrderRecord } from './order-record.ts';
+import { recoverJournal, type RecoverySteps } from './recovery.ts';
+import { venueRecordOf, type VenueLookups } from './venue-record.ts';
+
+/**
+ * Start-up recovery over the journal (see {@link recoverJournal}): the floor new expiries start
+ * after (with a warning for orders a clock that was ahead wrote), the recovery `steps` applied
+ * to every journaled order, and the orders of unknown outcome counted at full size.
+ * @returns the expiry floor, for the order factory.
+ */
+export function recoverOrders(
+  journal: OrderJournal,
+  options: {
+    readonly at: number;
+    readonly orderTtlMs: number;
+    readonly exposure: ExposureBook;
+    readonly log: Logger;
+  },
+  steps: RecoverySteps,
+): ExpiryFloor {
+  const { at, log } = options;
+  const records = journal.all();
+  const floor = expiryFloorOf(records, at, options.orderTtlMs);
+  const [first] = floor.fromTheFuture;
+  if (first !== undefined) {
+    const ids = floor.fromTheFuture.map((record) => record.id);
+    log.warn(
+      { orderIds: ids.slice(0, 20), orders: ids.length, createdAt: first.createdAt, now: at },
+      `${ids.length} journaled orders were written after this clock's now and expire beyond now + execution.orderTtlMs (a run whose clock was ahead wrote them, e.g. order ${first.id} created ${new Date(first.createdAt).toISOString()}): new orders' expiries do not start after theirs`,
+    );
+  }
+  recoverJournal(records, at, steps, log);
+  for (const record of journal.inStates(UNRESOLVED_STATES)) options.exposure.unresolved(record);
+  return floor;
+}
+
+/** What {@link refreshOpenOrders} needs. */
+export interface RefreshContext {
+  readonly journal: OrderJournal;
+  readonly exposure: ExposureBook;
+  readonly lookups: VenueLookups;
+  readonly now: () => number;
+  readonly log: Logger;
+  /** Books an answer that changed something. */
+  readonly apply: (record: OrderRecord, order: VenueOrder) => Promise<void>;
+  /** Told about an order's journal row after it changed; must not throw. */
+  readonly updated?: ((record: OrderRecord) => void) | undefined;
+}
+
+/**
+ * Asks the venue about resting LIMIT orders (OPEN/PARTIAL) and orders of unknown outcome
+ * (ACCEPTED/UNKNOWN: by venue id, or by signature when the answer with the id was lost), and
+ * books what changed; an UNKNOWN order the venue never accepted is marked EXPIRED once it can
+ * no longer land (see {@link venueRecordOf}). A failed lookup is logged and tried again next
+ * poll. Does nothing on a venue without lookups.
+ */
+export async function refreshOpenOrders(context: RefreshContext): Promise<void> {
+  const { journal, exposure, lookups, log } = context;
+  if (lookups.lookupOrder === undefined && lookups.findOrder === undefined) return;
+  // Resting orders are looked up after every snapshot (fills, cancels); unresolved ones until
+  // resolved, releasing the full size risk counted for them.
+  const resting = journal.inStates(RESTING_STATES);
+  // Nothing to look up (most snapshots of most strategies): no list is built.
+  if (resting.length === 0 && exposure.unresolvedCount === 0) return;
+  for (const record of [...resting, ...exposure.unresolvedRecords()]) {
+    try {
+      const answer = await venueRecordOf(record, lookups, context.now());
+      if (answer.kind === 'never-landed') expireUnseen(context, record);
+      else if (
+        answer.kind === 'order' &&
+        (answer.order.status !== record.state || answer.order.totalFilledX18 !== record.filledX18)
+      )
+        await context.apply(record, answer.order);
+    } catch (error) {
+      log.warn(
+        { orderId: record.id, err: summarizeError(error) },
+        'order lookup failed; will try again next poll',
+      );
+    }
+  }
+}
+
+// The venue has no order with this one's signature, and it can no longer land.
+function expireUnseen(context: RefreshContext, record: OrderRecord): void {
+  const expired = {
+    event: 'expired',
+    error: 'the venue has no order with its signature and it expired: it never landed',
+  } as const;
+  let updated = context.journal.recordOutcome(record.id, expired, context.now());
+  // A SENT one (its outcome could not be written) is UNKNOWN to the state machine first.
+  if (updated.state === 'UNKNOWN')
+    updated = context.journal.recordOutcome(record.id, expired, context.now());
+  context.exposure.resolved(record.id);
+  context.updated?.(updated);
+  context.log.info(
+    { orderId: record.id, state: updated.state },
+    `order ${record.id} EXPIRED: the venue never accepted it`,
+  );
+}
