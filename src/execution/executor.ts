@@ -150,7 +150,7 @@ export class Executor {
       {
         bookRecordedFills: (record) => this.#fills.bookRecorded(record),
         resend: (record) => this.#sends.track(this.#send(record)),
-        finish: (record, outcome) => this.#finish(record, outcome),
+        finish: (record, outcome) => this.#fills.finish(record, outcome),
       },
     );
     this.#factory.startAfter(floor);
@@ -330,7 +330,7 @@ export class Executor {
       case 'unsent':
       case 'unknown':
         // The error registry decides, counting attempts of earlier runs too.
-        this.#finish(current, unplacedOrderOutcome(result, current.attempts));
+        this.#fills.finish(current, unplacedOrderOutcome(result, current.attempts));
         return;
       case 'interrupted':
         // Stopped before it ever left: the file no longer counts the attempt it was journaled with.
@@ -341,20 +341,6 @@ export class Executor {
         );
         return;
     }
-  }
-
-  #finish(
-    record: OrderRecord,
-    outcome: { state: 'EXPIRED' | 'ACCEPTED' | 'REJECTED' | 'UNKNOWN'; error: string },
-  ): void {
-    const updated = this.#options.journal.recordOutcome(record.id, outcome, this.#options.now());
-    if (isUnresolvedState(updated.state)) this.#exposure.unresolved(updated);
-    this.#options.observer?.updated?.(updated);
-    const level = outcome.state === 'EXPIRED' ? 'info' : 'warn';
-    this.#options.log[level](
-      { orderId: record.id, state: outcome.state, error: outcome.error },
-      `order ${record.id} ${outcome.state}: ${outcome.error}`,
-    );
   }
 
   /**

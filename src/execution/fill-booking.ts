@@ -1,4 +1,4 @@
-import type { Fill } from '../domain/index.ts';
+import { isUnresolvedState, type Fill } from '../domain/index.ts';
 import type { Logger } from '../log/logger.ts';
 import { displayX18, formatX18, MONEY_DECIMALS } from '../money/index.ts';
 import type { VenueOrder } from '../venue/types.ts';
@@ -31,8 +31,9 @@ interface NewFill {
 
 /**
  * Books what the venue says of an order: its journal row (state, fill, fees), its new fill in the
- * positions at the fee of its liquidity (maker or taker), and the strategy's `onFill`. Also books
- * a recovered order's fills at the fees recorded with them.
+ * positions at the fee of its liquidity (maker or taker), and the strategy's `onFill`; or an
+ * outcome without a venue order (refused, expired, unknown). Also books a recovered order's fills
+ * at the fees recorded with them.
  */
 export class FillBooking {
   readonly #options: FillBookingOptions;
@@ -74,6 +75,25 @@ export class FillBooking {
         : `order ${record.id}: fee not recorded (older journal); booked at the taker rate`,
     );
     return estimate ?? 0n;
+  }
+
+  /**
+   * Books an outcome without an order from the venue (refused, expired, of unknown outcome…):
+   * an unresolved one is counted at full size until a lookup resolves it.
+   */
+  finish(
+    record: OrderRecord,
+    outcome: { state: 'EXPIRED' | 'ACCEPTED' | 'REJECTED' | 'UNKNOWN'; error: string },
+  ): void {
+    const { journal, now, exposure, log } = this.#options;
+    const updated = journal.recordOutcome(record.id, outcome, now());
+    if (isUnresolvedState(updated.state)) exposure.unresolved(updated);
+    this.#options.updated?.(updated);
+    const level = outcome.state === 'EXPIRED' ? 'info' : 'warn';
+    log[level](
+      { orderId: record.id, state: outcome.state, error: outcome.error },
+      `order ${record.id} ${outcome.state}: ${outcome.error}`,
+    );
   }
 
   /** Books the venue's answer `order` for the journaled `record`. */
