@@ -6,15 +6,10 @@ import { QuotePlaces, RecordedQuotes } from './recorded-quotes.ts';
 import { hasSeal, openSealedLine, SEAL_LENGTH, sealProblem } from './line-seal.ts';
 import { decodeHeader, describe, isSafeInteger } from './decode-values.ts';
 import { RecordingListing } from './recording-listing.ts';
-import { decodeQuoteV1 } from './quote-codec-v1.ts';
-import { QuoteCodecV2 } from './quote-codec-v2.ts';
-import {
-  LineTag,
-  RECORDING_VERSION,
-  type RecordingHeader,
-  type RecordingVersion,
-  SEALED_VERSION,
-} from './recording-format.ts';
+import type { QuoteCodecV2 } from './quote-codec-v2.ts';
+import { LineTag, type RecordingHeader, SEALED_VERSION } from './recording-format.ts';
+import type { RecordingCodec } from './recording-codec.ts';
+import { codecOf } from './codec-of.ts';
 
 export { RecordedQuote } from './recorded-quote.ts';
 
@@ -52,6 +47,9 @@ function withQuotes(
  * or order line changes it), so a snapshot line costs one `JSON.parse` plus its quotes; unchanged
  * markets are never rebuilt or even re-indexed.
  *
+ * What differs between format versions (quote rows, keyframes, check fields) is the header's
+ * version's codec (`recording-codec.ts`, one module per version, `codec-of.ts`).
+ *
  * Pure (no I/O): the reader feeds it lines; tests and benchmarks can too.
  */
 export class RecordingDecoder {
@@ -61,14 +59,13 @@ export class RecordingDecoder {
   readonly #warn: (warning: RecordingWarning) => void;
   readonly #listing: RecordingListing;
   #line = 0;
-  #version: RecordingVersion = RECORDING_VERSION;
-  // Version 2 and later, once the header said so: the quotes' tracks.
-  #v2: QuoteCodecV2 | undefined;
+  // The header's version's codec, once line 1 was decoded.
+  #codec: RecordingCodec | undefined;
+  // The codec's tracks (version 2 and later): snapshot lines are scanned onto them.
+  #tracks: QuoteCodecV2 | undefined;
   readonly #scanner = new SnapshotLineScanner();
   // The places of the last scanned line's quotes, shared while the lines list the same markets.
   #places: QuotePlaces | undefined;
-  // Version 5: every line after the header carries a check field (`line-seal.ts`).
-  #sealed = false;
   // Snapshot and keyframe lines decoded, for the end line's counts.
   #snapshots = 0;
   #keyframes = 0;
@@ -88,6 +85,11 @@ export class RecordingDecoder {
     this.#file = file;
     this.#warn = warn;
     this.#listing = new RecordingListing(reuse, this.#invalid);
+  }
+
+  /** How the file's format version is read, once its header was decoded. */
+  get codec(): RecordingCodec | undefined {
+    return this.#codec;
   }
 
   /** The 1-based number of the last line decoded (0 before the first). */
@@ -133,7 +135,9 @@ export class RecordingDecoder {
         'a line after the end line (lines were appended, moved or joined from another file)',
       );
     if (line === 1) return this.#decodeHeaderLine(text, isLast);
-    if (this.#sealed) {
+    const codec = this.#codec;
+    if (codec === undefined) throw this.#invalid(line, 'a line after a torn header');
+    if (codec.sealed) {
       const body = openSealedLine(text, line);
       if (body === undefined) {
         if (isLast && unterminated) return this.#torn(line);
@@ -145,8 +149,8 @@ export class RecordingDecoder {
     }
     // Version 2+: a snapshot line as the writer writes it is read where it stands; any other
     // line (or anything odd) goes through JSON.parse, which words the errors.
-    if (this.#v2 !== undefined && this.#scanner.scan(text)) {
-      const scanned = this.#fromScan(line, this.#v2);
+    if (this.#tracks !== undefined && this.#scanner.scan(text)) {
+      const scanned = this.#fromScan(line, this.#tracks, codec);
       if (scanned !== undefined) return scanned;
     }
     let row: unknown;
@@ -154,7 +158,7 @@ export class RecordingDecoder {
       row = JSON.parse(text);
     } catch {
       // A sealed line that matches its check field was written whole.
-      if (isLast && !this.#sealed) return this.#torn(line);
+      if (isLast && !codec.sealed) return this.#torn(line);
       throw this.#invalid(
         line,
         'not a complete JSON line (torn or corrupt in the middle of the file)',
@@ -164,13 +168,13 @@ export class RecordingDecoder {
       throw this.#invalid(line, `expected a JSON array, got ${describe(row)}`);
     switch (row[0]) {
       case LineTag.snapshot:
-        return this.#decodeSnapshot(row, line);
+        return this.#decodeSnapshot(row, line, codec);
       case LineTag.keyframe:
-        if (this.#version < 3) break;
+        if (!codec.keyframes) break;
         // Every side of a keyframe is absolute: what the tracks hold is needed no more.
-        this.#v2?.atKeyframe();
+        codec.rows.atKeyframe();
         this.#keyframes += 1;
-        return this.#decodeSnapshot(row, line);
+        return this.#decodeSnapshot(row, line, codec);
       case LineTag.market:
         this.#listing.decodeMarket(row, line);
         return undefined;
@@ -181,13 +185,13 @@ export class RecordingDecoder {
         this.#listing.decodeOrder(row, line);
         return undefined;
       case LineTag.end:
-        if (!this.#sealed) break;
+        if (!codec.sealed) break;
         this.#decodeEnd(row, line);
         return undefined;
     }
     throw this.#invalid(
       line,
-      `unknown line kind ${describe(row[0])} (expected "s", ${this.#version < 3 ? '' : '"k", '}"m", "r"${this.#sealed ? ', "o" or "e"' : ' or "o"'})`,
+      `unknown line kind ${describe(row[0])} (expected "s", ${codec.keyframes ? '"k", ' : ''}"m", "r"${codec.sealed ? ', "o" or "e"' : ' or "o"'})`,
     );
   }
 
@@ -214,11 +218,14 @@ export class RecordingDecoder {
       );
     }
     const header = decodeHeader(row, this.#invalid);
-    this.#version = header.version;
-    if (header.version >= SEALED_VERSION) {
+    const codec = codecOf(header, {
+      file: this.#file,
+      listing: this.#listing,
+      invalid: this.#invalid,
+    });
+    if (codec.sealed) {
       if (openSealedLine(text, 1) === undefined)
         throw this.#invalid(1, `header: ${sealProblem(text, 1)}`);
-      this.#sealed = true;
     } else if (sealed) {
       throw this.#invalid(
         1,
@@ -226,14 +233,8 @@ export class RecordingDecoder {
       );
     }
     this.header = header;
-    if (header.version >= 2)
-      this.#v2 = new QuoteCodecV2(
-        this.#file,
-        header.version,
-        this.#sealed,
-        this.#listing,
-        this.#invalid,
-      );
+    this.#codec = codec;
+    this.#tracks = codec.tracks;
     return undefined;
   }
 
@@ -263,8 +264,9 @@ export class RecordingDecoder {
       ...(cause === undefined ? {} : { cause }),
     });
 
-  #decodeSnapshot(row: unknown[], line: number): Snapshot {
-    this.#v2?.countSnapshot();
+  #decodeSnapshot(row: unknown[], line: number, codec: RecordingCodec): Snapshot {
+    const rows = codec.rows;
+    rows.countSnapshot();
     this.#snapshots += 1;
     const seq = row[1];
     const takenAt = row[2];
@@ -287,23 +289,19 @@ export class RecordingDecoder {
       throw this.#invalid(line, `snapshot ${seq}: expected ["s", seq, takenAt, stale, quotes?]`);
     }
     const quotes = new Array<Quote>(rawQuotes.length);
-    const v2 = this.#v2;
     for (let i = 0; i < rawQuotes.length; i++) {
       const place = { line, seq, index: i };
-      quotes[i] =
-        v2 === undefined
-          ? decodeQuoteV1(rawQuotes[i], place, this.#invalid)
-          : v2.decodeRow(rawQuotes[i], place, v2.timeBase(takenAt));
+      quotes[i] = rows.decodeRow(rawQuotes[i], place, rows.timeBase(takenAt));
     }
     return withQuotes(seq, takenAt, this.#listing.share(), stale === 1, quotes);
   }
 
   /** The snapshot of the line the scanner just read, or undefined to decode it from JSON. */
-  #fromScan(line: number, v2: QuoteCodecV2): Snapshot | undefined {
+  #fromScan(line: number, v2: QuoteCodecV2, codec: RecordingCodec): Snapshot | undefined {
     const { keyframe, seq, takenAt, stale, hasQuotes, count, marketIds, timestamps, bids, asks } =
       this.#scanner.out;
-    // Refused (by the JSON path) before version 3.
-    if (keyframe && this.#version < 3) return undefined;
+    // Refused (by the JSON path) where the version has no keyframes.
+    if (keyframe && !codec.keyframes) return undefined;
     if (keyframe) {
       v2.atKeyframe();
       this.#keyframes += 1;

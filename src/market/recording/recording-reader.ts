@@ -207,11 +207,7 @@ class FileRead {
         line: 0,
         message: `${file}: the gzip stream ends without its trailer (the file was cut short, e.g. the recorder was killed): read ${count} snapshots from it`,
       });
-    } else if (
-      header !== undefined &&
-      header.version >= SEALED_VERSION &&
-      decoder.end === undefined
-    ) {
+    } else if (decoder.codec?.sealed === true && decoder.end === undefined) {
       warn({
         file,
         line: 0,
@@ -219,7 +215,7 @@ class FileRead {
       });
     }
     if (header !== undefined) this.chain.leave(file, header, decoder.end?.continues);
-    if (header !== undefined && header.version < SEALED_VERSION) {
+    if (header !== undefined && decoder.codec?.sealed === false) {
       unverified.snapshots += count;
       unverified.versions.add(header.version);
       if (unverified.first === '') unverified.first = file;
