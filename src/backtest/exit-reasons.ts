@@ -1,8 +1,8 @@
 import { EXIT_TAG_PREFIX } from '../execution/exits/exit-book.ts';
 import { EXIT_REASONS, type ExitReason } from '../execution/exits/exit-rules.ts';
-import { formatX18 } from '../money/index.ts';
-import { winRateOf, type RoundTrip } from './round-trips.ts';
+import type { RoundTrip } from './round-trips.ts';
 import { LIQUIDATION_ORDER_ID } from './trace.ts';
+import { groupClosed, groupFigures, type GroupFigures } from './trip-groups.ts';
 
 /**
  * What closed a round trip: one of the framework's protective exits (its closing order tagged
@@ -35,14 +35,8 @@ export function tripExitOfOrder(
 }
 
 /** The closed round trips of one exit: how many, how many won, and their net PnL. */
-export interface ExitStats {
+export interface ExitStats extends GroupFigures {
   readonly exit: TripExit;
-  readonly closed: number;
-  readonly wins: number;
-  /** By the one win-rate rule (`winRateOf`). */
-  readonly winRate: string | null;
-  /** Sum of their net PnL after fees, quote units. */
-  readonly netPnl: string;
 }
 
 /**
@@ -53,27 +47,9 @@ export function exitStats(
   trips: readonly RoundTrip[],
   exitOf: (trip: RoundTrip) => TripExit | null,
 ): ExitStats[] {
-  const groups = new Map<TripExit, RoundTrip[]>();
-  for (const trip of trips) {
-    const exit = exitOf(trip);
-    if (exit === null) continue;
-    const group = groups.get(exit);
-    if (group === undefined) groups.set(exit, [trip]);
-    else group.push(trip);
-  }
+  const groups = groupClosed(trips, (trip) => exitOf(trip) ?? undefined);
   return TRIP_EXITS.flatMap((exit) => {
     const group = groups.get(exit);
-    if (group === undefined) return [];
-    const won = winRateOf(group);
-    const net = group.reduce((sum, trip) => sum + trip.netPnlX18, 0n);
-    return [
-      {
-        exit,
-        closed: won.closed,
-        wins: won.wins,
-        winRate: won.winRate,
-        netPnl: formatX18(net),
-      },
-    ];
+    return group === undefined ? [] : [{ exit, ...groupFigures(group) }];
   });
 }

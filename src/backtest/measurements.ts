@@ -119,7 +119,7 @@ export class RunMeasurements {
       if (own.length > 0) byStrategy.push({ strategy: name, markets: own });
     }
     const { equityX18, drawdownX18 } = this.#account.total.equity();
-    this.#returns.push(equityX18);
+    this.#returns.push(equityX18, snapshot.takenAt);
     this.#timeline?.t.push(snapshot.takenAt);
     this.#timeline?.seq.push(snapshot.seq);
     // Built only if the keeper keeps it: the tops are then of the markets charted by then.

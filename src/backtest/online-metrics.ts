@@ -4,6 +4,7 @@ import { bigintRatio, formatRatio } from './ratio-decimal.ts';
 import type { RiskRatios } from './risk-ratios.ts';
 import type { periodsPerYear } from './risk-ratios.ts';
 import type { MarketSample } from './market-sample.ts';
+import { DayCloses } from './period-returns.ts';
 
 // The same constants as risk-ratios.ts: these accumulators compute exactly what
 // computeRiskRatios computes from the whole series, one sample at a time.
@@ -231,18 +232,22 @@ export class ScopeAccumulator {
 
 /**
  * The per-snapshot returns the tearsheet's histogram needs: how many were exactly zero, and the
- * equity before and after each other one (a do-nothing or flat stretch keeps nothing).
+ * equity before and after each other one (a do-nothing or flat stretch keeps nothing); and the
+ * equity at each UTC day's last snapshot, for the returns per day and per month.
  */
 export class ReturnsAccumulator {
   zero = 0;
   readonly changes: (readonly [previous: bigint, value: bigint])[] = [];
+  readonly days = new DayCloses();
   #previous: bigint;
 
   constructor(startX18: bigint) {
     this.#previous = startX18;
   }
 
-  push(equityX18: bigint): void {
+  /** Adds the account's equity after the snapshot taken at `t` (ms). */
+  push(equityX18: bigint, t: number): void {
+    this.days.push(t, equityX18);
     if (equityX18 === this.#previous) this.zero += 1;
     else this.changes.push([this.#previous, equityX18]);
     this.#previous = equityX18;

@@ -13,6 +13,7 @@ import {
   type StrategyMetrics,
 } from './metrics.ts';
 import { benchmarkEquity, buildTearsheet, type Tearsheet } from './tearsheet.ts';
+import type { ParamUse } from './param-sources.ts';
 import type { BacktestTrace, MarketPrecision } from './trace.ts';
 
 /** Format marker and version of `report.json`; bump the version when a field changes meaning. */
@@ -82,6 +83,12 @@ export interface ReportSeries {
   }[];
 }
 
+/** One instance's params as it ran with them. */
+export interface ReportInstanceParams {
+  readonly strategy: string;
+  readonly params: readonly ParamUse[];
+}
+
 /** One instance's warm-up in the report: ended (ISO time), or what it still waited for. */
 export type ReportWarmup =
   | { readonly strategy: string; readonly endedAt: string }
@@ -131,6 +138,12 @@ export interface BacktestReport {
     readonly warmups?: readonly ReportWarmup[];
     /** The settings that shaped the run, as configured (strategies with their params). */
     readonly config: Readonly<Record<string, unknown>>;
+    /**
+     * Each instance's params as it ran with them (after its schema), each marked `config` or
+     * `default` (the strategy's own default, the config leaving it out). Empty for hand-built
+     * traces.
+     */
+    readonly params: readonly ReportInstanceParams[];
     /**
      * Precision of the markets the report shows (traded, named or charted), by id ascending:
      * report.html shows their prices to the tick and amounts to the quantum. Empty when the
@@ -190,6 +203,9 @@ export function buildReport(trace: BacktestTrace, metrics: BacktestMetrics): Bac
           params: i.params,
         })),
       },
+      params: trace.instances.flatMap((i) =>
+        i.paramsUsed === undefined ? [] : [{ strategy: i.name, params: i.paramsUsed }],
+      ),
       markets: marketPrecision(trace, metrics, tearsheet),
     },
     tearsheet,

@@ -28,12 +28,15 @@ export interface RoundTrip {
   /** `pnl − fees`. */
   readonly netPnlX18: bigint;
   readonly fills: number;
+  /** The order whose fill opened it (its tag names the intent that entered). */
+  readonly entryOrderId: number;
   /** The order whose fill closed it (its tag says why); null while it is still open. */
   readonly exitOrderId: number | null;
 }
 
 interface OpenTrade {
   direction: 'LONG' | 'SHORT';
+  entryOrderId: number;
   entryTime: number;
   maxAmountX18: bigint;
   entryAmountX18: bigint;
@@ -52,6 +55,7 @@ function abs(value: bigint): bigint {
 function open(fill: FillEvent, amountX18: bigint, feeX18: bigint): OpenTrade {
   return {
     direction: fill.side === 'BUY' ? 'LONG' : 'SHORT',
+    entryOrderId: fill.orderId,
     entryTime: fill.t,
     maxAmountX18: amountX18,
     entryAmountX18: amountX18,
@@ -84,6 +88,7 @@ function finish(
     feesX18: trade.feesX18,
     netPnlX18: trade.pnlX18 - trade.feesX18,
     fills: trade.fills,
+    entryOrderId: trade.entryOrderId,
     exitOrderId,
   };
 }
@@ -172,6 +177,40 @@ export interface TradeStats {
   readonly grossLoss: string;
   /** Mean time from entry to exit, ms (rounded down). */
   readonly avgDurationMs: number | null;
+  /** Most closed trades in a row that won, by exit time ({@link streaksOf}). */
+  readonly maxWinStreak: number;
+  /** Most closed trades in a row that lost, by exit time. */
+  readonly maxLossStreak: number;
+}
+
+/** The longest runs of winning and of losing round trips. */
+export interface Streaks {
+  readonly maxWinStreak: number;
+  readonly maxLossStreak: number;
+}
+
+/**
+ * The longest winning and losing streaks of the closed round trips, taken in the order they
+ * closed (ties keep the order of `trips`, by entry). A win and a loss are as {@link winRateOf}
+ * counts them (net PnL after fees above / below zero); a trip that nets exactly zero ends both
+ * streaks. Trips still open are not counted.
+ */
+export function streaksOf(trips: readonly RoundTrip[]): Streaks {
+  const closed = trips
+    .filter((t): t is RoundTrip & { exitTime: number } => t.exitTime !== null)
+    .map((trip, index) => ({ trip, index }))
+    .sort((a, b) => a.trip.exitTime - b.trip.exitTime || a.index - b.index);
+  let wins = 0;
+  let losses = 0;
+  let maxWinStreak = 0;
+  let maxLossStreak = 0;
+  for (const { trip } of closed) {
+    wins = trip.netPnlX18 > 0n ? wins + 1 : 0;
+    losses = trip.netPnlX18 < 0n ? losses + 1 : 0;
+    if (wins > maxWinStreak) maxWinStreak = wins;
+    if (losses > maxLossStreak) maxLossStreak = losses;
+  }
+  return { maxWinStreak, maxLossStreak };
 }
 
 /** How many round trips closed and how many of them won, and the win rate they give. */
@@ -228,5 +267,6 @@ export function tradeStats(trips: readonly RoundTrip[]): TradeStats {
     grossProfit: formatX18(grossProfit),
     grossLoss: formatX18(grossLoss),
     avgDurationMs: closed.length === 0 ? null : Math.floor(durations / closed.length),
+    ...streaksOf(trips),
   };
 }

@@ -4,18 +4,18 @@ import { annualizedCaveat } from './annualized-caveat.ts';
 import { candleMs, midCandles, type Candles } from './candles.ts';
 import { exitStats, tripExitOfOrder, type ExitStats, type TripExit } from './exit-reasons.ts';
 import { downsampleIndices } from './downsample.ts';
-import { computeEquityCurve } from './equity-curve.ts';
 import type { BacktestMetrics, PnlMetrics } from './metrics.ts';
-import { ReturnsAccumulator } from './online-metrics.ts';
+import { periodReturns, type PeriodReturns } from './period-returns.ts';
 import { RatioDecimal, bigintRatio, formatRatio } from './ratio-decimal.ts';
+import { returnsHistogram, returnsOf, type ReturnsHistogram } from './snapshot-returns.ts';
 import { roundTrips, tradeStats, type RoundTrip, type TradeStats } from './round-trips.ts';
 import type { BacktestTrace } from './trace.ts';
+import { directionStats, tagStats, type DirectionStats, type TagStats } from './trip-groups.ts';
 
 const MS_PER_DAY = 24 * 3600 * 1000;
 const MS_PER_YEAR = 365 * MS_PER_DAY;
 /** Below this span CAGR and Calmar are not computed at all (null): a year from hours is noise. */
 const MIN_ANNUALIZED_SPAN_MS = MS_PER_DAY;
-const HISTOGRAM_BINS = 20;
 
 /** One row of the trades table. Money and prices as decimal strings; times ISO 8601 UTC. */
 export interface TradeRow {
@@ -106,12 +106,14 @@ export interface Tearsheet {
   readonly trades: readonly TradeRow[];
   /** The closed round trips by what closed them (only the exits that closed one). */
   readonly exits: readonly ExitStats[];
+  /** The closed round trips by the tag of the order that opened them. */
+  readonly tags: readonly TagStats[];
+  /** The trade statistics of long and of short round trips apart. */
+  readonly directions: DirectionStats;
+  /** The account's returns per UTC day and per UTC month, from its equity at every snapshot. */
+  readonly periodReturns: PeriodReturns;
   /** Per-snapshot returns of equity in basis points: bins of equal width, zero returns apart. */
-  readonly returnsHistogram: {
-    readonly edgesBps: readonly string[];
-    readonly counts: readonly number[];
-    readonly zero: number;
-  };
+  readonly returnsHistogram: ReturnsHistogram;
   readonly priceCharts: readonly PriceChart[];
 }
 
@@ -189,39 +191,6 @@ export function benchmarkEquity(trace: BacktestTrace, startX18: bigint): bigint[
     }
     return value;
   });
-}
-
-function histogram(measured: ReturnsAccumulator): Tearsheet['returnsHistogram'] {
-  const returns: InstanceType<typeof RatioDecimal>[] = [];
-  const zero = measured.zero;
-  for (const [previous, value] of measured.changes)
-    if (previous > 0n) returns.push(bigintRatio((value - previous) * 10_000n, previous));
-  if (returns.length === 0) return { edgesBps: [], counts: [], zero };
-  let low = returns[0] as InstanceType<typeof RatioDecimal>;
-  let high = low;
-  for (const r of returns) {
-    if (r.lessThan(low)) low = r;
-    if (r.greaterThan(high)) high = r;
-  }
-  const bins = high.equals(low) ? 1 : HISTOGRAM_BINS;
-  const width = bins === 1 ? new RatioDecimal(1) : high.minus(low).div(bins);
-  const counts = new Array<number>(bins).fill(0);
-  for (const r of returns) {
-    const index = bins === 1 ? 0 : Math.min(bins - 1, r.minus(low).div(width).floor().toNumber());
-    counts[index] = (counts[index] ?? 0) + 1;
-  }
-  const edgesBps = Array.from({ length: bins + 1 }, (_, i) =>
-    formatRatio(bins === 1 ? low.plus(i === 0 ? -0.5 : 0.5) : low.plus(width.times(i)), 4),
-  );
-  return { edgesBps, counts, zero };
-}
-
-/** The run's returns: as measured while it ran, or from every sample of the trace. */
-function returnsOf(trace: BacktestTrace, startX18: bigint): ReturnsAccumulator {
-  if (trace.measured?.startX18 === startX18) return trace.measured.returns;
-  const returns = new ReturnsAccumulator(startX18);
-  for (const net of computeEquityCurve(trace).totalNetPnlX18) returns.push(startX18 + net);
-  return returns;
 }
 
 function priceCharts(trace: BacktestTrace, spanMs: number): PriceChart[] {
@@ -343,8 +312,10 @@ export function buildTearsheet(trace: BacktestTrace, metrics: BacktestMetrics): 
   const spanMs = Math.max(0, trace.endedAt - trace.startedAt);
   const trips = roundTrips(trace.fills);
   const tags = new Map(trace.orders.map((order) => [order.id, order.tag]));
+  const tagOf = (orderId: number): string | null | undefined => tags.get(orderId);
   const exitOf = (trip: RoundTrip): TripExit | null =>
     trip.exitOrderId === null ? null : tripExitOfOrder(trip.exitOrderId, tags);
+  const returns = returnsOf(trace, startX18);
   const benchmark = benchmarkEquity(trace, startX18);
   const lastBenchmark = benchmark[benchmark.length - 1];
   return {
@@ -388,7 +359,10 @@ export function buildTearsheet(trace: BacktestTrace, metrics: BacktestMetrics): 
       exit: exitOf(trip),
     })),
     exits: exitStats(trips, exitOf),
-    returnsHistogram: histogram(returnsOf(trace, startX18)),
+    tags: tagStats(trips, tagOf),
+    directions: directionStats(trips),
+    periodReturns: periodReturns(returns.days, startX18),
+    returnsHistogram: returnsHistogram(returns),
     priceCharts: priceCharts(trace, spanMs),
   };
 }

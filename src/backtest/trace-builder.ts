@@ -9,6 +9,7 @@ import type { PreparedStrategy } from '../strategy/prepare-strategies.ts';
 import type { DataKind } from './data-kind.ts';
 import type { FillModel } from './fill-model.ts';
 import type { RunMeasured } from './measurements.ts';
+import { paramUses } from './param-sources.ts';
 import type { BacktestTrace, FillEvent, LiquidationEvent, StrategyInstance } from './trace.ts';
 
 /** What a finished replay hands to {@link buildTrace}. */
@@ -95,6 +96,7 @@ function instancesOf(parts: TraceParts): StrategyInstance[] {
       module: displayPath(entry?.module ?? '', parts.projectRoot),
       markets: [...(entry?.markets ?? [])],
       params: entry?.params ?? {},
+      paramsUsed: paramUses(entry?.params, prepared.params),
       ...(warmups[prepared.name] === undefined ? {} : { warmup: warmups[prepared.name] }),
     };
   });

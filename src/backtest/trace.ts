@@ -6,6 +6,7 @@ import type { FillModel } from './fill-model.ts';
 import type { MarketSample } from './market-sample.ts';
 import type { MeasuredRun } from './online-metrics.ts';
 import type { StrategyWarmup } from '../strategy/bars/warmup.ts';
+import type { ParamUse } from './param-sources.ts';
 
 export type { MarketSample } from './market-sample.ts';
 
@@ -84,6 +85,11 @@ export interface StrategyInstance {
   readonly markets: readonly string[];
   /** The params as written in the config (before the strategy's schema applied defaults). */
   readonly params: Readonly<Record<string, unknown>>;
+  /**
+   * Every param it ran with, after its schema, each from the config or the strategy's default
+   * (absent in hand-built traces).
+   */
+  readonly paramsUsed?: readonly ParamUse[];
   /**
    * Its warm-up, when it declares one (`warmup` bars or indicators): the virtual time it ended
    * (intents before were refused, `WARMING_UP`), or what it still waited for at the end.

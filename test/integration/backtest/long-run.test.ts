@@ -50,6 +50,11 @@ describe('a backtest longer than its chart', () => {
     expect(report.tearsheet.returnsHistogram).toEqual(
       buildReport(full, everySample).tearsheet.returnsHistogram,
     );
+    // The returns per day and month kept while running equal those of every sample.
+    expect(report.tearsheet.periodReturns.daily.length).toBeGreaterThan(0);
+    expect(report.tearsheet.periodReturns).toEqual(
+      buildReport(unmeasured, everySample).tearsheet.periodReturns,
+    );
     // Every fill still lands on a drawn sample of its market's price chart.
     const marks = report.tearsheet.priceCharts.flatMap((c) => [...c.buys, ...c.sells]);
     expect(marks.filter((m) => m !== null).length).toBeGreaterThan(0);

@@ -88,6 +88,16 @@ describe('buildReport', () => {
           },
         ],
       },
+      // Only instances that carry what they ran with (a hand-built one may not).
+      params: [
+        {
+          strategy: 'dca',
+          params: [
+            { name: 'quoteAmount', value: '100', source: 'config' },
+            { name: 'everySnapshots', value: 10, source: 'default' },
+          ],
+        },
+      ],
       markets: [
         { marketId: 1, symbol: 'ETH-USD', priceExpo: 2, amountExpo: 4 },
         { marketId: 3, symbol: 'BTC-USD', priceExpo: 1, amountExpo: 5 },

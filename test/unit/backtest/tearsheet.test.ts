@@ -79,6 +79,8 @@ describe('roundTrips', () => {
       grossProfit: '9.2',
       grossLoss: '0',
       avgDurationMs: 5000,
+      maxWinStreak: 2,
+      maxLossStreak: 0,
     });
   });
 

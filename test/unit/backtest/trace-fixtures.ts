@@ -253,6 +253,10 @@ export function demoTrace(sampleCount = 60): BacktestTrace {
         module: 'strategies/dca.ts',
         markets: ['ETH-USD'],
         params: { quoteAmount: '100' },
+        paramsUsed: [
+          { name: 'quoteAmount', value: '100', source: 'config' },
+          { name: 'everySnapshots', value: 10, source: 'default' },
+        ],
       },
       {
         name: 'mean-reversion',
