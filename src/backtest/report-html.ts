@@ -7,6 +7,7 @@ import { REPORT_PAGE_SCRIPT } from './report-page-script.ts';
 import type { BacktestReport } from './report-json.ts';
 import { inlineText, scriptJson, uplotAssets } from './report-page/assets.ts';
 import { chartData, equitySection, priceChartsSection } from './report-page/charts.ts';
+import { marginSection } from './report-page/margin.ts';
 import { marketsTable, positionsSection } from './report-page/markets.ts';
 import { countsTable, ordersTable } from './report-page/orders.ts';
 import { strategiesSection } from './report-page/strategies.ts';
@@ -48,7 +49,7 @@ ${summaryCards(summary, report)}
 ${equitySection(report)}
 <h2>Drawdown</h2>
 <div class="chart" id="chart-drawdown"></div>
-<h2>Prices</h2>
+${marginSection(report)}<h2>Prices</h2>
 <p class="muted">Candles of the mid with every fill marked (green arrows buys, red arrows sells, purple the protective exits, named); below, the mid with the bid/ask band, green dots buys and red dots sells at their fill prices, and the strategy plots (ctx.plot) on the market they name.</p>
 ${priceChartsSection(report)}
 <h2>Returns per snapshot</h2>

@@ -4,6 +4,7 @@ import { formatX18, parseDecimalToX18 } from '../money/index.ts';
 import { downsampleIndices } from './downsample.ts';
 import { computeDrawdown } from './drawdown.ts';
 import { computeEquityCurve } from './equity-curve.ts';
+import { buildMargin, marginSeries, usesMargin, type ReportMargin } from './margin-report.ts';
 import { describeFillModel, type FillModel } from './fill-model.ts';
 import {
   instanceTrace,
@@ -81,6 +82,13 @@ export interface ReportSeries {
     readonly strategy: string;
     readonly equity: readonly string[];
   }[];
+  /**
+   * Initial margin used / equity at the same points (present with `margin`): a ratio, 0.25 is a
+   * quarter of the equity; null where equity was zero or below with a position open.
+   */
+  readonly marginUse?: readonly (string | null)[];
+  /** Leverage `Σ |position| × mark / equity` at the same points (present with `margin`). */
+  readonly leverage?: readonly (string | null)[];
 }
 
 /** One instance's params as it ran with them. */
@@ -159,6 +167,11 @@ export interface BacktestReport {
   readonly strategies: readonly StrategyMetrics[];
   readonly refusals: BacktestMetrics['refusals'];
   readonly finalPositions: readonly ReportFinalPosition[];
+  /**
+   * Margin use, leverage and liquidations (docs/margin.md), present when the run traded a
+   * PERPETUAL market.
+   */
+  readonly margin?: ReportMargin;
   readonly series: ReportSeries;
   readonly orders: readonly ReportOrderRow[];
 }
@@ -177,6 +190,7 @@ export interface BacktestReport {
  */
 export function buildReport(trace: BacktestTrace, metrics: BacktestMetrics): BacktestReport {
   const tearsheet = buildTearsheet(trace, metrics);
+  const { series, margin } = buildSeries(trace, metrics);
   return {
     format: REPORT_FORMAT,
     version: REPORT_VERSION,
@@ -221,7 +235,8 @@ export function buildReport(trace: BacktestTrace, metrics: BacktestMetrics): Bac
       markPrice: m.lastMarkPrice,
       unrealizedPnl: m.unrealizedPnl,
     })),
-    series: buildSeries(trace, metrics),
+    ...(margin === undefined ? {} : { margin }),
+    series,
     orders: trace.orders.map(orderRow),
   };
 }
@@ -252,14 +267,20 @@ function marketPrecision(
     });
 }
 
-function buildSeries(trace: BacktestTrace, metrics: BacktestMetrics): ReportSeries {
+/** The chart series, and the margin figures from the same samples when the run used margin. */
+function buildSeries(
+  trace: BacktestTrace,
+  metrics: BacktestMetrics,
+): { series: ReportSeries; margin?: ReportMargin } {
   const startX18 = parseDecimalToX18(metrics.startingCapital, 'startingCapital');
   const curve = computeEquityCurve(trace);
   const equity = curve.totalNetPnlX18.map((net) => startX18 + net);
   const drawdown = computeDrawdown(equity, startX18).drawdownX18;
   const picked = downsampleIndices(equity, drawdown);
   const pick = <T>(values: readonly T[]): T[] => picked.map((i) => values[i] as T);
-  return {
+  const margins = usesMargin(trace, curve) ? marginSeries(trace, curve, startX18) : undefined;
+  const text = (v: bigint | null): string | null => (v === null ? null : formatX18(v));
+  const series: ReportSeries = {
     sampleCount: trace.sampleCount ?? equity.length,
     t: pick(curve.t),
     seq: pick(curve.seq),
@@ -278,7 +299,16 @@ function buildSeries(trace: BacktestTrace, metrics: BacktestMetrics): ReportSeri
         equity: pick(own.totalNetPnlX18).map((net) => formatX18(startX18 + net)),
       };
     }),
+    ...(margins === undefined
+      ? {}
+      : {
+          marginUse: pick(margins.marginUseX18).map(text),
+          leverage: pick(margins.leverageX18).map(text),
+        }),
   };
+  return margins === undefined
+    ? { series }
+    : { series, margin: buildMargin(trace, curve, margins) };
 }
 
 function orderRow(order: OrderRecord): ReportOrderRow {

@@ -1,6 +1,7 @@
 /**
  * The browser code of `report.html`: reads the inline `#report-data` JSON and draws the equity
- * (with buy-and-hold and one line per strategy instance), drawdown, per-market position, per-market
+ * (with buy-and-hold and one line per strategy instance), drawdown, margin use and leverage (runs on
+ * perpetuals), per-market position, per-market
  * price (bid/ask band, fills, strategy plots) and returns-histogram charts with uPlot, and one
  * candlestick chart per market (the mid's candles, fills, protective exits and liquidations marked) with
  * Lightweight Charts (both inlined before it). Values under the cursor read as the tables do: money to the cent, prices (and the
@@ -74,6 +75,20 @@ export const REPORT_PAGE_SCRIPT = `(function () {
     draw(document.getElementById('chart-drawdown'), 200, [
       { label: 'drawdown', stroke: '#dc2626', fill: 'rgba(220, 38, 38, 0.15)', width: 1, value: money }
     ], [s.drawdown.map(function (v) { return -num(v); })]);
+    if (s.marginUse) {
+      // Margin use in percent on the left axis, leverage on the right (docs/margin.md).
+      var percent = function (u, v) { return v == null ? '' : v.toFixed(2) + '%'; };
+      var times = function (u, v) { return v == null ? '' : v.toFixed(2) + 'x'; };
+      plotIn(document.getElementById('chart-margin'), 220, {
+        tzDate: utc,
+        scales: { x: { time: true }, lev: {} },
+        axes: [{}, { size: 80, values: function (u, vs) { return vs.map(function (v) { return v + '%'; }); } },
+          { side: 1, scale: 'lev', size: 60, grid: { show: false }, values: function (u, vs) { return vs.map(function (v) { return v + 'x'; }); } }],
+        series: [{ label: 'time (UTC)' },
+          { label: 'margin use', stroke: '#ea580c', width: 1.5, value: percent },
+          { label: 'leverage', stroke: '#2563eb', width: 1.25, scale: 'lev', value: times }]
+      }, [xs, s.marginUse.map(function (v) { return v == null ? null : Number(v) * 100; }), s.leverage.map(num)]);
+    }
     s.positions.forEach(function (p, i) {
       draw(document.querySelector('[data-position-chart="' + p.marketId + '"]'), 140, [{
         label: p.symbol + ' position',
@@ -113,6 +128,7 @@ export const REPORT_PAGE_SCRIPT = `(function () {
   // Candles with Lightweight Charts (inlined before this script as the global LightweightCharts).
   var candleCharts = [];
   var candleCount = 0;
+  var liquidationMarkers = 0;
   data.priceCharts.forEach(function (c) {
     var el = document.querySelector('[data-candle-chart="' + c.marketId + '"]');
     var k = c.candles;
@@ -142,6 +158,7 @@ export const REPORT_PAGE_SCRIPT = `(function () {
         text: f.exit || ''
       };
     }));
+    liquidationMarkers += c.fills.filter(function (f) { return f.exit === 'liquidation'; }).length;
     chart.timeScale().fitContent();
     candleCharts.push({ chart: chart, el: el });
     candleCount += k.t.length;
@@ -165,6 +182,7 @@ export const REPORT_PAGE_SCRIPT = `(function () {
     candleCharts.forEach(function (c) { c.chart.resize(widthOf(c.el), 320); });
   });
   document.body.dataset.candles = String(candleCount);
+  document.body.dataset.liquidationMarkers = String(liquidationMarkers);
   document.body.dataset.chartsReady = String(charts.length + candleCharts.length);
 })();
 `;

@@ -52,6 +52,16 @@ export function buildTrace(parts: TraceParts): BacktestTrace {
         { priceExpo: m.priceExpo, amountExpo: m.amountExpo },
       ]),
     ),
+    margins: new Map(
+      [...markets.values()].map((m) => [
+        m.id,
+        {
+          type: m.type,
+          initialMarginX18: m.initialMarginX18,
+          maintenanceMarginX18: m.maintenanceMarginX18,
+        },
+      ]),
+    ),
     snapshotIntervalMs: measured.snapshotIntervalMs,
     dataKind: parts.dataKind,
     ...(parts.timeframe === undefined ? {} : { timeframe: parts.timeframe }),

@@ -1,4 +1,5 @@
 import type { DataKind } from './data-kind.ts';
+import type { MarketType } from '../domain/market.ts';
 import type { SimLiquidation } from '../sim/index.ts';
 import type { RefusalReason } from '../execution/refusal.ts';
 import type { OrderRecord } from '../execution/order-record.ts';
@@ -71,6 +72,15 @@ export interface Sample {
   readonly tops: readonly MarketTop[];
 }
 
+/** A market's margin rules from the listing (docs/margin.md). */
+export interface MarketMarginRules {
+  readonly type: MarketType;
+  /** `InitialMarginFractionx18`. */
+  readonly initialMarginX18: bigint;
+  /** `MaintenanceMarginFractionx18`. */
+  readonly maintenanceMarginX18: bigint;
+}
+
 /** A market's fraction digits: prices to the tick (`priceExpo`), amounts to the quantum. */
 export interface MarketPrecision {
   readonly priceExpo: number;
@@ -114,6 +124,11 @@ export interface BacktestTrace {
    * then shown exact).
    */
   readonly precision?: ReadonlyMap<number, MarketPrecision>;
+  /**
+   * Each market's margin rules by id (every market seen in the recording): the report's margin
+   * use and leverage come from them. Absent in hand-built traces (no margin figures then).
+   */
+  readonly margins?: ReadonlyMap<number, MarketMarginRules>;
   /** Median spacing of snapshots in ms (annualization of Sharpe/Sortino). */
   readonly snapshotIntervalMs: number;
   /**
