@@ -7,9 +7,12 @@ import { REPORT_PAGE_SCRIPT } from './report-page-script.ts';
 import type { BacktestReport } from './report-json.ts';
 import { inlineText, scriptJson, uplotAssets } from './report-page/assets.ts';
 import { chartData, equitySection, priceChartsSection } from './report-page/charts.ts';
+import { directionsTable, tagsTable } from './report-page/breakdown.ts';
 import { marginSection } from './report-page/margin.ts';
 import { marketsTable, positionsSection } from './report-page/markets.ts';
 import { countsTable, ordersTable } from './report-page/orders.ts';
+import { paramsTable } from './report-page/params.ts';
+import { periodReturnsSection } from './report-page/period-returns.ts';
 import { strategiesSection } from './report-page/strategies.ts';
 import { PAGE_CSS } from './report-page/style.ts';
 import { headerSection, summaryCards, warningsSection } from './report-page/summary.ts';
@@ -57,7 +60,11 @@ ${priceChartsSection(report)}
 <p class="muted">Histogram of equity returns between snapshots, in basis points; ${esc(report.tearsheet.returnsHistogram.zero)} snapshots without a change are left out.</p>
 <h2>Trade statistics</h2>
 <div class="scroll">${tradeStatsTable(report)}</div>
+${directionsTable(report)}
 ${exitsTable(report)}
+${tagsTable(report)}
+<h2>Returns per day and month</h2>
+${periodReturnsSection(report)}
 <h2>Positions</h2>
 ${positionsSection(report)}
 <h2>Markets</h2>
@@ -73,6 +80,7 @@ ${countsTable('reason', report.refusals.byReason)}
 <h2>Orders</h2>
 <div class="scroll">${ordersTable(report)}</div>
 <h2>Config</h2>
+${paramsTable(report)}
 <pre class="config">${esc(JSON.stringify(run.config, null, 2))}</pre>
 <footer>quanta backtest report, format ${esc(report.format)} v${esc(report.version)}. Charts: uPlot (MIT), TradingView Lightweight Charts (Apache-2.0).</footer>
 </main>

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeMetrics } from '../../../src/backtest/metrics.ts';
+import { renderReportHtml } from '../../../src/backtest/report-html.ts';
+import { buildReport } from '../../../src/backtest/report-json.ts';
 import { DayCloses, periodReturns } from '../../../src/backtest/period-returns.ts';
 import { roundTrips, streaksOf, tradeStats } from '../../../src/backtest/round-trips.ts';
 import { buildTearsheet } from '../../../src/backtest/tearsheet.ts';
@@ -199,3 +201,72 @@ describe('returns per UTC day and per UTC month', () => {
 function row(period: string, start: string, end: string, pnl: string, pct: string | null) {
   return { period, startEquity: start, endEquity: end, pnl, returnPct: pct };
 }
+
+/** The rows of the page's table whose class list has `cls`, each cell's text without tags. */
+function tableRows(html: string, cls: string): string[][] {
+  const found = new RegExp(`<table class="[^"]*\\b${cls}\\b[^"]*">([\\s\\S]*?)</table>`).exec(html);
+  if (found === null) throw new Error(`no table .${cls} in the page`);
+  return [...(found[1] ?? '').matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((r) =>
+    [...(r[1] ?? '').matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((c) =>
+      (c[1] ?? '').replace(/<[^>]+>/g, '').trim(),
+    ),
+  );
+}
+
+describe('report.html shows the breakdowns as tables', () => {
+  it('long/short with streaks, entry tags, exits, months and days, params and their source', () => {
+    const t = trace({
+      ...tradesTrace(),
+      samples: DAYS,
+      startedAt: DAYS[0]?.t ?? 0,
+      endedAt: DAYS[DAYS.length - 1]?.t ?? 0,
+      instances: [
+        {
+          name: 'a',
+          module: 'strategies/ema-cross.ts',
+          markets: ['ETH-USD'],
+          params: { slow: 30 },
+          paramsUsed: [
+            { name: 'fast', value: 9, source: 'default' },
+            { name: 'slow', value: 30, source: 'config' },
+          ],
+        },
+      ],
+    });
+    const html = renderReportHtml(buildReport(t, computeMetrics(t)));
+    const directions = tableRows(html, 'directions');
+    expect(directions[0]).toContain('win streak');
+    expect(directions.slice(1).map((r) => [r[0], r[1], r[2], r[8], r[9]])).toEqual([
+      ['long', '6', '0', '2', '2'],
+      ['short', '2', '1', '2', '0'],
+    ]);
+    expect(
+      tableRows(html, 'tags')
+        .slice(1)
+        .map((r) => [r[0], r[1], r[2]]),
+    ).toEqual([
+      ['breakout', '4', '0'],
+      ['dip', '3', '3'],
+      ['untagged', '1', '1'],
+    ]);
+    expect(tableRows(html, 'exits').map((r) => r[0])).toContain('liquidation');
+    expect(
+      tableRows(html, 'monthly')
+        .slice(1)
+        .map((r) => [r[0], r[4]]),
+    ).toEqual([
+      ['2026-01', '-0.05%'],
+      ['2026-02', '0.30%'],
+    ]);
+    expect(
+      tableRows(html, 'daily')
+        .slice(1)
+        .map((r) => r[0]),
+    ).toEqual(['2026-01-30', '2026-01-31', '2026-02-01', '2026-02-02', '2026-02-03']);
+    expect(tableRows(html, 'params')).toEqual([
+      ['strategy', 'param', 'value used', 'from'],
+      ['a', 'fast', '9', 'default'],
+      ['a', 'slow', '30', 'config'],
+    ]);
+  });
+});
