@@ -3,7 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { systemSleep } from '../clock/timers.ts';
 import { ErrorCodes, isQuantaError, QuantaError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
-import { register, type OrderCredentials, type VenueConnection } from '../venue/endpoints/index.ts';
+import type { OrderCredentials } from '../venue/endpoints/index.ts';
 import { VenueError } from '../venue/errors.ts';
 import {
   formatSubaccountId,
@@ -11,6 +11,7 @@ import {
   signRegistration,
 } from '../venue/signing/index.ts';
 import type { SigningDomainConfig } from '../venue/types.ts';
+import type { VenueClient } from '../venue/venue-client.ts';
 import type { CredentialStore, StoredCredential } from './credential-store.ts';
 
 /**
@@ -28,7 +29,10 @@ const DEFAULT_RATE_LIMITED_WAIT_MS = 1000;
 /** Options of {@link CredentialManager}. */
 export interface CredentialManagerOptions {
   readonly store: CredentialStore;
-  readonly connection: VenueConnection;
+  /** The venue's base URL: the store keeps credentials per venue. */
+  readonly venueUrl: string;
+  /** Where keys are registered: the venue port (an HTTP client, or a wrapper around one). */
+  readonly venue: Pick<VenueClient, 'register'>;
   readonly brokerId: number;
   readonly subaccountIndex: number;
   readonly chainId: number;
@@ -91,14 +95,12 @@ export class CredentialManager {
   }
 
   #mine(): StoredCredential[] {
-    const { connection, brokerId } = this.#options;
+    const { venueUrl, brokerId } = this.#options;
     return this.#options.store
       .load()
       .filter(
         (c) =>
-          c.venue === connection.baseUrl &&
-          c.brokerId === brokerId &&
-          c.subaccountId === this.subaccountId,
+          c.venue === venueUrl && c.brokerId === brokerId && c.subaccountId === this.subaccountId,
       );
   }
 
@@ -153,7 +155,7 @@ export class CredentialManager {
   }
 
   async #registerNewKey(signal?: AbortSignal): Promise<StoredCredential> {
-    const { brokerId, connection, log, now } = this.#options;
+    const { brokerId, venue, venueUrl, log, now } = this.#options;
     let nonce = this.#all.reduce((max, c) => Math.max(max, c.nonce + 1), 0);
     const signingPrivateKey = (this.#options.generateSigningKey ?? generateSigningKey)();
     let nonceTaken = false;
@@ -172,10 +174,10 @@ export class CredentialManager {
       });
       try {
         const issued = await this.#withPermit(signal, () =>
-          register(connection, brokerId, request, { signal }),
+          venue.register(brokerId, request, signal),
         );
         const stored: StoredCredential = {
-          venue: connection.baseUrl,
+          venue: venueUrl,
           brokerId,
           subaccountId: this.subaccountId,
           signerAddress: request.signingKey,

@@ -73,6 +73,11 @@ export class LatentVenue implements VenueClient {
     this.#reads = simVenueClient(options.engine, options.accountId);
   }
 
+  /** The engine's (which refuses it: a backtest's account needs no credentials). */
+  register(...args: Parameters<VenueClient['register']>): ReturnType<VenueClient['register']> {
+    return this.#reads.register(...args);
+  }
+
   /** Orders sent and not yet arrived. */
   get inFlight(): number {
     return this.#inFlight.length;

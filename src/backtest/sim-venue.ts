@@ -59,6 +59,15 @@ export function simVenueClient(engine: SimEngine, accountId: string): VenueClien
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       }
     },
+    register: () =>
+      Promise.reject(
+        venueErrorFromStatus({
+          status: 400,
+          endpoint: 'SIM /api/v1/auth',
+          venueMessage:
+            'registration: the simulated account needs no credentials (its orders are not verified)',
+        }),
+      ),
     getOrder(venueOrderId) {
       const order = engine.getOrder(accountId, venueOrderId);
       return Promise.resolve(

@@ -12,6 +12,7 @@ import type { CommandInput } from './command-spec.ts';
 import type { COMMANDS } from './commands.ts';
 import { loadConfigFlag } from './common.ts';
 import { systemTimeoutSignal } from '../clock/timers.ts';
+import { httpVenueRegistrar } from '../venue/http-venue-client.ts';
 
 /**
  * `quanta register`: registers the subaccount (or reuses valid stored credentials) and prints
@@ -27,7 +28,8 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.register>): Pr
     const paths = statePaths(config.state.dir, config.venue);
     const manager = new CredentialManager({
       store: new CredentialStore(paths.credentials),
-      connection: { baseUrl: venue.writeUrl, timeoutMs: config.venue.timeoutMs },
+      venueUrl: venue.writeUrl,
+      venue: httpVenueRegistrar({ baseUrl: venue.writeUrl, timeoutMs: config.venue.timeoutMs }),
       brokerId: config.venue.brokerId,
       subaccountIndex: config.venue.subaccount,
       chainId: config.venue.chainId,

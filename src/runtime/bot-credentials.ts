@@ -5,7 +5,7 @@ import { locatedLine, type Config } from '../config/index.ts';
 import { ErrorCodes, isQuantaError, QuantaError, summarizeError } from '../errors/index.ts';
 import type { Hex } from 'viem';
 import type { Logger } from '../log/logger.ts';
-import type { VenueConnection } from '../venue/endpoints/index.ts';
+import type { VenueClient } from '../venue/venue-client.ts';
 import { signingDomainOf } from './signing-domain.ts';
 import type { StatePaths } from './state-paths.ts';
 import { systemTimeoutSignal, type StartTimer } from '../clock/timers.ts';
@@ -16,8 +16,10 @@ export interface OpenCredentialsOptions {
   readonly config: Config;
   readonly env: NodeJS.ProcessEnv;
   readonly paths: StatePaths;
-  /** The write side of the venue, where keys are registered. */
-  readonly write: VenueConnection;
+  /** Where keys are registered: the bot's venue client. */
+  readonly venue: Pick<VenueClient, 'register'>;
+  /** The venue's write URL (the credential store's key). */
+  readonly venueUrl: string;
   /** The wallet's private key ({@link readBotWalletKey}). */
   readonly walletKey: Hex;
   /** A permit of the account's rate budget for each registration request. */
@@ -35,7 +37,8 @@ export async function openCredentials(options: OpenCredentialsOptions): Promise<
   const { config, paths, walletKey } = options;
   const credentials = new CredentialManager({
     store: new CredentialStore(paths.credentials),
-    connection: options.write,
+    venueUrl: options.venueUrl,
+    venue: options.venue,
     brokerId: config.venue.brokerId,
     subaccountIndex: config.venue.subaccount,
     chainId: config.venue.chainId,

@@ -20,7 +20,7 @@ import { buildTradingStack } from '../stack/trading-stack.ts';
 import { createVenuePoller } from '../runtime/venue-poller.ts';
 import type { PreparedStrategy } from '../strategy/prepare-strategies.ts';
 import { listMarkets, type VenueConnection } from '../venue/endpoints/index.ts';
-import { httpVenueClient } from '../venue/http-venue-client.ts';
+import { httpVenueClient, httpVenueRegistrar } from '../venue/http-venue-client.ts';
 import type { VenueClient } from '../venue/venue-client.ts';
 import { accountFromPrivateKey } from '../venue/signing/index.ts';
 import type { ProcessTime } from './scheduler.ts';
@@ -126,7 +126,8 @@ function credentialsOf({ options, budget, write }: Base): CredentialManager {
   const { config, time, log } = options;
   return new CredentialManager({
     store: new CredentialStore(statePaths(config.state.dir, config.venue).credentials),
-    connection: write,
+    venueUrl: write.baseUrl,
+    venue: httpVenueRegistrar(write),
     brokerId: config.venue.brokerId,
     subaccountIndex: config.venue.subaccount,
     chainId: config.venue.chainId,

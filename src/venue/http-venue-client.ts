@@ -5,6 +5,7 @@ import {
   getOrder,
   getQuotes,
   listMarkets,
+  register,
   type OrderCredentials,
   type VenueConnection,
 } from './endpoints/index.ts';
@@ -28,11 +29,21 @@ export function httpVenueReads(read: VenueConnection): VenueReads {
   };
 }
 
+/**
+ * The registration of {@link httpVenueClient} alone, which needs no credentials (the credential
+ * manager registers before there are any).
+ */
+export function httpVenueRegistrar(write: VenueConnection): Pick<VenueClient, 'register'> {
+  return {
+    register: (brokerId, request, signal) => register(write, brokerId, request, { signal }),
+  };
+}
+
 /** What {@link httpVenueClient} talks to. */
 export interface HttpVenueClientOptions {
   /** Reads: markets and quotes. */
   readonly read: VenueConnection;
-  /** Order calls: create and look up, authenticated with `credentials`. */
+  /** Order calls: create and look up, authenticated with `credentials`; registration. */
   readonly write: VenueConnection;
   readonly credentials: VenueCredentials;
 }
@@ -54,6 +65,7 @@ export function httpVenueClient(options: HttpVenueClientOptions): VenueClient {
   const { write, credentials } = options;
   return {
     ...httpVenueReads(options.read),
+    ...httpVenueRegistrar(write),
     createOrder(request: SignedOrderRequest, signal: AbortSignal) {
       const active = credentials.forSigner(request.signer);
       if (active === undefined) {

@@ -1,5 +1,6 @@
 import type { Market, Quote } from '../domain/index.ts';
-import type { VenueOrder } from './types.ts';
+import type { RegistrationRequest } from './schemas/index.ts';
+import type { ServiceCredentials, VenueOrder } from './types.ts';
 
 /** The exact bytes of a signed order: sent, and resent, as they are. */
 export interface SignedOrderRequest {
@@ -31,6 +32,18 @@ export type OrderFinder = (
 ) => Promise<VenueOrder | undefined>;
 
 /**
+ * Registers a signing key for a subaccount (docs/trading-service-api.md §4.1): `request` is
+ * signed by the wallet and the new key (`signRegistration`), for broker `brokerId`. Resolves to
+ * the credential pair (its secret is never logged) or rejects with a `VenueError` carrying the
+ * venue's reason (e.g. "invalid nonce: expected 1"). Needs no credentials of its own.
+ */
+export type Registrar = (
+  brokerId: number,
+  request: RegistrationRequest,
+  signal?: AbortSignal,
+) => Promise<ServiceCredentials>;
+
+/**
  * The one seam between quanta and a venue: everything the poller, the dispatcher and the
  * executor ask of it, in domain types. Live and paper trading speak it over HTTP
  * (`httpVenueClient`, venue/http-venue-client.ts); a backtest speaks it to the simulation
@@ -42,8 +55,8 @@ export type OrderFinder = (
  * Failures are thrown as `VenueError`s (venue/errors.ts) with the HTTP venue's statuses, so
  * the retry policy and the executor take the same paths whichever client answered.
  *
- * Registration (credentials for a new signing key) is not part of it: it runs once at start
- * through account/credential-manager.ts, over HTTP.
+ * Registration (credentials for a new signing key) goes through it too: the credential manager
+ * (account/credential-manager.ts) registers and renews with `register`.
  */
 export interface VenueClient {
   /** The market list (docs/trading-service-api.md §4.1); rejects when `signal` aborts. */
@@ -62,6 +75,8 @@ export interface VenueClient {
    * no such lookup: orders whose answer was lost then stay unresolved (counted at full size).
    */
   findOrder?: OrderFinder;
+  /** Registers a signing key; see {@link Registrar}. */
+  register: Registrar;
 }
 
 /** The two reads a poll makes (the poller and the recorder need no more). */

@@ -51,7 +51,7 @@ import { createSnapshot } from '../../src/market/snapshot.ts';
 import { startPaperVenue, type PaperVenue } from '../../src/paper/index.ts';
 import { buildTradingStack } from '../../src/stack/trading-stack.ts';
 import { createOrder, register, type OrderCredentials } from '../../src/venue/endpoints/index.ts';
-import { httpVenueReads } from '../../src/venue/http-venue-client.ts';
+import { httpVenueReads, httpVenueRegistrar } from '../../src/venue/http-venue-client.ts';
 import { orderDigest, orderSigningKey, signRegistration } from '../../src/venue/signing/index.ts';
 import { DEFAULT_SIGNING_DOMAIN, type OrderRequestBody } from '../../src/venue/types.ts';
 import { reportFigure } from './figures.ts';
@@ -222,6 +222,7 @@ async function executorStack(
     // What httpVenueClient's createOrder does once it found the signer's credentials.
     venue: {
       ...httpVenueReads(connection),
+      ...httpVenueRegistrar(connection),
       getOrder: () => Promise.resolve(undefined),
       createOrder: (request, signal) => {
         mark?.('send');

@@ -26,7 +26,7 @@ import { startControlServer } from '../../src/runtime/control/control-server.ts'
 import { LiveFeed } from '../../src/runtime/control/live-feed.ts';
 import { buildTradingStack } from '../../src/stack/trading-stack.ts';
 import { createOrder, register } from '../../src/venue/endpoints/index.ts';
-import { httpVenueReads } from '../../src/venue/http-venue-client.ts';
+import { httpVenueReads, httpVenueRegistrar } from '../../src/venue/http-venue-client.ts';
 import { orderSigningKey, signRegistration } from '../../src/venue/signing/index.ts';
 import { DEFAULT_SIGNING_DOMAIN } from '../../src/venue/types.ts';
 import { reportFigure } from './figures.ts';
@@ -58,6 +58,7 @@ async function botStack(venue: PaperVenue, credentials: Awaited<ReturnType<typeo
     journal,
     venue: {
       ...httpVenueReads(connection),
+      ...httpVenueRegistrar(connection),
       getOrder: () => Promise.resolve(undefined),
       createOrder: (request, signal) =>
         createOrder(

@@ -183,6 +183,7 @@ async function soak(
       listMarkets: () => Promise.resolve([]),
       getQuotes: () => Promise.resolve(undefined),
       getOrder: () => Promise.resolve(undefined),
+      register: () => Promise.reject(new Error('soak venue: the bench registers no key')),
       createOrder(request) {
         const body = parseOrderRequestBody(JSON.parse(request.body));
         const at = new Date(now).toISOString();

@@ -2,8 +2,8 @@
  * Issue 26: a new venue transport is one object implementing `VenueClient`
  * (src/venue/venue-client.ts). The wrapper below is written here alone: it records every call
  * and passes it on. A bot (to a paper venue over HTTP on port 0, on virtual time) and a backtest
- * (the simulation in-process) both run through it, and every read, order and lookup they make
- * is seen by it, with results unchanged.
+ * (the simulation in-process) both run through it, and every registration, read, order and
+ * lookup they make is seen by it, with results unchanged.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,6 +61,8 @@ function recordingClient(inner: VenueClient, calls: Call[]): VenueClient {
         () => inner.getOrder(venueOrderId, signal),
         (order) => order?.id,
       ),
+    register: (brokerId, request, signal) =>
+      record('register', () => inner.register(brokerId, request, signal)),
   };
 }
 
@@ -75,7 +77,7 @@ afterEach(async () => {
 });
 
 describe('a VenueClient written in a test file carries a whole bot and a whole backtest', () => {
-  it('a bot over HTTP: its listing, polls, orders and lookups all go through the wrapper', async () => {
+  it('a bot over HTTP: its registration, listing, polls, orders and lookups all go through the wrapper', async () => {
     const clock = { now: T0 };
     venue = await startPaperVenue({ port: 0, seed: 5, clock: () => clock.now });
     dir = mkdtempSync(join(tmpdir(), 'quanta-venue-client-'));
@@ -126,6 +128,13 @@ describe('a VenueClient written in a test file carries a whole bot and a whole b
     const rows = bot.journal.all();
     await bot.shutdown();
 
+    // Its signing key was registered through the wrapper (account/credential-manager.ts), the
+    // one registration the venue served.
+    expect(count(calls, 'register')).toBe(1);
+    expect(venue.requestCount('/api/v1/auth')).toBe(1);
+    expect(calls.findIndex((c) => c.call === 'register')).toBeLessThan(
+      calls.findIndex((c) => c.call === 'createOrder'),
+    );
     // Every order request the venue served came through the wrapper, and nothing else did.
     expect(count(calls, 'createOrder')).toBe(2);
     expect(venue.requestCount('/api/v1/order')).toBe(2);

@@ -193,6 +193,7 @@ export class BotMetrics {
       },
       getOrder: (venueOrderId, signal) => client.getOrder(venueOrderId, signal),
       ...(client.findOrder === undefined ? {} : { findOrder: client.findOrder }),
+      register: (brokerId, request, signal) => client.register(brokerId, request, signal),
     };
   }
 

@@ -31,6 +31,7 @@ import { Dispatcher, type OrderSubmitter } from '../../../src/execution/dispatch
 import { Executor, type ExecutorOptions } from '../../../src/execution/executor.ts';
 import type { OrderJournal } from '../../../src/execution/journal.ts';
 import { credentialOrderSigner } from '../../../src/runtime/credential-order-signer.ts';
+import { httpVenueRegistrar } from '../../../src/venue/http-venue-client.ts';
 
 /** 2026-03-02T12:00:00Z. */
 export const T0 = Date.parse('2026-03-02T12:00:00Z');
@@ -80,7 +81,8 @@ export async function startAccountHarness(
     manager: (path = credentialsPath, extra = {}) =>
       new CredentialManager({
         store: new CredentialStore(path),
-        connection,
+        venueUrl: connection.baseUrl,
+        venue: httpVenueRegistrar(connection),
         brokerId: 1,
         subaccountIndex: 1,
         chainId: 42161,

@@ -13,6 +13,7 @@ import { CredentialStore } from '../../../src/account/credential-store.ts';
 import { ErrorCodes, QuantaError } from '../../../src/errors/index.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
 import { DEFAULT_SIGNING_DOMAIN } from '../../../src/venue/types.ts';
+import { httpVenueRegistrar } from '../../../src/venue/http-venue-client.ts';
 import {
   sendJson,
   startStubServer,
@@ -74,7 +75,8 @@ beforeEach(() => {
 function manager(over: { brokerId?: number; subaccountIndex?: number } = {}): CredentialManager {
   return new CredentialManager({
     store: new CredentialStore(path),
-    connection: { baseUrl: stub.url, timeoutMs: 5000 },
+    venueUrl: stub.url,
+    venue: httpVenueRegistrar({ baseUrl: stub.url, timeoutMs: 5000 }),
     brokerId: over.brokerId ?? 1,
     subaccountIndex: over.subaccountIndex ?? 1,
     chainId: 42161,
