@@ -71,4 +71,6 @@ export interface ExecutorStats {
   readonly ordersByState: Readonly<Record<string, number>>;
   /** Orders of unknown outcome, counted at full size against the limits until resolved. */
   readonly unresolvedOrders: number;
+  /** Order lookups (by venue id or by signature) that failed since start. */
+  readonly lookupFailures: number;
 }

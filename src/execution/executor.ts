@@ -21,6 +21,7 @@ import { recoverOrders, refreshOpenOrders } from './reconciliation.ts';
 import { RiskEngine } from './risk.ts';
 import { refuse, type Refusal, type RefusalReason } from './refusal.ts';
 import { RefusalLog } from './refusal-log.ts';
+import { LookupFailures } from './lookup-failures.ts';
 import { unplacedOrderOutcome } from './retry-policy.ts';
 import { logSent, SendTracker } from './send-tracker.ts';
 
@@ -57,10 +58,15 @@ export class Executor {
   readonly #fills: FillBooking;
   readonly #sends: SendTracker;
   readonly #refusals: RefusalLog;
+  readonly #lookupFailures: LookupFailures;
 
   constructor(options: ExecutorOptions) {
     this.#options = options;
     this.#refusals = new RefusalLog({ now: options.monotonic ?? options.now, log: options.log });
+    this.#lookupFailures = new LookupFailures({
+      monotonic: options.monotonic ?? options.now,
+      log: options.log,
+    });
     const { journal } = options;
     this.#exposure = new ExposureBook(() => journal.inStates(RESTING_STATES));
     this.#risk = new RiskEngine({
@@ -124,6 +130,7 @@ export class Executor {
       refusalsByStrategy: this.#refusals.byStrategy(),
       ordersByState,
       unresolvedOrders: this.#exposure.unresolvedCount,
+      lookupFailures: this.#lookupFailures.count,
     };
   }
 
@@ -354,6 +361,7 @@ export class Executor {
       exposure: this.#exposure,
       lookups: this.#options,
       now,
+      failures: this.#lookupFailures,
       log,
       apply: (record, order) => this.#fills.apply(record, order),
       updated: observer?.updated,

@@ -1,9 +1,9 @@
 import { RESTING_STATES, UNRESOLVED_STATES } from '../domain/index.ts';
-import { summarizeError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
 import type { VenueOrder } from '../venue/types.ts';
 import { expiryFloorOf, type ExpiryFloor } from './expiry-floor.ts';
 import type { ExposureBook } from './exposure-book.ts';
+import type { LookupFailures } from './lookup-failures.ts';
 import type { OrderJournal } from './journal.ts';
 import type { OrderRecord } from './order-record.ts';
 import { recoverJournal, type RecoverySteps } from './recovery.ts';
@@ -47,6 +47,8 @@ export interface RefreshContext {
   readonly exposure: ExposureBook;
   readonly lookups: VenueLookups;
   readonly now: () => number;
+  /** Where failed lookups are counted and logged (once per event). */
+  readonly failures: LookupFailures;
   readonly log: Logger;
   /** Books an answer that changed something. */
   readonly apply: (record: OrderRecord, order: VenueOrder) => Promise<void>;
@@ -58,11 +60,13 @@ export interface RefreshContext {
  * Asks the venue about resting LIMIT orders (OPEN/PARTIAL) and orders of unknown outcome
  * (ACCEPTED/UNKNOWN: by venue id, or by signature when the answer with the id was lost), and
  * books what changed; an UNKNOWN order the venue never accepted is marked EXPIRED once it can
- * no longer land (see {@link venueRecordOf}). A failed lookup is logged and tried again next
- * poll. Does nothing on a venue without lookups.
+ * no longer land (see {@link venueRecordOf}). A failed lookup is counted and tried again next
+ * poll, logged once per run of failures; a venue that refuses the lookup by signature is not
+ * asked it again for a while (see {@link LookupFailures}). Does nothing on a venue without
+ * lookups.
  */
 export async function refreshOpenOrders(context: RefreshContext): Promise<void> {
-  const { journal, exposure, lookups, log } = context;
+  const { journal, exposure, lookups, failures } = context;
   if (lookups.lookupOrder === undefined && lookups.findOrder === undefined) return;
   // Resting orders are looked up after every snapshot (fills, cancels); unresolved ones until
   // resolved, releasing the full size risk counted for them.
@@ -70,8 +74,12 @@ export async function refreshOpenOrders(context: RefreshContext): Promise<void> 
   // Nothing to look up (most snapshots of most strategies): no list is built.
   if (resting.length === 0 && exposure.unresolvedCount === 0) return;
   for (const record of [...resting, ...exposure.unresolvedRecords()]) {
+    const bySignature = record.venueOrderId === null;
+    // A venue that refused the lookup by signature is not asked it again for a while.
+    if (bySignature && !failures.mayFind()) continue;
     try {
       const answer = await venueRecordOf(record, lookups, context.now());
+      failures.answered();
       if (answer.kind === 'never-landed') expireUnseen(context, record);
       else if (
         answer.kind === 'order' &&
@@ -79,10 +87,7 @@ export async function refreshOpenOrders(context: RefreshContext): Promise<void> 
       )
         await context.apply(record, answer.order);
     } catch (error) {
-      log.warn(
-        { orderId: record.id, err: summarizeError(error) },
-        'order lookup failed; will try again next poll',
-      );
+      failures.failed(record.id, bySignature, error);
     }
   }
 }

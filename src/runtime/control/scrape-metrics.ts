@@ -32,6 +32,7 @@ export interface ScrapeContext {
 /** Registers every scrape-time metric. */
 export function registerScrapeMetrics(context: ScrapeContext): void {
   orderMetrics(context);
+  lookupMetrics(context);
   pollMetrics(context);
   accountMetrics(context);
   strategyMetrics(context);
@@ -55,6 +56,22 @@ function scrapeGauge<L extends string>(
       if (from === undefined) return;
       this.reset();
       collect(this, from);
+    },
+  });
+}
+
+/** Failed order lookups (the executor counts them; a counter only grows). */
+function lookupMetrics({ registers, source }: ScrapeContext): void {
+  let lookupFailuresSeen = 0;
+  new Counter({
+    name: 'quanta_order_lookup_failures_total',
+    help: 'Order lookups (by venue id or by signature) that failed',
+    registers,
+    collect(this: Counter) {
+      const n = source()?.stats().lookupFailures;
+      if (n === undefined) return;
+      if (n > lookupFailuresSeen) this.inc(n - lookupFailuresSeen);
+      lookupFailuresSeen = n;
     },
   });
 }

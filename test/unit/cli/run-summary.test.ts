@@ -13,6 +13,7 @@ describe('the stop summary of quanta run', () => {
         stats: {
           ordersByState: { FILLED: 9 },
           unresolvedOrders: 0,
+          lookupFailures: 0,
           refusals: {},
           refusalsByStrategy: {},
         },

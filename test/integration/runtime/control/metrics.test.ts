@@ -85,6 +85,7 @@ it('exposes the issue’s metrics with bounded labels', async () => {
     'quanta_dispatch_queue_depth',
     'quanta_orders_in_flight',
     'quanta_orders_unresolved',
+    'quanta_order_lookup_failures_total',
     'quanta_position',
     'quanta_position_notional',
     'quanta_realized_pnl',
