@@ -4,7 +4,8 @@ import type { Trace } from './trace.ts';
 export const INVARIANTS = {
   oneVenueOrder:
     'I1 one venue order per journaled order: every order the venue accepted has a journal row (written before the send), and no row has two',
-  notAfterExpiry: 'I2 nothing reaches the venue after its expiryTs',
+  notAfterExpiry:
+    "I2 nothing is accepted by the venue after its expiryTs, and nothing leaves the bot once its own clock says the order's expiryTs has passed",
   positionCap:
     "I3 the venue's position stays within the position cap (risk.maxPositionNotional, at entry prices)",
   converges:

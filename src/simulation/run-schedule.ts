@@ -256,6 +256,7 @@ class ScheduleRun {
     return simFetch({
       venue: this.venue,
       time: this.scheduler.processTime(process.pid),
+      hostNow: this.hostNow,
       hold: (work) => this.scheduler.hold(work),
       random: this.#network,
       faulty: () => this.scheduler.monotonic() < this.durationMs - this.healMs,

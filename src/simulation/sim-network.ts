@@ -49,12 +49,16 @@ export interface Delivery {
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
   readonly answer: InProcessAnswer;
+  /** The sender's wall clock when it sent the request (its expiry checks read that clock). */
+  readonly sentAt: number;
 }
 
 /** What the simulated network needs. */
 export interface SimNetworkOptions {
   readonly venue: InProcessPaperVenue;
   readonly time: ProcessTime;
+  /** The sending host's wall clock (skewed and stepped by the schedule). */
+  readonly hostNow: () => number;
   /** Holds virtual time while the venue answers (see `VirtualScheduler.hold`). */
   readonly hold: <T>(work: Promise<T>) => Promise<T>;
   readonly random: SimRandom;
@@ -96,6 +100,7 @@ interface Sent {
   readonly search: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
+  readonly sentAt: number;
 }
 
 /**
@@ -209,11 +214,11 @@ class Exchange {
   }
 
   async #venueAnswer(): Promise<InProcessAnswer> {
-    const { method, path, search, headers, body } = this.#sent;
+    const { method, path, search, headers, body, sentAt } = this.#sent;
     const answer = await this.#options.hold(
       this.#options.venue.answer(method, `${path}${search}`, headers, Buffer.from(body)),
     );
-    this.#options.delivered({ method, path, headers, body, answer });
+    this.#options.delivered({ method, path, headers, body, answer, sentAt });
     return answer;
   }
 
@@ -257,6 +262,7 @@ export function simFetch(options: SimNetworkOptions): typeof fetch {
       search: url.search,
       headers: lowerHeaders(init),
       body: typeof init?.body === 'string' ? init.body : '',
+      sentAt: options.hostNow(),
     };
     return new Promise<Response>((resolve, reject) => {
       new Exchange(options, sent, init?.signal, { resolve, reject }).start();

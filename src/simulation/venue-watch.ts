@@ -79,10 +79,18 @@ export class VenueWatch {
         `process ${sender.pid}, started on a journal with ${sender.damaged}, sent order ${short}`,
       );
     const ahead = body.expiryTs - venueNow();
-    if (ahead <= 0)
+    // The bot's part: it sends nothing its own clock says has expired. Its clock may be off the
+    // venue's within the skew it allows, and the request takes time on the way: so an order can
+    // reach the venue after its expiry, and the venue must then refuse it.
+    if (delivery.sentAt >= body.expiryTs)
       violations.violate(
         'notAfterExpiry',
-        `order ${short} reached the venue at ${venueNow() - EPOCH_MS} ms, its expiryTs is ${body.expiryTs - EPOCH_MS} ms`,
+        `order ${short} left the bot at ${delivery.sentAt - EPOCH_MS} ms on its own clock, its expiryTs is ${body.expiryTs - EPOCH_MS} ms`,
+      );
+    if (ahead <= 0 && delivery.answer.status === 200)
+      violations.violate(
+        'notAfterExpiry',
+        `the venue accepted order ${short} at ${venueNow() - EPOCH_MS} ms, its expiryTs is ${body.expiryTs - EPOCH_MS} ms`,
       );
     if (ahead > this.#options.horizonMs)
       violations.violate(
