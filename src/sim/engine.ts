@@ -32,8 +32,9 @@ import { buildSyntheticBook } from './synthetic-book.ts';
 import type { SimAccount, SimFill, SimOrder, SimOrderRequest, SimPosition } from './types.ts';
 import { SimRejection } from './sim-rejection.ts';
 import { validateOrderRequest } from './validate-order.ts';
-import { isLiquidatable, marginAccount } from '../domain/account/index.ts';
+import { marginAccount } from '../domain/account/index.ts';
 import { checkSimOrderMargin, ledgerAccount, type SimLiquidation } from './sim-margin.ts';
+import { MarginWatch } from './margin-watch.ts';
 
 // Date's own range: any clock reading outside it cannot be written as an ISO timestamp.
 const MAX_CLOCK_MS = 8.64e15;
@@ -186,6 +187,10 @@ export class SimEngine {
   readonly #liquidated = new Set<string>();
   /** The last mark of each market, held while its replayed book is one-sided. */
   readonly #lastMark = new Map<number, bigint>();
+  readonly #marginWatch = new MarginWatch(
+    (marketId) => this.#markets.get(marketId)?.market,
+    (marketId) => this.#markOf(marketId),
+  );
   readonly #source: SimEngineOptions;
   readonly #startedAt: number;
   #now: number;
@@ -675,9 +680,9 @@ export class SimEngine {
    */
   #liquidateDue(at: number): void {
     for (const ledger of this.#accounts.values()) {
+      if (!this.#marginWatch.liquidatable(ledger)) continue;
       const input = this.#marginInput(ledger);
-      if (input === undefined || !input.positions.some((p) => p.type === 'PERPETUAL')) continue;
-      if (!isLiquidatable(input)) continue;
+      if (input === undefined) continue;
       const view = marginAccount(input);
       for (const order of this.#resting.values()) {
         if (order.accountId !== ledger.accountId) continue;

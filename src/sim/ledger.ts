@@ -25,10 +25,16 @@ export class AccountLedger {
   #cashX36: bigint;
   #feesPaidX18 = 0n;
   readonly #positions = new Map<number, PositionState>();
+  #version = 0;
 
   constructor(accountId: string, initialBalanceX18: bigint) {
     this.accountId = accountId;
     this.#cashX36 = initialBalanceX18 * X18_SCALE;
+  }
+
+  /** Counts the fills booked: what depends only on the ledger holds while it stays. */
+  get version(): number {
+    return this.#version;
   }
 
   /** The signed position in a market, x18 (0 when never traded). */
@@ -63,6 +69,7 @@ export class AccountLedger {
       realizedPnlX36: 0n,
     };
     this.#positions.set(marketId, position);
+    this.#version += 1;
 
     const signed = side === 'BUY' ? amountX18 : -amountX18;
     const notionalX36 = amountX18 * priceX18;
