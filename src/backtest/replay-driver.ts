@@ -5,7 +5,7 @@ import type { OrderJournal } from '../execution/journal.ts';
 import type { OrderRecord } from '../execution/order-record.ts';
 import { capitalOf } from '../execution/risk-limits.ts';
 import type { Logger } from '../log/logger.ts';
-import { lockedQuote, type Candle } from '../market/candle.ts';
+import { candleX18, lockedQuote, type Candle } from '../market/candle.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { parseDecimalToX18 } from '../money/index.ts';
 import { SimEngine } from '../sim/index.ts';
@@ -342,10 +342,19 @@ function candleSteps(candles: ReadonlyMap<number, Candle>): Quote[][] {
   const second: Quote[] = [];
   for (const candle of candles.values()) {
     const { marketId, start } = candle;
-    const rising = parseDecimalToX18(candle.close) >= parseDecimalToX18(candle.open);
-    open.push(lockedQuote(marketId, start, candle.open));
-    first.push(lockedQuote(marketId, start, rising ? candle.low : candle.high));
-    second.push(lockedQuote(marketId, start, rising ? candle.high : candle.low));
+    const x18 = candleX18(candle);
+    const rising = x18.close >= x18.open;
+    open.push(lockedQuote(marketId, start, candle.open, x18.open));
+    first.push(
+      rising
+        ? lockedQuote(marketId, start, candle.low, x18.low)
+        : lockedQuote(marketId, start, candle.high, x18.high),
+    );
+    second.push(
+      rising
+        ? lockedQuote(marketId, start, candle.high, x18.high)
+        : lockedQuote(marketId, start, candle.low, x18.low),
+    );
   }
   return [open, first, second];
 }

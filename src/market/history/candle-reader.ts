@@ -6,8 +6,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Market } from '../../domain/index.ts';
+import { tryParseSignedDecimalToX18 } from '../../money/index.ts';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
-import { lockedQuote, type Candle } from '../candle.ts';
+import { lockedQuote, withX18, type CandleX18 } from '../candle.ts';
 import type { Snapshot } from '../snapshot.ts';
 import { openSealedLine, sealProblem } from '../recording/line-seal.ts';
 import type { SnapshotBatch } from '../recording/index.ts';
@@ -132,6 +133,26 @@ export async function openCandleHistory(path: string | readonly string[]): Promi
   };
 }
 
+const VALUES = ['open', 'high', 'low', 'close', 'volume'] as const;
+
+/** A candle line's open, high, low, close and volume as x18, each read once, or a refusal. */
+function valuesX18(file: string, line: number, row: readonly unknown[]): CandleX18 {
+  const values: bigint[] = [];
+  for (let i = 0; i < VALUES.length; i++) {
+    const text = row[i + 1];
+    const x18 = typeof text === 'string' ? tryParseSignedDecimalToX18(text) : undefined;
+    if (x18 === undefined || x18 < 0n)
+      throw bad(
+        file,
+        line,
+        `${VALUES[i]} ${JSON.stringify(text)} is not a plain non-negative decimal`,
+      );
+    values.push(x18);
+  }
+  const [open, high, low, close, volume] = values as [bigint, bigint, bigint, bigint, bigint];
+  return { open, high, low, close, volume };
+}
+
 async function* readBatches(
   files: readonly string[],
   markets: ReadonlyMap<number, Market>,
@@ -174,7 +195,8 @@ async function* readBatches(
       if (start <= last) throw bad(file, line, 'candle start does not increase');
       last = start;
       const end = start + ms;
-      const candle: Candle = { marketId, start, end, open: open_, high, low, close, volume };
+      const x18 = valuesX18(file, line, row);
+      const candle = withX18({ marketId, start, end, open: open_, high, low, close, volume }, x18);
       seq += 1;
       snapshots.push(
         Object.freeze({
@@ -182,7 +204,7 @@ async function* readBatches(
           takenAt: end,
           markets,
           stale: false,
-          quotes: new Map([[marketId, lockedQuote(marketId, end, close)]]),
+          quotes: new Map([[marketId, lockedQuote(marketId, end, close, x18.close)]]),
           candles: new Map([[marketId, candle]]),
         }),
       );

@@ -1,5 +1,5 @@
-import type { Candle } from '../../market/candle.ts';
-import { formatX18, parseDecimalToX18 } from '../../money/index.ts';
+import { candleX18, type Candle } from '../../market/candle.ts';
+import { formatX18 } from '../../money/index.ts';
 
 /**
  * One closed time bar of one market: the open, high, low and close of the mid (the one
@@ -155,19 +155,18 @@ export class BarBuilder {
       this.#carry();
       for (this.#start += ms; this.#start < start; this.#start += ms) out.push(this.#closed());
     }
-    const high = parseDecimalToX18(candle.high);
-    const low = parseDecimalToX18(candle.low);
+    const { open, high, low, close, volume } = candleX18(candle);
     if (this.#ticks === 0) {
-      this.#open = parseDecimalToX18(candle.open);
+      this.#open = open;
       this.#high = high;
       this.#low = low;
     } else {
       if (high > this.#high) this.#high = high;
       if (low < this.#low) this.#low = low;
     }
-    this.#close = parseDecimalToX18(candle.close);
+    this.#close = close;
     this.#bid = this.#ask = this.#close;
-    this.#volume += parseDecimalToX18(candle.volume);
+    this.#volume += volume;
     this.#ticks += 1;
     if (candle.end >= this.#start + ms) {
       out.push(this.#closed());
