@@ -3,7 +3,7 @@ import type { Market, Quote } from '../domain/index.ts';
 import type { OrderSigner } from '../execution/executor.ts';
 import type { OrderJournal } from '../execution/journal.ts';
 import type { OrderRecord } from '../execution/order-record.ts';
-import { capitalOf } from '../execution/risk-limits.ts';
+import { capitalOf } from '../execution/pre-trade/index.ts';
 import type { Logger } from '../log/logger.ts';
 import { candleX18, lockedQuote, type Candle } from '../market/candle.ts';
 import type { Snapshot } from '../market/snapshot.ts';

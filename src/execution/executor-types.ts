@@ -1,13 +1,12 @@
 import type { Fill } from '../domain/index.ts';
 import type { Logger } from '../log/logger.ts';
 import type { OrderFinder, OrderLookup } from '../venue/venue-client.ts';
-import type { RiskLimits } from './checks.ts';
 import type { Dispatcher } from './dispatcher.ts';
 import type { OrderJournal } from './journal.ts';
 import type { OrderSigner } from './order-factory.ts';
 import type { OrderRecord } from './order-record.ts';
 import type { Refusal, RefusalReason } from './refusal.ts';
-import type { StrategyShares } from './strategy-shares.ts';
+import type { RiskLimits, StrategyShares } from './pre-trade/index.ts';
 import type { TradingMode } from './trading-mode.ts';
 
 /** Options of `Executor` (executor.ts). */

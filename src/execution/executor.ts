@@ -7,7 +7,6 @@ import {
   isUnresolvedState,
   type Market,
 } from '../domain/index.ts';
-import { referencePriceX18 } from './checks.ts';
 import type { DispatchResult, SignedOrderRequest } from './dispatcher.ts';
 import { ExposureBook } from './exposure-book.ts';
 import { FillBooking } from './fill-booking.ts';
@@ -18,8 +17,13 @@ import { Portfolio, type BookedFill } from './portfolio.ts';
 import { unrealizedPnlX18, type PositionBook } from './positions.ts';
 import { markPriceX18 } from '../market/mark-price.ts';
 import { recoverOrders, refreshOpenOrders } from './reconciliation.ts';
-import { RiskEngine } from './risk.ts';
-import { refuse, type Refusal, type RefusalReason } from './refusal.ts';
+import {
+  admitIntent,
+  referencePriceX18,
+  RiskEngine,
+  type AdmissionContext,
+} from './pre-trade/index.ts';
+import type { Refusal, RefusalReason } from './refusal.ts';
 import { RefusalLog } from './refusal-log.ts';
 import { LookupFailures } from './lookup-failures.ts';
 import { unplacedOrderOutcome } from './retry-policy.ts';
@@ -59,6 +63,7 @@ export class Executor {
   readonly #sends: SendTracker;
   readonly #refusals: RefusalLog;
   readonly #lookupFailures: LookupFailures;
+  readonly #admission: AdmissionContext;
 
   constructor(options: ExecutorOptions) {
     this.#options = options;
@@ -91,6 +96,15 @@ export class Executor {
       onFill: options.onFill,
     });
     this.#sends = new SendTracker(options.log);
+    this.#admission = {
+      risk: this.#risk,
+      portfolio: this.#portfolio,
+      pendingX18: (marketId, side) => this.#exposure.pendingX18(marketId, side),
+      dispatcher: options.dispatcher,
+      orderTtlMs: options.orderTtlMs,
+      shares: options.shares,
+      clockRefusal: options.clockRefusal,
+    };
   }
 
   /** The account-wide position book. */
@@ -224,8 +238,9 @@ export class Executor {
   }
 
   /**
-   * Checks, sizes and signs one intent; an accepted one is counted in flight from here on, so
-   * the checks of the intents after it in the same batch see it.
+   * Admits (the pre-trade stage, `pre-trade/index.ts`) and signs one intent; an accepted one is
+   * counted in flight from here on, so the checks of the intents after it in the same batch see
+   * it.
    * @param ahead - orders of this batch accepted before it (not yet handed to the dispatcher).
    */
   async #stage(
@@ -234,57 +249,27 @@ export class Executor {
     snapshot: Snapshot,
     ahead: number,
   ): Promise<Staged | { readonly refusal: Refusal }> {
-    const { shares } = this.#options;
-    // First and cheap: a flooding strategy's intents past its share cost no checks or signing.
-    if (shares !== undefined && !shares.allows(strategy)) {
-      const refusal = refuse(
-        'STRATEGY_THROTTLED',
-        `more orders than this strategy's share of the rate budget (${shares.perStrategy} per window)`,
-      );
-      this.#refusals.record(strategy, refusal.reason, refusal.detail);
+    const admitted = admitIntent(this.#admission, strategy, intent, snapshot, ahead);
+    if ('refusal' in admitted) {
+      const { refusal } = admitted;
+      if (admitted.withIntent)
+        this.#refusals.record(strategy, refusal.reason, refusal.detail, { intent });
+      else this.#refusals.record(strategy, refusal.reason, refusal.detail);
       return { refusal };
     }
-    const evaluated = this.#risk.evaluate(intent, snapshot, this.#portfolio, (marketId) =>
-      this.#exposure.pendingX18(marketId, intent.side),
-    );
-    if ('refused' in evaluated) {
-      this.#refusals.record(strategy, evaluated.reason, evaluated.detail, { intent });
-      return { refusal: evaluated };
-    }
-    const market = snapshot.markets.get(evaluated.marketId);
-    if (market === undefined) throw new Error('unreachable: evaluated order without market');
-    const ttlMs = intent.expiresInMs ?? this.#options.orderTtlMs;
-    // An expiry signed on a clock that is off the venue's would not mean what it says there.
-    const clockRefusal = this.#options.clockRefusal?.(ttlMs);
-    if (clockRefusal !== undefined) {
-      const refusal = refuse('CLOCK_SKEW', clockRefusal);
-      this.#refusals.record(strategy, refusal.reason, refusal.detail, { intent });
-      return { refusal };
-    }
-    // Shed load knowingly: an order the send backlog would carry past its expiry is refused
-    // now, counted, instead of being signed, queued and left to die in the queue.
-    const { dispatcher } = this.#options;
-    const waitMs = dispatcher.estimatedWaitMs(ahead);
-    if (waitMs + dispatcher.expiryMarginMs >= ttlMs) {
-      const refusal = refuse(
-        'SEND_BACKLOG',
-        `${dispatcher.pending + ahead} orders are waiting to be sent (about ${waitMs} ms at the rate limit), longer than this order's ${ttlMs} ms validity: not queued`,
-      );
-      this.#refusals.record(strategy, refusal.reason, refusal.detail, { intent });
-      return { refusal };
-    }
+    const { market } = admitted;
     // Kept for the fees of this order's fills (lookups may answer after the market changed).
     this.#portfolio.rememberMarket(market);
     const order = await this.#factory.sign(
       strategy,
       intent,
-      evaluated,
+      admitted.order,
       market,
-      referencePriceX18(evaluated, snapshot.quotes?.get(market.id)) ?? null,
+      referencePriceX18(admitted.order, snapshot.quotes?.get(market.id)) ?? null,
       this.#options.now(),
     );
     this.#exposure.hold(order);
-    shares?.admit(strategy);
+    this.#options.shares?.admit(strategy);
     return { order };
   }
 

@@ -2,7 +2,7 @@ import type { Logger } from '../log/logger.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { formatX18, parseDecimalToX18, X18_SCALE } from '../money/index.ts';
 import type { OrderIntent } from '../domain/index.ts';
-import type { RiskLimits } from './checks.ts';
+import type { RiskLimits } from './pre-trade/index.ts';
 import type { Executor } from './executor.ts';
 import type { TradingModes } from './trading-mode.ts';
 

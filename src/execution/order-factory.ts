@@ -3,7 +3,7 @@ import { formatX18 } from '../money/index.ts';
 import type { OrderRequestBody } from '../venue/types.ts';
 import { nextExpiryTs, type ExpiryFloor } from './expiry-floor.ts';
 import type { NewOrder } from './journal.ts';
-import type { SizedOrder } from './sizing.ts';
+import type { SizedOrder } from './pre-trade/index.ts';
 
 /** Signs an order body with the registered signing key. */
 export interface OrderSigner {

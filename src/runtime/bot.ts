@@ -7,7 +7,7 @@ import type { Market } from '../domain/index.ts';
 import type { Executor, ExecutorObserver } from '../execution/executor.ts';
 import { Flattener, FLATTEN_STRATEGY } from '../execution/flatten.ts';
 import { OrderJournal } from '../execution/journal.ts';
-import { riskLimitsOf } from '../execution/risk-limits.ts';
+import { riskLimitsOf } from '../execution/pre-trade/index.ts';
 import { accountCapitalOf } from '../stack/account-capital.ts';
 import { MODE_SCOPE, TradingModes } from '../execution/trading-mode.ts';
 import type { ProducedIntent } from '../stack/trading-session.ts';

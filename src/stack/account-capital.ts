@@ -1,6 +1,6 @@
 import type { Config } from '../config/index.ts';
 import { venueMode } from '../config/venue-mode.ts';
-import { capitalOf } from '../execution/risk-limits.ts';
+import { capitalOf } from '../execution/pre-trade/index.ts';
 import { parseDecimalToX18 } from '../money/index.ts';
 
 /**

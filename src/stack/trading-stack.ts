@@ -10,11 +10,13 @@ import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
 import { Executor, type ExecutorObserver, type OrderSigner } from '../execution/executor.ts';
 import type { OrderJournal } from '../execution/journal.ts';
 import { openOrderView } from '../execution/open-order-view.ts';
-import { accountViewOf } from '../execution/account-view.ts';
-import { marginFactsOf } from '../execution/margin-facts.ts';
-import { riskLimitsOf } from '../execution/risk-limits.ts';
+import {
+  accountViewOf,
+  marginFactsOf,
+  riskLimitsOf,
+  StrategyShares,
+} from '../execution/pre-trade/index.ts';
 import { ExitBook, EXIT_TAG_PREFIX } from '../execution/exits/exit-book.ts';
-import { StrategyShares } from '../execution/strategy-shares.ts';
 import { TradingSession, type ProducedIntent } from './trading-session.ts';
 import type { TradingMode } from '../execution/trading-mode.ts';
 import type { Fill } from '../domain/index.ts';

@@ -18,7 +18,7 @@ import { Dispatcher } from '../../../src/execution/dispatcher.ts';
 import { Executor } from '../../../src/execution/executor.ts';
 import { nextExpiryTs } from '../../../src/execution/expiry-floor.ts';
 import { OrderJournal } from '../../../src/execution/journal.ts';
-import { riskLimitsOf } from '../../../src/execution/risk-limits.ts';
+import { riskLimitsOf } from '../../../src/execution/pre-trade/risk-limits.ts';
 import { createLogger, silentLogger, type Logger } from '../../../src/log/logger.ts';
 import { Writable } from 'node:stream';
 import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';

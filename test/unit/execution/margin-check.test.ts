@@ -6,12 +6,15 @@
  * only what is held. Worked example: 1000 USDC, 1 ETH-USD long at 3000 (IMF 5 %, MMF 2 %).
  */
 import { describe, expect, it } from 'vitest';
-import { evaluateIntent, type EvaluationContext } from '../../../src/execution/evaluate-intent.ts';
-import { marginFactsOf } from '../../../src/execution/margin-facts.ts';
-import type { HeldPosition } from '../../../src/execution/margin-check.ts';
+import {
+  evaluateIntent,
+  type EvaluationContext,
+} from '../../../src/execution/pre-trade/evaluate-intent.ts';
+import { marginFactsOf } from '../../../src/execution/pre-trade/margin-facts.ts';
+import type { HeldPosition } from '../../../src/execution/pre-trade/margin-check.ts';
 import { Portfolio } from '../../../src/execution/portfolio.ts';
-import { UNKNOWN_ACCOUNT } from '../../../src/execution/risk.ts';
-import { riskLimitsOf } from '../../../src/execution/risk-limits.ts';
+import { UNKNOWN_ACCOUNT } from '../../../src/execution/pre-trade/risk.ts';
+import { riskLimitsOf } from '../../../src/execution/pre-trade/risk-limits.ts';
 import { markPriceX18 } from '../../../src/market/mark-price.ts';
 import { parseConfig } from '../../../src/config/index.ts';
 import { accountCapitalOf } from '../../../src/stack/account-capital.ts';

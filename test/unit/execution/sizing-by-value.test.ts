@@ -5,12 +5,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evaluateIntent, type EvaluationContext } from '../../../src/execution/evaluate-intent.ts';
+import {
+  evaluateIntent,
+  type EvaluationContext,
+} from '../../../src/execution/pre-trade/evaluate-intent.ts';
 import {
   amountForNotionalX18,
   amountForRiskX18,
   sizeIntent,
-} from '../../../src/execution/sizing.ts';
+} from '../../../src/execution/pre-trade/sizing.ts';
 import { createSnapshot } from '../../../src/market/snapshot.ts';
 import { formatX18, parseDecimalToX18 as x18, quantumX18 } from '../../../src/money/index.ts';
 import { testMarket } from '../../helpers/markets.ts';

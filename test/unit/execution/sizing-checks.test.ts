@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateIntent, type EvaluationContext } from '../../../src/execution/evaluate-intent.ts';
-import { sizeIntent } from '../../../src/execution/sizing.ts';
+import {
+  evaluateIntent,
+  type EvaluationContext,
+} from '../../../src/execution/pre-trade/evaluate-intent.ts';
+import { sizeIntent } from '../../../src/execution/pre-trade/sizing.ts';
 import { createSnapshot } from '../../../src/market/snapshot.ts';
 import { parseDecimalToX18 as x18 } from '../../../src/money/index.ts';
 import { testMarket } from '../../helpers/markets.ts';

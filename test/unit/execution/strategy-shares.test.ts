@@ -4,7 +4,7 @@
  */
 import { expect, it } from 'vitest';
 import { pollReserve } from '../../../src/execution/rate-budget/poll-reserve.ts';
-import { StrategyShares } from '../../../src/execution/strategy-shares.ts';
+import { StrategyShares } from '../../../src/execution/pre-trade/strategy-shares.ts';
 import { captureLogs } from '../../integration/runtime/harness.ts';
 
 it('splits the order budget between strategies and logs once per episode', () => {

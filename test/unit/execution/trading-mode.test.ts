@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { evaluateIntent, type EvaluationContext } from '../../../src/execution/evaluate-intent.ts';
+import {
+  evaluateIntent,
+  type EvaluationContext,
+} from '../../../src/execution/pre-trade/evaluate-intent.ts';
 import { RefusalLog } from '../../../src/execution/refusal-log.ts';
 import {
   readKillSwitchFile,

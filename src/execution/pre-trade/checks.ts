@@ -1,7 +1,7 @@
-import { displayX18, formatX18, MONEY_DECIMALS, notionalExceeds } from '../money/index.ts';
-import type { Market, Quote } from '../domain/index.ts';
-import { bestPriceX18 } from '../market/best-price.ts';
-import { refuse, type Refusal } from './refusal.ts';
+import { displayX18, formatX18, MONEY_DECIMALS, notionalExceeds } from '../../money/index.ts';
+import type { Market, Quote } from '../../domain/index.ts';
+import { bestPriceX18 } from '../../market/best-price.ts';
+import { refuse, type Refusal } from '../refusal.ts';
 import type { SizedOrder } from './sizing.ts';
 import {
   checkMargin,

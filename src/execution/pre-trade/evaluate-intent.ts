@@ -1,11 +1,11 @@
-import type { OrderIntent } from '../domain/index.ts';
-import { bestPriceX18 } from '../market/best-price.ts';
-import type { Snapshot } from '../market/snapshot.ts';
+import type { OrderIntent } from '../../domain/index.ts';
+import { bestPriceX18 } from '../../market/best-price.ts';
+import type { Snapshot } from '../../market/snapshot.ts';
 import { checkOrder, type RiskLimits } from './checks.ts';
 import type { MarginFacts, UnknownAccount } from './margin-check.ts';
-import { refuse, type Refusal } from './refusal.ts';
+import { refuse, type Refusal } from '../refusal.ts';
 import { sizeIntent, type SizedOrder } from './sizing.ts';
-import type { TradingMode } from './trading-mode.ts';
+import type { TradingMode } from '../trading-mode.ts';
 
 /** Everything the pre-send pipeline needs to decide, as plain values. */
 export interface EvaluationContext {

@@ -1,4 +1,4 @@
-import { parseDecimalToX18 } from '../money/index.ts';
+import { parseDecimalToX18 } from '../../money/index.ts';
 import type { RiskLimits } from './checks.ts';
 
 /** The `risk:` section of a config, as decimal strings in quote units. */

@@ -1,7 +1,7 @@
-import { markPriceX18 } from '../market/mark-price.ts';
-import type { Snapshot } from '../market/snapshot.ts';
+import { markPriceX18 } from '../../market/mark-price.ts';
+import type { Snapshot } from '../../market/snapshot.ts';
 import type { HeldPosition, MarginFacts } from './margin-check.ts';
-import type { PositionBook } from './positions.ts';
+import type { PositionBook } from '../positions.ts';
 
 /**
  * The bot's own estimate of its account for the margin check: the deposit plus what its fills

@@ -1,13 +1,13 @@
-import type { Snapshot } from '../market/snapshot.ts';
-import type { OrderIntent } from '../domain/index.ts';
+import type { Snapshot } from '../../market/snapshot.ts';
+import type { OrderIntent } from '../../domain/index.ts';
 import type { RiskLimits } from './checks.ts';
 import { evaluateIntent } from './evaluate-intent.ts';
 import type { UnknownAccount } from './margin-check.ts';
 import { marginFactsOf } from './margin-facts.ts';
-import type { Portfolio } from './portfolio.ts';
-import type { Refusal } from './refusal.ts';
+import type { Portfolio } from '../portfolio.ts';
+import type { Refusal } from '../refusal.ts';
 import type { SizedOrder } from './sizing.ts';
-import type { TradingMode } from './trading-mode.ts';
+import type { TradingMode } from '../trading-mode.ts';
 
 const DAY_MS = 86_400_000;
 

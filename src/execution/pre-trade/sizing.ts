@@ -5,12 +5,12 @@ import {
   parseDecimalToX18,
   quantumX18,
   X18_SCALE,
-} from '../money/index.ts';
-import type { OrderIntent } from '../domain/index.ts';
-import type { Market, OrderSide, OrderType } from '../domain/index.ts';
-import { QuantaError } from '../errors/index.ts';
-import { refuse, type Refusal } from './refusal.ts';
-import { levelDistanceX18, parseExitLevel } from './exits/exit-levels.ts';
+} from '../../money/index.ts';
+import type { OrderIntent } from '../../domain/index.ts';
+import type { Market, OrderSide, OrderType } from '../../domain/index.ts';
+import { QuantaError } from '../../errors/index.ts';
+import { refuse, type Refusal } from '../refusal.ts';
+import { levelDistanceX18, parseExitLevel } from '../exits/exit-levels.ts';
 
 /** An intent rounded onto the market's grids: what will be signed if the checks pass. */
 export interface SizedOrder {

@@ -1,4 +1,4 @@
-import { marginAccount, type MarginAccountView } from '../domain/account/index.ts';
+import { marginAccount, type MarginAccountView } from '../../domain/account/index.ts';
 import { heldMarks, marginPositions, type MarginFacts } from './margin-check.ts';
 
 /**

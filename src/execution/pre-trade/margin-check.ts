@@ -1,13 +1,13 @@
-import { fillFeeX18, formatX18 } from '../money/index.ts';
-import type { Market } from '../domain/index.ts';
+import { fillFeeX18, formatX18 } from '../../money/index.ts';
+import type { Market } from '../../domain/index.ts';
 import {
   effectiveInitialFractionX18,
   marginAccount,
   openingAmountX18,
   orderInitialMarginX18,
   type MarginPosition,
-} from '../domain/account/index.ts';
-import { refuse, type Refusal } from './refusal.ts';
+} from '../../domain/account/index.ts';
+import { refuse, type Refusal } from '../refusal.ts';
 import type { SizedOrder } from './sizing.ts';
 
 /** One open position as the bot knows it from its fills (and its orders in flight). */

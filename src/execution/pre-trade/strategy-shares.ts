@@ -1,4 +1,4 @@
-import type { Logger } from '../log/logger.ts';
+import type { Logger } from '../../log/logger.ts';
 
 /** Options of {@link StrategyShares}. */
 export interface StrategySharesOptions {
