@@ -1,5 +1,5 @@
 import { formatX18 } from '../money/index.ts';
-import { barStart, formatTimeframe } from '../strategy/bars/timeframe.ts';
+import { barStart, CHART_TIMEFRAMES_MS, formatTimeframe } from '../strategy/bars/timeframe.ts';
 
 /** OHLC of the mid per time bar: what the report's candlestick chart draws. */
 export interface Candles {
@@ -16,24 +16,6 @@ export interface Candles {
   readonly close: readonly string[];
 }
 
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-/** Bar lengths the chart picks from, each dividing a day (so bars align to UTC days). */
-const LADDER = [
-  SECOND,
-  5 * SECOND,
-  15 * SECOND,
-  30 * SECOND,
-  MINUTE,
-  5 * MINUTE,
-  15 * MINUTE,
-  30 * MINUTE,
-  HOUR,
-  4 * HOUR,
-  24 * HOUR,
-] as const;
-
 /** At most this many candles on a chart: enough to read, few enough to stay light. */
 export const MAX_CANDLES = 500;
 
@@ -41,14 +23,14 @@ export const MAX_CANDLES = 500;
 const SNAPSHOTS_PER_CANDLE = 3;
 
 /**
- * The shortest bar length of the ladder that holds at least {@link SNAPSHOTS_PER_CANDLE}
+ * The shortest bar length of `CHART_TIMEFRAMES_MS` that holds at least {@link SNAPSHOTS_PER_CANDLE}
  * snapshots taken every `intervalMs` and covers `spanMs` in at most {@link MAX_CANDLES} bars.
  */
 export function candleMs(spanMs: number, intervalMs: number): number {
   return (
-    LADDER.find(
+    CHART_TIMEFRAMES_MS.find(
       (ms) => ms >= SNAPSHOTS_PER_CANDLE * intervalMs && Math.floor(spanMs / ms) + 1 <= MAX_CANDLES,
-    ) ?? 24 * HOUR
+    ) ?? 86_400_000
   );
 }
 

@@ -296,6 +296,7 @@ export class ReplayDriver {
       log,
       onIntent: (produced) => this.intents.push(produced),
       onPlot: (strategy, name, value, t) => this.#plots.push({ strategy, name, value, t }),
+      chartBars: true,
     });
   }
 }

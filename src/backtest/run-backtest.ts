@@ -163,6 +163,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestTra
     timeframe: candles?.timeframe,
     instanceNames: session.strategyNames(),
     warmups: session.warmups(),
+    barCharts: session.barCharts(),
     markets: driver.markets,
     dataKind: driver.dataKind,
     startedAt: driver.startedAt,

@@ -5,6 +5,7 @@ import type { ExecutorStats } from '../execution/executor.ts';
 import type { OrderRecord } from '../execution/order-record.ts';
 import type { ProducedIntent } from '../stack/trading-session.ts';
 import type { StrategyWarmup } from '../strategy/bars/warmup.ts';
+import type { BarChart } from '../strategy/bars/bar-chart.ts';
 import type { PreparedStrategy } from '../strategy/prepare-strategies.ts';
 import type { DataKind } from './data-kind.ts';
 import type { FillModel } from './fill-model.ts';
@@ -25,6 +26,8 @@ export interface TraceParts {
   /** Instance names, as the session knows them. */
   readonly instanceNames: readonly string[];
   readonly warmups: Readonly<Record<string, StrategyWarmup>>;
+  /** Each instance's kept bars and indicator values (`TradingSession.barCharts`). */
+  readonly barCharts: readonly BarChart[];
   /** Every market seen, with the fill model's fees. */
   readonly markets: ReadonlyMap<number, Market>;
   readonly dataKind: DataKind;
@@ -91,6 +94,7 @@ export function buildTrace(parts: TraceParts): BacktestTrace {
     finalMarks: measured.finalMarks,
     fills: parts.fills,
     plots: measured.plots,
+    barCharts: parts.barCharts,
     intents: parts.intents,
     ...(parts.liquidations.length === 0 ? {} : { liquidations: parts.liquidations }),
   };

@@ -8,6 +8,7 @@ import type { MarketSample } from './market-sample.ts';
 import type { MeasuredRun } from './online-metrics.ts';
 import type { StrategyWarmup } from '../strategy/bars/warmup.ts';
 import type { ParamUse } from './param-sources.ts';
+import type { BarChart } from '../strategy/bars/bar-chart.ts';
 
 export type { MarketSample } from './market-sample.ts';
 
@@ -177,6 +178,12 @@ export interface BacktestTrace {
   readonly fills: readonly FillEvent[];
   /** Every `ctx.plot` point, in the order drawn (those at the samples kept). */
   readonly plots: readonly PlotPoint[];
+  /**
+   * Each strategy instance's own bars (its first declared timeframe, per market) with its
+   * indicators' values per bar, bounded (`BarChartRecorder`): the report's candles. Absent or
+   * empty: no strategy declares bars (the candles are then of the mid).
+   */
+  readonly barCharts?: readonly BarChart[];
   /** Refusals per instance, then reason. */
   readonly refusalsByStrategy: Readonly<
     Record<string, Readonly<Partial<Record<RefusalReason, number>>>>

@@ -48,3 +48,29 @@ export function formatTimeframe(ms: number): string {
 export function barStart(t: number, ms: number): number {
   return Math.floor(t / ms) * ms;
 }
+
+/**
+ * The bar lengths charts draw with when a series has too many bars to draw (the report's
+ * candles), each dividing a day, so their bars align to UTC days like the strategies'.
+ */
+export const CHART_TIMEFRAMES_MS: readonly number[] = [
+  1000,
+  5000,
+  15_000,
+  30_000,
+  60_000,
+  300_000,
+  900_000,
+  1_800_000,
+  3_600_000,
+  14_400_000,
+  DAY_MS,
+];
+
+/**
+ * The next longer chart bar length made of whole bars of `ms`: the first of
+ * {@link CHART_TIMEFRAMES_MS} that `ms` divides, or twice `ms` beyond a day.
+ */
+export function coarserTimeframeMs(ms: number): number {
+  return CHART_TIMEFRAMES_MS.find((longer) => longer > ms && longer % ms === 0) ?? 2 * ms;
+}

@@ -4,6 +4,7 @@ import type { Fill } from '../domain/index.ts';
 import type { OrderIntent } from '../domain/index.ts';
 import type { StrategyHost } from '../strategy/strategy-host.ts';
 import type { Bar } from '../strategy/bars/bar.ts';
+import type { BarChart } from '../strategy/bars/bar-chart.ts';
 import type { Executor } from '../execution/executor.ts';
 import type { ExitBook } from '../execution/exits/exit-book.ts';
 import type { StrategyWarmup } from '../strategy/bars/warmup.ts';
@@ -149,6 +150,11 @@ export class TradingSession {
       if (closed.length > 0) bars[host.name] = closed;
     }
     return bars;
+  }
+
+  /** Every strategy's kept candles and indicator values (`chartBars`), in config order. */
+  barCharts(): BarChart[] {
+    return this.#hostList.flatMap((host) => host.barCharts());
   }
 
   /**

@@ -72,6 +72,8 @@ export interface TradingStackOptions {
   readonly clockRefusal?: (ttlMs: number) => string | undefined;
   /** Told about every `ctx.plot` point (the backtest draws them; live logs them at debug). */
   readonly onPlot?: (instance: string, name: string, value: string, at: number) => void;
+  /** Keep each strategy's candles and indicator values for the report (`StrategyHost.barCharts`). */
+  readonly chartBars?: boolean;
   /**
    * The base of the account's equity (`accountCapitalOf`: `risk.capital`, the embedded paper
    * venue's `paper.balance`; a backtest falls back to its starting capital); absent: the account
@@ -225,5 +227,6 @@ async function hostsOf(
     onWarmingUp: (instance, detail) => executor.refuse(instance, 'WARMING_UP', detail),
     startTimer: options.strategyTimer,
     onPlot: options.onPlot,
+    chartBars: options.chartBars,
   });
 }

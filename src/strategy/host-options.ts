@@ -53,6 +53,11 @@ export interface StrategyHostOptions {
   readonly onPause?: (() => Promise<void>) | undefined;
   /** Why its params cannot change while it runs (`isolate: worker`); absent: they can. */
   readonly paramsFixed?: string | undefined;
+  /**
+   * Keep the candles of its first declared timeframe and its indicators' values per bar, bounded
+   * (`BarChartRecorder`), for the backtest report; absent or false: nothing is kept.
+   */
+  readonly chartBars?: boolean | undefined;
 }
 
 /** A strategy's position facts as the executor knows them (x18). */

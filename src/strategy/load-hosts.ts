@@ -26,6 +26,8 @@ export interface HostEnvironment {
   /** Told about every `ctx.plot` point of every instance. */
   readonly onPlot?:
     ((instance: string, name: string, value: string, at: number) => void) | undefined;
+  /** Keep each host's candles and indicator values for the report (the backtest does). */
+  readonly chartBars?: boolean | undefined;
 }
 
 /**
@@ -66,6 +68,7 @@ export async function loadStrategyHosts(
           ? undefined
           : (plot, value, at) => env.onPlot?.(name, plot, value, at),
       onPause: client === undefined ? undefined : () => client.terminate(),
+      chartBars: env.chartBars,
       // The worker parsed its own copy of the params at start; nothing carries a change there yet.
       paramsFixed:
         client === undefined

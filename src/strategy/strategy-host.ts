@@ -5,10 +5,11 @@ import type { StrategyContext } from './define-strategy.ts';
 import type { Fill, OrderIntent } from '../domain/index.ts';
 import { TIMED_OUT } from './strategy-timer.ts';
 import type { Bar } from './bars/bar.ts';
-import { BarFeed } from './bars/bar-feed.ts';
+import type { BarChart, BarChartRecorder } from './bars/bar-chart.ts';
+import type { BarFeed } from './bars/bar-feed.ts';
+import { strategyBars } from './bars/strategy-bars.ts';
 import { planIndicators, planTimeframes } from './bars/bar-plan.ts';
-import { IndicatorBank } from './indicators/indicator-bank.ts';
-import { planWarmup, WarmupGate } from './bars/warmup.ts';
+import type { WarmupGate } from './bars/warmup.ts';
 import {
   describeIndicators,
   firstLine,
@@ -53,6 +54,8 @@ export class StrategyHost {
   readonly #bars: BarFeed;
   /** What the strategy needs before its intents are accepted. */
   readonly #warmup: WarmupGate;
+  /** The candles and indicator values the backtest report draws (`chartBars`), if kept. */
+  readonly #chart: BarChartRecorder | undefined;
 
   constructor(options: StrategyHostOptions) {
     this.name = options.name;
@@ -68,19 +71,9 @@ export class StrategyHost {
     });
     const { strategy, name, params } = options;
     this.#params = params;
-    const timeframes = planTimeframes(name, strategy.bars);
-    const indicators = new IndicatorBank(
-      planIndicators(name, strategy.indicators?.bind(strategy), params, timeframes),
-    );
-    this.#bars = new BarFeed(
-      timeframes,
-      indicators.empty ? undefined : (closed) => indicators.update(closed),
-    );
-    this.#warmup = new WarmupGate(
-      planWarmup(name, strategy.warmup, timeframes),
-      this.#bars,
-      indicators,
-    );
+    const made = strategyBars(name, strategy, params, options.chartBars === true);
+    const indicators = made.indicators;
+    [this.#bars, this.#warmup, this.#chart] = [made.bars, made.warmup, made.chart];
     this.#view = new HostContext(options, this.#bars, indicators);
   }
 
@@ -159,6 +152,11 @@ export class StrategyHost {
     const marketId = this.#view.marketIds[0];
     if (timeframe === undefined || marketId === undefined) return [];
     return this.#bars.bars(marketId, timeframe) ?? [];
+  }
+
+  /** The candles of its bars and its indicators per market, when kept (`chartBars`). */
+  barCharts(): readonly BarChart[] {
+    return this.#chart?.charts() ?? [];
   }
 
   /** The params in effect, as the strategy's schema parsed them. */

@@ -21,6 +21,7 @@ import {
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import type { ClosedBar } from '../bars/bar.ts';
 import { timeframeMs } from '../bars/timeframe.ts';
+import type { IndicatorKind } from './chart-placement.ts';
 import type { IndicatorEngine, IndicatorSpec } from './spec.ts';
 
 /** The longest period an indicator may have (a window is kept per market). */
@@ -45,7 +46,9 @@ function spec<V>(
 ): IndicatorSpec<V> {
   const ms = timeframeMs(timeframe);
   if (typeof ms === 'string') throw new QuantaError(ErrorCodes.STRATEGY_LOAD, `${label}: ${ms}`);
-  return Object.freeze({ timeframe, label, create });
+  // The kind is the label's name: `ema(21)` is an ema (chart-placement.ts says where it is drawn).
+  const kind = label.slice(0, label.indexOf('(')) as IndicatorKind;
+  return Object.freeze({ timeframe, label, kind, create });
 }
 
 /** An indicator of the close (SMA, EMA, WMA, RSI): its value once the library calls it stable. */

@@ -16,9 +16,12 @@ interface Slot {
  */
 export class IndicatorBank {
   readonly #specs: readonly (readonly [string, IndicatorSpec])[];
+  /** The registered set, as given. */
+  readonly specs: IndicatorSet;
   readonly #markets = new Map<number, { slots: Slot[]; views: Record<string, Slot['view']> }>();
 
   constructor(specs: IndicatorSet) {
+    this.specs = specs;
     this.#specs = Object.entries(specs);
   }
 

@@ -1,3 +1,4 @@
+import type { IndicatorKind } from './chart-placement.ts';
 import type { ClosedBar } from '../bars/bar.ts';
 
 /** What one indicator instance does with each closed bar: returns its value once it has one. */
@@ -14,6 +15,8 @@ export interface IndicatorSpec<V = unknown> {
   readonly timeframe: string;
   /** What it is, for messages: `"ema(21)"`. */
   readonly label: string;
+  /** Which indicator of the catalog (`"ema"`): where the report draws it (chart-placement.ts). */
+  readonly kind?: IndicatorKind;
   /** A fresh instance (one per market). */
   readonly create: () => IndicatorEngine<V>;
 }
