@@ -1,16 +1,17 @@
 import { midPriceX18 } from '../domain/index.ts';
 import { formatX18, parseSignedDecimalToX18 } from '../money/index.ts';
 import { annualizedCaveat } from './annualized-caveat.ts';
-import { candleMs, midCandles, type Candles } from './candles.ts';
 import { exitStats, tripExitOfOrder, type ExitStats, type TripExit } from './exit-reasons.ts';
-import { downsampleIndices } from './downsample.ts';
 import type { BacktestMetrics, PnlMetrics } from './metrics.ts';
 import { periodReturns, type PeriodReturns } from './period-returns.ts';
 import { RatioDecimal, bigintRatio, formatRatio } from './ratio-decimal.ts';
 import { returnsHistogram, returnsOf, type ReturnsHistogram } from './snapshot-returns.ts';
 import { roundTrips, tradeStats, type RoundTrip, type TradeStats } from './round-trips.ts';
+import { priceCharts, type PriceChart } from './price-charts.ts';
 import type { BacktestTrace } from './trace.ts';
 import { directionStats, tagStats, type DirectionStats, type TagStats } from './trip-groups.ts';
+
+export type { PriceChart } from './price-charts.ts';
 
 const MS_PER_DAY = 24 * 3600 * 1000;
 const MS_PER_YEAR = 365 * MS_PER_DAY;
@@ -52,38 +53,6 @@ export interface TearsheetFigures extends Annualized {
   readonly trades: TradeStats;
   /** Share (0..1) of samples with a position. */
   readonly exposure: string | null;
-}
-
-/** A market's price chart: mid with its bid/ask band, fills as markers, strategy plots. */
-export interface PriceChart {
-  readonly marketId: number;
-  readonly symbol: string;
-  readonly t: readonly number[];
-  readonly bid: readonly (string | null)[];
-  readonly ask: readonly (string | null)[];
-  readonly mid: readonly (string | null)[];
-  /** Fill price at points where a buy (entry of a long, exit of a short) filled; else null. */
-  readonly buys: readonly (string | null)[];
-  readonly sells: readonly (string | null)[];
-  /** `ctx.plot` series of the instances whose first market this is. */
-  readonly plots: readonly {
-    readonly strategy: string;
-    readonly name: string;
-    readonly values: readonly (string | null)[];
-  }[];
-  /** OHLC of the mid from every sample the run kept, in bars of a length fit for the span. */
-  readonly candles: Candles;
-  /**
-   * Every fill in this market (time in ms, fill price), marked on the candles; `exit` names the
-   * protective exit whose order it filled, or `liquidation` for a liquidation's closure, null
-   * for any other order.
-   */
-  readonly fills: readonly {
-    readonly t: number;
-    readonly side: 'BUY' | 'SELL';
-    readonly price: string;
-    readonly exit: TripExit | null;
-  }[];
 }
 
 /** The tearsheet part of the report. */
@@ -191,100 +160,6 @@ export function benchmarkEquity(trace: BacktestTrace, startX18: bigint): bigint[
     }
     return value;
   });
-}
-
-function priceCharts(trace: BacktestTrace, spanMs: number): PriceChart[] {
-  const tags = new Map(trace.orders.map((order) => [order.id, order.tag]));
-  const protectiveExit = (orderId: number): TripExit | null => {
-    const exit = tripExitOfOrder(orderId, tags);
-    return exit === 'strategy' ? null : exit;
-  };
-  const marketIds = new Set<number>();
-  for (const sample of trace.samples) for (const top of sample.tops) marketIds.add(top.marketId);
-  const indexOfTime = new Map<number, number>();
-  trace.samples.forEach((s, i) => {
-    if (!indexOfTime.has(s.t)) indexOfTime.set(s.t, i);
-  });
-  const symbolIds = new Map([...trace.symbols].map(([id, symbol]) => [symbol, id]));
-  // An instance's plots go on the chart of its first configured market.
-  const plotMarket = new Map<string, number>();
-  for (const instance of trace.instances) {
-    const symbol = instance.markets[0];
-    const id = [...trace.symbols].find(([, s]) => s === symbol)?.[0];
-    if (id !== undefined) plotMarket.set(instance.name, id);
-  }
-  return [...marketIds]
-    .sort((a, b) => a - b)
-    .map((marketId) => {
-      const bidX18 = trace.samples.map(
-        (s) => s.tops.find((t) => t.marketId === marketId)?.bidX18 ?? null,
-      );
-      const askX18 = trace.samples.map(
-        (s) => s.tops.find((t) => t.marketId === marketId)?.askX18 ?? null,
-      );
-      // A one-sided sample has no mid (the one mid rule): the band shows its one side alone.
-      const midX18 = bidX18.map((bid, i) => midPriceX18(bid, askX18[i]));
-      const buys = new Map<number, bigint>();
-      const sells = new Map<number, bigint>();
-      for (const fill of trace.fills) {
-        if (fill.marketId !== marketId) continue;
-        const index = indexOfTime.get(fill.t);
-        if (index !== undefined) (fill.side === 'BUY' ? buys : sells).set(index, fill.priceX18);
-      }
-      const plotted = new Map<string, Map<number, string>>();
-      for (const point of trace.plots) {
-        // `SYMBOL:name` goes on that market's chart; any other name on the instance's first.
-        const colon = point.name.indexOf(':');
-        const named = colon > 0 ? symbolIds.get(point.name.slice(0, colon)) : undefined;
-        if ((named ?? plotMarket.get(point.strategy)) !== marketId) continue;
-        const index = indexOfTime.get(point.t);
-        if (index === undefined) continue;
-        const key = `${point.strategy}\u0000${point.name}`;
-        let series = plotted.get(key);
-        if (series === undefined) plotted.set(key, (series = new Map<number, string>()));
-        series.set(index, point.value);
-      }
-      // Downsampled like the equity chart (each stretch's highs and lows of the mid), keeping
-      // every point with a fill or a plotted value.
-      const filled = midX18.map((m) => m ?? 0n);
-      const keep = new Set(
-        downsampleIndices(
-          filled,
-          filled.map(() => 0n),
-        ),
-      );
-      for (const index of [...buys.keys(), ...sells.keys()]) keep.add(index);
-      for (const series of plotted.values()) for (const index of series.keys()) keep.add(index);
-      const picked = [...keep].sort((a, b) => a - b);
-      const text = (v: bigint | null | undefined): string | null =>
-        v === null || v === undefined ? null : formatX18(v);
-      return {
-        marketId,
-        symbol: symbolOf(trace, marketId),
-        t: picked.map((i) => trace.samples[i]?.t ?? 0),
-        bid: picked.map((i) => text(bidX18[i])),
-        ask: picked.map((i) => text(askX18[i])),
-        mid: picked.map((i) => text(midX18[i])),
-        buys: picked.map((i) => text(buys.get(i))),
-        sells: picked.map((i) => text(sells.get(i))),
-        plots: [...plotted].map(([key, series]) => {
-          const [strategy = '', name = ''] = key.split('\u0000');
-          return { strategy, name, values: picked.map((i) => series.get(i) ?? null) };
-        }),
-        candles: midCandles(
-          trace.samples.map((sample, i) => ({ t: sample.t, midX18: midX18[i] })),
-          candleMs(spanMs, trace.snapshotIntervalMs),
-        ),
-        fills: trace.fills
-          .filter((fill) => fill.marketId === marketId)
-          .map((fill) => ({
-            t: fill.t,
-            side: fill.side,
-            price: formatX18(fill.priceX18),
-            exit: protectiveExit(fill.orderId),
-          })),
-      };
-    });
 }
 
 function warningsOf(trace: BacktestTrace, spanMs: number): string[] {

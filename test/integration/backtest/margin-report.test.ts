@@ -65,7 +65,14 @@ describe('a liquidation in the backtest report', () => {
     expect(trace.liquidations).toHaveLength(1);
     const chart = report.tearsheet.priceCharts.find((c) => c.symbol === 'ETH-USD');
     expect(chart?.fills.filter((f) => f.exit === 'liquidation')).toEqual([
-      { t: RECORDING_T0 + 9000, side: 'SELL', price: '2800', exit: 'liquidation' },
+      {
+        t: RECORDING_T0 + 9000,
+        side: 'SELL',
+        price: '2800',
+        exit: 'liquidation',
+        role: 'exit',
+        tag: null,
+      },
     ]);
     // The other fills are the strategy's own buys: no exit named.
     expect(chart?.fills.filter((f) => f.exit !== 'liquidation').map((f) => f.exit)).toEqual([

@@ -22,7 +22,6 @@ const MAX_FILE_LINES = 400;
 const PENDING: readonly string[] = [
   'backtest/compare.ts: compareRuns',
   'backtest/progress.ts: createProgress',
-  'backtest/tearsheet.ts: priceCharts',
   'config/parse-config.ts: parseConfig',
   'config/schema.ts',
   'execution/rate-budget/redis-rate-budget.ts',
