@@ -229,14 +229,30 @@ it('three processes share one budget: >= 0.9 R, no 429, survive a SIGKILL and a 
   // restart: on a slow CI machine the reconnect alone was seen to take longer than the
   // offset allowed (the window then held only the two shares, 0.6 R).
   const SETTLE_MS = PER_MS + 3 * 500;
-  const backDeadline = restartedAt + 20_000;
+  // Twice (8c7b0e9, and f844628 at load ~20) a clean-clone CI run saw no 'reachable again' line
+  // within 20 s while the bots traded on; why is not known yet (their last 20 lines were all
+  // fills). The wait is longer on a loaded machine, and a failure now prints every budget line.
+  const backDeadline = restartedAt + 60_000;
+  const budgetLines = (): string =>
+    bots
+      .map(
+        (bot, i) =>
+          `bot ${i + 1}:\n` +
+          bot.stdout
+            .filter((l) => l.line.includes('rate budget'))
+            .map((l) => `${l.at - restartBeganAt} ms from the restart: ${l.line}`)
+            .join('\n'),
+      )
+      .join('\n');
   const backAt = (bot: QuantaProcess): number | undefined =>
     bot.stdout.find(
       (l) => l.at >= restartBeganAt && l.line.includes('shared rate budget reachable again'),
     )?.at;
   while (bots.slice(0, 2).some((bot) => backAt(bot) === undefined)) {
     if (Date.now() > backDeadline) {
-      throw new Error(`the bots did not return to the shared budget in 20 s\n${describe()}`);
+      throw new Error(
+        `the bots did not return to the shared budget in 60 s (Redis restarted in ${restartedAt - restartBeganAt} ms)\n${budgetLines()}\n${describe()}`,
+      );
     }
     await sleep(100);
   }
@@ -287,4 +303,4 @@ it('three processes share one budget: >= 0.9 R, no 429, survive a SIGKILL and a 
     expect(logged(bot, 'shared rate budget unreachable')).toHaveLength(1);
     expect(logged(bot, 'shared rate budget reachable again')).toHaveLength(1);
   }
-}, 150_000);
+}, 210_000);
