@@ -1,9 +1,9 @@
 /** The report page's trade breakdowns: long and short apart, and by the tag that entered. */
 import { displayShare } from '../display-decimal.ts';
-import { escapeHtml as esc, moneyHtml as money } from '../html-kit.ts';
+import { escapeHtml as esc } from '../html-kit.ts';
 import type { BacktestReport } from '../report-json.ts';
 import type { TradeStats } from '../round-trips.ts';
-import { nullableMoney, ratio, table } from './cells.ts';
+import { groupFiguresTable, nullableMoney, ratio, table } from './cells.ts';
 
 /** The long and the short round trips apart, with their streaks. */
 export function directionsTable(report: BacktestReport): string {
@@ -43,15 +43,12 @@ export function directionsTable(report: BacktestReport): string {
 export function tagsTable(report: BacktestReport): string {
   const tags = report.tearsheet.tags;
   if (tags.length === 0) return '';
-  return table(
-    ['entry tag', 'trades', 'wins', 'win rate', 'net'],
-    tags.map((t) => [
-      t.tag === null ? '<small>untagged</small>' : esc(t.tag),
-      esc(t.closed),
-      esc(t.wins),
-      esc(displayShare(t.winRate)),
-      money(t.netPnl),
-    ]),
+  return groupFiguresTable(
+    'entry tag',
+    tags.map((t) => ({
+      label: t.tag === null ? '<small>untagged</small>' : esc(t.tag),
+      figures: t,
+    })),
     'num narrow tags',
   );
 }

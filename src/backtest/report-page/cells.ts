@@ -3,9 +3,10 @@
  * market's precision, ratios, percentages and durations. One copy, so two sections cannot show
  * one figure two ways.
  */
-import { displayDecimal } from '../display-decimal.ts';
+import { displayDecimal, displayShare } from '../display-decimal.ts';
 import { escapeHtml as esc, moneyHtml as money, roundedHtml } from '../html-kit.ts';
 import type { BacktestReport, ReportMarketPrecision } from '../report-json.ts';
+import type { GroupFigures } from '../trip-groups.ts';
 
 /** The report's markets by symbol, for prices to the tick and amounts to the quantum. */
 export type PrecisionBySymbol = ReadonlyMap<string, ReportMarketPrecision>;
@@ -81,4 +82,26 @@ export function duration(ms: number | null): string {
 /** A report time (ISO, UTC) as `YYYY-MM-DD hh:mm:ss.sss`. */
 export function utcText(iso: string): string {
   return iso.replace('T', ' ').replace('Z', '');
+}
+
+/**
+ * A table of closed round trips grouped one way (by what closed them, by entry tag): one row a
+ * group, its label first (already HTML), then trades, wins, win rate and net PnL.
+ */
+export function groupFiguresTable(
+  labelHeader: string,
+  groups: readonly { readonly label: string; readonly figures: GroupFigures }[],
+  className: string,
+): string {
+  return table(
+    [labelHeader, 'trades', 'wins', 'win rate', 'net'],
+    groups.map(({ label, figures }) => [
+      label,
+      esc(figures.closed),
+      esc(figures.wins),
+      esc(displayShare(figures.winRate)),
+      money(figures.netPnl),
+    ]),
+    className,
+  );
 }

@@ -4,6 +4,7 @@ import { escapeHtml as esc, moneyHtml as money } from '../html-kit.ts';
 import type { BacktestReport } from '../report-json.ts';
 import {
   amountHtml,
+  groupFiguresTable,
   duration,
   nullableMoney,
   pct,
@@ -64,15 +65,9 @@ export function tradeStatsTable(report: BacktestReport): string {
 export function exitsTable(report: BacktestReport): string {
   const exits = report.tearsheet.exits;
   if (exits.length === 0) return '';
-  return table(
-    ['closed by', 'trades', 'wins', 'win rate', 'net'],
-    exits.map((e) => [
-      esc(e.exit),
-      esc(e.closed),
-      esc(e.wins),
-      esc(displayShare(e.winRate)),
-      money(e.netPnl),
-    ]),
+  return groupFiguresTable(
+    'closed by',
+    exits.map((e) => ({ label: esc(e.exit), figures: e })),
     'num narrow exits',
   );
 }
