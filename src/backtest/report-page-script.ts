@@ -129,15 +129,52 @@ export const REPORT_PAGE_SCRIPT = `(function () {
   var candleCharts = [];
   var candleCount = 0;
   var liquidationMarkers = 0;
+  var INDICATOR_COLORS = ['#2563eb', '#f59e0b', '#9333ea', '#0891b2', '#db2777', '#65a30d'];
+  // A strategy's indicators over its own bars: those on the price scale (chart-placement.ts) over the
+  // candles, each other one in a pane of its own; every series' pane is read back from the chart
+  // into data-indicator-panes, so the page says where each one really went.
+  function drawIndicators(chart, k, el) {
+    var panes = {};
+    var nextPane = 1;
+    var colorAt = 0;
+    (k.indicators || []).forEach(function (ind) {
+      var pane = ind.placement.pane === 'price' ? 0 : nextPane++;
+      var histogram = ind.placement.histogram || [];
+      var first;
+      ind.fields.forEach(function (field, f) {
+        var isHistogram = histogram.indexOf(field) >= 0;
+        var series = chart.addSeries(isHistogram ? LightweightCharts.HistogramSeries : LightweightCharts.LineSeries, {
+          color: INDICATOR_COLORS[colorAt++ % INDICATOR_COLORS.length],
+          lineWidth: 1,
+          priceLineVisible: false,
+          lastValueVisible: false,
+          title: ind.fields.length === 1 ? ind.name : ind.name + ' ' + field
+        }, pane);
+        var points = [];
+        ind.values[f].forEach(function (v, i) { if (v !== null) points.push({ time: k.t[i] / 1000, value: v }); });
+        series.setData(points);
+        if (!first) first = series;
+        panes[ind.name + (ind.fields.length === 1 ? '' : '.' + field)] = series.getPane().paneIndex();
+      });
+      (ind.placement.levels || []).forEach(function (level) {
+        if (first) first.createPriceLine({ price: level, color: '#9ca3af', lineWidth: 1, lineStyle: 2, axisLabelVisible: true, title: '' });
+      });
+    });
+    chart.panes().forEach(function (p, i) { if (i > 0) p.setHeight(110); });
+    el.dataset.indicatorPanes = JSON.stringify(panes);
+    return nextPane - 1;
+  }
+
   data.priceCharts.forEach(function (c) {
     var el = document.querySelector('[data-candle-chart="' + c.marketId + '"]');
-    var k = c.candles;
+    // The strategy's own bars when one declares them, else the mid's candles.
+    var k = c.bars || c.candles;
     if (!el || k.t.length === 0) return;
     var m = precision[c.marketId];
     var decimals = m ? Math.max(0, m.priceExpo) : 4;
     var chart = LightweightCharts.createChart(el, {
       width: widthOf(el),
-      height: 320,
+      height: 320 + 110 * ((c.bars && c.bars.indicators || []).filter(function (i) { return i.placement.pane !== 'price'; }).length),
       layout: { background: { color: '#ffffff' }, textColor: '#1f2937' },
       timeScale: { timeVisible: true, secondsVisible: k.ms < 60000 },
       localization: { locale: 'en-US' }
@@ -155,12 +192,14 @@ export const REPORT_PAGE_SCRIPT = `(function () {
         position: buy ? 'belowBar' : 'aboveBar',
         shape: buy ? 'arrowUp' : 'arrowDown',
         color: f.exit === 'liquidation' ? '#000000' : f.exit ? '#9333ea' : buy ? '#16a34a' : '#dc2626',
-        text: f.exit || ''
+        // What closed it (a protective exit, a liquidation), else the order's tag.
+        text: f.exit || f.tag || ''
       };
     }));
+    var ownPanes = c.bars ? drawIndicators(chart, c.bars, el) : 0;
     liquidationMarkers += c.fills.filter(function (f) { return f.exit === 'liquidation'; }).length;
     chart.timeScale().fitContent();
-    candleCharts.push({ chart: chart, el: el });
+    candleCharts.push({ chart: chart, el: el, height: 320 + 110 * ownPanes });
     candleCount += k.t.length;
   });
 
@@ -179,7 +218,7 @@ export const REPORT_PAGE_SCRIPT = `(function () {
 
   window.addEventListener('resize', function () {
     charts.forEach(function (c) { c.plot.setSize({ width: widthOf(c.el), height: c.height }); });
-    candleCharts.forEach(function (c) { c.chart.resize(widthOf(c.el), 320); });
+    candleCharts.forEach(function (c) { c.chart.resize(widthOf(c.el), c.height); });
   });
   document.body.dataset.candles = String(candleCount);
   document.body.dataset.liquidationMarkers = String(liquidationMarkers);

@@ -1,6 +1,7 @@
 /** The report page's chart sections: where the page script draws (it reads `report-data`). */
 import { escapeHtml as esc } from '../html-kit.ts';
 import type { BacktestReport } from '../report-json.ts';
+import type { PriceChart } from '../price-charts.ts';
 
 /** One candle chart and one mid/band chart per market with quotes. */
 export function priceChartsSection(report: BacktestReport): string {
@@ -9,7 +10,7 @@ export function priceChartsSection(report: BacktestReport): string {
   return charts
     .map(
       (c) =>
-        `<figure><figcaption>${esc(c.symbol)} <small>candles of the mid, ${esc(c.candles.timeframe)}</small></figcaption><div class="chart candles" data-candle-chart="${esc(c.marketId)}"></div><div class="chart" data-price-chart="${esc(c.marketId)}"></div></figure>`,
+        `<figure><figcaption>${esc(c.symbol)} <small>${candleCaption(c)}</small></figcaption><div class="chart candles" data-candle-chart="${esc(c.marketId)}"></div><div class="chart" data-price-chart="${esc(c.marketId)}"></div></figure>`,
     )
     .join('\n');
 }
@@ -34,4 +35,15 @@ export function equitySection(report: BacktestReport): string {
     report.series.t.length === 0 ? '<p class="muted">No samples: nothing to draw.</p>' : '';
   return `${noSamples}<div class="chart" id="chart-equity"></div>
 <p class="muted">Equity = starting capital + realized PnL − fees + unrealized PnL${esc(downsampled)}.</p>`;
+}
+
+/** What the candles are: the strategy's own bars (and how many went into each candle), or the mid's. */
+function candleCaption(c: PriceChart): string {
+  const b = c.bars;
+  if (b === undefined) return `candles of the mid, ${esc(c.candles.timeframe)}`;
+  const merged =
+    b.timeframe === b.barTimeframe
+      ? ''
+      : `, drawn as ${esc(b.timeframe)} candles (too many ${esc(b.barTimeframe)} bars to draw one each)`;
+  return `${esc(b.strategy)}'s ${esc(b.barTimeframe)} bars${merged}, with its indicators`;
 }
