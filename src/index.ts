@@ -1,6 +1,8 @@
 /**
- * The public surface of `quanta`: what strategy authors and embedders import. A test snapshots
- * this list, so every change to it is a visible decision.
+ * The public surface of `quanta`: what strategy authors import (the strategy API, bars, market
+ * and order types, exact-decimal helpers, errors, zod). Embedders import `quanta/runtime`
+ * (src/runtime-entry.ts) and `quanta/backtest` (src/backtest-entry.ts). A test snapshots each
+ * entry's list (test/unit/public-api.test.ts), so every change to it is a visible decision.
  */
 export {
   defineStrategy,
@@ -52,14 +54,3 @@ export {
   X18_SCALE,
 } from './money/index.ts';
 export { QuantaError, ErrorCodes, isQuantaError, type ErrorCode } from './errors/index.ts';
-
-// Programmatic use: load a config, then run a bot or a backtest with it.
-export { loadConfig, type Config, type StrategyConfig } from './config/index.ts';
-export { createLogger, type Logger } from './log/logger.ts';
-export { startBot, type Bot, type BotOptions, type RunSummary } from './runtime/bot.ts';
-export { runBacktest, type BacktestOptions } from './backtest/run-backtest.ts';
-export type { BacktestTrace } from './backtest/trace.ts';
-export { computeMetrics, type BacktestMetrics, type MetricsOptions } from './backtest/metrics.ts';
-export { formatSummary } from './backtest/format-summary.ts';
-export { buildReport, type BacktestReport } from './backtest/report-json.ts';
-export { writeReport, type WrittenReport } from './backtest/write-report.ts';

@@ -1,8 +1,10 @@
 import { expect, it } from 'vitest';
 import * as quanta from 'quanta';
+import * as backtest from 'quanta/backtest';
 import * as indicators from 'quanta/indicators';
+import * as runtime from 'quanta/runtime';
 
-it('the public surface is a deliberate list', () => {
+it('quanta (what strategy authors use) is a deliberate list', () => {
   expect(Object.keys(quanta).sort()).toMatchInlineSnapshot(`
     [
       "ErrorCodes",
@@ -12,15 +14,11 @@ it('the public surface is a deliberate list', () => {
       "absAmount",
       "bestAsk",
       "bestBid",
-      "buildReport",
       "ceilToGrid",
-      "computeMetrics",
-      "createLogger",
       "defineStrategy",
       "findMarketBySymbol",
       "fixedX18",
       "floorToGrid",
-      "formatSummary",
       "formatX18",
       "isFlat",
       "isLong",
@@ -28,19 +26,15 @@ it('the public surface is a deliberate list', () => {
       "isQuantaError",
       "isShort",
       "levelNumbers",
-      "loadConfig",
       "mid",
       "midX18",
       "notionalX18",
       "parseDecimalToX18",
       "positionX18",
       "quantumX18",
-      "runBacktest",
       "spread",
-      "startBot",
       "toOrderPrice",
       "toX18",
-      "writeReport",
       "z",
     ]
   `);
@@ -61,6 +55,30 @@ it('quanta/indicators is a deliberate list', () => {
       "toOrderPrice",
       "vwap",
       "wma",
+    ]
+  `);
+});
+
+it('quanta/runtime (running a bot from code) is a deliberate list', () => {
+  expect(Object.keys(runtime).sort()).toMatchInlineSnapshot(`
+    [
+      "createLogger",
+      "loadConfig",
+      "startBot",
+    ]
+  `);
+});
+
+it('quanta/backtest (backtesting from code) is a deliberate list', () => {
+  expect(Object.keys(backtest).sort()).toMatchInlineSnapshot(`
+    [
+      "buildReport",
+      "computeMetrics",
+      "createLogger",
+      "formatSummary",
+      "loadConfig",
+      "runBacktest",
+      "writeReport",
     ]
   `);
 });

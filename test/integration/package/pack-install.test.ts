@@ -2,8 +2,9 @@
  * The package as others install it: `npm pack` of this repository (its `prepare` script builds
  * dist/), installed with `npm install <tarball>` into a fresh project next to typescript. There,
  * a strategy importing `defineStrategy` from 'quanta' type-checks (strict) and compiles to .js;
- * `import { runBacktest, startBot } from 'quanta'` resolves to the compiled dist/ under plain
- * node; the installed `quanta paper` serves a venue and the installed `quanta run --config
+ * `startBot` from 'quanta/runtime' and `runBacktest` from 'quanta/backtest' type-check there and
+ * every entry ('quanta', 'quanta/indicators', 'quanta/runtime', 'quanta/backtest') resolves to
+ * the compiled dist/ under plain node, the embedder functions in their own entries only; the installed `quanta paper` serves a venue and the installed `quanta run --config
  * bot.yaml` runs the project's strategy under plain node (no tsx) until its MARKET order is
  * FILLED; `quanta record` + `quanta backtest --report` write the HTML report, whose chart
  * library is read from the installed uplot at run time.
@@ -147,14 +148,9 @@ export default defineStrategy({
 `;
 
 /** Programmatic use, type-checked only: the types a user needs for startBot and runBacktest. */
-const EMBED_TS = `import {
-  createLogger,
-  defineStrategy,
-  loadConfig,
-  runBacktest,
-  startBot,
-  type RunSummary,
-} from 'quanta';
+const EMBED_TS = `import { defineStrategy } from 'quanta';
+import { runBacktest } from 'quanta/backtest';
+import { createLogger, loadConfig, startBot, type RunSummary } from 'quanta/runtime';
 
 export async function runFor(ms: number): Promise<RunSummary> {
   const config = await loadConfig('bot.yaml');
@@ -170,6 +166,8 @@ export async function ordersIn(data: string): Promise<number> {
 }
 
 // The declarations are real types, not \`any\`: these misuses must be errors.
+// @ts-expect-error: the embedder functions are in quanta/runtime and quanta/backtest, not quanta
+export { startBot as fromMain } from 'quanta';
 // @ts-expect-error: startBot needs config, env, log and projectRoot
 void startBot({});
 // @ts-expect-error: a strategy needs onSnapshot or onBar
@@ -282,24 +280,40 @@ it(
     step('tsc');
     expect(existsSync(join(project, 'strategy.js'))).toBe(true);
 
-    // The package entry under plain node.
+    // Each package entry under plain node: its compiled file, and what it exports.
     const imported = JSON.parse(
       await run(
         process.execPath,
         [
           '--input-type=module',
           '-e',
-          "import * as q from 'quanta'; console.log(JSON.stringify({ url: import.meta.resolve('quanta'), " +
-            'runBacktest: typeof q.runBacktest, startBot: typeof q.startBot, defineStrategy: typeof q.defineStrategy }));',
+          "const entries = ['quanta', 'quanta/indicators', 'quanta/runtime', 'quanta/backtest'];" +
+            'const out = {};' +
+            'for (const name of entries) {' +
+            '  const entry = await import(name);' +
+            '  out[name] = { url: import.meta.resolve(name), kinds: Object.fromEntries(' +
+            "    ['defineStrategy', 'ema', 'startBot', 'runBacktest', 'loadConfig']" +
+            '      .map((key) => [key, typeof entry[key]])) };' +
+            '}' +
+            'console.log(JSON.stringify(out));',
         ],
         project,
       ),
-    ) as Record<string, string>;
+    ) as Record<string, unknown>;
+    const entry = (file: string, ...functions: string[]) => ({
+      url: expect.stringMatching(new RegExp(`/node_modules/quanta/dist/${file}\\.js$`)) as unknown,
+      kinds: Object.fromEntries(
+        ['defineStrategy', 'ema', 'startBot', 'runBacktest', 'loadConfig'].map((key) => [
+          key,
+          functions.includes(key) ? 'function' : 'undefined',
+        ]),
+      ),
+    });
     expect(imported).toEqual({
-      url: expect.stringMatching(/\/node_modules\/quanta\/dist\/index\.js$/) as unknown,
-      runBacktest: 'function',
-      startBot: 'function',
-      defineStrategy: 'function',
+      quanta: entry('index', 'defineStrategy'),
+      'quanta/indicators': entry('indicators', 'ema'),
+      'quanta/runtime': entry('runtime-entry', 'startBot', 'loadConfig'),
+      'quanta/backtest': entry('backtest-entry', 'runBacktest', 'loadConfig'),
     });
 
     // The installed CLI: a paper venue, then a bot trading the project's compiled strategy.
