@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
-import type { CompareReport, CompareSide, GapParts } from './compare.ts';
+import type { GapParts } from './compare-gap.ts';
+import type { CompareReport, CompareSide } from './compare.ts';
 import { displayDecimal } from './display-decimal.ts';
 import { escapeHtml as esc, moneyHtml, moneyText as money, roundedHtml } from './html-kit.ts';
 

@@ -3,9 +3,19 @@ import { OrderJournal } from '../execution/journal.ts';
 import type { OrderRecord } from '../execution/order-record.ts';
 import { PositionBook, unrealizedPnlX18 } from '../execution/positions.ts';
 import { X18_SCALE, formatX18 } from '../money/index.ts';
+import {
+  type GapParts,
+  type GapSums,
+  addGap,
+  formatGap,
+  formatX36,
+  gapTotalX36,
+  noGap,
+  pairGap,
+} from './compare-gap.ts';
 import { describeFillModel } from './fill-model.ts';
 import { orderIntentKey } from './order-intent-key.ts';
-import { bigintRatio, formatRatio } from './ratio-decimal.ts';
+import { type RatioValue, bigintRatio, formatRatio } from './ratio-decimal.ts';
 import type { BacktestTrace } from './trace.ts';
 
 /** Format marker and version of `compare.json`. */
@@ -42,19 +52,6 @@ export interface ComparePair {
   readonly sizeDiff: string;
   /** What this order adds to the PnL gap (live − backtest), by cause. Quote units. */
   readonly gap: GapParts;
-}
-
-/** A PnL gap split by cause; `total` is their sum. Quote units, decimal strings. */
-export interface GapParts {
-  /** Price difference on the size both filled. */
-  readonly slippage: string;
-  /** Backtest fees − live fees. */
-  readonly fees: string;
-  /** Size the backtest filled and live did not, valued from its backtest price to the final mark (negated). */
-  readonly missed: string;
-  /** Size live filled and the backtest did not, valued from its live price to the final mark. */
-  readonly extra: string;
-  readonly total: string;
 }
 
 /** What `quanta compare` measures. Plain JSON data, stable key order. */
@@ -98,37 +95,9 @@ export interface CompareReport {
   readonly orders: readonly ComparePair[];
 }
 
-/** Exact sums at x36 (x18 amount × x18 price), turned into x18 strings only at the end. */
-interface Parts {
-  slippage: bigint;
-  fees: bigint;
-  missed: bigint;
-  extra: bigint;
-}
-
-const ZERO_PARTS = (): Parts => ({ slippage: 0n, fees: 0n, missed: 0n, extra: 0n });
-
 function isoTime(ms: number): string {
   const date = new Date(ms);
   return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
-}
-
-/** x36 → x18 decimal string, rounded half away from zero (display of an exact sum). */
-function x36(value: bigint): string {
-  const negative = value < 0n;
-  const magnitude = negative ? -value : value;
-  const rounded = (magnitude + X18_SCALE / 2n) / X18_SCALE;
-  return formatX18(negative ? -rounded : rounded);
-}
-
-function gapParts(parts: Parts): GapParts {
-  return {
-    slippage: x36(parts.slippage),
-    fees: x36(parts.fees),
-    missed: x36(parts.missed),
-    extra: x36(parts.extra),
-    total: x36(parts.slippage + parts.fees + parts.missed + parts.extra),
-  };
 }
 
 function side(record: OrderRecord): CompareSide {
@@ -140,31 +109,6 @@ function side(record: OrderRecord): CompareSide {
     fees: formatX18(record.feesX18 ?? 0n),
     latencyMs: record.updatedAt - record.createdAt,
   };
-}
-
-/**
- * The gap one pair adds, split by cause, exact at x36: on the size both filled the price
- * difference is slippage; size only live filled is extra (valued live price → mark), size only
- * the backtest filled is missed (negated); fees apart. The parts add up exactly to
- * `value(live) − fees(live) − value(backtest) + fees(backtest)`.
- */
-function pairParts(
-  live: OrderRecord | undefined,
-  twin: OrderRecord | undefined,
-  mark: bigint,
-): Parts {
-  const parts = ZERO_PARTS();
-  const sign = (live ?? twin)?.side === 'SELL' ? -1n : 1n;
-  const liveQ = live?.avgFillPriceX18 == null ? 0n : live.filledX18;
-  const twinQ = twin?.avgFillPriceX18 == null ? 0n : twin.filledX18;
-  const liveP = live?.avgFillPriceX18 ?? 0n;
-  const twinP = twin?.avgFillPriceX18 ?? 0n;
-  const common = liveQ < twinQ ? liveQ : twinQ;
-  parts.slippage = sign * common * (twinP - liveP);
-  parts.extra = sign * (liveQ - common) * (mark - liveP);
-  parts.missed = -sign * (twinQ - common) * (mark - twinP);
-  parts.fees = ((twin?.feesX18 ?? 0n) - (live?.feesX18 ?? 0n)) * X18_SCALE;
-  return parts;
 }
 
 /**
@@ -244,6 +188,160 @@ function timelineOf(trace: BacktestTrace): { t: readonly number[]; seq: readonly
   return { t: trace.samples.map((s) => s.t), seq: trace.samples.map((s) => s.seq) };
 }
 
+/** The seq of the snapshot an order belongs to: the last one taken at or before its journal row. */
+function snapshotSeqFinder(trace: BacktestTrace): (order: OrderRecord) => number {
+  const { t: times, seq: seqs } = timelineOf(trace);
+  return (o) => seqs[snapshotIndexAt(times, o.createdAt)] ?? 0;
+}
+
+/** The backtest's orders by pair key, each list in journal order. */
+function twinsByKey(
+  orders: readonly OrderRecord[],
+  seqOf: (order: OrderRecord) => number,
+): Map<string, OrderRecord[]> {
+  const twins = new Map<string, OrderRecord[]>();
+  for (const order of orders) {
+    const key = pairKey(seqOf(order), order);
+    const list = twins.get(key);
+    if (list === undefined) twins.set(key, [order]);
+    else list.push(order);
+  }
+  return twins;
+}
+
+/**
+ * Live fill price against the backtest's in bps, positive when live got the worse price;
+ * undefined unless both filled (at a positive backtest price).
+ */
+function slippageBpsOf(
+  live: OrderRecord | undefined,
+  twin: OrderRecord | undefined,
+): RatioValue | undefined {
+  if (live?.avgFillPriceX18 == null || twin?.avgFillPriceX18 == null) return undefined;
+  if (twin.avgFillPriceX18 <= 0n) return undefined;
+  const sign = live.side === 'BUY' ? 1n : -1n;
+  return bigintRatio(
+    sign * (live.avgFillPriceX18 - twin.avgFillPriceX18) * 10_000n,
+    twin.avgFillPriceX18,
+  );
+}
+
+/** One row of the report: the order's intent (from live, else the backtest) and both sides. */
+function comparePair(
+  live: OrderRecord | undefined,
+  twin: OrderRecord | undefined,
+  seq: number,
+  gap: GapSums,
+  slippage: RatioValue | undefined,
+): ComparePair {
+  const base = (live ?? twin) as OrderRecord;
+  return {
+    seq,
+    strategy: base.strategy,
+    symbol: base.symbol,
+    side: base.side,
+    type: base.type,
+    amount: formatX18(base.amountX18),
+    price: base.type === 'MARKET' && base.priceX18 === 0n ? null : formatX18(base.priceX18),
+    tag: base.tag,
+    live: live === undefined ? null : side(live),
+    backtest: twin === undefined ? null : side(twin),
+    slippageBps: slippage === undefined ? null : formatRatio(slippage, 4),
+    sizeDiff: formatX18((live?.filledX18 ?? 0n) - (twin?.filledX18 ?? 0n)),
+    gap: formatGap(gap),
+  };
+}
+
+/** Every pair of the two runs, and what they add up to. */
+interface Pairing {
+  /** Live orders first (journal order), the backtest-only ones after, by their seq. */
+  readonly pairs: ComparePair[];
+  readonly gap: GapSums;
+  /** |slippage| in bps of each pair that both filled. */
+  readonly slips: RatioValue[];
+  readonly paired: number;
+  readonly backtestOnly: number;
+}
+
+/** Pairs each live order with its backtest twin (see {@link compareRuns}) and sums the gaps. */
+function pairOrders(inSpan: readonly OrderRecord[], trace: BacktestTrace): Pairing {
+  const seqOf = snapshotSeqFinder(trace);
+  const twins = twinsByKey(trace.orders, seqOf);
+  const rows: { pair: ComparePair; order: number }[] = [];
+  const gap = noGap();
+  const slips: RatioValue[] = [];
+  const add = (live: OrderRecord | undefined, twin: OrderRecord | undefined): void => {
+    const base = (live ?? twin) as OrderRecord;
+    const mark = trace.finalMarks.get(base.marketId) ?? base.avgFillPriceX18 ?? 0n;
+    const parts = pairGap(live, twin, mark);
+    addGap(gap, parts);
+    const slippage = slippageBpsOf(live, twin);
+    if (slippage !== undefined) slips.push(slippage.abs());
+    const pair = comparePair(live, twin, seqOf(base), parts, slippage);
+    rows.push({ order: live?.id ?? Number.MAX_SAFE_INTEGER, pair });
+  };
+  let paired = 0;
+  for (const live of [...inSpan].sort((a, b) => a.id - b.id)) {
+    const twin = twins.get(pairKey(seqOf(live), live))?.shift();
+    if (twin !== undefined) paired += 1;
+    add(live, twin);
+  }
+  const backtestOnly = [...twins.values()].flat().sort((a, b) => a.id - b.id);
+  for (const twin of backtestOnly) add(undefined, twin);
+  rows.sort((a, b) => a.order - b.order || a.pair.seq - b.pair.seq);
+  const pairs = rows.map((r) => r.pair);
+  return { pairs, gap, slips, paired, backtestOnly: backtestOnly.length };
+}
+
+/** Fraction digits of each of `symbols`' tick, by symbol, in market id order. */
+function priceDecimalsOf(trace: BacktestTrace, symbols: readonly string[]): Record<string, number> {
+  const wanted = new Set(symbols);
+  const out: Record<string, number> = {};
+  for (const [id, symbol] of [...trace.symbols].sort((a, b) => a[0] - b[0])) {
+    const precision = trace.precision?.get(id);
+    if (wanted.has(symbol) && precision !== undefined) out[symbol] = precision.priceExpo;
+  }
+  return out;
+}
+
+/** The final marks by symbol, in market id order. */
+function marksBySymbol(trace: BacktestTrace): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [id, mark] of [...trace.finalMarks].sort((a, b) => a[0] - b[0]))
+    out[trace.symbols.get(id) ?? `market ${id}`] = formatX18(mark);
+  return out;
+}
+
+/** Mean of the |slippage|s in bps, four places; null without any. */
+function meanAbsSlippageBps(slips: readonly RatioValue[]): string | null {
+  if (slips.length === 0) return null;
+  return formatRatio(slips.reduce((a, b) => a.plus(b)).div(slips.length), 4);
+}
+
+/** The report's totals: order counts, each run's PnL and the gap split by cause. */
+function compareTotals(
+  inSpan: readonly OrderRecord[],
+  trace: BacktestTrace,
+  pairing: Pairing,
+  backtestPnlX18: bigint,
+): CompareReport['totals'] {
+  const livePnl = journalPnlX18(inSpan, new Map(trace.finalMarks));
+  const pnlGap = livePnl - backtestPnlX18;
+  return {
+    liveOrders: inSpan.length,
+    backtestOrders: trace.orders.length,
+    paired: pairing.paired,
+    liveOnly: inSpan.length - pairing.paired,
+    backtestOnly: pairing.backtestOnly,
+    livePnl: formatX18(livePnl),
+    backtestPnl: formatX18(backtestPnlX18),
+    pnlGap: formatX18(pnlGap),
+    gap: formatGap(pairing.gap),
+    rounding: formatX36(pnlGap * X18_SCALE - gapTotalX36(pairing.gap)),
+    meanAbsSlippageBps: meanAbsSlippageBps(pairing.slips),
+  };
+}
+
 /**
  * Pairs every live order of a run with its backtest twin: the order the backtest of the run's
  * recording produced at the same snapshot, for the same strategy instance, with the same intent
@@ -257,16 +355,6 @@ function timelineOf(trace: BacktestTrace): { t: readonly number[]; seq: readonly
  * @param backtestPnl - the backtest's net PnL (`computeMetrics(trace).total.netPnl`), x18.
  * @param options.latency - what the backtest assumed about latency when not its fill model's.
  */
-function priceDecimalsOf(trace: BacktestTrace, symbols: readonly string[]): Record<string, number> {
-  const wanted = new Set(symbols);
-  const out: Record<string, number> = {};
-  for (const [id, symbol] of [...trace.symbols].sort((a, b) => a[0] - b[0])) {
-    const precision = trace.precision?.get(id);
-    if (wanted.has(symbol) && precision !== undefined) out[symbol] = precision.priceExpo;
-  }
-  return out;
-}
-
 export function compareRuns(
   liveOrders: readonly OrderRecord[],
   trace: BacktestTrace,
@@ -277,85 +365,9 @@ export function compareRuns(
     readonly latency?: string;
   } = {},
 ): CompareReport {
-  const { t: times, seq: seqs } = timelineOf(trace);
   const spanEnd = trace.endedAt + Math.max(trace.snapshotIntervalMs, 1);
   const inSpan = liveOrders.filter((o) => o.createdAt >= trace.startedAt && o.createdAt < spanEnd);
-  const seqOf = (o: OrderRecord): number => seqs[snapshotIndexAt(times, o.createdAt)] ?? 0;
-
-  const twins = new Map<string, OrderRecord[]>();
-  for (const order of trace.orders) {
-    const key = pairKey(seqOf(order), order);
-    const list = twins.get(key);
-    if (list === undefined) twins.set(key, [order]);
-    else list.push(order);
-  }
-  const markOf = (marketId: number, fallback: OrderRecord): bigint =>
-    trace.finalMarks.get(marketId) ?? fallback.avgFillPriceX18 ?? 0n;
-
-  const rows: { pair: ComparePair; order: number }[] = [];
-  const totals = ZERO_PARTS();
-  const slips: ReturnType<typeof bigintRatio>[] = [];
-  const add = (live: OrderRecord | undefined, twin: OrderRecord | undefined): void => {
-    const base = (live ?? twin) as OrderRecord;
-    const parts = pairParts(live, twin, markOf(base.marketId, base));
-    totals.slippage += parts.slippage;
-    totals.fees += parts.fees;
-    totals.missed += parts.missed;
-    totals.extra += parts.extra;
-    let slippageBps: string | null = null;
-    if (
-      live?.avgFillPriceX18 != null &&
-      twin?.avgFillPriceX18 != null &&
-      twin.avgFillPriceX18 > 0n
-    ) {
-      const sign = base.side === 'BUY' ? 1n : -1n;
-      const bps = bigintRatio(
-        sign * (live.avgFillPriceX18 - twin.avgFillPriceX18) * 10_000n,
-        twin.avgFillPriceX18,
-      );
-      slips.push(bps.abs());
-      slippageBps = formatRatio(bps, 4);
-    }
-    rows.push({
-      order: live?.id ?? Number.MAX_SAFE_INTEGER,
-      pair: {
-        seq: seqOf(base),
-        strategy: base.strategy,
-        symbol: base.symbol,
-        side: base.side,
-        type: base.type,
-        amount: formatX18(base.amountX18),
-        price: base.type === 'MARKET' && base.priceX18 === 0n ? null : formatX18(base.priceX18),
-        tag: base.tag,
-        live: live === undefined ? null : side(live),
-        backtest: twin === undefined ? null : side(twin),
-        slippageBps,
-        sizeDiff: formatX18((live?.filledX18 ?? 0n) - (twin?.filledX18 ?? 0n)),
-        gap: gapParts(parts),
-      },
-    });
-  };
-
-  let paired = 0;
-  for (const live of [...inSpan].sort((a, b) => a.id - b.id)) {
-    const list = twins.get(pairKey(seqOf(live), live));
-    const twin = list?.shift();
-    if (twin !== undefined) paired += 1;
-    add(live, twin);
-  }
-  const backtestOnly = [...twins.values()].flat().sort((a, b) => a.id - b.id);
-  for (const twin of backtestOnly) add(undefined, twin);
-  // Live order first (journal order), the backtest-only ones after, by their seq.
-  rows.sort((a, b) => a.order - b.order || a.pair.seq - b.pair.seq);
-
-  const marks = new Map(trace.finalMarks);
-  const livePnl = journalPnlX18(inSpan, marks);
-  const gap = gapParts(totals);
-  const pnlGap = livePnl - backtestPnlX18;
-  const exactTotal = totals.slippage + totals.fees + totals.missed + totals.extra;
-  const markRecord: Record<string, string> = {};
-  for (const [id, mark] of [...marks].sort((a, b) => a[0] - b[0]))
-    markRecord[trace.symbols.get(id) ?? `market ${id}`] = formatX18(mark);
+  const pairing = pairOrders(inSpan, trace);
   return {
     format: COMPARE_FORMAT,
     version: COMPARE_VERSION,
@@ -368,27 +380,12 @@ export function compareRuns(
       fillModel: describeFillModel(trace.fillModel, options.latency),
       liveOrdersOutside: liveOrders.length - inSpan.length,
     },
-    totals: {
-      liveOrders: inSpan.length,
-      backtestOrders: trace.orders.length,
-      paired,
-      liveOnly: inSpan.length - paired,
-      backtestOnly: backtestOnly.length,
-      livePnl: formatX18(livePnl),
-      backtestPnl: formatX18(backtestPnlX18),
-      pnlGap: formatX18(pnlGap),
-      gap,
-      rounding: x36(pnlGap * X18_SCALE - exactTotal),
-      meanAbsSlippageBps:
-        slips.length === 0
-          ? null
-          : formatRatio(slips.reduce((a, b) => a.plus(b)).div(slips.length), 4),
-    },
-    marks: markRecord,
+    totals: compareTotals(inSpan, trace, pairing, backtestPnlX18),
+    marks: marksBySymbol(trace),
     priceDecimals: priceDecimalsOf(
       trace,
-      rows.map((r) => r.pair.symbol),
+      pairing.pairs.map((p) => p.symbol),
     ),
-    orders: rows.map((r) => r.pair),
+    orders: pairing.pairs,
   };
 }
