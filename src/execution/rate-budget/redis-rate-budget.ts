@@ -110,6 +110,8 @@ export class RedisRateBudget implements RateBudget {
    * `#enterFallback`).
    */
   #quietUntil = 0;
+  /** A failed probe of a connected Redis was logged in this fallback (see `#tryShared`). */
+  #probeFailureLogged = false;
 
   private constructor(options: RedisRateBudgetOptions) {
     this.#options = options;
@@ -400,6 +402,7 @@ export class RedisRateBudget implements RateBudget {
     if (this.#mode === 'fallback' || this.#stop.signal.aborted) return;
     this.#mode = 'fallback';
     this.#fallbacks += 1;
+    this.#probeFailureLogged = false;
     if (wasShared) this.#quietUntil = this.#options.now() + this.#holdMs;
     this.#options.log.warn(
       {
@@ -449,7 +452,11 @@ export class RedisRateBudget implements RateBudget {
     const args: (string | number)[] = [];
     this.#ownUsed();
     for (const [member, slot] of this.#own) {
-      args.push(member, slot.freeAt === Infinity ? this.#leaseMs : slot.freeAt - now);
+      // Whole ms, rounded up (held no shorter than here): the clock is `performance.now()`, and
+      // a fraction made HOLD_LUA's PEXPIRE fail ('value is not an integer'), so every probe
+      // failed while an answered slot was held and the process stayed on its share for tens
+      // of seconds after Redis was back.
+      args.push(member, slot.freeAt === Infinity ? this.#leaseMs : Math.ceil(slot.freeAt - now));
     }
     try {
       if (args.length > 0) {
@@ -457,8 +464,17 @@ export class RedisRateBudget implements RateBudget {
       } else {
         await this.#redis.ping();
       }
-    } catch {
-      return; // still unreachable; the outage was logged once
+    } catch (error) {
+      // The connection was ready, so this is no plain outage: said once per fallback (the next
+      // probe tries again), where a silent retry hid such a failure for tens of seconds.
+      if (!this.#probeFailureLogged) {
+        this.#probeFailureLogged = true;
+        this.#options.log.warn(
+          { rateBudget: 'fallback', redis: this.#label, err: summarizeError(error) },
+          "shared rate budget: Redis is connected but the probe failed; keeping to this process's share",
+        );
+      }
+      return;
     }
     this.#mode = 'shared';
     // Every other process probes as often: by then those alive are back and their slots in.

@@ -144,6 +144,29 @@ describe('the Lua window (injected clock)', () => {
   });
 });
 
+/** A clock the test moves: `advance` wakes every sleeper due by then and settles. */
+function injectedClock(start: number) {
+  let t = start;
+  const sleepers: { at: number; wake: () => void }[] = [];
+  return {
+    now: () => t,
+    sleep: (ms: number, stop: AbortSignal) =>
+      new Promise<void>((resolve, reject) => {
+        if (stop.aborted) return reject(stop.reason as Error);
+        sleepers.push({ at: t + ms, wake: resolve });
+        stop.addEventListener('abort', () => reject(stop.reason as Error), { once: true });
+      }),
+    advance: async (ms: number) => {
+      t += ms;
+      for (const sleeper of sleepers.splice(0)) {
+        if (sleeper.at <= t) sleeper.wake();
+        else sleepers.push(sleeper);
+      }
+      await settle();
+    },
+  };
+}
+
 describe('RedisRateBudget', () => {
   const signal = new AbortController().signal;
   const open = (key: string, log = silentLogger) =>
@@ -163,23 +186,8 @@ describe('RedisRateBudget', () => {
   it('a process that falls back holding less than its share waits until the shared slots have freed', async () => {
     // Its own Redis (this test kills it) and an injected clock for the budgets and the scripts.
     const own = await startRedisServer();
-    let t = 1_000_000;
-    const sleepers: { at: number; wake: () => void }[] = [];
-    const clockSleep = (ms: number, stop: AbortSignal) =>
-      new Promise<void>((resolve, reject) => {
-        if (stop.aborted) return reject(stop.reason as Error);
-        const sleeper = { at: t + ms, wake: resolve };
-        sleepers.push(sleeper);
-        stop.addEventListener('abort', () => reject(stop.reason as Error), { once: true });
-      });
-    const advance = async (ms: number) => {
-      t += ms;
-      for (const sleeper of sleepers.splice(0)) {
-        if (sleeper.at <= t) sleeper.wake();
-        else sleepers.push(sleeper);
-      }
-      await settle();
-    };
+    const clock = injectedClock(1_000_000);
+    const { now: t, sleep: clockSleep, advance } = clock;
     const openOn = () =>
       RedisRateBudget.open({
         url: own.url,
@@ -190,8 +198,8 @@ describe('RedisRateBudget', () => {
         expectedProcesses: 2,
         leaseMarginMs: 300,
         probeEveryMs: 100,
-        now: () => t,
-        redisNow: () => t,
+        now: t,
+        redisNow: t,
         sleep: clockSleep,
         log: silentLogger,
       });
@@ -272,6 +280,61 @@ describe('RedisRateBudget', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+  it('back on the shared window at the first probe after Redis answers, while holding answered slots on a fractional clock', async () => {
+    // The bot's clock is performance.now(): a slot answered at 5000.25 is held until 65002.25.
+    // Carried back into Redis as a fraction of a ms, the probe failed (HOLD_LUA's PEXPIRE:
+    // 'value is not an integer') until every answered slot had freed: tens of seconds in the
+    // shared-budget runtime test, never here (the slot is held for a minute).
+    const own = await startRedisServer();
+    const clock = injectedClock(5000.25);
+    const logs = captureLogs();
+    await own.stop();
+    const budget = await RedisRateBudget.open({
+      url: own.url,
+      key: 'fraction',
+      requests: 6,
+      perMs: 60_000,
+      guardMs: 2,
+      expectedProcesses: 2,
+      leaseMarginMs: 300,
+      probeEveryMs: 100,
+      now: clock.now,
+      sleep: clock.sleep,
+      log: logs.log,
+    });
+    const check = new Redis(own.url, { lazyConnect: true });
+    check.on('error', () => undefined);
+    try {
+      expect(budget.status()).toMatchObject({ mode: 'fallback', requests: 3 });
+      (await budget.take('order', signal)).release();
+      await clock.advance(0.5);
+      await own.restart();
+      // ioredis reconnects on real time (every 100 ms here); each advance is one probe.
+      const deadline = Date.now() + 5000;
+      while (budget.status().mode !== 'shared' && Date.now() < deadline) {
+        await clock.advance(100);
+        await sleep(20, signal);
+      }
+      expect({
+        mode: budget.status().mode,
+        probeFailures: logs.withMessage(
+          'shared rate budget: Redis is connected but the probe failed',
+        ),
+      }).toEqual({ mode: 'shared', probeFailures: [] });
+      // The answered slot was carried in, held for what was left of it (whole ms, rounded up).
+      await check.connect();
+      const [member, score] = await check.zrange('fraction:slots', '0', '-1', 'WITHSCORES');
+      const [seconds, micros] = await check.time();
+      expect(member).toMatch(/:0$/); // a member taken in the fallback
+      expect(Number(score) - (Number(seconds) * 1000 + Number(micros) / 1000)).toBeGreaterThan(
+        59_000,
+      );
+    } finally {
+      check.disconnect();
+      await budget.close();
+      await own.dispose();
     }
   });
 });
