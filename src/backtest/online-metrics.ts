@@ -5,6 +5,7 @@ import type { RiskRatios } from './risk-ratios.ts';
 import type { periodsPerYear } from './risk-ratios.ts';
 import type { MarketSample } from './market-sample.ts';
 import { DayCloses } from './period-returns.ts';
+import { EquityChanges } from './equity-changes.ts';
 
 // The same constants as risk-ratios.ts: these accumulators compute exactly what
 // computeRiskRatios computes from the whole series, one sample at a time.
@@ -237,19 +238,21 @@ export class ScopeAccumulator {
  */
 export class ReturnsAccumulator {
   zero = 0;
-  readonly changes: (readonly [previous: bigint, value: bigint])[] = [];
+  /** Each nonzero change as the equity before and after it (8 bytes each: `EquityChanges`). */
+  readonly changes: EquityChanges;
   readonly days = new DayCloses();
   #previous: bigint;
 
   constructor(startX18: bigint) {
     this.#previous = startX18;
+    this.changes = new EquityChanges(startX18);
   }
 
   /** Adds the account's equity after the snapshot taken at `t` (ms). */
   push(equityX18: bigint, t: number): void {
     this.days.push(t, equityX18);
     if (equityX18 === this.#previous) this.zero += 1;
-    else this.changes.push([this.#previous, equityX18]);
+    else this.changes.push(equityX18);
     this.#previous = equityX18;
   }
 }
