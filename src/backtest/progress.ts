@@ -50,6 +50,79 @@ function rate(perSecond: number | null): string {
   return `${perSecond >= 100 ? Math.round(perSecond) : perSecond.toFixed(1)}/s`;
 }
 
+/** What has been counted so far, against what, since when: the numbers every line shows. */
+class ProgressGauge {
+  count = 0;
+  /** Bytes of the input consumed (with `totalBytes`); only moves forward. */
+  consumed = 0;
+
+  constructor(
+    /** Expected ticks, when known and positive. */
+    readonly total: number | undefined,
+    /** Input size in bytes, when known, positive and there is no `total`. */
+    readonly totalBytes: number | undefined,
+    readonly startedAt: number,
+  ) {}
+
+  /** Whether there is anything to measure against (a bar, a percentage, an ETA). */
+  get measured(): boolean {
+    return this.total !== undefined || this.totalBytes !== undefined;
+  }
+
+  perSecond(at: number): number | null {
+    const elapsed = at - this.startedAt;
+    return elapsed > 0 ? (this.count * 1000) / elapsed : null;
+  }
+
+  /** Share of the input consumed (0 to 1) when measured in bytes. */
+  byteShare(): number {
+    return Math.min(this.consumed, this.totalBytes ?? 0) / (this.totalBytes ?? 1);
+  }
+
+  eta(at: number): string {
+    if (this.totalBytes !== undefined) {
+      const share = this.byteShare();
+      if (share === 0 || at <= this.startedAt) return 'ETA -:--';
+      return `ETA ${duration(((at - this.startedAt) * (1 - share)) / share)}`;
+    }
+    const speed = this.perSecond(at);
+    if (this.total === undefined || speed === null || speed === 0) return 'ETA -:--';
+    return `ETA ${duration(((this.total - Math.min(this.count, this.total)) / speed) * 1000)}`;
+  }
+
+  percent(): number {
+    if (this.totalBytes !== undefined) return Math.floor(this.byteShare() * 100);
+    const total = this.total;
+    return total === undefined ? 0 : Math.floor((Math.min(this.count, total) * 100) / total);
+  }
+
+  /** The bar: `#` for what is done, `.` for the rest. */
+  bar(): string {
+    const filled =
+      this.totalBytes !== undefined
+        ? Math.floor(this.byteShare() * BAR_WIDTH)
+        : Math.floor((Math.min(this.count, this.total ?? 0) * BAR_WIDTH) / (this.total ?? 1));
+    return `${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}`;
+  }
+}
+
+/** The line a terminal redraws in place, ending with `tail` (the ETA, the elapsed time, "done"). */
+function ttyLine(gauge: ProgressGauge, label: string, at: number, tail: string): string {
+  const { count, total } = gauge;
+  const speed = rate(gauge.perSecond(at));
+  if (!gauge.measured) return `${label} ${count} snapshots  ${speed}  ${tail}`;
+  const done = total === undefined ? `${count} snapshots` : `${count}/${total}`;
+  return `${label} [${gauge.bar()}] ${String(gauge.percent()).padStart(3)}% ${done}  ${speed}  ${tail}`;
+}
+
+/** One line of a log (not a terminal). */
+function plainLine(gauge: ProgressGauge, label: string, at: number): string {
+  const { count, total } = gauge;
+  if (!gauge.measured) return `${label}: ${count} snapshots, ${rate(gauge.perSecond(at))}\n`;
+  const done = total === undefined ? `${count} snapshots` : `${count}/${total} snapshots`;
+  return `${label}: ${gauge.percent()}% (${done}), ${rate(gauge.perSecond(at))}, ${gauge.eta(at)}\n`;
+}
+
 /**
  * Shows the progress of a long loop (the backtest's snapshots). On a TTY: one line redrawn in
  * place with `\r` — bar, percentage, count, rate and ETA — at most every `ttyIntervalMs` of the
@@ -73,75 +146,38 @@ export function createProgress(options: ProgressOptions): Progress {
   const label = options.label ?? 'backtest';
   const ttyInterval = options.ttyIntervalMs ?? 100;
   const plainInterval = options.plainIntervalMs ?? 10_000;
-  const startedAt = now();
-  let count = 0;
-  let consumed = 0;
+  const gauge = new ProgressGauge(total, totalBytes, now());
+  const { startedAt } = gauge;
   let finished = false;
   let lastWriteAt: number | undefined;
   let lastTenth = 0;
   let drawnLength = 0;
 
-  const perSecond = (at: number): number | null => {
-    const elapsed = at - startedAt;
-    return elapsed > 0 ? (count * 1000) / elapsed : null;
-  };
-  /** Share of the input consumed (0 to 1) when measured in bytes. */
-  const byteShare = (): number => Math.min(consumed, totalBytes ?? 0) / (totalBytes ?? 1);
-  const eta = (at: number): string => {
-    if (totalBytes !== undefined) {
-      const share = byteShare();
-      if (share === 0 || at <= startedAt) return 'ETA -:--';
-      return `ETA ${duration(((at - startedAt) * (1 - share)) / share)}`;
-    }
-    const speed = perSecond(at);
-    if (total === undefined || speed === null || speed === 0) return 'ETA -:--';
-    return `ETA ${duration(((total - Math.min(count, total)) / speed) * 1000)}`;
-  };
-  const percent = (): number => {
-    if (totalBytes !== undefined) return Math.floor(byteShare() * 100);
-    return total === undefined ? 0 : Math.floor((Math.min(count, total) * 100) / total);
-  };
-  const measured = total !== undefined || totalBytes !== undefined;
-
-  const ttyLine = (at: number, tail: string): string => {
-    if (!measured) return `${label} ${count} snapshots  ${rate(perSecond(at))}  ${tail}`;
-    const filled =
-      totalBytes !== undefined
-        ? Math.floor(byteShare() * BAR_WIDTH)
-        : Math.floor((Math.min(count, total ?? 0) * BAR_WIDTH) / (total ?? 1));
-    const bar = `${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}`;
-    const done = total === undefined ? `${count} snapshots` : `${count}/${total}`;
-    return `${label} [${bar}] ${String(percent()).padStart(3)}% ${done}  ${rate(perSecond(at))}  ${tail}`;
-  };
   const drawTty = (line: string): void => {
     // Pad over the previous line's tail: `\r` moves the cursor but does not clear.
     stream.write(`\r${line.padEnd(drawnLength)}`);
     drawnLength = line.length;
   };
-  const plainLine = (at: number): string => {
-    if (!measured) return `${label}: ${count} snapshots, ${rate(perSecond(at))}\n`;
-    const done = total === undefined ? `${count} snapshots` : `${count}/${total} snapshots`;
-    return `${label}: ${percent()}% (${done}), ${rate(perSecond(at))}, ${eta(at)}\n`;
-  };
 
   return {
     tick(n = 1, bytes?: number) {
       if (finished) return;
-      count += n;
-      if (bytes !== undefined && bytes > consumed) consumed = bytes;
+      gauge.count += n;
+      if (bytes !== undefined && bytes > gauge.consumed) gauge.consumed = bytes;
       const at = now();
       if (isTTY) {
         if (lastWriteAt !== undefined && at - lastWriteAt < ttyInterval) return;
         lastWriteAt = at;
-        drawTty(ttyLine(at, measured ? eta(at) : `${duration(at - startedAt)} elapsed`));
+        const tail = gauge.measured ? gauge.eta(at) : `${duration(at - startedAt)} elapsed`;
+        drawTty(ttyLine(gauge, label, at, tail));
         return;
       }
-      const tenth = measured ? Math.floor(percent() / 10) : 0;
+      const tenth = gauge.measured ? Math.floor(gauge.percent() / 10) : 0;
       const quiet = at - (lastWriteAt ?? startedAt) >= plainInterval;
       if (tenth > lastTenth || quiet) {
         lastTenth = Math.max(lastTenth, tenth);
         lastWriteAt = at;
-        if (tenth < 10) stream.write(plainLine(at));
+        if (tenth < 10) stream.write(plainLine(gauge, label, at));
       }
     },
     done() {
@@ -150,11 +186,12 @@ export function createProgress(options: ProgressOptions): Progress {
       const at = now();
       const took = duration(at - startedAt);
       if (isTTY) {
-        drawTty(ttyLine(at, `done in ${took}`));
+        drawTty(ttyLine(gauge, label, at, `done in ${took}`));
         stream.write('\n');
         return;
       }
-      stream.write(`${label}: done, ${count} snapshots in ${took} (${rate(perSecond(at))})\n`);
+      const speed = rate(gauge.perSecond(at));
+      stream.write(`${label}: done, ${gauge.count} snapshots in ${took} (${speed})\n`);
     },
   };
 }
