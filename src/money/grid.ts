@@ -3,6 +3,12 @@ import { X18_DECIMALS } from './constants.ts';
 
 const MIN_EXPO = -X18_DECIMALS;
 
+/** `10^(18 - expo)` for every valid expo, index `expo - MIN_EXPO`: built once, read per call. */
+const QUANTA: readonly bigint[] = Array.from(
+  { length: X18_DECIMALS - MIN_EXPO + 1 },
+  (_, i) => 10n ** BigInt(X18_DECIMALS - (i + MIN_EXPO)),
+);
+
 /**
  * The size of one quantum in x18 units for a conversion exponent: `10^(18 - expo)`.
  * Expo 6 gives 10^12 (0.000001); expo -2 gives 10^20 (100).
@@ -18,7 +24,8 @@ export function quantumX18(expo: number): bigint {
         : `conversion expo ${expo} is invalid: expected an integer between ${MIN_EXPO} and 18`,
     );
   }
-  return 10n ** BigInt(X18_DECIMALS - expo);
+  // A table read: the books, quotes and checks ask this for every price they touch.
+  return QUANTA[expo - MIN_EXPO]!;
 }
 
 /** True when `valueX18` is a whole number of quanta for `expo`. */

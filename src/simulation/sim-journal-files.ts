@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { markPathOf } from '../execution/journal-mark.ts';
 import type { OrderJournal } from '../execution/journal.ts';
 import type { DamageKind } from './fault-plan.ts';
@@ -10,10 +10,19 @@ import type { SimRandom } from './sim-random.ts';
  * (issue 25: a `-wal` deleted after a crash, bytes flipped, a file cut short).
  */
 
-/** The bytes of a journal's files at one moment (SQLite writes synchronously: no write in flight). */
+/**
+ * A journal's files at one moment (SQLite writes synchronously: no write in flight): the main
+ * file's and the mark's bytes, and the `-wal` file as a second name of the very file SQLite
+ * wrote. The WAL is preallocated to 16 MB (execution/journal-wal-space.ts): copying it in and
+ * out took some 80 ms a crash on /dev/shm under load, renaming takes none. Closing the handle
+ * only reads the WAL (its checkpoint copies frames into the main file) and then deletes its
+ * name, so the second name keeps every byte as the crash left it. An image's WAL is put back at
+ * most once (by rename): {@link putImage} consumes it.
+ */
 export interface JournalImage {
   readonly main: Buffer;
-  readonly wal: Buffer | undefined;
+  /** The second name of the `-wal` file; undefined when there was none or once it was put back. */
+  wal: string | undefined;
   readonly mark: Buffer | undefined;
 }
 
@@ -31,13 +40,24 @@ function putOrRemove(path: string, bytes: Buffer | undefined): void {
   else writeFileSync(path, bytes);
 }
 
+/** Where the image taken at a crash keeps its WAL (the state dir's name for it, plus a suffix). */
+function imageWalPath(path: string): string {
+  return `${path}-wal.crash-image`;
+}
+
 /** The journal at `path` as it is on disk now, open or not. */
 export function takeImage(path: string): JournalImage {
-  return {
-    main: readFileSync(path),
-    wal: readIfThere(`${path}-wal`),
-    mark: readIfThere(markPathOf(path)),
-  };
+  const main = readFileSync(path);
+  const imageWal = imageWalPath(path);
+  rmSync(imageWal, { force: true });
+  let wal: string | undefined = imageWal;
+  try {
+    linkSync(`${path}-wal`, imageWal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    wal = undefined;
+  }
+  return { main, wal, mark: readIfThere(markPathOf(path)) };
 }
 
 /**
@@ -45,10 +65,20 @@ export function takeImage(path: string): JournalImage {
  * The `-shm` index is removed: SQLite rebuilds it from the WAL, as after a reboot.
  * @param withMark - false: the mark is deleted, as an operator does after restoring a backup
  *   on purpose (docs/journal.md, "What an operator does", step 4).
+ * @param withWal - false: the `-wal` file is left out (deleted), and the image keeps it.
  */
-export function putImage(path: string, image: JournalImage, withMark: boolean): void {
+export function putImage(
+  path: string,
+  image: JournalImage,
+  withMark: boolean,
+  withWal = true,
+): void {
   writeFileSync(path, image.main);
-  putOrRemove(`${path}-wal`, image.wal);
+  rmSync(`${path}-wal`, { force: true });
+  if (withWal && image.wal !== undefined) {
+    renameSync(image.wal, `${path}-wal`);
+    image.wal = undefined;
+  }
   putOrRemove(markPathOf(path), withMark ? image.mark : undefined);
   rmSync(`${path}-shm`, { force: true });
 }
@@ -111,7 +141,9 @@ export function crashJournal(
   const image = takeImage(path);
   journal.close();
   // A damaged page or a cut file is damage to the file SQLite folded its WAL into.
-  if (damage !== 'page-flip' && damage !== 'truncated') putImage(path, image, true);
+  // A lost WAL is the image without it (kept in the image for the operator's restore).
+  if (damage !== 'page-flip' && damage !== 'truncated')
+    putImage(path, image, true, damage !== 'wal-lost');
   if (damage === undefined) return undefined;
   return { how: damageJournal(path, damage, random), image };
 }
