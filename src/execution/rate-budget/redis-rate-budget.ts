@@ -1,7 +1,8 @@
-import { Redis } from 'ioredis';
-import { summarizeError } from '../../errors/index.ts';
 import type { Logger } from '../../log/logger.ts';
+import { systemRandomHex } from '../../clock/entropy.ts';
 import { redisLabel } from './budget-key.ts';
+import { Fallback } from './fallback.ts';
+import { OwnSlots } from './own-slots.ts';
 import { Pump } from './pump.ts';
 import {
   DEFAULT_GUARD_MS,
@@ -9,10 +10,10 @@ import {
   type Permit,
   type RateBudget,
   type RateBudgetStatus,
+  type RequestKind,
 } from './rate-budget.ts';
-import { ACQUIRE_LUA, HOLD_LUA, PAUSE_LUA } from './redis-scripts.ts';
+import { SharedWindow, type AcquireReply } from './shared-window.ts';
 import { Waiters } from './waiters.ts';
-import { systemRandomHex } from '../../clock/entropy.ts';
 
 /** Options of {@link RedisRateBudget.open}. */
 export interface RedisRateBudgetOptions {
@@ -45,22 +46,6 @@ export interface RedisRateBudgetOptions {
 
 /** A waiter retries the shared window at least this often (a slot may free before the hint). */
 const MAX_RETRY_MS = 50;
-/** How long an order waiting anywhere keeps lookups and polls of every process back. */
-const ORDERS_WAITING_MS = 250;
-
-/** {granted, waitMs, paused, then for each granted slot the ms until it may be used}. */
-type AcquireReply = [granted: number, waitMs: number, paused: number, ...delays: number[]];
-
-interface Scripts {
-  quantaRateAcquire(...args: (string | number)[]): Promise<AcquireReply>;
-  quantaRateHold(...args: (string | number)[]): Promise<number>;
-  quantaRatePause(...args: (string | number)[]): Promise<number>;
-}
-
-/** One of this process's slots, by its member name in the shared window. */
-interface OwnSlot {
-  freeAt: number;
-}
 
 /**
  * One rate budget for every process that trades with the same account (issue 15), kept in
@@ -70,78 +55,60 @@ interface OwnSlot {
  *
  * Redis unreachable: the process keeps to `requests / expectedProcesses` on its own, counting
  * the slots it still holds, after one quiet `perMs` in which it takes none (the others' slots
- * of the shared window are still in the venue's), logs that once, shows `fallback` in status and metrics, tries Redis
- * again every `probeEveryMs`, and when it answers carries its held slots back into the shared
- * window before taking any new one, and keeps to its share for `perMs` + 3 probes more (the
- * others may not be back yet). Never unlimited, never stopped.
+ * of the shared window are still in the venue's), logs that once, shows `fallback` in status
+ * and metrics, tries Redis again every `probeEveryMs`, and when it answers carries its held
+ * slots back into the shared window before taking any new one, and keeps to its share for
+ * `perMs` + 3 probes more (the others may not be back yet). Never unlimited, never stopped.
+ * The parts: shared-window.ts (Redis and the scripts), own-slots.ts (the slots this process
+ * holds), fallback.ts (the two modes and the moves between them); this class hands out permits.
  *
  * A process that falls back alone (its Redis unreachable, the others' not) adds up to its share
  * beside the shared window: `expectedProcesses` should leave that room under the venue's limit.
  */
 export class RedisRateBudget implements RateBudget {
   readonly #options: RedisRateBudgetOptions;
-  readonly #redis: Redis;
-  readonly #scripts: Scripts;
-  readonly #keys: { slots: string; pause: string; waiting: string };
+  readonly #window: SharedWindow;
+  readonly #fallback: Fallback;
   readonly #holdMs: number;
   readonly #leaseMs: number;
-  readonly #share: number;
-  readonly #label: string;
   readonly #token = systemRandomHex(6);
-  readonly #own = new Map<string, OwnSlot>();
+  readonly #own = new OwnSlots();
   readonly #waiters = new Waiters();
   readonly #pump: Pump;
   readonly #stop = new AbortController();
-  #mode: 'shared' | 'fallback' = 'shared';
   #calls = 0;
   #pausedUntil = 0;
   #skippedPolls = 0;
-  #fallbacks = 0;
   #maintaining: Promise<void> | undefined;
-  /**
-   * Back from a fallback: until then this process still keeps to its share (now counted in
-   * Redis too), because the others may still be in fallback with slots Redis does not know.
-   */
-  #settleUntil = 0;
   /** Reserved slots on their way to waiters (see `#handOverIn`). */
   #promised = 0;
-  /**
-   * Just fallen back from the shared window: until then this process takes no new slot (see
-   * `#enterFallback`).
-   */
-  #quietUntil = 0;
-  /** A failed probe of a connected Redis was logged in this fallback (see `#tryShared`). */
-  #probeFailureLogged = false;
 
   private constructor(options: RedisRateBudgetOptions) {
     this.#options = options;
     this.#holdMs = options.perMs + (options.guardMs ?? DEFAULT_GUARD_MS);
     this.#leaseMs = options.perMs + (options.leaseMarginMs ?? 1000);
-    this.#share = Math.max(1, Math.floor(options.requests / options.expectedProcesses));
-    this.#label = redisLabel(options.url);
-    this.#keys = {
-      slots: `${options.key}:slots`,
-      pause: `${options.key}:pause`,
-      waiting: `${options.key}:orders-waiting`,
-    };
-    this.#redis = new Redis(options.url, {
-      lazyConnect: true,
-      // Fail at once while disconnected: the fallback share applies, nothing waits on Redis.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      // Long enough that a busy machine does not look like an outage (a process that falls
-      // back alone adds its share beside the others' shared window); a Redis that is down
-      // refuses at once anyway.
-      commandTimeout: 2000,
-      connectTimeout: options.connectTimeoutMs ?? 1000,
-      retryStrategy: () => options.probeEveryMs ?? 500,
+    const probeEveryMs = options.probeEveryMs ?? 500;
+    this.#window = new SharedWindow({
+      url: options.url,
+      key: options.key,
+      requests: options.requests,
+      perMs: options.perMs,
+      leaseMs: this.#leaseMs,
+      reconnectEveryMs: probeEveryMs,
+      connectTimeoutMs: options.connectTimeoutMs ?? 1000,
+      ...(options.redisNow === undefined ? {} : { redisNow: options.redisNow }),
     });
-    // Connection errors are seen (and logged once) where commands fail; not as stray events.
-    this.#redis.on('error', () => undefined);
-    this.#redis.defineCommand('quantaRateAcquire', { numberOfKeys: 3, lua: ACQUIRE_LUA });
-    this.#redis.defineCommand('quantaRateHold', { numberOfKeys: 1, lua: HOLD_LUA });
-    this.#redis.defineCommand('quantaRatePause', { numberOfKeys: 1, lua: PAUSE_LUA });
-    this.#scripts = this.#redis as unknown as Scripts;
+    this.#fallback = new Fallback({
+      requests: options.requests,
+      perMs: options.perMs,
+      holdMs: this.#holdMs,
+      leaseMs: this.#leaseMs,
+      expectedProcesses: options.expectedProcesses,
+      probeEveryMs,
+      label: redisLabel(options.url),
+      now: options.now,
+      log: options.log,
+    });
     this.#pump = new Pump(() => this.#step(), options.sleep);
   }
 
@@ -152,7 +119,7 @@ export class RedisRateBudget implements RateBudget {
   static async open(options: RedisRateBudgetOptions): Promise<RedisRateBudget> {
     const budget = new RedisRateBudget(options);
     try {
-      await budget.#redis.connect();
+      await budget.#window.connect();
     } catch (error) {
       // Never in the shared window: there is nothing of it to wait out.
       budget.#enterFallback(error, false);
@@ -175,8 +142,8 @@ export class RedisRateBudget implements RateBudget {
     if (this.#stop.signal.aborted || this.#waiters.size > 0 || now < this.#pausedUntil) {
       return this.#skipped();
     }
-    if (this.#mode === 'shared') {
-      if (now < this.#settleUntil && this.#ownFree() < count) return this.#skipped();
+    if (this.#fallback.mode === 'shared') {
+      if (now < this.#fallback.settleUntil && this.#ownFree() < count) return this.#skipped();
       try {
         const prefix = this.#prefix();
         const [granted, waitMs, paused] = await this.#acquire(kind, prefix, count, true);
@@ -193,24 +160,22 @@ export class RedisRateBudget implements RateBudget {
 
   pause(ms: number): void {
     this.#pausedUntil = Math.max(this.#pausedUntil, this.#options.now() + ms);
-    if (this.#mode !== 'shared') return;
-    this.#scripts
-      .quantaRatePause(this.#keys.pause, this.#redisNowArg(), ms)
-      .catch((error: unknown) => this.#enterFallback(error));
+    if (this.#fallback.mode !== 'shared') return;
+    this.#window.pause(ms).catch((error: unknown) => this.#enterFallback(error));
   }
 
   estimatedWaitMs(queued: number): number {
     const paused = Math.max(0, this.#pausedUntil - this.#options.now());
-    return paused + Math.floor(queued / this.#requestsNow()) * this.#holdMs;
+    return paused + Math.floor(queued / this.#fallback.requestsNow()) * this.#holdMs;
   }
 
   status(): RateBudgetStatus {
     return {
-      mode: this.#mode,
-      requests: this.#requestsNow(),
+      mode: this.#fallback.mode,
+      requests: this.#fallback.requestsNow(),
       perMs: this.#options.perMs,
       skippedPolls: this.#skippedPolls,
-      fallbacks: this.#fallbacks,
+      fallbacks: this.#fallback.fallbacks,
       pausedForMs: Math.max(0, this.#pausedUntil - this.#options.now()),
     };
   }
@@ -222,12 +187,7 @@ export class RedisRateBudget implements RateBudget {
     this.#waiters.rejectAll(new Error('rate budget closed'));
     await this.#maintaining;
     // Held slots stay in Redis until they free: the venue may still count those requests.
-    this.#redis.disconnect();
-  }
-
-  #requestsNow(): number {
-    const settling = this.#options.now() < this.#settleUntil;
-    return this.#mode === 'shared' && !settling ? this.#options.requests : this.#share;
+    this.#window.disconnect();
   }
 
   #skipped(): undefined {
@@ -244,76 +204,36 @@ export class RedisRateBudget implements RateBudget {
     return `${this.#prefix()}:0`;
   }
 
-  #redisNowArg(): string {
-    return this.#options.redisNow === undefined ? '' : String(this.#options.redisNow());
-  }
-
   #acquire(
-    kind: 'order' | 'lookup' | 'poll',
+    kind: RequestKind,
     prefix: string,
     count: number,
     allOrNothing: boolean,
   ): Promise<AcquireReply> {
-    const keys = this.#keys;
-    return this.#scripts.quantaRateAcquire(
-      keys.slots,
-      keys.pause,
-      keys.waiting,
-      this.#redisNowArg(),
-      this.#options.requests,
-      this.#leaseMs,
-      prefix,
-      count,
-      allOrNothing ? 1 : 0,
-      kind,
-      ORDERS_WAITING_MS,
-      this.#token,
-      // Orders may reserve slots that free within half a window (only answered requests'
-      // slots free that soon; in-flight leases end later).
-      Math.floor(this.#options.perMs / 2),
-    );
-  }
-
-  /** Slots this process holds now (in flight or held after their answer). */
-  #ownUsed(): number {
-    const now = this.#options.now();
-    for (const [member, slot] of this.#own) if (slot.freeAt <= now) this.#own.delete(member);
-    return this.#own.size;
+    return this.#window.acquire(kind, prefix, count, allOrNothing, this.#token);
   }
 
   #ownFree(): number {
     const now = this.#options.now();
     if (now < this.#pausedUntil) return 0;
-    if (this.#mode === 'fallback' && now < this.#quietUntil) return 0;
-    return this.#share - this.#ownUsed();
-  }
-
-  #nextOwnFreeAt(): number {
-    let next = Infinity;
-    for (const slot of this.#own.values()) next = Math.min(next, slot.freeAt);
-    return next;
+    if (this.#fallback.quiet(now)) return 0;
+    return this.#fallback.share - this.#own.used(now);
   }
 
   /** A permit for `member`, already counted in the shared window when the mode is shared. */
   #permit(member: string): Permit {
-    const slot: OwnSlot = { freeAt: Infinity };
-    this.#own.set(member, slot);
+    const slot = this.#own.add(member);
     let released = false;
     return {
       release: (sent = true) => {
         if (released) return;
         released = true;
         if (sent) slot.freeAt = this.#options.now() + this.#holdMs;
-        else this.#own.delete(member);
-        if (this.#mode === 'shared') {
+        else this.#own.remove(member);
+        if (this.#fallback.mode === 'shared') {
           const written = sent
-            ? this.#scripts.quantaRateHold(
-                this.#keys.slots,
-                this.#redisNowArg(),
-                member,
-                this.#holdMs,
-              )
-            : this.#redis.zrem(this.#keys.slots, member);
+            ? this.#window.hold([member, this.#holdMs])
+            : this.#window.remove(member);
           written.catch((error: unknown) => this.#enterFallback(error));
         }
         if (this.#waiters.size > 0) this.#pump.kick();
@@ -325,23 +245,14 @@ export class RedisRateBudget implements RateBudget {
     if (this.#waiters.size === 0) return undefined;
     const now = this.#options.now();
     if (now < this.#pausedUntil) return this.#pausedUntil - now;
-    if (this.#mode === 'fallback') {
-      while (this.#waiters.size > 0 && this.#ownFree() > 0) {
-        const permit = this.#permit(this.#localMember());
-        if (!this.#waiters.grant(permit)) permit.release(false);
-      }
-      if (this.#waiters.size === 0) return undefined;
-      if (now < this.#quietUntil) return this.#quietUntil - now;
-      // The probe kicks the loop when Redis answers again.
-      const next = this.#nextOwnFreeAt();
-      return next === Infinity ? Infinity : Math.max(1, next - now);
-    }
+    if (this.#fallback.mode === 'fallback') return this.#stepOnShare(now);
     // Waiters that a reserved slot is already coming for are not asked for again.
     let wanted = this.#waiters.size - this.#promised;
     if (wanted <= 0) return Infinity;
-    if (now < this.#settleUntil) {
+    const settleUntil = this.#fallback.settleUntil;
+    if (now < settleUntil) {
       wanted = Math.min(wanted, this.#ownFree());
-      if (wanted <= 0) return Math.max(1, Math.min(this.#settleUntil, this.#nextOwnFreeAt()) - now);
+      if (wanted <= 0) return Math.max(1, Math.min(settleUntil, this.#own.nextFreeAt()) - now);
     }
     const kind = this.#waiters.headKind ?? 'order';
     const prefix = this.#prefix();
@@ -371,6 +282,20 @@ export class RedisRateBudget implements RateBudget {
     return Math.min(waitMs, MAX_RETRY_MS);
   }
 
+  /** A step in a fallback: waiters served from this process's share alone. */
+  #stepOnShare(now: number): number | undefined {
+    while (this.#waiters.size > 0 && this.#ownFree() > 0) {
+      const permit = this.#permit(this.#localMember());
+      if (!this.#waiters.grant(permit)) permit.release(false);
+    }
+    if (this.#waiters.size === 0) return undefined;
+    const quietUntil = this.#fallback.quietUntil;
+    if (now < quietUntil) return quietUntil - now;
+    // The probe kicks the loop when Redis answers again.
+    const next = this.#own.nextFreeAt();
+    return next === Infinity ? Infinity : Math.max(1, next - now);
+  }
+
   /**
    * A reserved slot: someone else's, held until `delayMs` from now, then ours. Handed to the
    * first waiter by a local timer at that moment, with no Redis round trip on the way.
@@ -389,33 +314,10 @@ export class RedisRateBudget implements RateBudget {
       });
   }
 
-  /**
-   * Keeps to this process's share from now on. `wasShared`: leaving the shared window, whose
-   * slots were spread over the processes as their waiters came, not by shares: one holding
-   * fewer than its share at this moment would add the difference on top of the others' many
-   * (up to R + R / expectedProcesses in the venue's window, over 1.25 R with three). So no new
-   * slot until `perMs` + guard from now, when every slot answered under the shared window has
-   * freed (Redis went away before we noticed, so nobody takes one after this); from then on,
-   * each process's share adds only to its own requests still in flight, which it counts.
-   */
+  /** Keeps to this process's share from now on (see `Fallback.enter`). */
   #enterFallback(error: unknown, wasShared = true): void {
-    if (this.#mode === 'fallback' || this.#stop.signal.aborted) return;
-    this.#mode = 'fallback';
-    this.#fallbacks += 1;
-    this.#probeFailureLogged = false;
-    if (wasShared) this.#quietUntil = this.#options.now() + this.#holdMs;
-    this.#options.log.warn(
-      {
-        rateBudget: 'fallback',
-        redis: this.#label,
-        requests: this.#share,
-        perMs: this.#options.perMs,
-        expectedProcesses: this.#options.expectedProcesses,
-        err: summarizeError(error),
-      },
-      "shared rate budget unreachable: keeping to this process's share until Redis answers",
-    );
-    this.#pump.kick();
+    if (this.#stop.signal.aborted) return;
+    if (this.#fallback.enter(error, wasShared)) this.#pump.kick();
   }
 
   /** Renews the leases of in-flight slots and, in fallback, tries Redis again. */
@@ -427,62 +329,18 @@ export class RedisRateBudget implements RateBudget {
       } catch {
         return;
       }
-      if (this.#mode === 'fallback') await this.#tryShared();
-      else await this.#renewLeases();
+      if (this.#fallback.mode === 'shared') await this.#renewLeases();
+      else if (await this.#fallback.probe(this.#window, this.#own)) this.#pump.kick();
     }
   }
 
   async #renewLeases(): Promise<void> {
-    const args: (string | number)[] = [];
-    for (const [member, slot] of this.#own) {
-      if (slot.freeAt === Infinity) args.push(member, this.#leaseMs);
-    }
-    if (args.length === 0) return;
+    const pairs = this.#own.leases(this.#leaseMs);
+    if (pairs.length === 0) return;
     try {
-      await this.#scripts.quantaRateHold(this.#keys.slots, this.#redisNowArg(), ...args);
+      await this.#window.hold(pairs);
     } catch (error) {
       this.#enterFallback(error);
     }
-  }
-
-  /** Back to the shared window, carrying the slots this process still holds into it. */
-  async #tryShared(): Promise<void> {
-    if (this.#redis.status !== 'ready') return;
-    const now = this.#options.now();
-    const args: (string | number)[] = [];
-    this.#ownUsed();
-    for (const [member, slot] of this.#own) {
-      // Whole ms, rounded up (held no shorter than here): the clock is `performance.now()`, and
-      // a fraction made HOLD_LUA's PEXPIRE fail ('value is not an integer'), so every probe
-      // failed while an answered slot was held and the process stayed on its share for tens
-      // of seconds after Redis was back.
-      args.push(member, slot.freeAt === Infinity ? this.#leaseMs : Math.ceil(slot.freeAt - now));
-    }
-    try {
-      if (args.length > 0) {
-        await this.#scripts.quantaRateHold(this.#keys.slots, this.#redisNowArg(), ...args);
-      } else {
-        await this.#redis.ping();
-      }
-    } catch (error) {
-      // The connection was ready, so this is no plain outage: said once per fallback (the next
-      // probe tries again), where a silent retry hid such a failure for tens of seconds.
-      if (!this.#probeFailureLogged) {
-        this.#probeFailureLogged = true;
-        this.#options.log.warn(
-          { rateBudget: 'fallback', redis: this.#label, err: summarizeError(error) },
-          "shared rate budget: Redis is connected but the probe failed; keeping to this process's share",
-        );
-      }
-      return;
-    }
-    this.#mode = 'shared';
-    // Every other process probes as often: by then those alive are back and their slots in.
-    this.#settleUntil = now + this.#options.perMs + 3 * (this.#options.probeEveryMs ?? 500);
-    this.#options.log.info(
-      { rateBudget: 'shared', redis: this.#label, requests: this.#options.requests },
-      'shared rate budget reachable again',
-    );
-    this.#pump.kick();
   }
 }

@@ -22,7 +22,6 @@ const MAX_FILE_LINES = 400;
 const PENDING: readonly string[] = [
   'config/parse-config.ts: parseConfig',
   'config/schema.ts',
-  'execution/rate-budget/redis-rate-budget.ts',
   'market/history/market-rules.ts: parseMarketRules',
   'market/recording/recording-writer.ts',
   'runtime/bot.ts',
