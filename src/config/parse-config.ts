@@ -9,10 +9,10 @@ import {
 } from './config-problems.ts';
 import { describeValue, looksSecret } from './describe-value.ts';
 import { findPastedKeys } from './find-pasted-keys.ts';
-import { HIDDEN_KEY, hideSecrets, scrubSecretRuns } from './hide-secrets.ts';
+import { HIDDEN_KEY, hideSecrets, scrubSecretRuns, type ShownDocument } from './hide-secrets.ts';
 import { keyPathAt, locateNode } from './locate-node.ts';
-import { resolveConfigPaths } from './resolve-paths.ts';
-import { configSchema, type Config } from './schema.ts';
+import { resolveConfigPaths, type PathProblem } from './resolve-paths.ts';
+import { configSchema, type Config, type ConfigSource } from './schema.ts';
 import { MIXED_VENUE_MESSAGE, venueMode } from './venue-mode.ts';
 
 const MAX_ALIAS_COUNT = 100;
@@ -54,21 +54,52 @@ export function parseConfig(
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const fail = (problems: readonly ConfigProblem[]): never => {
-    const lines = renderProblems(problems, fileName, lineCounter).map((line) =>
-      scrubSecretRuns(line, text),
-    );
-    const count = lines.length === 1 ? '1 problem' : `${lines.length} problems`;
-    throw new QuantaError(ErrorCodes.CONFIG_INVALID, `invalid config ${fileName} (${count}):`, {
-      details: lines,
-    });
+    throw configError(problems, text, fileName, lineCounter);
   };
+  const data = documentData(doc, fail);
+  // Validation runs on the real data; errors are described from a copy where every
+  // secret-shaped scalar (values and keys) has been replaced.
+  const shown = hideSecrets(doc, MAX_ALIAS_COUNT);
+  const { result, problems } = validate(data, shown);
+  if (!result.success || problems.length > 0) return fail(problems);
+  const mixed = mixedVenueProblem(doc, result.data.venue);
+  if (mixed !== undefined) fail([mixed]);
+  const resolved = resolveConfigPaths(
+    result.data,
+    baseDir,
+    options.env ?? process.env,
+    options.cwd ?? process.cwd(),
+  );
+  if (resolved.problems.length > 0) fail(pathProblems(doc, shown, resolved.problems));
+  return { ...resolved.config, source: configSource(doc, lineCounter, fileName) };
+}
 
+/** The error listing every problem, one `file:line:col key.path: …` line each, secrets scrubbed. */
+function configError(
+  problems: readonly ConfigProblem[],
+  text: string,
+  fileName: string,
+  lineCounter: LineCounter,
+): QuantaError {
+  const lines = renderProblems(problems, fileName, lineCounter).map((line) =>
+    scrubSecretRuns(line, text),
+  );
+  const count = lines.length === 1 ? '1 problem' : `${lines.length} problems`;
+  return new QuantaError(ErrorCodes.CONFIG_INVALID, `invalid config ${fileName} (${count}):`, {
+    details: lines,
+  });
+}
+
+/**
+ * The document as plain data, or `fail` with why there is none: YAML syntax errors, an empty
+ * file, too many aliases.
+ */
+function documentData(doc: Document, fail: (problems: readonly ConfigProblem[]) => never): unknown {
   if (doc.errors.length > 0) {
     // The messages are yaml's own without source excerpts (prettyErrors off): an excerpt could
     // show a secret sitting on the broken line.
     fail(doc.errors.map((error) => syntaxProblem(doc, error)));
   }
-
   if (doc.contents === null) {
     fail([
       {
@@ -77,18 +108,22 @@ export function parseConfig(
       },
     ]);
   }
-
-  let data: unknown;
   try {
-    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    fail([{ offset: 0, text: `YAML: ${message}` }]);
+    return fail([{ offset: 0, text: `YAML: ${message}` }]);
   }
+}
 
-  // Validation runs on the real data; errors are described from a copy where every
-  // secret-shaped scalar (values and keys) has been replaced.
-  const shown = hideSecrets(doc, MAX_ALIAS_COUNT);
+/**
+ * The schema's verdict on the real data, and every problem described from the secret-free copy:
+ * keys that look pasted in the wrong place first, then the schema's issues at other paths.
+ */
+function validate(
+  data: unknown,
+  shown: ShownDocument,
+): { result: ReturnType<typeof configSchema.safeParse>; problems: ConfigProblem[] } {
   const pasted = findPastedKeys(shown.doc);
   const pastedPaths = new Set(pasted.map(({ path }) => formatKeyPath(path)));
   const result = configSchema.safeParse(data);
@@ -105,43 +140,43 @@ export function parseConfig(
       .filter((issue) => !pastedPaths.has(formatKeyPath(issue.path)));
     problems.push(...problemsFromIssues(issues, shown.doc, shown.data));
   }
-  if (!result.success || problems.length > 0) return fail(problems);
+  return { result, problems };
+}
 
-  const mode = venueMode(result.data.venue);
-  if (mode === 'mixed') {
-    const path = ['venue', result.data.venue.writeUrl === 'embedded' ? 'writeUrl' : 'readUrl'];
+/** The problem of a venue `embedded` for one API and real for the other, pointed at the embedded one. */
+function mixedVenueProblem(doc: Document, venue: Config['venue']): ConfigProblem | undefined {
+  if (venueMode(venue) !== 'mixed') return undefined;
+  const path = ['venue', venue.writeUrl === 'embedded' ? 'writeUrl' : 'readUrl'];
+  const where = locateNode(doc, path);
+  return {
+    offset: where.value ?? where.parent,
+    text: `${formatKeyPath(path)}: ${MIXED_VENUE_MESSAGE}`,
+  };
+}
+
+/** Paths that do not resolve (a module not found, …), each with the value as it may be shown. */
+function pathProblems(
+  doc: Document,
+  shown: ShownDocument,
+  problems: readonly PathProblem[],
+): ConfigProblem[] {
+  return problems.map(({ path, message }) => {
     const where = locateNode(doc, path);
-    fail([
-      {
-        offset: where.value ?? where.parent,
-        text: `${formatKeyPath(path)}: ${MIXED_VENUE_MESSAGE}`,
-      },
-    ]);
-  }
+    return {
+      offset: where.value ?? where.parent,
+      text: `${formatKeyPath(path)}: ${message}, got ${describeValue(valueAt(shown.data, path))}`,
+    };
+  });
+}
 
-  const resolved = resolveConfigPaths(
-    result.data,
-    baseDir,
-    options.env ?? process.env,
-    options.cwd ?? process.cwd(),
-  );
-  if (resolved.problems.length > 0) {
-    fail(
-      resolved.problems.map(({ path, message }) => {
-        const where = locateNode(doc, path);
-        return {
-          offset: where.value ?? where.parent,
-          text: `${formatKeyPath(path)}: ${message}, got ${describeValue(valueAt(shown.data, path))}`,
-        };
-      }),
-    );
-  }
+/** Where the config came from, able to point later errors at `file:line:col`. */
+function configSource(doc: Document, lineCounter: LineCounter, fileName: string): ConfigSource {
   const locate = (path: readonly PropertyKey[]): string => {
     const where = locateNode(doc, path);
     const { line, col } = lineCounter.linePos(where.key ?? where.value ?? where.parent);
     return `${fileName}:${line}:${col}`;
   };
-  return { ...resolved.config, source: { file: fileName, locate } };
+  return { file: fileName, locate };
 }
 
 /**

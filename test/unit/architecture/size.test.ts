@@ -20,7 +20,6 @@ const MAX_FILE_LINES = 400;
 
 /** Files (relative to src/) and functions (`file: qualified name`) still over the limits. */
 const PENDING: readonly string[] = [
-  'config/parse-config.ts: parseConfig',
   'config/schema.ts',
   'market/history/market-rules.ts: parseMarketRules',
   'market/recording/recording-writer.ts',
