@@ -27,7 +27,6 @@ const PENDING: readonly string[] = [
   'runtime/bot.ts: assembleBot',
   'runtime/control/control-server.ts: route',
   'runtime/control/control-server.ts: startControlServer',
-  'sim/engine.ts',
   'venue/http/request.ts',
   'venue/http/request.ts: venueRequest',
 ];

@@ -1,0 +1,142 @@
+import { formatX18 } from '../money/index.ts';
+import type { Market, OrderSide, Quote, QuoteLevel } from '../domain/index.ts';
+import type { Book, BookLevel } from './book-level.ts';
+import type { IsoTimestamps } from './iso-time.ts';
+import type { AccountLedger } from './ledger.ts';
+import { bookOf, midOf, newMarketSim, stepMid, type MarketSim } from './market-sim.ts';
+import { BOOK_DEPTH, type ResolvedMarket } from './options.ts';
+import { snapPriceToGrid } from './price-walk.ts';
+import { replayedMidOf } from './replayed-book.ts';
+import { ledgerAccount } from './sim-margin.ts';
+import type { BookShape } from './synthetic-book.ts';
+
+function quoteLevels(levels: readonly BookLevel[]): QuoteLevel[] {
+  const out: QuoteLevel[] = [];
+  for (const level of levels) {
+    if (out.length === BOOK_DEPTH) break;
+    if (level.remainingX18 > 0n) {
+      out.push({ price: formatX18(level.priceX18), quantity: formatX18(level.remainingX18) });
+    }
+  }
+  return out;
+}
+
+/** How the engine's markets move and quote, from the engine's resolved options. */
+export interface SimMarketRules {
+  readonly seed: number;
+  readonly volatilityPpb: bigint;
+  readonly shape: BookShape;
+}
+
+/**
+ * The engine's markets by id, in listing order: their listings, books and marks (the last mark
+ * of each market is held while its replayed book is one-sided).
+ */
+export class SimMarkets {
+  readonly #sims = new Map<number, MarketSim>();
+  readonly #lastMark = new Map<number, bigint>();
+  readonly #rules: SimMarketRules;
+  readonly #iso: IsoTimestamps;
+
+  constructor(rules: SimMarketRules, iso: IsoTimestamps) {
+    this.#rules = rules;
+    this.#iso = iso;
+  }
+
+  /**
+   * Lists a market at its initial mid and walks it through `stepsTaken` steps, as if it had been
+   * there from the start.
+   */
+  add(resolved: ResolvedMarket, stepsTaken: number): void {
+    const sim = newMarketSim(resolved, this.#rules.seed);
+    for (let step = 0; step < stepsTaken; step++) stepMid(sim, this.#rules.volatilityPpb);
+    this.#sims.set(sim.market.id, sim);
+  }
+
+  get(marketId: number): MarketSim | undefined {
+    return this.#sims.get(marketId);
+  }
+
+  has(marketId: number): boolean {
+    return this.#sims.has(marketId);
+  }
+
+  /** Every market, in listing order. */
+  values(): IterableIterator<MarketSim> {
+    return this.#sims.values();
+  }
+
+  market(marketId: number): Market | undefined {
+    return this.#sims.get(marketId)?.market;
+  }
+
+  /** Turns a market on or off (its `updatedAt` becomes `atMs`); nothing when it already is. */
+  setActive(marketId: number, active: boolean, atMs: number): void {
+    const sim = this.#sims.get(marketId);
+    if (sim === undefined || sim.market.isActive === active) return;
+    sim.market = { ...sim.market, isActive: active, updatedAt: this.#iso.of(atMs) };
+  }
+
+  /** The price process of every market not replaying quotes: one walk step each, `then` after each. */
+  step(then: (sim: MarketSim) => void): void {
+    for (const sim of this.#sims.values()) {
+      if (sim.external !== null) continue;
+      stepMid(sim, this.#rules.volatilityPpb);
+      then(sim);
+    }
+  }
+
+  bookOf(sim: MarketSim): Book {
+    return bookOf(sim, this.#rules.shape);
+  }
+
+  /** The market's book as a quote at `timestamp`, consumed levels left out (at most BOOK_DEPTH). */
+  quote(sim: MarketSim, timestamp: number): Quote {
+    const book = this.bookOf(sim);
+    return {
+      marketId: sim.market.id,
+      timestamp,
+      bids: quoteLevels(book.bids),
+      asks: quoteLevels(book.asks),
+    };
+  }
+
+  /** The best price an order on `side` would meet now, undefined when that side is empty. */
+  bestPrice(sim: MarketSim, side: OrderSide): bigint | undefined {
+    const levels = side === 'BUY' ? this.bookOf(sim).asks : this.bookOf(sim).bids;
+    return levels.find((level) => level.remainingX18 > 0n)?.priceX18;
+  }
+
+  /** A market's mark by the one mid rule; the last one held while its book is one-sided. */
+  markOf(marketId: number): bigint | undefined {
+    const sim = this.#sims.get(marketId);
+    if (sim === undefined) return undefined;
+    const mid = midOf(sim);
+    if (mid === undefined) return this.#lastMark.get(marketId);
+    this.#lastMark.set(marketId, mid);
+    return mid;
+  }
+
+  /** The account model's input for `ledger` at the current marks. */
+  marginInput(ledger: AccountLedger): ReturnType<typeof ledgerAccount> {
+    return ledgerAccount(
+      ledger,
+      (marketId) => this.market(marketId),
+      (marketId) => this.markOf(marketId),
+    );
+  }
+
+  /**
+   * Ends replay mode for one market (or all): the walk resumes from the replayed mid (snapped to
+   * the grid) when there was one.
+   */
+  endReplay(marketId?: number): void {
+    for (const sim of this.#sims.values()) {
+      if (sim.external === null || (marketId !== undefined && sim.market.id !== marketId)) continue;
+      const midX18 = replayedMidOf(sim.external);
+      if (midX18 !== undefined) sim.midX18 = snapPriceToGrid(midX18, sim.market.priceExpo);
+      sim.external = null;
+      sim.syntheticBook = null;
+    }
+  }
+}
