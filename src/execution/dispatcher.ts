@@ -13,7 +13,7 @@ const DEFAULT_EXPIRY_MARGIN_MS = 100;
 
 export type { SignedOrderRequest } from '../venue/venue-client.ts';
 import type { SignedOrderRequest } from '../venue/venue-client.ts';
-import { systemBackgroundTimer } from '../clock/timers.ts';
+import { systemBackgroundTimer, type StartTimer } from '../clock/timers.ts';
 
 /**
  * Where orders go: the venue client's one write (`VenueClient.createOrder`: HTTP live and
@@ -65,6 +65,11 @@ export interface DispatcherOptions {
   readonly monotonic?: () => number;
   /** Waits `ms` (429 pauses); injectable so tests need no real sleeps. */
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  /**
+   * Starts the drain's deadline timer (`drain`); default a real one that does not hold the
+   * process (clock/timers.ts). The simulator (src/simulation) gives its virtual timers.
+   */
+  readonly startTimer?: StartTimer;
   /** First retry backoff in ms (doubles each retry, capped at 8×). */
   readonly backoffMs?: number;
   /** Added to `perMs` after an answer when no `budget` is given (see `LocalRateBudget`). */
@@ -324,10 +329,12 @@ export class Dispatcher {
    */
   async drain(timeoutMs: number): Promise<boolean> {
     const all = Promise.allSettled([...this.#inFlight]).then(() => true);
+    let cancel: (() => void) | undefined;
     const timer = new Promise<boolean>((resolve) => {
-      systemBackgroundTimer(timeoutMs, () => resolve(false));
+      cancel = (this.#options.startTimer ?? systemBackgroundTimer)(timeoutMs, () => resolve(false));
     });
     const finished = await Promise.race([all, timer]);
+    cancel?.();
     if (!finished) this.#abort.abort(new Error('shutdown'));
     this.#queue.clear();
     if (this.#ownsBudget) await this.#budget.close();

@@ -108,7 +108,10 @@ async function baseOf(options: SimBotOptions): Promise<Base> {
   };
 }
 
-/** The first listing, retried a virtual second apart (firstListing retries on real timers). */
+/**
+ * The first listing, retried a virtual second apart until it succeeds: `firstListing` gives up
+ * after five attempts, and a schedule's start on a faulty network must get through.
+ */
 function firstMarkets({ options, budget, read }: Base): Promise<Market[]> {
   const { config, time } = options;
   return untilDone(time, async () => {
@@ -189,6 +192,7 @@ export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
     sleep: time.sleep,
     log,
     strategyTimer: time.startTimer,
+    drainTimer: time.startTimer,
   });
   const poller = createVenuePoller({
     transport: venue,

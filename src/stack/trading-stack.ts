@@ -68,6 +68,8 @@ export interface TradingStackOptions {
   readonly onIntent?: (produced: ProducedIntent) => void;
   /** Starts the strategies' `onSnapshot` deadline timers; default the real one (clock/timers.ts). */
   readonly strategyTimer?: StartTimer;
+  /** Starts the dispatcher's drain deadline at shutdown; default a real one (clock/timers.ts). */
+  readonly drainTimer?: StartTimer;
   /** Why this host's clock must not sign an order now (`VenueClock.refusal`); absent: no check. */
   readonly clockRefusal?: (ttlMs: number) => string | undefined;
   /** Told about every `ctx.plot` point (the backtest draws them; live logs them at debug). */
@@ -174,6 +176,7 @@ function dispatcherOf(options: TradingStackOptions): Dispatcher {
     now,
     ...(options.monotonic === undefined ? {} : { monotonic: options.monotonic }),
     sleep: options.sleep,
+    ...(options.drainTimer === undefined ? {} : { startTimer: options.drainTimer }),
     log: log.child({ part: 'dispatcher' }),
     onAttempt: (orderId, attempt) => {
       journal.markAttempt(orderId, now());

@@ -2,7 +2,7 @@ import pRetry from 'p-retry';
 import { locatedLine, type Config } from '../../config/index.ts';
 import { ErrorCodes, QuantaError, summarizeError } from '../../errors/index.ts';
 import type { Logger } from '../../log/logger.ts';
-import { systemTimer } from '../../clock/timers.ts';
+import { systemSleep, systemTimer, type Sleep, type StartTimer } from '../../clock/timers.ts';
 
 /** What an alert is about: one kind per event the issue lists. */
 export const ALERT_KINDS = [
@@ -104,6 +104,10 @@ export interface NotifierOptions {
   readonly backoffMs?: number;
   /** Alerts waiting per target; beyond it the oldest is dropped (counted). Default 100. */
   readonly maxQueue?: number;
+  /** Starts the per-request and closing deadlines; default real timers (clock/timers.ts). */
+  readonly startTimer?: StartTimer;
+  /** Waits the backoff between sends; default a real wait (clock/timers.ts). */
+  readonly sleep?: Sleep;
 }
 
 interface TargetQueue {
@@ -181,15 +185,21 @@ export class Notifier {
     const { log, timeoutMs = 5000, maxAttempts = 3, backoffMs = 500, bot } = this.#options;
     const body = JSON.stringify(alertBody(alert, target, bot));
     const signal = this.#abort.signal;
+    const { startTimer = systemTimer, sleep = systemSleep } = this.#options;
+    let tries = 0;
     try {
       await pRetry(
         async () => {
+          // The backoff waits on the injected sleep, not on p-retry's own timer (its delays
+          // are 0): `backoffMs`, doubling, at most 8 times it, as p-retry's factor 2 gave.
+          if (tries > 0) await sleep(Math.min(backoffMs * 2 ** (tries - 1), backoffMs * 8), signal);
+          tries += 1;
           // One controller per request, the long-lived close signal listened to only while it
           // runs (AbortSignal.any would stay reachable from it for the life of the bot).
           const request = new AbortController();
           const onClose = (): void => request.abort();
           signal.addEventListener('abort', onClose, { once: true });
-          const cancelTimer = systemTimer(timeoutMs, () => request.abort());
+          const cancelTimer = startTimer(timeoutMs, () => request.abort());
           try {
             const res = await fetch(target.url, {
               method: 'POST',
@@ -208,8 +218,8 @@ export class Notifier {
         },
         {
           retries: maxAttempts - 1,
-          minTimeout: backoffMs,
-          maxTimeout: backoffMs * 8,
+          minTimeout: 0,
+          maxTimeout: 0,
           randomize: false,
           signal,
         },
@@ -237,7 +247,7 @@ export class Notifier {
     });
     let cancelTimer: (() => void) | undefined;
     const deadline = new Promise<void>((resolve) => {
-      cancelTimer = systemTimer(timeoutMs, resolve);
+      cancelTimer = (this.#options.startTimer ?? systemTimer)(timeoutMs, resolve);
     });
     await Promise.race([idle, deadline]);
     cancelTimer?.();

@@ -12,6 +12,7 @@ import {
 import { silentLogger } from '../../../src/log/logger.ts';
 import { venueErrorFromStatus } from '../../../src/venue/errors.ts';
 import type { VenueOrder } from '../../../src/venue/types.ts';
+import { manualTimer } from '../../helpers/manual-timer.ts';
 import { filledVenueOrder } from '../../helpers/venue-order.ts';
 
 /** A clock with timers that fire only when the test moves time on. */
@@ -199,6 +200,58 @@ describe('Dispatcher rate window', () => {
     // Never answered: the drain gives up at once and the send ends as interrupted.
     expect(await dispatcher.drain(0)).toBe(false);
     expect(await result).toMatchObject({ kind: 'interrupted', attempts: 1 });
+  });
+
+  it("a drain's deadline is the injected timer, not a real one (the simulator's virtual time)", async () => {
+    const time = fakeTime();
+    const venue = controlledVenue(time.now);
+    const timer = manualTimer();
+    const dispatcher = new Dispatcher({
+      submitter: venue.submitter,
+      requests: Infinity,
+      perMs: 1000,
+      concurrency: 4,
+      maxAttempts: 1,
+      now: time.now,
+      sleep: (ms, signal) => time.sleep(ms, signal),
+      startTimer: timer.start,
+      log: silentLogger,
+    });
+    const result = dispatcher.dispatch(1, order(1), 10_000_000);
+    await settle();
+    let drained: boolean | undefined;
+    const drain = dispatcher.drain(30_000).then((finished) => (drained = finished));
+    await settle();
+    // Thirty seconds on that timer: nothing ends until the test fires it.
+    expect(timer.armed()).toEqual([30_000]);
+    expect(drained).toBeUndefined();
+    timer.fireAll();
+    await drain;
+    expect(drained).toBe(false);
+    expect(await result).toMatchObject({ kind: 'interrupted', attempts: 1 });
+  });
+
+  it('a drain that finishes in time cancels its deadline timer', async () => {
+    const time = fakeTime();
+    const venue = controlledVenue(time.now);
+    const timer = manualTimer();
+    const dispatcher = new Dispatcher({
+      submitter: venue.submitter,
+      requests: Infinity,
+      perMs: 1000,
+      concurrency: 4,
+      maxAttempts: 1,
+      now: time.now,
+      sleep: (ms, signal) => time.sleep(ms, signal),
+      startTimer: timer.start,
+      log: silentLogger,
+    });
+    const result = dispatcher.dispatch(1, order(1), 10_000_000);
+    await settle();
+    venue.sends[0]?.answer();
+    expect(await dispatcher.drain(30_000)).toBe(true);
+    expect(await result).toMatchObject({ kind: 'placed' });
+    expect(timer.armed()).toEqual([]);
   });
 
   it('with requests = Infinity (backtests) nothing waits and nothing is held', async () => {

@@ -4,7 +4,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ErrorCodes, isQuantaError } from '../../../src/errors/index.ts';
-import { alertBody, notifyTargets, type Alert } from '../../../src/runtime/control/notifier.ts';
+import { silentLogger } from '../../../src/log/logger.ts';
+import {
+  alertBody,
+  Notifier,
+  notifyTargets,
+  type Alert,
+} from '../../../src/runtime/control/notifier.ts';
+import { manualTimer } from '../../helpers/manual-timer.ts';
+import { sendJson, startStubServer } from '../../helpers/stub-server.ts';
 
 const alert: Alert = {
   kind: 'mode-change',
@@ -67,6 +75,42 @@ describe('notifyTargets', () => {
       expect(String((caught as Error).message)).toMatch(
         /notify\[0\]\.urlEnv: names QUANTA_TEST_HOOK/,
       );
+    }
+  });
+});
+
+describe('Notifier timers', () => {
+  it('waits its backoff on the injected sleep and its deadlines on the injected timer', async () => {
+    // Issue 31: nothing of a bot waits on a real timer when it is given its own (the simulator).
+    let answered = 0;
+    const stub = await startStubServer({
+      'POST /hook': (_req, res) => {
+        answered += 1;
+        sendJson(res, answered <= 2 ? 500 : 200, {});
+      },
+    });
+    try {
+      const waits: number[] = [];
+      const timer = manualTimer();
+      const notifier = new Notifier({
+        targets: [{ url: `${stub.url}/hook`, format: 'json', fills: false }],
+        bot: 'b',
+        log: silentLogger,
+        sleep: (ms) => {
+          waits.push(ms);
+          return Promise.resolve();
+        },
+        startTimer: timer.start,
+      });
+      notifier.notify(alert);
+      await notifier.close(60_000);
+      expect(stub.requests).toHaveLength(3);
+      expect(waits).toEqual([500, 1000]);
+      expect(notifier.counts()).toEqual({ dropped: 0, sent: 1, failed: 0 });
+      // Each request's deadline and the closing one were armed there, and all are cancelled.
+      expect(timer.armed()).toEqual([]);
+    } finally {
+      await stub.close();
     }
   });
 });
