@@ -86,6 +86,25 @@ const order = (n: number): SignedOrderRequest => ({
   signer: '0x',
 });
 
+/** A dispatcher without a rate limit whose drain deadline is `timer`. */
+function drainedWith(
+  time: ReturnType<typeof fakeTime>,
+  submitter: OrderSubmitter,
+  timer: ReturnType<typeof manualTimer>,
+) {
+  return new Dispatcher({
+    submitter,
+    requests: Infinity,
+    perMs: 1000,
+    concurrency: 4,
+    maxAttempts: 1,
+    now: time.now,
+    sleep: (ms, signal) => time.sleep(ms, signal),
+    startTimer: timer.start,
+    log: silentLogger,
+  });
+}
+
 describe('Dispatcher rate window', () => {
   it('frees a slot perMs + 2 after the answer, not perMs after the start', async () => {
     const time = fakeTime();
@@ -206,17 +225,7 @@ describe('Dispatcher rate window', () => {
     const time = fakeTime();
     const venue = controlledVenue(time.now);
     const timer = manualTimer();
-    const dispatcher = new Dispatcher({
-      submitter: venue.submitter,
-      requests: Infinity,
-      perMs: 1000,
-      concurrency: 4,
-      maxAttempts: 1,
-      now: time.now,
-      sleep: (ms, signal) => time.sleep(ms, signal),
-      startTimer: timer.start,
-      log: silentLogger,
-    });
+    const dispatcher = drainedWith(time, venue.submitter, timer);
     const result = dispatcher.dispatch(1, order(1), 10_000_000);
     await settle();
     let drained: boolean | undefined;
@@ -235,17 +244,7 @@ describe('Dispatcher rate window', () => {
     const time = fakeTime();
     const venue = controlledVenue(time.now);
     const timer = manualTimer();
-    const dispatcher = new Dispatcher({
-      submitter: venue.submitter,
-      requests: Infinity,
-      perMs: 1000,
-      concurrency: 4,
-      maxAttempts: 1,
-      now: time.now,
-      sleep: (ms, signal) => time.sleep(ms, signal),
-      startTimer: timer.start,
-      log: silentLogger,
-    });
+    const dispatcher = drainedWith(time, venue.submitter, timer);
     const result = dispatcher.dispatch(1, order(1), 10_000_000);
     await settle();
     venue.sends[0]?.answer();
