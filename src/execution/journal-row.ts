@@ -38,6 +38,24 @@ export const LATEST_JOURNAL_TS = 4_102_444_800_000; // 2100-01-01T00:00:00Z
 const STATES: ReadonlySet<string> = new Set(ORDER_STATES);
 const SIDES: ReadonlySet<string> = new Set<OrderSide>(['BUY', 'SELL']);
 const TYPES: ReadonlySet<string> = new Set<OrderType>(['MARKET', 'LIMIT']);
+/** Each allowed value of a `oneOf` column: a row's value is replaced by this one copy. */
+const CANONICAL = new Map<string, string>([...STATES, ...SIDES, ...TYPES].map((v) => [v, v]));
+
+/**
+ * Texts that repeat from row to row (strategy, symbol, signer, tag), one copy each: SQLite gives
+ * every row its own strings, and a backtest holding 10,000 orders held 10,000 copies of each
+ * (about 200 bytes an order, test/bench/backtest-heap.bench.ts). Bounded: emptied when full.
+ */
+const SHARED_TEXTS = new Map<string, string>();
+const SHARED_TEXTS_MAX = 4096;
+
+function sharedText(value: string): string {
+  const known = SHARED_TEXTS.get(value);
+  if (known !== undefined) return known;
+  if (SHARED_TEXTS.size >= SHARED_TEXTS_MAX) SHARED_TEXTS.clear();
+  SHARED_TEXTS.set(value, value);
+  return value;
+}
 // x18 amounts as the journal writes them: bigint.toString(), so no sign on zero, no leading 0.
 const CANONICAL_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
 
@@ -49,6 +67,8 @@ interface ColumnReader {
   readonly time: (column: string) => number;
   readonly flag: (column: string) => boolean;
   readonly text: (column: string, nullable?: boolean) => string | null;
+  /** `text` of a column whose values repeat from row to row: one copy of each (`sharedText`). */
+  readonly repeated: (column: string, nullable?: boolean) => string | null;
   readonly x18: (column: string, nullable: boolean, min?: bigint) => bigint | null;
   readonly oneOf: <T extends string>(column: string, allowed: ReadonlySet<string>) => T;
 }
@@ -59,6 +79,13 @@ function columnReader(row: RawOrderRow): ColumnReader {
   const fail = (column: string, expected: string): undefined => {
     problem ??= { id, column, expected, value: row[column] };
     return undefined;
+  };
+  const text = (column: string, nullable = false): string | null => {
+    const value = row[column];
+    if (typeof value === 'string' && (value !== '' || nullable)) return value;
+    if (value === null && nullable) return null;
+    fail(column, nullable ? 'text or NULL' : 'non-empty text');
+    return null;
   };
   return {
     fail,
@@ -84,12 +111,10 @@ function columnReader(row: RawOrderRow): ColumnReader {
       fail(column, '0 or 1');
       return false;
     },
-    text: (column, nullable = false) => {
-      const value = row[column];
-      if (typeof value === 'string' && (value !== '' || nullable)) return value;
-      if (value === null && nullable) return null;
-      fail(column, nullable ? 'text or NULL' : 'non-empty text');
-      return null;
+    text,
+    repeated: (column, nullable = false) => {
+      const value = text(column, nullable);
+      return value === null ? null : sharedText(value);
     },
     x18: (column, nullable, min) => {
       const value = row[column];
@@ -106,7 +131,8 @@ function columnReader(row: RawOrderRow): ColumnReader {
     },
     oneOf: <T extends string>(column: string, allowed: ReadonlySet<string>): T => {
       const value = row[column];
-      if (typeof value === 'string' && allowed.has(value)) return value as T;
+      if (typeof value === 'string' && allowed.has(value))
+        return (CANONICAL.get(value) ?? value) as T;
       fail(column, `one of ${[...allowed].join(', ')}`);
       return [...allowed][0] as T;
     },
@@ -120,13 +146,13 @@ function columnReader(row: RawOrderRow): ColumnReader {
  */
 export function readOrderRow(row: RawOrderRow): OrderRecord | RowProblem {
   const read = columnReader(row);
-  const { int, time, flag, text, x18, oneOf } = read;
+  const { int, time, flag, text, repeated, x18, oneOf } = read;
   const record: OrderRecord = {
     id: int('id', 1),
-    strategy: text('strategy') ?? '',
-    tag: text('tag', true),
+    strategy: repeated('strategy') ?? '',
+    tag: repeated('tag', true),
     marketId: int('market_id', 0),
-    symbol: text('symbol') ?? '',
+    symbol: repeated('symbol') ?? '',
     side: oneOf<OrderSide>('side', SIDES),
     type: oneOf<OrderType>('type', TYPES),
     amountX18: x18('amount_x18', false, 1n) ?? 0n,
@@ -134,7 +160,7 @@ export function readOrderRow(row: RawOrderRow): OrderRecord | RowProblem {
     reduceOnly: flag('reduce_only'),
     body: text('body') ?? '',
     signature: text('signature') ?? '',
-    signer: text('signer') ?? '',
+    signer: repeated('signer') ?? '',
     expiryTs: time('expiry_ts'),
     referencePriceX18: x18('reference_price_x18', true, 0n),
     state: oneOf<OrderState>('state', STATES),
