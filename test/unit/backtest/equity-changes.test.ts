@@ -44,6 +44,30 @@ describe('EquityChanges: every change exactly, 8 bytes each', () => {
     expect(pairs[9998]).toEqual([9998n, 9999n * 10n ** 25n]);
     expect(pairs[9999]).toEqual([9999n * 10n ** 25n, 10_000n]);
   });
+
+  it('gives back chunks kept narrow (small multiples of a power of ten) and wide ones exactly', () => {
+    // One chunk each: int8 × 10^14, int16 × 7, int32, 64 bits, beyond 64 bits, int8 × 1.
+    const chunks: ((i: number) => bigint)[] = [
+      (i) => BigInt((i % 255) - 127) * 10n ** 14n,
+      (i) => BigInt((i % 60_001) - 30_000) * 7n,
+      (i) => (i % 2 === 0 ? 2n ** 31n - 1n : -(2n ** 31n) + BigInt(i)),
+      (i) => 2n ** 40n + BigInt(i),
+      (i) => -(10n ** 30n) - BigInt(i),
+      (i) => BigInt((i % 200) - 100),
+    ];
+    const differences: bigint[] = [];
+    for (const make of chunks)
+      for (let i = 0; i < 4096; i++) differences.push(make(i) === 0n ? 1n : make(i));
+    const changes = new EquityChanges(START);
+    let last = START;
+    const expected: [bigint, bigint][] = [];
+    for (const difference of differences) {
+      expected.push([last, last + difference]);
+      last += difference;
+      changes.push(last);
+    }
+    expect([...changes]).toEqual(expected);
+  });
 });
 
 describe('ReturnsAccumulator', () => {
