@@ -44,15 +44,21 @@ function invalid(file: string, key: string, rule: string, got: unknown): QuantaE
   );
 }
 
+/** A rules document's top-level mapping, and the source text of each number in it. */
+interface RulesDocument {
+  readonly raw: Readonly<Record<string, unknown>>;
+  /** Numbers are read from their source text: `makerFee: 0.0002` is that decimal, not a float. */
+  readonly written: ReadonlyMap<string, string>;
+}
+
 /**
- * Parses a market rules document (already read) into a `Market`.
+ * Parses the YAML (or JSON) text into a mapping of known keys.
  *
- * @throws QuantaError `QUANTA_HISTORY_INVALID` naming the file and the key for an unknown key,
- *   a missing one or a value that breaks its rule.
+ * @throws QuantaError `QUANTA_HISTORY_INVALID` for text that is neither, a document that is not a
+ *   mapping, or an unknown key.
  */
-export function parseMarketRules(text: string, file: string): MarketRules {
+function readRulesDocument(text: string, file: string): RulesDocument {
   let document: unknown;
-  // Numbers are read from their source text: `makerFee: 0.0002` is that decimal, not a float.
   const written = new Map<string, string>();
   try {
     const parsed = parseDocument(text);
@@ -83,67 +89,122 @@ export function parseMarketRules(text: string, file: string): MarketRules {
         ErrorCodes.HISTORY_INVALID,
         `${file} ${key}: unknown key (known: ${Object.keys(FIELDS).join(', ')})`,
       );
-  const text_ = (key: keyof typeof FIELDS, fallback?: string): string => {
-    const value = raw[key] ?? fallback;
+  return { raw, written };
+}
+
+/** Reads one field of a rules document each, or throws naming the file, the key and its rule. */
+class RulesFields {
+  readonly #raw: Readonly<Record<string, unknown>>;
+  readonly #written: ReadonlyMap<string, string>;
+  readonly #file: string;
+
+  constructor({ raw, written }: RulesDocument, file: string) {
+    this.#raw = raw;
+    this.#written = written;
+    this.#file = file;
+  }
+
+  has(key: keyof typeof FIELDS): boolean {
+    return this.#raw[key] !== undefined;
+  }
+
+  /** A non-empty string without white space. */
+  word(key: keyof typeof FIELDS, fallback?: string): string {
+    const value = this.#raw[key] ?? fallback;
     if (typeof value !== 'string' || value.trim() === '' || /\s/.test(value))
-      throw invalid(file, key, `a word (${FIELDS[key]})`, value);
+      throw invalid(this.#file, key, `a word (${FIELDS[key]})`, value);
     return value;
-  };
-  const integer = (key: keyof typeof FIELDS, fallback?: number): number => {
-    const value = raw[key] ?? fallback;
+  }
+
+  integer(key: keyof typeof FIELDS, fallback?: number): number {
+    const value = this.#raw[key] ?? fallback;
     if (typeof value !== 'number' || !Number.isSafeInteger(value))
-      throw invalid(file, key, `an integer (${FIELDS[key]})`, value);
+      throw invalid(this.#file, key, `an integer (${FIELDS[key]})`, value);
     return value;
-  };
-  const decimal = (key: keyof typeof FIELDS, fallback?: string): bigint => {
-    const value = raw[key] ?? fallback;
-    const source = typeof value === 'number' ? written.get(key) : value;
-    if (typeof source !== 'string') throw invalid(file, key, `a decimal (${FIELDS[key]})`, value);
+  }
+
+  /** A plain decimal ≥ 0, exact from its source text, as x18. */
+  decimal(key: keyof typeof FIELDS, fallback?: string): bigint {
+    const value = this.#raw[key] ?? fallback;
+    const source = typeof value === 'number' ? this.#written.get(key) : value;
+    if (typeof source !== 'string')
+      throw invalid(this.#file, key, `a decimal (${FIELDS[key]})`, value);
     try {
       return parseDecimalToX18(source, key);
     } catch {
-      throw invalid(file, key, `a plain decimal ≥ 0 (${FIELDS[key]})`, source);
+      throw invalid(this.#file, key, `a plain decimal ≥ 0 (${FIELDS[key]})`, source);
     }
-  };
-  const symbol = text_('symbol');
-  const [base, quote] = symbol.split('-');
-  const type = raw['type'] ?? 'PERPETUAL';
-  if (type !== 'PERPETUAL' && type !== 'SPOT')
-    throw invalid(file, 'type', 'PERPETUAL or SPOT', type);
-  const expo = (key: 'amountExpo' | 'priceExpo'): number => {
-    const value = integer(key);
+  }
+
+  /** A quantum exponent: an integer the money grid accepts. */
+  expo(key: 'amountExpo' | 'priceExpo'): number {
+    const value = this.integer(key);
     try {
       quantumX18(value);
     } catch {
-      throw invalid(file, key, 'an integer between -18 and 18', value);
+      throw invalid(this.#file, key, 'an integer between -18 and 18', value);
     }
     return value;
-  };
-  const id = integer('id', 1);
-  if (id <= 0) throw invalid(file, 'id', 'a positive integer', id);
-  const listedAt = text_('listedAt', '1970-01-01T00:00:00Z');
-  if (!Number.isFinite(Date.parse(listedAt)))
-    throw invalid(file, 'listedAt', 'an ISO 8601 time', listedAt);
+  }
+
+  /** `type`: PERPETUAL (the default) or SPOT. */
+  marketType(): Market['type'] {
+    const type = this.#raw['type'] ?? 'PERPETUAL';
+    if (type !== 'PERPETUAL' && type !== 'SPOT')
+      throw invalid(this.#file, 'type', 'PERPETUAL or SPOT', type);
+    return type;
+  }
+
+  /** `id`: a positive integer, 1 by default. */
+  marketId(): number {
+    const id = this.integer('id', 1);
+    if (id <= 0) throw invalid(this.#file, 'id', 'a positive integer', id);
+    return id;
+  }
+
+  /** `listedAt`: an ISO 8601 time, the epoch by default. */
+  listedAt(): string {
+    const listedAt = this.word('listedAt', '1970-01-01T00:00:00Z');
+    if (!Number.isFinite(Date.parse(listedAt)))
+      throw invalid(this.#file, 'listedAt', 'an ISO 8601 time', listedAt);
+    return listedAt;
+  }
+}
+
+/**
+ * Parses a market rules document (already read) into a `Market`.
+ *
+ * @throws QuantaError `QUANTA_HISTORY_INVALID` naming the file and the key for an unknown key,
+ *   a missing one or a value that breaks its rule.
+ */
+export function parseMarketRules(text: string, file: string): MarketRules {
+  const fields = new RulesFields(readRulesDocument(text, file), file);
+  // Checked in this order, so the first broken field named is always the same.
+  const symbol = fields.word('symbol');
+  const [base, quote] = symbol.split('-');
+  const type = fields.marketType();
+  const id = fields.marketId();
+  const listedAt = fields.listedAt();
   const market: Market = {
     id,
     symbol,
     type,
-    baseAsset: text_('baseAsset', base),
-    quoteAsset: text_('quoteAsset', quote),
-    amountExpo: expo('amountExpo'),
-    priceExpo: expo('priceExpo'),
-    minAmountX18: decimal('minAmount'),
-    maxPositionValueX18: decimal('maxPositionValue'),
-    makerFeeX18: decimal('makerFee'),
-    takerFeeX18: decimal('takerFee'),
-    initialMarginX18: decimal('initialMargin', '0.05'),
-    maintenanceMarginX18: decimal('maintenanceMargin', '0.02'),
+    baseAsset: fields.word('baseAsset', base),
+    quoteAsset: fields.word('quoteAsset', quote),
+    amountExpo: fields.expo('amountExpo'),
+    priceExpo: fields.expo('priceExpo'),
+    minAmountX18: fields.decimal('minAmount'),
+    maxPositionValueX18: fields.decimal('maxPositionValue'),
+    makerFeeX18: fields.decimal('makerFee'),
+    takerFeeX18: fields.decimal('takerFee'),
+    initialMarginX18: fields.decimal('initialMargin', '0.05'),
+    maintenanceMarginX18: fields.decimal('maintenanceMargin', '0.02'),
     isActive: true,
     createdAt: listedAt,
     updatedAt: listedAt,
     deletedAt: null,
   };
-  const sourceSymbol = raw['sourceSymbol'] === undefined ? undefined : text_('sourceSymbol');
+  const sourceSymbol = fields.has('sourceSymbol') ? fields.word('sourceSymbol') : undefined;
   return { market, sourceSymbol };
 }
 

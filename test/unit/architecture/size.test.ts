@@ -21,7 +21,6 @@ const MAX_FILE_LINES = 400;
 /** Files (relative to src/) and functions (`file: qualified name`) still over the limits. */
 const PENDING: readonly string[] = [
   'config/schema.ts',
-  'market/history/market-rules.ts: parseMarketRules',
   'market/recording/recording-writer.ts',
   'runtime/bot.ts',
   'runtime/bot.ts: assembleBot',
