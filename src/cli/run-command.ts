@@ -71,7 +71,7 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.run>): Promise
       projectRoot: PROJECT_ROOT,
       ...(flags.warmup === undefined ? {} : { warmup: flags.warmup }),
     });
-    onHaltEntries = () => bot.modes.set('halt-entries', 'signal');
+    onHaltEntries = () => bot.setMode('halt-entries', 'signal');
     process.on('SIGUSR2', onHaltEntries);
     try {
       await bot.run(controller.signal);

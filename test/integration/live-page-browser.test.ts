@@ -93,7 +93,7 @@ it('a paper bot watched and commanded from its page, the token asked off loopbac
   });
   const { bot, url: bound } = await startRunningBot(configPath, { QUANTA_T_PAGE: TOKEN }, cleanups);
   // The bot starts halted: its first order waits for the page's Resume.
-  bot.modes.set('halt', 'control');
+  bot.setMode('halt', 'control');
   const url = bound.replace('0.0.0.0', '127.0.0.1');
   const origin = new URL(url).origin;
   const { page, problems } = await watchedPage(origin, { width: 1280, height: 800 });
@@ -118,7 +118,7 @@ it('a paper bot watched and commanded from its page, the token asked off loopbac
   await page.fill('#token', 'wrong-token');
   await page.click('#login button');
   await page.waitForFunction(() => document.getElementById('login-error')?.textContent !== '');
-  expect(bot.modes.mode).toBe('halt');
+  expect(bot.mode).toBe('halt');
 
   // Signed in: the page, live.
   await page.fill('#token', TOKEN);
@@ -142,15 +142,15 @@ it('a paper bot watched and commanded from its page, the token asked off loopbac
   // Halt from the page: no order reaches the venue after it.
   await page.click('button[data-mode="halt"]');
   await page.waitForFunction(() => document.body.dataset.mode === 'halt');
-  expect(bot.modes.mode).toBe('halt');
-  await waitFor('orders in flight drained', () => bot.operations.status().inFlight === 0);
+  expect(bot.mode).toBe('halt');
+  await waitFor('orders in flight drained', () => bot.status().inFlight === 0);
   const sentAtHalt = paper.requestCount('/api/v1/order');
   expect(sentAtHalt).toBeGreaterThan(0);
-  const snapshotsAtHalt = Number(bot.operations.status().snapshots);
+  const snapshotsAtHalt = Number(bot.status().snapshots);
   // Ten snapshots, each of which would have sent an order every third one.
   await waitFor(
     'ten snapshots halted',
-    () => Number(bot.operations.status().snapshots) >= snapshotsAtHalt + 10,
+    () => Number(bot.status().snapshots) >= snapshotsAtHalt + 10,
   );
   expect(paper.requestCount('/api/v1/order')).toBe(sentAtHalt);
 
@@ -175,7 +175,7 @@ it('a paper bot watched and commanded from its page, the token asked off loopbac
   expect(await page.locator('#params-error').textContent()).toBe(
     'invalid params for strategy dca (1 problem):\nparams.quoteAmount: expected a decimal string like "50"',
   );
-  expect(bot.operations.status()['paramChanges']).toEqual([]);
+  expect(bot.status()['paramChanges']).toEqual([]);
   await page.fill('#params-value', '100');
   await page.click('#params-form button');
   await page.waitForFunction(() =>
@@ -183,7 +183,7 @@ it('a paper bot watched and commanded from its page, the token asked off loopbac
   );
   expect(await page.locator('#params-error').textContent()).toBe('');
   expect(await page.locator('#params').textContent()).toContain('"quoteAmount":"100"');
-  const [change] = bot.operations.status()['paramChanges'] as { at: string; by: string }[];
+  const [change] = bot.status()['paramChanges'] as { at: string; by: string }[];
   expect(change?.by).toMatch(/^page with the act token from /);
   expect(bot.journal.kvList('quanta:params')).toHaveLength(1);
   const changedAt = Date.parse(change?.at ?? '');

@@ -16,7 +16,7 @@ import { runBacktest } from '../../src/backtest/run-backtest.ts';
 import { loadConfig, parseConfig } from '../../src/config/index.ts';
 import { startPaperVenue, type PaperVenue } from '../../src/paper/index.ts';
 import { silentLogger } from '../../src/log/logger.ts';
-import { startBot } from '../../src/runtime/bot.ts';
+import { startBotWithParts } from '../../src/runtime/bot.ts';
 import type { VenueClient } from '../../src/venue/venue-client.ts';
 import { T0, WALLET_KEY } from './account/helpers.ts';
 import { ROOT, strategyModule, WALLET_ENV } from './runtime/harness.ts';
@@ -106,7 +106,7 @@ describe('a VenueClient written in a test file carries a whole bot and a whole b
     const controller = new AbortController();
     const POLLS = 4;
     let polls = 0;
-    const bot = await startBot({
+    const bot = await startBotWithParts({
       config,
       env: { [WALLET_ENV]: WALLET_KEY },
       log: silentLogger,

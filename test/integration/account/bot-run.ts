@@ -10,7 +10,7 @@ import { stringify } from 'yaml';
 import { parseConfig, type Config } from '../../../src/config/index.ts';
 import type { OrderRecord } from '../../../src/execution/order-record.ts';
 import type { Logger } from '../../../src/log/logger.ts';
-import { startBot, type RunSummary } from '../../../src/runtime/bot.ts';
+import { startBotWithParts, type RunSummary } from '../../../src/runtime/bot.ts';
 import type { TestClock } from './helpers.ts';
 
 /** The repository root (package.json, strategies/, bin/). */
@@ -92,7 +92,7 @@ export async function runBotFor(plan: RunPlan, onStarted?: () => void): Promise<
   const controller = new AbortController();
   let polls = 0;
   const started: { settle?: () => Promise<void> } = {};
-  const bot = await startBot({
+  const bot = await startBotWithParts({
     config: plan.config,
     env: plan.env,
     log: plan.log,

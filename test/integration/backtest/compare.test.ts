@@ -19,7 +19,7 @@ import { unrealizedPnlX18 } from '../../../src/execution/positions.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
 import { formatX18, parseDecimalToX18 } from '../../../src/money/index.ts';
 import { startPaperVenue, type PaperVenue } from '../../../src/paper/index.ts';
-import { startBot } from '../../../src/runtime/bot.ts';
+import { startBotWithParts } from '../../../src/runtime/bot.ts';
 import { ROOT } from '../../helpers/strategy-harness.ts';
 
 let venue: PaperVenue | undefined;
@@ -62,7 +62,7 @@ describe('quanta compare', () => {
     const recordDir = join(dir, 'rec');
     const yaml = configText(venue.url, stateDir, recordDir);
     const config = parseConfig(yaml, 'compare.yaml', ROOT);
-    const bot = await startBot({
+    const bot = await startBotWithParts({
       config,
       env: { COMPARE_WALLET_KEY: generatePrivateKey() },
       log: silentLogger,

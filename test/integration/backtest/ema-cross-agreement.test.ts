@@ -17,7 +17,7 @@ import type { ProducedIntent } from '../../../src/stack/trading-session.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
 import { RecordingWriter } from '../../../src/market/recording/index.ts';
 import { startPaperVenue } from '../../../src/paper/index.ts';
-import { startBot } from '../../../src/runtime/bot.ts';
+import { startBotWithParts } from '../../../src/runtime/bot.ts';
 import { virtualTime } from '../../helpers/virtual-time.ts';
 import {
   ROOT,
@@ -82,7 +82,7 @@ it('the example ema-cross strategy on the paper venue, and the backtest of its r
   const env = { [WALLET_ENV]: generatePrivateKey() };
   const config = await loadConfig(path, { env });
   const live: ProducedIntent[] = [];
-  const bot = await startBot({
+  const bot = await startBotWithParts({
     config,
     env,
     log: silentLogger,

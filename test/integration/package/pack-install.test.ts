@@ -150,11 +150,21 @@ export default defineStrategy({
 /** Programmatic use, type-checked only: the types a user needs for startBot and runBacktest. */
 const EMBED_TS = `import { defineStrategy } from 'quanta';
 import { runBacktest } from 'quanta/backtest';
-import { createLogger, loadConfig, startBot, type RunSummary } from 'quanta/runtime';
+import {
+  createLogger,
+  loadConfig,
+  startBot,
+  type RunSummary,
+  type TradingMode,
+} from 'quanta/runtime';
 
 export async function runFor(ms: number): Promise<RunSummary> {
   const config = await loadConfig('bot.yaml');
   const bot = await startBot({ config, env: process.env, log: createLogger(), projectRoot: '.' });
+  const mode: TradingMode = bot.setMode('halt-entries', 'control');
+  console.log(mode, bot.mode, bot.status(), bot.controlUrl);
+  // @ts-expect-error: the handle is narrow: the journal stays inside the runtime
+  void bot.journal;
   await bot.run(AbortSignal.timeout(ms));
   return bot.shutdown();
 }

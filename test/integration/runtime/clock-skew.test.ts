@@ -94,7 +94,7 @@ it('a host clock 10 minutes behind the venue: all 47 orders refused, not sent to
   expect(low).toBeLessThanOrEqual(600.01);
   expect(high).toBeGreaterThanOrEqual(599.99);
   expect(high).toBeLessThan(610);
-  expect(running.bot.operations.status().clock).toMatchObject({
+  expect(running.bot.status().clock).toMatchObject({
     state: 'behind',
     detail: expect.stringMatching(
       /^this host's clock is (59\d\.\d|600\.0)–60\d\.\d s behind the venue's/,

@@ -92,7 +92,7 @@ it('polls keep to the rate budget through wall-clock steps, each step logged onc
   expect(running.bot.operations.notReadyReasons()).toEqual([]);
   expect(await metricSample(running.bot, 'quanta_snapshot_age_seconds')).toBeLessThan(1);
   await windows(2);
-  const budget = running.bot.operations.status().rateBudget as RateBudgetStatus;
+  const budget = running.bot.status().rateBudget as RateBudgetStatus;
 
   // The same rate before, during the 20 s after the step back and after the step forward
   // (measured: 24 to 26 requests per 5 s in each window), never over the budget's 30. Before,

@@ -22,7 +22,12 @@ import type { ProducedIntent } from '../../../src/stack/trading-session.ts';
 import { createLogger, type Logger } from '../../../src/log/logger.ts';
 import type { Snapshot } from '../../../src/market/snapshot.ts';
 import type { PaperVenue } from '../../../src/paper/index.ts';
-import { startBot, type Bot, type BotOptions, type RunSummary } from '../../../src/runtime/bot.ts';
+import {
+  startBotWithParts,
+  type BotWithParts,
+  type BotOptions,
+  type RunSummary,
+} from '../../../src/runtime/bot.ts';
 import type { SimOrder } from '../../../src/sim/index.ts';
 import { parseMarketList } from '../../../src/venue/schemas/index.ts';
 import type { Market } from '../../../src/domain/index.ts';
@@ -199,7 +204,7 @@ export async function runVirtualUntil(
  * when it is not exposed.
  */
 export async function metricSample(
-  bot: Pick<Bot, 'controlUrl'>,
+  bot: Pick<BotWithParts, 'controlUrl'>,
   sample: string,
 ): Promise<number | undefined> {
   const text = await (await fetch(`${bot.controlUrl ?? ''}/metrics`)).text();
@@ -209,7 +214,7 @@ export async function metricSample(
 
 /** A bot started in-process and running until {@link RunningBot.stop}. */
 export interface RunningBot {
-  readonly bot: Bot;
+  readonly bot: BotWithParts;
   readonly config: Config;
   readonly walletKey: Hex;
   /** The paper venue's engine account of this bot's subaccount. */
@@ -240,7 +245,7 @@ export async function runBot(
   const config = await loadConfig(configPath, { env });
   const snapshots: Snapshot[] = [];
   const intents: ProducedIntent[] = [];
-  const bot = await startBot({
+  const bot = await startBotWithParts({
     config,
     env,
     log,

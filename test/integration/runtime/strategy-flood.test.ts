@@ -91,7 +91,7 @@ it('a flooding strategy is throttled to its share: polls keep their rate, the he
   await runVirtualUntil(time, proxy, startedAt + RUN_MS);
   controller.abort();
   await running;
-  const budget = bot.operations.status().rateBudget as RateBudgetStatus;
+  const budget = bot.status().rateBudget as RateBudgetStatus;
   const summary = await bot.shutdown();
 
   const fresh = snapshots.filter((snapshot) => !snapshot.stale).length;

@@ -16,7 +16,7 @@ import { generatePrivateKey } from 'viem/accounts';
 import { stringify } from 'yaml';
 import { loadConfig } from '../../../src/config/index.ts';
 import { startPaperVenue } from '../../../src/paper/index.ts';
-import { startBot } from '../../../src/runtime/bot.ts';
+import { startBotWithParts } from '../../../src/runtime/bot.ts';
 import {
   captureLogs,
   journalPath,
@@ -67,7 +67,7 @@ it('isolate: worker: a strategy that allocates without bound is paused and alert
   const env = { [WALLET_ENV]: generatePrivateKey() };
   const config = await loadConfig(path, { env });
   const logs = captureLogs();
-  const bot = await startBot({ config, env, log: logs.log, projectRoot: ROOT });
+  const bot = await startBotWithParts({ config, env, log: logs.log, projectRoot: ROOT });
   const controller = new AbortController();
   const running = bot.run(controller.signal);
   let stopped = false;

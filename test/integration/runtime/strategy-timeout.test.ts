@@ -12,7 +12,7 @@ import { stringify } from 'yaml';
 import { parseConfig } from '../../../src/config/index.ts';
 import type { Snapshot } from '../../../src/market/snapshot.ts';
 import { startPaperVenue, type PaperVenue } from '../../../src/paper/index.ts';
-import { startBot } from '../../../src/runtime/bot.ts';
+import { startBotWithParts } from '../../../src/runtime/bot.ts';
 import type { StartTimer } from '../../../src/clock/timers.ts';
 import { T0, WALLET_KEY } from '../account/helpers.ts';
 import { captureLogs, ROOT, strategyModule, WALLET_ENV } from './harness.ts';
@@ -60,7 +60,7 @@ it("a strategy that never answers delays another strategy's order by its timeout
   const controller = new AbortController();
   const POLLS = 5;
   let polls = 0;
-  const bot = await startBot({
+  const bot = await startBotWithParts({
     config,
     env: { [WALLET_ENV]: WALLET_KEY },
     log: logs.log,

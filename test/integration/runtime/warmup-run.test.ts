@@ -13,7 +13,7 @@ import { silentLogger } from '../../../src/log/logger.ts';
 import { RecordingWriter } from '../../../src/market/recording/index.ts';
 import { createSnapshot } from '../../../src/market/snapshot.ts';
 import { startPaperVenue } from '../../../src/paper/index.ts';
-import { startBot } from '../../../src/runtime/bot.ts';
+import { startBotWithParts } from '../../../src/runtime/bot.ts';
 import { DEFAULT_SIM_MARKETS } from '../../../src/sim/default-markets.ts';
 import type { ProducedIntent } from '../../../src/stack/trading-session.ts';
 import { virtualTime } from '../../helpers/virtual-time.ts';
@@ -81,7 +81,7 @@ async function setUp(markets: string[] = ['ETH-USD']) {
   const config = await loadConfig(path, { env });
   const intents: ProducedIntent[] = [];
   const start = (warmup?: string) =>
-    startBot({
+    startBotWithParts({
       config,
       env,
       log: silentLogger,

@@ -22,8 +22,6 @@ const MAX_FILE_LINES = 400;
 const PENDING: readonly string[] = [
   'config/schema.ts',
   'market/recording/recording-writer.ts',
-  'runtime/bot.ts',
-  'runtime/bot.ts: assembleBot',
   'runtime/control/control-server.ts: route',
   'runtime/control/control-server.ts: startControlServer',
   'venue/http/request.ts',

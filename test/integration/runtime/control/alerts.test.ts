@@ -8,7 +8,7 @@ import { afterEach, expect, it } from 'vitest';
 import { generatePrivateKey } from 'viem/accounts';
 import { loadConfig } from '../../../../src/config/index.ts';
 import { startPaperVenue } from '../../../../src/paper/index.ts';
-import { startBot, type Bot } from '../../../../src/runtime/bot.ts';
+import { startBotWithParts, type BotWithParts } from '../../../../src/runtime/bot.ts';
 import { ALERT_KINDS } from '../../../../src/runtime/control/notifier.ts';
 import {
   captureLogs,
@@ -37,12 +37,12 @@ afterEach(async () => {
 async function started(
   dir: string,
   config: ControlTestConfig,
-): Promise<{ bot: Bot; stop: () => Promise<void>; snapshots: () => number }> {
+): Promise<{ bot: BotWithParts; stop: () => Promise<void>; snapshots: () => number }> {
   const configPath = await writeControlConfig(dir, config);
   const env = { [WALLET_ENV]: generatePrivateKey() };
   const loaded = await loadConfig(configPath, { env });
   let snapshots = 0;
-  const bot = await startBot({
+  const bot = await startBotWithParts({
     config: loaded,
     env,
     log: captureLogs().log,

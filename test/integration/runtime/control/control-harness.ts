@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { generatePrivateKey } from 'viem/accounts';
 import { loadConfig } from '../../../../src/config/index.ts';
-import { startBot, type Bot } from '../../../../src/runtime/bot.ts';
+import { startBotWithParts, type BotWithParts } from '../../../../src/runtime/bot.ts';
 import { captureLogs, PAPER_BALANCE, WALLET_ENV } from '../harness.ts';
 
 /** What a control test config sets beyond the venue and strategies. */
@@ -299,11 +299,11 @@ export async function startRunningBot(
   configPath: string,
   env: NodeJS.ProcessEnv,
   cleanups: (() => Promise<unknown>)[],
-): Promise<{ bot: Bot; url: string }> {
+): Promise<{ bot: BotWithParts; url: string }> {
   const fullEnv = { [WALLET_ENV]: generatePrivateKey(), ...env };
   const config = await loadConfig(configPath, { env: fullEnv });
   const { log } = captureLogs();
-  const bot = await startBot({ config, env: fullEnv, log, projectRoot: process.cwd() });
+  const bot = await startBotWithParts({ config, env: fullEnv, log, projectRoot: process.cwd() });
   const controller = new AbortController();
   const running = bot.run(controller.signal);
   cleanups.push(async () => {

@@ -84,15 +84,15 @@ it('off loopback: every route needs a token, the read-only one may watch but not
     expect(refused.status, path).toBe(403);
     expect(refused.body.error).toMatch(/may watch, not act/);
   }
-  expect(bot.modes.mode).toBe('trading');
+  expect(bot.mode).toBe('trading');
 
   // Acting.
   expect((await call(url, '/halt', { token: ACT, body: { mode: 'halt' } })).body).toEqual({
     mode: 'halt',
   });
-  expect(bot.modes.mode).toBe('halt');
+  expect(bot.mode).toBe('halt');
   expect((await call(url, '/resume', { token: ACT, body: {} })).status).toBe(200);
-  expect(bot.modes.mode).toBe('trading');
+  expect(bot.mode).toBe('trading');
 }, 60_000);
 
 it('the page session is an HttpOnly SameSite=Strict cookie that is not the token, with the token’s role', async () => {
@@ -121,7 +121,7 @@ it('the page session is an HttpOnly SameSite=Strict cookie that is not the token
     body: '{"mode":"halt-entries"}',
   });
   expect(halted.status).toBe(200);
-  expect(bot.modes.mode).toBe('halt-entries');
+  expect(bot.mode).toBe('halt-entries');
 
   // A watch session reads, and cannot act.
   const watchOpened = await rawRequest(url, '/session', {
@@ -139,7 +139,7 @@ it('the page session is an HttpOnly SameSite=Strict cookie that is not the token
     body: '{}',
   });
   expect(refused.status).toBe(403);
-  expect(bot.modes.mode).toBe('halt-entries');
+  expect(bot.mode).toBe('halt-entries');
 
   const ended = await rawRequest(url, '/session', { method: 'DELETE', headers: JSON_WRITE });
   // Ending needs a valid session or token like everything else; with one it clears the cookie.
@@ -184,7 +184,7 @@ it('what another site can make a browser send changes nothing, even with a valid
       expectSecurityHeaders(answer.headers, what);
     }
   }
-  expect(bot.modes.mode).toBe('trading');
+  expect(bot.mode).toBe('trading');
   // The same page's own request goes through.
   const own = await rawRequest(url, '/halt', {
     method: 'POST',
@@ -192,7 +192,7 @@ it('what another site can make a browser send changes nothing, even with a valid
     body: '{"mode":"halt"}',
   });
   expect(own.status).toBe(200);
-  expect(bot.modes.mode).toBe('halt');
+  expect(bot.mode).toBe('halt');
   // A preflight gets no CORS permission.
   const preflight = await rawRequest(url, '/resume', {
     method: 'OPTIONS',
@@ -227,11 +227,11 @@ it('on loopback without a token: a rebound Host and forms are refused; the loopb
     body: 'mode=halt',
   });
   expect(form.status).toBe(415);
-  expect(bot.modes.mode).toBe('trading');
+  expect(bot.mode).toBe('trading');
   for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
     expect((await rawRequest(url, '/status', { headers: { host } })).status, host).toBe(200);
   }
   const halted = await call(url, '/halt', { body: { mode: 'halt' } });
   expect(halted.status).toBe(200);
-  expect(bot.modes.mode).toBe('halt');
+  expect(bot.mode).toBe('halt');
 }, 60_000);

@@ -6,7 +6,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { generatePrivateKey } from 'viem/accounts';
 import { startPaperVenue, type PaperVenue } from '../../../../src/paper/index.ts';
-import type { Bot } from '../../../../src/runtime/bot.ts';
+import type { BotWithParts } from '../../../../src/runtime/bot.ts';
 import { spawnQuanta, strategyModule, tempDir, waitFor, WALLET_ENV } from '../harness.ts';
 import { call, startOutageProxy, startRunningBot, writeControlConfig } from './control-harness.ts';
 
@@ -25,7 +25,7 @@ async function venue(): Promise<PaperVenue> {
 async function startRunning(
   configPath: string,
   env: NodeJS.ProcessEnv = {},
-): Promise<{ bot: Bot; url: string }> {
+): Promise<{ bot: BotWithParts; url: string }> {
   return startRunningBot(configPath, env, cleanups);
 }
 

@@ -8,7 +8,7 @@ import { afterEach, expect, it } from 'vitest';
 import { generatePrivateKey } from 'viem/accounts';
 import { loadConfig } from '../../../../src/config/index.ts';
 import { startPaperVenue } from '../../../../src/paper/index.ts';
-import { startBot } from '../../../../src/runtime/bot.ts';
+import { startBotWithParts } from '../../../../src/runtime/bot.ts';
 import {
   accountIdOf,
   captureLogs,
@@ -71,7 +71,7 @@ it('flatten closes positions in two markets with reduce-only MARKET orders only,
   const logs = captureLogs();
   const { log } = logs;
   let snapshots = 0;
-  const bot = await startBot({
+  const bot = await startBotWithParts({
     config,
     env,
     log,

@@ -7,7 +7,7 @@ import { afterEach, expect, it } from 'vitest';
 import { generatePrivateKey } from 'viem/accounts';
 import { loadConfig } from '../../../../src/config/index.ts';
 import { startPaperVenue } from '../../../../src/paper/index.ts';
-import { startBot } from '../../../../src/runtime/bot.ts';
+import { startBotWithParts } from '../../../../src/runtime/bot.ts';
 import { captureLogs, strategyModule, tempDir, waitFor, WALLET_ENV } from '../harness.ts';
 import { writeControlConfig } from './control-harness.ts';
 
@@ -53,7 +53,12 @@ it('exposes the issue’s metrics with bounded labels', async () => {
   });
   const env = { [WALLET_ENV]: generatePrivateKey() };
   const config = await loadConfig(configPath, { env });
-  const bot = await startBot({ config, env, log: captureLogs().log, projectRoot: process.cwd() });
+  const bot = await startBotWithParts({
+    config,
+    env,
+    log: captureLogs().log,
+    projectRoot: process.cwd(),
+  });
   const controller = new AbortController();
   const running = bot.run(controller.signal);
   cleanups.push(async () => {

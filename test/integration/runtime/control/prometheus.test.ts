@@ -15,7 +15,7 @@ import { generatePrivateKey } from 'viem/accounts';
 import { loadConfig } from '../../../../src/config/index.ts';
 import type { OrderRecord } from '../../../../src/execution/order-record.ts';
 import { startPaperVenue } from '../../../../src/paper/index.ts';
-import { startBot } from '../../../../src/runtime/bot.ts';
+import { startBotWithParts } from '../../../../src/runtime/bot.ts';
 import { captureLogs, strategyModule, tempDir, waitFor, WALLET_ENV } from '../harness.ts';
 import { writeControlConfig } from './control-harness.ts';
 import { freePort } from '../../../helpers/free-port.ts';
@@ -98,7 +98,12 @@ it('prometheus scrapes the bot until its order counter and net PnL gauge match t
   });
   const env = { [WALLET_ENV]: generatePrivateKey(), QUANTA_TEST_METRICS_TOKEN: token };
   const config = await loadConfig(configPath, { env });
-  const bot = await startBot({ config, env, log: captureLogs().log, projectRoot: process.cwd() });
+  const bot = await startBotWithParts({
+    config,
+    env,
+    log: captureLogs().log,
+    projectRoot: process.cwd(),
+  });
   const controller = new AbortController();
   const running = bot.run(controller.signal);
   cleanups.push(async () => {
