@@ -13,6 +13,11 @@ const SOURCE_CONDITIONS = ['quanta-source', 'module', 'node', 'development|produ
  * budget. What they check is the budget, so they get the machine to themselves.
  */
 const ALONE = ['test/integration/runtime/shared-rate-budget.test.ts'];
+/**
+ * The simulator's seed range (issue 31): it keeps both cores busy for minutes, so it runs last,
+ * after `ALONE` (in a group of its own: beside the rate test it would starve that one too).
+ */
+const SIM_RANGE = ['test/integration/simulation/seed-range.test.ts'];
 
 export default defineConfig({
   ssr: { resolve: { conditions: SOURCE_CONDITIONS } },
@@ -29,13 +34,17 @@ export default defineConfig({
         test: {
           name: 'suite',
           include: ['test/**/*.test.ts'],
-          exclude: ALONE,
+          exclude: [...ALONE, ...SIM_RANGE],
           sequence: { groupOrder: 0 },
         },
       },
       {
         extends: true,
         test: { name: 'alone', include: ALONE, sequence: { groupOrder: 1 } },
+      },
+      {
+        extends: true,
+        test: { name: 'sim-range', include: SIM_RANGE, sequence: { groupOrder: 2 } },
       },
     ],
   },

@@ -1,0 +1,42 @@
+/**
+ * Issue 31: CI runs a range of whole-bot schedules on the worker pool, as `quanta sim --seeds`
+ * does (one thread per core), each the default schedule: 10 virtual minutes, the default fault
+ * mix, one crash and restart, 2 minutes of healing, every invariant checked after every step
+ * and at the end. Every one must end without a violation.
+ *
+ * The issue asks for at least 500 seeds in under 2 minutes; this machine does not reach that
+ * yet. Measured: about 1.1 s of CPU a schedule (one warm process, seeds 1-10 one after another),
+ * so 2 cores give at best some 1.8 schedules a second and 500 seeds take 4-5 minutes. The range
+ * here (150) is sized to take about 2 minutes on this 2-core machine with nothing else running;
+ * that estimate is not measured (the machine ran at load 10-15 all the session this was written
+ * in: 40 seeds took 234 s there). `QUANTA_SIM_CI_FROM` / `QUANTA_SIM_CI_TO` run another range.
+ * The test runs in a group of its own, last (vitest.config.ts): beside the rest of the suite it
+ * would take as long as the CPU it is left.
+ */
+import { expect, it } from 'vitest';
+import { formatViolation } from '../../../src/simulation/invariants.ts';
+import { runSeeds } from '../../../src/simulation/run-seeds.ts';
+
+const FROM = Number(process.env.QUANTA_SIM_CI_FROM ?? 1);
+const TO = Number(process.env.QUANTA_SIM_CI_TO ?? 150);
+const TEN_MINUTES = 10 * 60_000;
+
+it(`seeds ${FROM}-${TO}: default 10-minute schedules with a crash, no violation`, async () => {
+  const started = performance.now();
+  const results = await runSeeds({ from: FROM, to: TO });
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    `${results.length} schedules in ${seconds.toFixed(1)} s (${(results.length / seconds).toFixed(2)}/s)`,
+  );
+  expect(results.map((result) => result.seed)).toEqual(
+    Array.from({ length: TO - FROM + 1 }, (_, i) => FROM + i),
+  );
+  // Nothing shortened: each schedule ran its 10 virtual minutes with its crash, and traded.
+  for (const { stats } of results) {
+    expect(stats.virtualMs).toBe(TEN_MINUTES);
+    expect(stats.crashes).toBe(1);
+    expect(stats.ordersAccepted).toBeGreaterThan(0);
+  }
+  const violations = results.flatMap((result) => result.violations).map(formatViolation);
+  expect(violations, violations.join('\n\n')).toEqual([]);
+}, 900_000);
