@@ -139,3 +139,23 @@ export function positiveDecimal() {
 export function nonEmptyList<Item extends z.ZodType>(item: Item, expected: string) {
   return z.array(item, { error: expected }).min(1, { error: expected });
 }
+
+/** Shape of a market symbol: letters and digits, joined by one of `- / _ .`. */
+const SYMBOL_PATTERN = /^[A-Za-z0-9]+(?:[-/_.][A-Za-z0-9]+)*$/;
+
+/** A market symbol like ETH-USD. */
+export function marketSymbol() {
+  const expected = 'expected a market symbol like ETH-USD';
+  return z.string({ error: expected }).regex(SYMBOL_PATTERN, { error: expected });
+}
+
+/** Shape of an environment variable name; the key itself never appears in the config. */
+const ENV_VAR_NAME = /^[A-Z_][A-Z0-9_]*$/;
+
+/**
+ * The NAME of an environment variable (the value, a secret, is read from it and never written in
+ * the config). A string of another shape reads `expected` followed by the allowed characters.
+ */
+export function envVarName(expected: string) {
+  return z.string({ error: expected }).regex(ENV_VAR_NAME, { error: `${expected} (A-Z, 0-9, _)` });
+}

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { Config, StrategyConfig } from './schema.ts';
+import type { Config } from './schema.ts';
+import type { StrategyConfig } from './strategy-schema.ts';
 
 /** A path that could not be resolved, with the reason. */
 export interface PathProblem {

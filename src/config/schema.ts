@@ -3,9 +3,10 @@ import {
   address,
   bool,
   durationMs,
+  envVarName,
   integer,
   mapping,
-  nonEmptyList,
+  marketSymbol,
   nonNegativeNumber,
   oneOf,
   positiveDecimal,
@@ -13,6 +14,7 @@ import {
   text,
   venueUrl,
 } from './fields.ts';
+import { type StrategyConfig, strategySchema, withStrategyDefaults } from './strategy-schema.ts';
 
 const MAX_48_BITS = 2 ** 48 - 1;
 const HOUR_MS = 60 * 60 * 1000;
@@ -58,16 +60,10 @@ const venueSchema = mapping({
   }
 });
 
-/** Shape of an environment variable name; the key itself never appears in the config. */
-export const ENV_VAR_NAME = /^[A-Z_][A-Z0-9_]*$/;
-
 const walletSchema = mapping({
-  privateKeyEnv: z
-    .string({ error: 'expected the NAME of an environment variable, like QUANTA_WALLET_KEY' })
-    .regex(ENV_VAR_NAME, {
-      error: 'expected the NAME of an environment variable, like QUANTA_WALLET_KEY (A-Z, 0-9, _)',
-    })
-    .default('QUANTA_WALLET_KEY'),
+  privateKeyEnv: envVarName(
+    'expected the NAME of an environment variable, like QUANTA_WALLET_KEY',
+  ).default('QUANTA_WALLET_KEY'),
 });
 
 const stateSchema = mapping({
@@ -137,8 +133,6 @@ const executionSchema = mapping({
   }
 });
 
-const SYMBOL_PATTERN = /^[A-Za-z0-9]+(?:[-/_.][A-Za-z0-9]+)*$/;
-
 const riskSchema = mapping({
   maxOrderNotional: positiveDecimal().default('5000'),
   maxPositionNotional: positiveDecimal().default('20000'),
@@ -149,13 +143,9 @@ const riskSchema = mapping({
   // Per market symbol, a leverage cap stricter than the listing's initial margin (docs/margin.md):
   // an opening order needs |notional| / maxLeverage of free margin.
   maxLeverage: z
-    .record(
-      z
-        .string({ error: 'expected a market symbol like ETH-USD' })
-        .regex(SYMBOL_PATTERN, { error: 'expected a market symbol like ETH-USD' }),
-      positiveDecimal(),
-      { error: 'expected a mapping of market symbol to leverage, like { ETH-USD: "3" }' },
-    )
+    .record(marketSymbol(), positiveDecimal(), {
+      error: 'expected a mapping of market symbol to leverage, like { ETH-USD: "3" }',
+    })
     .optional(),
   killSwitchFile: text('expected a file path').optional(),
 });
@@ -171,9 +161,7 @@ const paperSchema = mapping({
   listings: z
     .array(
       mapping({
-        market: z
-          .string({ error: 'expected a market symbol like ETH-USD' })
-          .regex(SYMBOL_PATTERN, { error: 'expected a market symbol like ETH-USD' }),
+        market: marketSymbol(),
         activeAfterMs: durationMs(0),
       }),
       { error: 'expected a list of { market, activeAfterMs }' },
@@ -206,23 +194,16 @@ const controlSchema = mapping({
     '127.0.0.1',
   ),
   port: integer('expected a port from 0 to 65535 (0: any free port)', 0, 65535).default(9464),
-  tokenEnv: z
-    .string({ error: 'expected the NAME of an environment variable, like QUANTA_CONTROL_TOKEN' })
-    .regex(ENV_VAR_NAME, {
-      error:
-        'expected the NAME of an environment variable, like QUANTA_CONTROL_TOKEN (A-Z, 0-9, _)',
-    })
-    .optional(),
+  tokenEnv: envVarName(
+    'expected the NAME of an environment variable, like QUANTA_CONTROL_TOKEN',
+  ).optional(),
   /**
    * NAME of the variable holding a second, read-only token: it may watch (the page, every GET)
    * but not act (every POST answers 403). Needs `tokenEnv`.
    */
-  readTokenEnv: z
-    .string({ error: 'expected the NAME of an environment variable, like QUANTA_WATCH_TOKEN' })
-    .regex(ENV_VAR_NAME, {
-      error: 'expected the NAME of an environment variable, like QUANTA_WATCH_TOKEN (A-Z, 0-9, _)',
-    })
-    .optional(),
+  readTokenEnv: envVarName(
+    'expected the NAME of an environment variable, like QUANTA_WATCH_TOKEN',
+  ).optional(),
   /** How many of the latest orders `GET /status` lists. */
   lastOrders: integer('expected an integer from 1 to 1000', 1, 1000).default(20),
 });
@@ -242,12 +223,9 @@ const notifyTargetSchema = mapping({
       { error: 'expected an http(s) URL' },
     )
     .optional(),
-  urlEnv: z
-    .string({ error: 'expected the NAME of an environment variable holding the webhook URL' })
-    .regex(ENV_VAR_NAME, {
-      error: 'expected the NAME of an environment variable holding the webhook URL (A-Z, 0-9, _)',
-    })
-    .optional(),
+  urlEnv: envVarName(
+    'expected the NAME of an environment variable holding the webhook URL',
+  ).optional(),
   format: oneOf(NOTIFY_FORMATS).default('json'),
   /** Telegram's chat id (format telegram only). */
   chatId: z.union([text(), z.number().int()], { error: 'expected a chat id' }).optional(),
@@ -287,60 +265,6 @@ const logSchema = mapping({
 });
 
 /**
- * How a strategy runs: `none` in the bot's own thread (a crash or an endless allocation there
- * takes the bot down); `worker` in a worker thread with a heap limit, whose crash or out-of-memory
- * pauses that strategy and raises an alert instead.
- */
-export const STRATEGY_ISOLATION = ['none', 'worker'] as const;
-
-/**
- * Default heap limit (V8 old generation, `resourceLimits.maxOldGenerationSizeMb`) of a strategy
- * run with `isolate: worker`: room for indicators over long histories, far below what would
- * starve the bot of memory.
- */
-export const DEFAULT_STRATEGY_HEAP_MB = 256;
-
-const strategySchema = mapping({
-  module: text('expected a module path like strategies/dca.ts'),
-  markets: nonEmptyList(
-    z
-      .string({ error: 'expected a market symbol like ETH-USD' })
-      .regex(SYMBOL_PATTERN, { error: 'expected a market symbol like ETH-USD' }),
-    'expected a non-empty list of market symbols like [ETH-USD]',
-  ),
-  params: z
-    .record(z.string(), z.unknown(), { error: 'expected a mapping of strategy parameters' })
-    .default(() => ({})),
-  name: text('expected a non-empty name').optional(),
-  /** Real-time budget of one `onSnapshot`; default {@link defaultStrategyTimeoutMs}. */
-  timeoutMs: durationMs().optional(),
-  /** `worker`: the strategy runs in a worker thread of its own (see `heapLimitMb`); absent: none. */
-  isolate: oneOf(STRATEGY_ISOLATION).optional(),
-  /** Heap limit of an isolated strategy's worker; default {@link DEFAULT_STRATEGY_HEAP_MB}. */
-  heapLimitMb: integer('expected an integer number of MB from 16 to 65536', 16, 65_536).optional(),
-}).superRefine((strategy, ctx) => {
-  // A limit that would not apply is a mistake to say, not a setting to ignore.
-  if (strategy.heapLimitMb !== undefined && strategy.isolate !== 'worker') {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['heapLimitMb'],
-      message: 'applies only with isolate: worker',
-    });
-  }
-});
-
-/**
- * Default of `strategies[].timeoutMs`: half of `poll.intervalMs`. A strategy that hangs then
- * holds back the strategies listed after it by half an interval at most, once (it is not asked
- * again while its call is pending, and is paused after three timeouts in a row), so the others
- * still trade within the poll they were asked in. Longer is allowed: polls then wait up to that
- * long for a slow strategy, they never overlap.
- */
-export function defaultStrategyTimeoutMs(pollIntervalMs: number): number {
-  return Math.max(1, Math.floor(pollIntervalMs / 2));
-}
-
-/**
  * The whole config file. Defaults are filled in here; paths are still as written (see
  * `resolveConfigPaths`).
  */
@@ -369,13 +293,7 @@ export const configSchema = mapping({
 }).transform(({ strategies, ...config }) => ({
   ...config,
   // The default depends on another section, so it is filled in once both are known.
-  strategies: strategies.map(({ timeoutMs, heapLimitMb, ...strategy }) => ({
-    ...strategy,
-    timeoutMs: timeoutMs ?? defaultStrategyTimeoutMs(config.poll.intervalMs),
-    ...(strategy.isolate === 'worker'
-      ? { heapLimitMb: heapLimitMb ?? DEFAULT_STRATEGY_HEAP_MB }
-      : {}),
-  })),
+  strategies: withStrategyDefaults(strategies, config.poll.intervalMs),
 }));
 
 /**
@@ -387,16 +305,6 @@ export type Config = Omit<z.output<typeof configSchema>, 'strategies'> & {
   readonly strategies: readonly StrategyConfig[];
   /** Where the config came from, to point errors found later (strategy params) at file:line:col. */
   readonly source?: ConfigSource;
-};
-
-/** One `strategies[]` entry, its module resolved and its timeout defaulted. */
-export type StrategyConfig = Omit<z.output<typeof strategySchema>, 'timeoutMs'> & {
-  /** Milliseconds one `onSnapshot` may take (see {@link defaultStrategyTimeoutMs}). */
-  readonly timeoutMs: number;
-  /** With `isolate: worker`, its heap limit in MB (default {@link DEFAULT_STRATEGY_HEAP_MB}). */
-  readonly heapLimitMb?: number;
-  /** Every absolute path the module was looked for at, in order (for a "not found" error). */
-  readonly searched?: readonly string[];
 };
 
 /** The file a config was read from, able to locate any key path in it. */
