@@ -128,7 +128,9 @@ export class RunMeasurements {
         seq: snapshot.seq,
         t: snapshot.takenAt,
         markets: accountMarkets,
-        byStrategy,
+        // A copy of its length: the pushed-to array has room for 17, and a kept sample holds it
+        // to the end (128 bytes a sample, 1.7 MB of a million-snapshot run's 13,419 samples).
+        byStrategy: byStrategy.slice(),
         tops: topsOf(snapshot, this.#chartedIds()),
       },
       plots,
