@@ -14,7 +14,7 @@ import type { Poller } from '../../market/poller.ts';
 import type { Snapshot } from '../../market/snapshot.ts';
 import { formatX18 } from '../../money/index.ts';
 import type { LiveParams } from '../live-params.ts';
-import type { ControlHandlers } from './control-server.ts';
+import type { ControlHandlers } from './control-handlers.ts';
 import type { LiveFeed } from './live-feed.ts';
 import { realizedPnlHistory } from './pnl-history.ts';
 import { valueAccount, type AccountValue } from './position-values.ts';

@@ -5,6 +5,7 @@
  * site can make a browser send changes anything (forms, other origins, missing header, a
  * rebound Host), and every answer carries the security headers.
  */
+import { connect } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { startPaperVenue } from '../../../../src/paper/index.ts';
 import { strategyModule, tempDir } from '../harness.ts';
@@ -39,6 +40,16 @@ async function botAt(control: Record<string, unknown>, env: NodeJS.ProcessEnv = 
   return { ...started, url: started.url.replace('0.0.0.0', '127.0.0.1') };
 }
 
+/** The status line's code of a request sent as written (`target` untouched by any URL parser). */
+async function rawStatus(base: string, target: string, headers = ''): Promise<number> {
+  const { hostname, port } = new URL(base);
+  const socket = connect(Number(port), hostname);
+  socket.end(`GET ${target} HTTP/1.1\r\nHost: ${hostname}\r\n${headers}Connection: close\r\n\r\n`);
+  let text = '';
+  for await (const chunk of socket as AsyncIterable<Buffer>) text += chunk.toString('latin1');
+  return Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
+}
+
 function expectSecurityHeaders(headers: Record<string, unknown>, what: string): void {
   const csp = String(headers['content-security-policy']);
   expect(csp, what).toContain("frame-ancestors 'none'");
@@ -67,6 +78,11 @@ it('off loopback: every route needs a token, the read-only one may watch but not
     });
     expect(answer.status, path).toBe(401);
   }
+  // A target that is not a URL (the HTTP parser lets `http://[x` through) is answered, and the
+  // server goes on answering: `new URL` threw in the request listener before.
+  expect(await rawStatus(url, 'http://[bad')).toBe(401);
+  expect(await rawStatus(url, 'http://[bad', `Authorization: Bearer ${WATCH}\r\n`)).toBe(400);
+  expect((await call(url, '/healthz', { token: WATCH })).status).toBe(200);
   // A token is never taken from the URL.
   expect((await rawRequest(url, `/status?token=${ACT}`)).status).toBe(401);
   expect((await rawRequest(url, `/status?access_token=${ACT}`)).status).toBe(401);
