@@ -10,6 +10,7 @@ import type { PreparedStrategy } from '../strategy/prepare-strategies.ts';
 import { openCredentials, readBotWalletKey } from './bot-credentials.ts';
 import {
   openBotCore,
+  recoverOrders,
   startTrading,
   tradingLoop,
   type BotCore,
@@ -131,6 +132,7 @@ export async function assembleBot(
     client,
     liveAdditions(options, state),
   );
+  recoverOrders(core, trading);
   if (options.warmup !== undefined)
     await preloadHistory({
       dir: options.warmup,

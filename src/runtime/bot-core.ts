@@ -43,6 +43,8 @@ export interface BotTime {
   readonly startTimer?: StartTimer;
   /** The strategies' `onSnapshot` deadline timers; default the real one. */
   readonly strategyTimer?: StartTimer;
+  /** The dispatcher's drain deadline at shutdown; default a real one. */
+  readonly drainTimer?: StartTimer;
 }
 
 /** How a mode starts: what differs between `quanta run` and a simulated process. */
@@ -141,7 +143,7 @@ export type StackAdditions = Partial<
   >
 >;
 
-/** The trading parts of a started bot: the stack, the poller, orders left in flight recovered. */
+/** The trading parts of a started bot: the stack and the poller. */
 export interface BotTrading {
   readonly stack: TradingStack;
   readonly poller: Poller;
@@ -150,7 +152,7 @@ export interface BotTrading {
 /**
  * The trading stack (buildTradingStack, one wiring for every mode) over the core's journal,
  * credentials and budget, the poller reading `client` (the core's unless a mode counts its
- * reads), and recovery of the orders left in flight.
+ * reads). The orders left in flight are recovered by {@link recoverOrders}.
  */
 export async function startTrading(
   core: BotCore,
@@ -179,6 +181,7 @@ export async function startTrading(
     sleep: time.sleep,
     log,
     ...(time.strategyTimer === undefined ? {} : { strategyTimer: time.strategyTimer }),
+    ...(time.drainTimer === undefined ? {} : { drainTimer: time.drainTimer }),
     ...additions,
   });
   const poller = createVenuePoller({
@@ -190,8 +193,16 @@ export async function startTrading(
     log,
     budget: core.budget,
   });
-  stack.executor.recover(core.markets);
   return { stack, poller };
+}
+
+/**
+ * Recovers the orders a previous run left in flight (resent or looked up in the background),
+ * booking fills with the listed markets' fees. Its own step, called where each mode called it
+ * before the split: the simulator's traces depend on when the resends start.
+ */
+export function recoverOrders(core: BotCore, trading: BotTrading): void {
+  trading.stack.executor.recover(core.markets);
 }
 
 /** What a mode hangs on the trading loop (the live bot: flatten, recorder, status, alerts). */

@@ -34,9 +34,23 @@ export interface OpenCredentialsOptions {
  * @throws QuantaError when the wallet key is missing or the venue refuses the registration.
  */
 export async function openCredentials(options: OpenCredentialsOptions): Promise<CredentialManager> {
-  const { config, paths, walletKey } = options;
-  const credentials = new CredentialManager({
-    store: new CredentialStore(paths.credentials),
+  const credentials = credentialManagerOf(options);
+  await credentials.ensure(systemTimeoutSignal(credentialTimeoutMs(options.config)));
+  return credentials;
+}
+
+/**
+ * The bot's credential manager, nothing registered yet: {@link openCredentials} registers on
+ * real timers, the simulator (src/simulation/sim-bot.ts) retries on virtual ones with its own
+ * sleep and signing keys.
+ */
+export function credentialManagerOf(
+  options: Omit<OpenCredentialsOptions, 'env'> &
+    Pick<CredentialManagerOptions, 'sleep' | 'generateSigningKey'>,
+): CredentialManager {
+  const { config } = options;
+  return new CredentialManager({
+    store: new CredentialStore(options.paths.credentials),
     venueUrl: options.venueUrl,
     venue: options.venue,
     brokerId: config.venue.brokerId,
@@ -44,15 +58,17 @@ export async function openCredentials(options: OpenCredentialsOptions): Promise<
     chainId: config.venue.chainId,
     domain: signingDomainOf(config),
     headerPrefix: config.venue.headerPrefix,
-    walletPrivateKey: walletKey,
+    walletPrivateKey: options.walletKey,
     renewMarginMs: config.venue.renewMarginMs,
     credentialTtlMs: config.venue.credentialTtlMs,
     now: options.now,
     log: options.log.child({ part: 'account' }),
     ...(options.takePermit === undefined ? {} : { takePermit: options.takePermit }),
+    ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+    ...(options.generateSigningKey === undefined
+      ? {}
+      : { generateSigningKey: options.generateSigningKey }),
   });
-  await credentials.ensure(systemTimeoutSignal(credentialTimeoutMs(config)));
-  return credentials;
 }
 
 /**

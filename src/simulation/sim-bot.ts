@@ -1,28 +1,22 @@
 import type { Hex } from 'viem';
-import { CredentialManager } from '../account/credential-manager.ts';
-import { CredentialStore } from '../account/credential-store.ts';
-import { VenueClock } from '../clock/venue-clock.ts';
+import type { CredentialManager } from '../account/credential-manager.ts';
+import type { VenueClock } from '../clock/venue-clock.ts';
 import type { Config } from '../config/index.ts';
-import type { Market } from '../domain/index.ts';
 import type { Executor } from '../execution/executor.ts';
 import { OrderJournal } from '../execution/journal.ts';
-import { accountCapitalOf } from '../stack/account-capital.ts';
 import type { Logger } from '../log/logger.ts';
-import { credentialRenewal } from '../runtime/bot-credentials.ts';
-import { credentialOrderSigner } from '../runtime/credential-order-signer.ts';
-import { lookupsUnderBudget } from '../runtime/lookup-permits.ts';
-import { openRateBudget, stackRateOf } from '../runtime/rate-budget.ts';
-import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
-import { signingDomainOf } from '../runtime/signing-domain.ts';
+import {
+  openBotCore,
+  recoverOrders,
+  startTrading,
+  tradingLoop,
+  type BotStartUp,
+} from '../runtime/bot-core.ts';
+import { credentialManagerOf } from '../runtime/bot-credentials.ts';
+import { CleanupStack } from '../runtime/cleanup-stack.ts';
 import { statePaths } from '../runtime/state-paths.ts';
-import { TradingLoop } from '../runtime/trading-loop.ts';
-import { buildTradingStack } from '../stack/trading-stack.ts';
-import { createVenuePoller } from '../runtime/venue-poller.ts';
 import type { PreparedStrategy } from '../strategy/prepare-strategies.ts';
-import { listMarkets, type VenueConnection } from '../venue/endpoints/index.ts';
-import { httpVenueClient, httpVenueRegistrar } from '../venue/http-venue-client.ts';
-import type { VenueClient } from '../venue/venue-client.ts';
-import { accountFromPrivateKey } from '../venue/signing/index.ts';
+import { httpVenueRegistrar } from '../venue/http-venue-client.ts';
 import type { ProcessTime } from './scheduler.ts';
 
 /** What one simulated bot process is made of. */
@@ -68,152 +62,86 @@ async function untilDone<T>(time: ProcessTime, step: () => Promise<T>): Promise<
   }
 }
 
-/** The parts of one process every later part is built on. */
-interface Base {
-  readonly options: SimBotOptions;
-  readonly venueClock: VenueClock;
-  readonly read: VenueConnection;
-  readonly write: VenueConnection;
-  readonly budget: RateBudget;
-}
-
-async function baseOf(options: SimBotOptions): Promise<Base> {
-  const { config, time, log, now } = options;
-  const venueClock = new VenueClock({
-    clock: { now, monotonic: time.monotonic },
-    log: log.child({ part: 'clock' }),
-  });
-  options.onClock?.(venueClock);
-  const connection = (baseUrl: string): VenueConnection => ({
-    baseUrl,
-    timeoutMs: config.venue.timeoutMs,
-    timing: venueClock.probe,
-    fetchImpl: options.fetchImpl,
-    startTimer: time.startTimer,
-  });
-  const budget = await openRateBudget({
-    config,
-    writeUrl: config.venue.writeUrl,
-    walletAddress: accountFromPrivateKey(options.walletKey, 'wallet key').address,
-    monotonic: time.monotonic,
-    sleep: time.sleep,
-    log,
-  });
+/**
+ * How a simulated process starts: the first listing and the registration retried a virtual
+ * second apart until they succeed (`firstListing` gives up after five attempts, and a
+ * schedule's start on a faulty network must get through), the
+ * journal on its SQLite file with the process's timers (handed to the simulator as it opens).
+ */
+function simStartUp(options: SimBotOptions, file: { journal?: OrderJournal }): BotStartUp {
+  const { config, time, log } = options;
   return {
-    options,
-    venueClock,
-    read: connection(config.venue.readUrl),
-    write: connection(config.venue.writeUrl),
-    budget,
+    listMarkets: (client, budget) =>
+      untilDone(time, async () => {
+        const signal = time.timeoutSignal(config.venue.timeoutMs);
+        const permit = await budget.take('order', signal);
+        try {
+          return await client.listMarkets(signal);
+        } finally {
+          permit.release();
+        }
+      }),
+    async credentials({ write, budget, walletKey }) {
+      const credentials = credentialManagerOf({
+        config,
+        paths: statePaths(config.state.dir, config.venue),
+        venue: httpVenueRegistrar(write),
+        venueUrl: write.baseUrl,
+        walletKey,
+        takePermit: (signal) => budget.take('order', signal),
+        now: options.now,
+        log,
+        sleep: (ms, signal) => time.sleep(ms, signal ?? new AbortController().signal),
+        generateSigningKey: options.generateSigningKey,
+      });
+      const timeoutMs = config.venue.timeoutMs * 3;
+      await untilDone(time, () => credentials.ensure(time.timeoutSignal(timeoutMs)));
+      return credentials;
+    },
+    openJournal() {
+      const journal = OrderJournal.open(statePaths(config.state.dir, config.venue).journal, {
+        bootId: 'simulation',
+        startTimer: time.startTimer,
+        now: options.now,
+      });
+      file.journal = journal;
+      options.opened(journal);
+      return options.wrapJournal?.(journal) ?? journal;
+    },
   };
 }
 
 /**
- * The first listing, retried a virtual second apart until it succeeds: `firstListing` gives up
- * after five attempts, and a schedule's start on a faulty network must get through.
- */
-function firstMarkets({ options, budget, read }: Base): Promise<Market[]> {
-  const { config, time } = options;
-  return untilDone(time, async () => {
-    const signal = time.timeoutSignal(config.venue.timeoutMs);
-    const permit = await budget.take('order', signal);
-    try {
-      return await listMarkets(read, { signal });
-    } finally {
-      permit.release();
-    }
-  });
-}
-
-function credentialsOf({ options, budget, write }: Base): CredentialManager {
-  const { config, time, log } = options;
-  return new CredentialManager({
-    store: new CredentialStore(statePaths(config.state.dir, config.venue).credentials),
-    venueUrl: write.baseUrl,
-    venue: httpVenueRegistrar(write),
-    brokerId: config.venue.brokerId,
-    subaccountIndex: config.venue.subaccount,
-    chainId: config.venue.chainId,
-    domain: signingDomainOf(config),
-    headerPrefix: config.venue.headerPrefix,
-    walletPrivateKey: options.walletKey,
-    renewMarginMs: config.venue.renewMarginMs,
-    credentialTtlMs: config.venue.credentialTtlMs,
-    now: options.now,
-    log: log.child({ part: 'account' }),
-    takePermit: (signal) => budget.take('order', signal),
-    sleep: (ms, signal) => time.sleep(ms, signal ?? new AbortController().signal),
-    generateSigningKey: options.generateSigningKey,
-  });
-}
-
-/** The venue port, its order lookups taking a permit of the budget. */
-function venueOf(base: Base, credentials: CredentialManager): VenueClient {
-  const { config, time } = base.options;
-  const venue = httpVenueClient({ read: base.read, write: base.write, credentials });
-  return lookupsUnderBudget(venue, base.budget, () => time.timeoutSignal(config.venue.timeoutMs));
-}
-
-/**
- * Starts one bot process on the simulated venue with the parts `quanta run` wires
- * (src/runtime/bot.ts): rate budget, first listing, credentials (registered, reused, renewed),
- * the journal on its SQLite file, the trading stack (strategies, pre-trade checks, executor,
- * dispatcher), recovery, the poller and the trading loop with credential renewal. Every timer
- * is the process's virtual one. Left out: the control server, alerts, the recorder, the state
- * lock (one process at a time by construction) and the trading modes.
+ * Starts one bot process on the simulated venue through the core `quanta run` starts from
+ * (src/runtime/bot-core.ts: rate budget, first listing, credentials registered, reused and
+ * renewed, the journal, the trading stack, recovery, the poller and the trading loop), with the
+ * simulated network and the process's virtual clock and timers injected. Left out (they are
+ * what src/runtime/assemble-bot.ts adds around the core): the control server, alerts, the
+ * recorder, the state lock (one process at a time by construction) and the trading modes. A
+ * simulated process is dropped, never shut down: its cleanup stack is never closed.
  */
 export async function startSimBot(options: SimBotOptions): Promise<SimBot> {
   const { config, time, log, now } = options;
-  const base = await baseOf(options);
-  const markets = await firstMarkets(base);
-  const credentials = credentialsOf(base);
-  await untilDone(time, () => credentials.ensure(time.timeoutSignal(config.venue.timeoutMs * 3)));
-  const file = OrderJournal.open(statePaths(config.state.dir, config.venue).journal, {
-    bootId: 'simulation',
-    startTimer: time.startTimer,
-    now,
-  });
-  options.opened(file);
-  const journal = options.wrapJournal?.(file) ?? file;
-  const venue = venueOf(base, credentials);
-  const { executor, session } = await buildTradingStack({
+  const file: { journal?: OrderJournal } = {};
+  const core = await openBotCore({
     config,
-    strategies: options.strategies,
-    journal,
-    venue,
-    signer: credentialOrderSigner(credentials, signingDomainOf(config)),
-    budget: base.budget,
-    rate: stackRateOf(config),
-    killSwitchOn: () => false,
-    capitalX18: accountCapitalOf(config),
-    now,
-    monotonic: time.monotonic,
-    clockRefusal: (ttlMs) => base.venueClock.refusal(ttlMs),
-    sleep: time.sleep,
     log,
-    strategyTimer: time.startTimer,
-    drainTimer: time.startTimer,
+    time: { ...time, now, strategyTimer: time.startTimer, drainTimer: time.startTimer },
+    venue: config.venue,
+    walletKey: options.walletKey,
+    startUp: simStartUp(options, file),
+    cleanup: new CleanupStack(),
+    fetchImpl: options.fetchImpl,
+    ...(options.onClock === undefined ? {} : { onClock: options.onClock }),
   });
-  const poller = createVenuePoller({
-    transport: venue,
-    poll: config.poll,
-    now,
-    monotonic: time.monotonic,
-    sleep: time.sleep,
-    log,
-    budget: base.budget,
-  });
-  executor.recover(markets);
-  const loop = new TradingLoop({
-    poller,
-    session,
-    beforeTrading: credentialRenewal(credentials, config, log, undefined, time.startTimer),
-  });
+  const trading = await startTrading(core, options.strategies, core.client, {});
+  recoverOrders(core, trading);
+  const loop = tradingLoop(core, trading, {});
   return {
-    journal: file,
-    executor,
-    credentials,
-    clock: base.venueClock,
+    journal: file.journal ?? core.journal,
+    executor: trading.stack.executor,
+    credentials: core.credentials,
+    clock: core.venueClock,
     run: (signal) => loop.run(signal),
   };
 }
