@@ -31,6 +31,10 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Starts it again on the same port (empty: nothing is persisted). */
   restart(): Promise<void>;
+  /** SIGSTOP: connections stay open and nothing is answered (a hung server), until `thaw`. */
+  freeze(): void;
+  /** SIGCONT after `freeze`. */
+  thaw(): void;
   /** Stops it for good and removes its folder. */
   dispose(): Promise<void>;
 }
@@ -127,6 +131,8 @@ export async function startRedisServer(): Promise<RedisServer> {
       return child !== undefined && child.exitCode === null && child.signalCode === null;
     },
     stop: kill,
+    freeze: () => child?.kill('SIGSTOP'),
+    thaw: () => child?.kill('SIGCONT'),
     restart: async () => {
       await kill();
       await launch();

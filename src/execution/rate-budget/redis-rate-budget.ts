@@ -36,6 +36,12 @@ export interface RedisRateBudgetOptions {
   readonly probeEveryMs?: number;
   /** How long {@link RedisRateBudget.open} waits for a first connection. Default 1000. */
   readonly connectTimeoutMs?: number;
+  /**
+   * How long Redis may take to answer before this process falls back. Default 2000: long
+   * enough that a busy machine does not look like an outage (a process that falls back alone
+   * adds its share beside the others' shared window); a Redis that is down refuses at once.
+   */
+  readonly commandTimeoutMs?: number;
   /** A monotonic clock in ms (see `LocalRateBudgetOptions.now`): local waits and holds only. */
   readonly now: () => number;
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -96,6 +102,8 @@ export class RedisRateBudget implements RateBudget {
       leaseMs: this.#leaseMs,
       reconnectEveryMs: probeEveryMs,
       connectTimeoutMs: options.connectTimeoutMs ?? 1000,
+      commandTimeoutMs: options.commandTimeoutMs ?? 2000,
+      sleep: options.sleep,
       ...(options.redisNow === undefined ? {} : { redisNow: options.redisNow }),
     });
     this.#fallback = new Fallback({

@@ -29,6 +29,10 @@ export interface SharedWindowOptions {
   readonly reconnectEveryMs: number;
   /** How long a connection attempt may take. */
   readonly connectTimeoutMs: number;
+  /** How long Redis may take to answer a call before it counts as unreachable. */
+  readonly commandTimeoutMs: number;
+  /** Waits `ms` or until the signal aborts: the calls' timeouts. */
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   /** The scripts' clock; default Redis's own `TIME` (tests inject one). */
   readonly redisNow?: () => number;
 }
@@ -57,10 +61,8 @@ export class SharedWindow {
       // Fail at once while disconnected: the fallback share applies, nothing waits on Redis.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      // Long enough that a busy machine does not look like an outage (a process that falls
-      // back alone adds its share beside the others' shared window); a Redis that is down
-      // refuses at once anyway.
-      commandTimeout: 2000,
+      // No commandTimeout: each call has its own (see `#answered`), which a stall of this
+      // process does not trip.
       connectTimeout: options.connectTimeoutMs,
       retryStrategy: () => options.reconnectEveryMs,
     });
@@ -94,7 +96,7 @@ export class SharedWindow {
     token: string,
   ): Promise<AcquireReply> {
     const keys = this.#keys;
-    return this.#scripts.quantaRateAcquire(
+    const reply = this.#scripts.quantaRateAcquire(
       keys.slots,
       keys.pause,
       keys.waiting,
@@ -111,29 +113,52 @@ export class SharedWindow {
       // slots free that soon; in-flight leases end later).
       Math.floor(this.#options.perMs / 2),
     );
+    return this.#answered(reply);
   }
 
   /** Holds each member for its ms from now (`member, ms` pairs; whole ms: PEXPIRE refuses a fraction). */
   hold(pairs: readonly (string | number)[]): Promise<number> {
-    return this.#scripts.quantaRateHold(this.#keys.slots, this.#redisNowArg(), ...pairs);
+    return this.#answered(
+      this.#scripts.quantaRateHold(this.#keys.slots, this.#redisNowArg(), ...pairs),
+    );
   }
 
   /** Frees a slot whose request never left. */
   remove(member: string): Promise<number> {
-    return this.#redis.zrem(this.#keys.slots, member);
+    return this.#answered(this.#redis.zrem(this.#keys.slots, member));
   }
 
   /** A 429's pause for every process: no slot granted for `ms`. */
   pause(ms: number): Promise<number> {
-    return this.#scripts.quantaRatePause(this.#keys.pause, this.#redisNowArg(), ms);
+    return this.#answered(this.#scripts.quantaRatePause(this.#keys.pause, this.#redisNowArg(), ms));
   }
 
   ping(): Promise<string> {
-    return this.#redis.ping();
+    return this.#answered(this.#redis.ping());
   }
 
   disconnect(): void {
     this.#redis.disconnect();
+  }
+
+  /**
+   * `call`, or a rejection when Redis has not answered it within `commandTimeoutMs`. The
+   * timeout waits one more turn of the event loop before it counts: a process that stalled
+   * (CPU starved, a long synchronous task) runs its expired timers before it reads the replies
+   * that came meanwhile, so ioredis's own `commandTimeout` failed calls Redis had answered in
+   * time, and the budget fell back (measured: a 2.1 s stall of a bot, at load 16 on 2 cores).
+   */
+  #answered<T>(call: Promise<T>): Promise<T> {
+    const ms = this.#options.commandTimeoutMs;
+    const done = new AbortController();
+    const late = (async (): Promise<never> => {
+      await this.#options.sleep(ms, done.signal);
+      // A new timer fires after the I/O of this turn: a reply already here is read first.
+      await this.#options.sleep(0, done.signal);
+      throw new Error(`Redis did not answer within ${String(ms)} ms`);
+    })();
+    late.catch(() => undefined); // aborted once the call settles
+    return Promise.race([call, late]).finally(() => done.abort());
   }
 
   #redisNowArg(): string {

@@ -282,6 +282,76 @@ describe('RedisRateBudget', () => {
       await b.close();
     }
   });
+  it('a stall of this process past the command timeout is no outage: the reply that came meanwhile counts', async () => {
+    // Measured in the shared-budget runtime test at load 16 on 2 cores: a bot's event loop
+    // stalled 2.1 s, ioredis's commandTimeout (2000 ms) fired before the reply that had come
+    // was read, and the bot fell back with Redis up ('Command timed out').
+    const logs = captureLogs();
+    const budget = await RedisRateBudget.open({
+      url: server.url,
+      key: 'stall',
+      requests: 6,
+      perMs: 300,
+      expectedProcesses: 2,
+      leaseMarginMs: 300,
+      probeEveryMs: 100,
+      commandTimeoutMs: 200,
+      now: Date.now,
+      sleep,
+      log: logs.log,
+    });
+    try {
+      const permit = budget.take('order', signal); // its call is on its way to Redis
+      const until = Date.now() + 400;
+      while (Date.now() < until) {
+        // this process stalls; Redis answers meanwhile
+      }
+      (await permit).release();
+      expect({
+        mode: budget.status().mode,
+        unreachable: logs.withMessage('shared rate budget unreachable').map((r) => r.err),
+      }).toEqual({ mode: 'shared', unreachable: [] });
+    } finally {
+      await budget.close();
+    }
+  });
+
+  it('a Redis that stops answering is an outage after the command timeout, and back when it answers', async () => {
+    const own = await startRedisServer();
+    const logs = captureLogs();
+    const budget = await RedisRateBudget.open({
+      url: own.url,
+      key: 'hung',
+      requests: 6,
+      perMs: 300,
+      expectedProcesses: 2,
+      leaseMarginMs: 300,
+      probeEveryMs: 100,
+      commandTimeoutMs: 200,
+      now: Date.now,
+      sleep,
+      log: logs.log,
+    });
+    try {
+      (await budget.take('order', signal)).release();
+      own.freeze();
+      const started = Date.now();
+      (await budget.take('order', signal)).release(); // on the share, once the call timed out
+      expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+      expect(budget.status()).toMatchObject({ mode: 'fallback', requests: 3 });
+      const errors = logs.withMessage('shared rate budget unreachable').map((r) => r.err);
+      expect(errors).toMatchObject([{ message: 'Redis did not answer within 200 ms' }]);
+      own.thaw();
+      const deadline = Date.now() + 5000;
+      while (budget.status().mode !== 'shared' && Date.now() < deadline) await sleep(50, signal);
+      expect(budget.status().mode).toBe('shared');
+    } finally {
+      own.thaw();
+      await budget.close();
+      await own.dispose();
+    }
+  });
+
   it('back on the shared window at the first probe after Redis answers, while holding answered slots on a fractional clock', async () => {
     // The bot's clock is performance.now(): a slot answered at 5000.25 is held until 65002.25.
     // Carried back into Redis as a fraction of a ms, the probe failed (HOLD_LUA's PEXPIRE:
