@@ -2,6 +2,9 @@ import { Redis } from 'ioredis';
 import type { RequestKind } from './rate-budget.ts';
 import { ACQUIRE_LUA, HOLD_LUA, PAUSE_LUA } from './redis-scripts.ts';
 
+/** A call's timeout is counted in turns of this timer (see `SharedWindow.#answered`). */
+const TIMEOUT_TURN_MS = 100;
+
 /** How long an order waiting anywhere keeps lookups and polls of every process back. */
 const ORDERS_WAITING_MS = 250;
 
@@ -62,7 +65,7 @@ export class SharedWindow {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       // No commandTimeout: each call has its own (see `#answered`), which a stall of this
-      // process does not trip.
+      // process or of the machine does not trip.
       connectTimeout: options.connectTimeoutMs,
       retryStrategy: () => options.reconnectEveryMs,
     });
@@ -142,17 +145,22 @@ export class SharedWindow {
   }
 
   /**
-   * `call`, or a rejection when Redis has not answered it within `commandTimeoutMs`. The
-   * timeout waits one more turn of the event loop before it counts: a process that stalled
-   * (CPU starved, a long synchronous task) runs its expired timers before it reads the replies
-   * that came meanwhile, so ioredis's own `commandTimeout` failed calls Redis had answered in
-   * time, and the budget fell back (measured: a 2.1 s stall of a bot, at load 16 on 2 cores).
+   * `call`, or a rejection when Redis has not answered it within `commandTimeoutMs`, counted in
+   * turns of a {@link TIMEOUT_TURN_MS} timer. A stall of this process (CPU starved, a long
+   * synchronous task) or of the whole machine, Redis with it, is one late turn, not an outage:
+   * ioredis's own `commandTimeout` ran its expired timer before it read the reply that came
+   * meanwhile, or before a starved Redis could answer, and the budget fell back with Redis up
+   * (measured in the shared-budget runtime test at load 16 on 2 cores: bots stalled 2-4 s, all
+   * three at once). A Redis that hangs while this process runs still fails the call in about
+   * `commandTimeoutMs`.
    */
   #answered<T>(call: Promise<T>): Promise<T> {
     const ms = this.#options.commandTimeoutMs;
     const done = new AbortController();
     const late = (async (): Promise<never> => {
-      await this.#options.sleep(ms, done.signal);
+      for (let waited = 0; waited < ms; waited += TIMEOUT_TURN_MS) {
+        await this.#options.sleep(Math.min(TIMEOUT_TURN_MS, ms - waited), done.signal);
+      }
       // A new timer fires after the I/O of this turn: a reply already here is read first.
       await this.#options.sleep(0, done.signal);
       throw new Error(`Redis did not answer within ${String(ms)} ms`);
