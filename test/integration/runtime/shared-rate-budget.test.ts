@@ -230,8 +230,8 @@ it('three processes share one budget: >= 0.9 R, no 429, survive a SIGKILL and a 
   // offset allowed (the window then held only the two shares, 0.6 R).
   const SETTLE_MS = PER_MS + 3 * 500;
   // Back within about 1 s of Redis answering: ioredis reconnects every 500 ms, and the next
-  // probe (every 500 ms) carries the bot's held slots in. Measured 0.2-1.0 s at load 12-17 on
-  // 2 cores; 10 s leaves room for the 1-2 s stalls of a bot's event loop measured at that load.
+  // probe (every 500 ms) carries the bot's held slots in. Measured 0.1-0.9 s in five runs at load
+  // 12-17 on 2 cores; 10 s leaves room for the 1-4 s stalls of a bot measured at that load.
   // (It took 8-41 s while the probe sent fractions of a ms that Redis refused, see
   // own-slots.ts; a failure prints every budget line of each bot.)
   const BACK_WITHIN_MS = 10_000;
