@@ -227,6 +227,13 @@ describe('source hygiene', () => {
     }
   });
 
+  it('keeps no state at module level: every cache belongs to an engine (issue 26)', () => {
+    for (const [file, code] of sources) {
+      expect(code, file).not.toMatch(/^(let|var) /m);
+      expect(code, file).not.toMatch(/^(export )?const \w+ = new (Map|Set|WeakMap)\b/m);
+    }
+  });
+
   it('imports nothing from venue/: its shared types come from domain/', () => {
     let domainImports = 0;
     for (const [file, code] of sources) {
