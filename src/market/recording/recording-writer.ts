@@ -3,9 +3,6 @@
  * default: version 4's lines, each with a check field, and an end line; versions 1 to 4 on
  * request, for readers that know only those).
  */
-import { systemClock } from '../../clock/clock.ts';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import type { Market } from '../../domain/index.ts';
 import { sameMarket } from '../same-market.ts';
@@ -21,92 +18,15 @@ import {
 } from './encode-lines.ts';
 import { GzipLineSink, PlainLineSink, type LineSink } from './line-sink.ts';
 import { sealLine } from './line-seal.ts';
-import { defaultRecordingName, isGzipPath, partPath } from './recording-files.ts';
+import { isGzipPath, partPath } from './recording-files.ts';
+import { LineTag, type RecordingHeader, SEALED_VERSION } from './recording-format.ts';
 import {
-  LineTag,
-  RECORDING_FORMAT,
-  RECORDING_VERSION,
-  type RecordingHeader,
-  isRecordingVersion,
-  RECORDING_VERSIONS,
-  type RecordingVersion,
-  SEALED_VERSION,
-} from './recording-format.ts';
+  type RecordingWriterOptions,
+  type WriterSettings,
+  writerSettings,
+} from './writer-options.ts';
 
-/** Default size at which a recording file is rotated: 64 MiB of lines. */
-export const DEFAULT_ROTATE_BYTES = 64 * 1024 * 1024;
-
-/** Options of {@link RecordingWriter.open}. Give exactly one of `dir` and `path`. */
-export interface RecordingWriterOptions {
-  /** A directory (created if missing); the file is named `recording-<UTC time>.jsonl[.gz]`. */
-  readonly dir?: string;
-  /** The first file's path; must end in `.jsonl` or `.jsonl.gz` (gzip follows the name). */
-  readonly path?: string;
-  /** Rotate once a file holds this many bytes of lines (uncompressed size for gzip). */
-  readonly rotateBytes?: number;
-  /** With `dir`: compress (`.jsonl.gz`). With `path`, must agree with the name if given. */
-  readonly gzip?: boolean;
-  /** What is recorded (a venue URL, `paper`…), kept in the header. Never put a secret here. */
-  readonly source?: string;
-  /**
-   * Clock for the header's `createdAt`, the default file name and `flushEveryMs` (ms since the
-   * epoch).
-   */
-  readonly now?: () => number;
-  /**
-   * The format version written: 5 (default), or 4, 3, 2 or 1 for readers that know only those
-   * (their lines carry no check field: a reader cannot tell a changed or missing line).
-   */
-  readonly version?: RecordingVersion;
-  /** Version 3 and later: a keyframe line every this many snapshots of a file (default 256). */
-  readonly keyframeEverySnapshots?: number;
-  /**
-   * gzip: push the compressed bytes to the file after this many snapshots (default 64)…
-   * A crash loses at most the snapshots since the last flush; each flush costs a few bytes.
-   */
-  readonly flushEverySnapshots?: number;
-  /** …or once this many ms passed since the last flush, at the next write (default 5000). */
-  readonly flushEveryMs?: number;
-}
-
-const DEFAULT_FLUSH_SNAPSHOTS = 64;
-const DEFAULT_FLUSH_MS = 5000;
-const DEFAULT_KEYFRAME_SNAPSHOTS = 256;
-
-function usage(rule: string): QuantaError {
-  return new QuantaError(ErrorCodes.USAGE, `recording writer: ${rule}`);
-}
-
-function firstPath(options: RecordingWriterOptions, nowMs: number): string {
-  const { dir, path, gzip } = options;
-  if ((dir === undefined) === (path === undefined)) {
-    throw usage('give exactly one of `dir` and `path`');
-  }
-  if (path !== undefined) {
-    if (!/\.jsonl(\.gz)?$/.test(path)) {
-      throw usage(`path ${JSON.stringify(path)} must end in .jsonl or .jsonl.gz`);
-    }
-    if (gzip !== undefined && gzip !== isGzipPath(path)) {
-      throw usage(
-        `gzip: ${String(gzip)} contradicts path ${JSON.stringify(path)} (gzip follows the .gz ending)`,
-      );
-    }
-    return path;
-  }
-  const directory = dir as string;
-  try {
-    mkdirSync(directory, { recursive: true });
-  } catch (error) {
-    throw new QuantaError(
-      ErrorCodes.RECORDING_WRITE,
-      `recording directory ${directory}: cannot create it`,
-      {
-        cause: error,
-      },
-    );
-  }
-  return join(directory, defaultRecordingName(nowMs, gzip ?? false));
-}
+export { DEFAULT_ROTATE_BYTES, type RecordingWriterOptions } from './writer-options.ts';
 
 /** True when `b` iterates its keys in the same order as `a` (same sizes assumed). */
 function sameOrder(a: ReadonlyMap<number, Market>, b: ReadonlyMap<number, Market>): boolean {
@@ -164,13 +84,7 @@ export class RecordingWriter {
   #unflushed = 0;
   #flushedAt: number;
 
-  private constructor(
-    path: string,
-    rotateBytes: number,
-    header: Omit<RecordingHeader, 'part'>,
-    flush: { snapshots: number; ms: number; now: () => number },
-    keyframes: number,
-  ) {
+  private constructor({ path, rotateBytes, header, flush, keyframes }: WriterSettings) {
     this.#keyframes = keyframes;
     this.#firstPath = path;
     this.#rotateBytes = rotateBytes;
@@ -191,38 +105,7 @@ export class RecordingWriter {
    */
   static open(options: RecordingWriterOptions): Promise<RecordingWriter> {
     try {
-      const rotateBytes = options.rotateBytes ?? DEFAULT_ROTATE_BYTES;
-      if (!Number.isSafeInteger(rotateBytes) || rotateBytes <= 0) {
-        throw usage(`rotateBytes: expected a positive integer, got ${String(rotateBytes)}`);
-      }
-      const version = options.version ?? RECORDING_VERSION;
-      if (!isRecordingVersion(version))
-        throw usage(
-          `version: expected ${RECORDING_VERSIONS.slice(0, -1).join(', ')} or ${String(RECORDING_VERSIONS.at(-1))}, got ${String(version)}`,
-        );
-      const keyframes = options.keyframeEverySnapshots ?? DEFAULT_KEYFRAME_SNAPSHOTS;
-      if (!Number.isSafeInteger(keyframes) || keyframes <= 0)
-        throw usage(
-          `keyframeEverySnapshots: expected a positive integer, got ${String(keyframes)}`,
-        );
-      const snapshots = options.flushEverySnapshots ?? DEFAULT_FLUSH_SNAPSHOTS;
-      const ms = options.flushEveryMs ?? DEFAULT_FLUSH_MS;
-      if (!Number.isSafeInteger(snapshots) || snapshots <= 0)
-        throw usage(`flushEverySnapshots: expected a positive integer, got ${String(snapshots)}`);
-      if (!Number.isFinite(ms) || ms < 0)
-        throw usage(`flushEveryMs: expected a number of ms ≥ 0, got ${String(ms)}`);
-      const now = options.now ?? systemClock.now;
-      const nowMs = now();
-      const path = firstPath(options, nowMs);
-      const header = {
-        format: RECORDING_FORMAT,
-        version,
-        createdAt: new Date(nowMs).toISOString(),
-        source: options.source ?? null,
-      } as const;
-      return Promise.resolve(
-        new RecordingWriter(path, rotateBytes, header, { snapshots, ms, now }, keyframes),
-      );
+      return Promise.resolve(new RecordingWriter(writerSettings(options)));
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
