@@ -44,17 +44,21 @@ const CANONICAL = new Map<string, string>([...STATES, ...SIDES, ...TYPES].map((v
 /**
  * Texts that repeat from row to row (strategy, symbol, signer, tag), one copy each: SQLite gives
  * every row its own strings, and a backtest holding 10,000 orders held 10,000 copies of each
- * (about 200 bytes an order, test/bench/backtest-heap.bench.ts). Bounded: emptied when full.
+ * (about 200 bytes an order, test/bench/backtest-heap.bench.ts). Owned by the store that reads
+ * the rows (two journals share nothing); bounded: emptied when full.
  */
-const SHARED_TEXTS = new Map<string, string>();
-const SHARED_TEXTS_MAX = 4096;
+export class RepeatedTexts {
+  static readonly MAX = 4096;
+  readonly #texts = new Map<string, string>();
 
-function sharedText(value: string): string {
-  const known = SHARED_TEXTS.get(value);
-  if (known !== undefined) return known;
-  if (SHARED_TEXTS.size >= SHARED_TEXTS_MAX) SHARED_TEXTS.clear();
-  SHARED_TEXTS.set(value, value);
-  return value;
+  /** The one copy of `value` this pool keeps (the value itself, the first time it is seen). */
+  one(value: string): string {
+    const known = this.#texts.get(value);
+    if (known !== undefined) return known;
+    if (this.#texts.size >= RepeatedTexts.MAX) this.#texts.clear();
+    this.#texts.set(value, value);
+    return value;
+  }
 }
 // x18 amounts as the journal writes them: bigint.toString(), so no sign on zero, no leading 0.
 const CANONICAL_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
@@ -67,13 +71,13 @@ interface ColumnReader {
   readonly time: (column: string) => number;
   readonly flag: (column: string) => boolean;
   readonly text: (column: string, nullable?: boolean) => string | null;
-  /** `text` of a column whose values repeat from row to row: one copy of each (`sharedText`). */
+  /** `text` of a column whose values repeat from row to row: one copy of each (`RepeatedTexts`). */
   readonly repeated: (column: string, nullable?: boolean) => string | null;
   readonly x18: (column: string, nullable: boolean, min?: bigint) => bigint | null;
   readonly oneOf: <T extends string>(column: string, allowed: ReadonlySet<string>) => T;
 }
 
-function columnReader(row: RawOrderRow): ColumnReader {
+function columnReader(row: RawOrderRow, texts: RepeatedTexts | undefined): ColumnReader {
   const id = row['id'];
   let problem: RowProblem | undefined;
   const fail = (column: string, expected: string): undefined => {
@@ -114,7 +118,7 @@ function columnReader(row: RawOrderRow): ColumnReader {
     text,
     repeated: (column, nullable = false) => {
       const value = text(column, nullable);
-      return value === null ? null : sharedText(value);
+      return value === null || texts === undefined ? value : texts.one(value);
     },
     x18: (column, nullable, min) => {
       const value = row[column];
@@ -143,9 +147,10 @@ function columnReader(row: RawOrderRow): ColumnReader {
  * Reads one `orders` row into a record, checking every column against what the journal writes
  * (type, range, canonical form, the signed body's own market and expiry, and the row's
  * checksum). A value that fails is corruption: the first one found is returned, naming the column.
+ * `texts`: the reader's pool of repeated texts, when it keeps many rows (the store).
  */
-export function readOrderRow(row: RawOrderRow): OrderRecord | RowProblem {
-  const read = columnReader(row);
+export function readOrderRow(row: RawOrderRow, texts?: RepeatedTexts): OrderRecord | RowProblem {
+  const read = columnReader(row, texts);
   const { int, time, flag, text, repeated, x18, oneOf } = read;
   const record: OrderRecord = {
     id: int('id', 1),

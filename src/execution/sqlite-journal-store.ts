@@ -9,6 +9,7 @@ import {
   fixedOrderValues,
   isRowProblem,
   readOrderRow,
+  RepeatedTexts,
   type RawOrderRow,
 } from './journal-row.ts';
 import {
@@ -67,6 +68,8 @@ export class SqliteJournalStore implements JournalStore {
   readonly #latest: Database.Statement;
   readonly #countByState: Database.Statement;
   readonly #inStates = new Map<string, Database.Statement>();
+  /** One copy of each repeated text across the rows read (a backtest keeps them all). */
+  readonly #texts = new RepeatedTexts();
   readonly #insertMany: (records: readonly OrderRecord[], sums: readonly number[]) => void;
   readonly #kv: SqliteKeyValues;
   readonly #sync: JournalSync;
@@ -287,7 +290,7 @@ export class SqliteJournalStore implements JournalStore {
 
   /** The record of a row read from the file; a value no quanta writes is damage. */
   #toRecord(row: RawOrderRow): OrderRecord {
-    const read = readOrderRow(row);
+    const read = readOrderRow(row, this.#texts);
     if (isRowProblem(read)) throw journalDamaged(this.#path, [describeRowProblem(read)]);
     return read;
   }

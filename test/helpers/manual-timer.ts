@@ -5,6 +5,8 @@ export interface ManualTimer {
   readonly start: StartTimer;
   /** Durations of the timers armed and neither fired nor cancelled, in arming order. */
   armed(): number[];
+  /** Durations of every timer ever armed (fired, cancelled or live), in arming order. */
+  started(): number[];
   /** Fires every armed timer. */
   fireAll(): void;
 }
@@ -21,6 +23,7 @@ export function manualTimer(): ManualTimer {
       };
     },
     armed: () => live().map((timer) => timer.ms),
+    started: () => timers.map((timer) => timer.ms),
     fireAll: () => {
       for (const timer of live()) {
         timer.done = true;

@@ -107,7 +107,8 @@ describe('Notifier timers', () => {
       expect(stub.requests).toHaveLength(3);
       expect(waits).toEqual([500, 1000]);
       expect(notifier.counts()).toEqual({ dropped: 0, sent: 1, failed: 0 });
-      // Each request's deadline and the closing one were armed there, and all are cancelled.
+      // Each request's 5 s deadline and the closing one (60 s) were armed there, all cancelled.
+      expect(timer.started()).toEqual([5000, 60_000, 5000, 5000]);
       expect(timer.armed()).toEqual([]);
     } finally {
       await stub.close();
