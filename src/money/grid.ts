@@ -25,7 +25,9 @@ export function quantumX18(expo: number): bigint {
     );
   }
   // A table read: the books, quotes and checks ask this for every price they touch.
-  return QUANTA[expo - MIN_EXPO]!;
+  const quantum = QUANTA[expo - MIN_EXPO];
+  if (quantum === undefined) throw new Error(`quantum table has no entry for expo ${expo}`);
+  return quantum;
 }
 
 /** True when `valueX18` is a whole number of quanta for `expo`. */

@@ -64,6 +64,7 @@ export function buildHeaders(
   return headers;
 }
 
+/** Refuses a request option (a timeout, a byte limit) that is not a positive finite number. */
 export function checkPositive(name: string, value: number, endpoint: string): void {
   if (!Number.isFinite(value) || value <= 0) {
     throw requestError(

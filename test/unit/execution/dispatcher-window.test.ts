@@ -221,13 +221,19 @@ describe('Dispatcher rate window', () => {
     expect(await result).toMatchObject({ kind: 'interrupted', attempts: 1 });
   });
 
-  it("a drain's deadline is the injected timer, not a real one (the simulator's virtual time)", async () => {
+  /** A dispatcher whose drain deadline is a manual timer, with one order sent and unanswered. */
+  async function oneSendOnManualTimer() {
     const time = fakeTime();
     const venue = controlledVenue(time.now);
     const timer = manualTimer();
     const dispatcher = drainedWith(time, venue.submitter, timer);
     const result = dispatcher.dispatch(1, order(1), 10_000_000);
     await settle();
+    return { venue, timer, dispatcher, result };
+  }
+
+  it("a drain's deadline is the injected timer, not a real one (the simulator's virtual time)", async () => {
+    const { timer, dispatcher, result } = await oneSendOnManualTimer();
     let drained: boolean | undefined;
     const drain = dispatcher.drain(30_000).then((finished) => (drained = finished));
     await settle();
@@ -241,12 +247,7 @@ describe('Dispatcher rate window', () => {
   });
 
   it('a drain that finishes in time cancels its deadline timer', async () => {
-    const time = fakeTime();
-    const venue = controlledVenue(time.now);
-    const timer = manualTimer();
-    const dispatcher = drainedWith(time, venue.submitter, timer);
-    const result = dispatcher.dispatch(1, order(1), 10_000_000);
-    await settle();
+    const { venue, timer, dispatcher, result } = await oneSendOnManualTimer();
     venue.sends[0]?.answer();
     expect(await dispatcher.drain(30_000)).toBe(true);
     expect(await result).toMatchObject({ kind: 'placed' });
