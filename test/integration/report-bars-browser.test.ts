@@ -13,10 +13,10 @@ import { buildReport } from '../../src/backtest/report-json.ts';
 import { runBacktest } from '../../src/backtest/run-backtest.ts';
 import { writeReport } from '../../src/backtest/write-report.ts';
 import { loadConfig } from '../../src/config/index.ts';
-import { importHistory, readMarketRules } from '../../src/market/history/index.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { launchChromium } from '../helpers/chromium.ts';
 import { ROOT } from '../helpers/strategy-harness.ts';
+import { importEthCandles } from '../helpers/eth-candles.ts';
 import { tempDirs } from '../helpers/temp-dirs.ts';
 
 // The DOM shapes the page callbacks use (the project compiles without the DOM lib).
@@ -59,16 +59,7 @@ function candleCsv(): string {
 
 it('draws the strategy’s bars with its EMAs over the candles and its RSI in its own pane', async () => {
   const dir = tempDir();
-  writeFileSync(join(dir, 'eth.csv'), candleCsv());
-  const { market } = await readMarketRules(join(ROOT, 'test/fixtures/history/eth-usd.yaml'));
-  const data = join(dir, 'candles');
-  await importHistory({
-    kind: 'candles',
-    market,
-    files: [join(dir, 'eth.csv')],
-    out: data,
-    now: () => T0,
-  });
+  const data = await importEthCandles(dir, candleCsv(), T0);
   const configPath = join(dir, 'config.yaml');
   writeFileSync(
     configPath,

@@ -13,8 +13,8 @@ import { computeMetrics } from '../../../src/backtest/metrics.ts';
 import { buildReport } from '../../../src/backtest/report-json.ts';
 import { renderReportHtml } from '../../../src/backtest/report-html.ts';
 import { loadConfig } from '../../../src/config/index.ts';
-import { importHistory, readMarketRules } from '../../../src/market/history/index.ts';
 import { ROOT } from '../../helpers/strategy-harness.ts';
+import { importEthCandles } from '../../helpers/eth-candles.ts';
 import { tempDirs } from '../../helpers/temp-dirs.ts';
 
 const tempDir = tempDirs('quanta-warmup-backtest-');
@@ -25,16 +25,7 @@ async function backtest(candles: number, strategy = 'eager-bars') {
   const dir = tempDir();
   const csv = ['timestamp,open,high,low,close,volume'];
   for (let i = 0; i < candles; i++) csv.push(`${T0 + i * MIN},100,101,99,100.5,1`);
-  writeFileSync(join(dir, 'eth.csv'), `${csv.join('\n')}\n`);
-  const { market } = await readMarketRules(join(ROOT, 'test/fixtures/history/eth-usd.yaml'));
-  const data = join(dir, 'candles');
-  await importHistory({
-    kind: 'candles',
-    market,
-    files: [join(dir, 'eth.csv')],
-    out: data,
-    now: () => T0,
-  });
+  const data = await importEthCandles(dir, `${csv.join('\n')}\n`, T0);
   const module = join(ROOT, `test/fixtures/strategies/${strategy}.ts`);
   const config = join(dir, 'config.yaml');
   writeFileSync(

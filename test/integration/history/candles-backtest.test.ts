@@ -16,10 +16,10 @@ import { computeMetrics } from '../../../src/backtest/metrics.ts';
 import { buildReport } from '../../../src/backtest/report-json.ts';
 import { renderReportHtml } from '../../../src/backtest/report-html.ts';
 import { loadConfig } from '../../../src/config/index.ts';
-import { importHistory, readMarketRules } from '../../../src/market/history/index.ts';
 import { formatX18 } from '../../../src/money/index.ts';
 import { captureLogs } from '../runtime/harness.ts';
 import { ROOT } from '../../helpers/strategy-harness.ts';
+import { importEthCandles } from '../../helpers/eth-candles.ts';
 import { tempDirs } from '../../helpers/temp-dirs.ts';
 
 const tempDir = tempDirs('quanta-candles-backtest-');
@@ -55,16 +55,7 @@ async function setUp(): Promise<{ data: string; config: string }> {
   const dir = tempDir();
   const csv = ['timestamp,open,high,low,close,volume'];
   for (const [minute, ...ohlcv] of CANDLES) csv.push([T0 + minute * MIN, ...ohlcv].join(','));
-  writeFileSync(join(dir, 'eth.csv'), `${csv.join('\n')}\n`);
-  const { market } = await readMarketRules(join(ROOT, 'test/fixtures/history/eth-usd.yaml'));
-  const data = join(dir, 'candles');
-  await importHistory({
-    kind: 'candles',
-    market,
-    files: [join(dir, 'eth.csv')],
-    out: data,
-    now: () => T0,
-  });
+  const data = await importEthCandles(dir, `${csv.join('\n')}\n`, T0);
   const config = join(dir, 'config.yaml');
   writeFileSync(
     config,
