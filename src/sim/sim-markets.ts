@@ -10,12 +10,34 @@ import { replayedMidOf } from './replayed-book.ts';
 import { ledgerAccount } from './sim-margin.ts';
 import type { BookShape } from './synthetic-book.ts';
 
-function quoteLevels(levels: readonly BookLevel[]): QuoteLevel[] {
+/** Texts kept by {@link DecimalTexts} before it starts over. */
+const KEPT_TEXTS = 4096;
+
+/**
+ * `formatX18` of the values a book quotes, kept: every untouched level's size, and the level
+ * prices a step's walk did not move, were quoted before (the simulator's bot reads every book
+ * about once a second: about half of the texts are found here).
+ */
+class DecimalTexts {
+  readonly #texts = new Map<bigint, string>();
+
+  of(value: bigint): string {
+    let text = this.#texts.get(value);
+    if (text === undefined) {
+      if (this.#texts.size >= KEPT_TEXTS) this.#texts.clear();
+      text = formatX18(value);
+      this.#texts.set(value, text);
+    }
+    return text;
+  }
+}
+
+function quoteLevels(levels: readonly BookLevel[], texts: DecimalTexts): QuoteLevel[] {
   const out: QuoteLevel[] = [];
   for (const level of levels) {
     if (out.length === BOOK_DEPTH) break;
     if (level.remainingX18 > 0n) {
-      out.push({ price: formatX18(level.priceX18), quantity: formatX18(level.remainingX18) });
+      out.push({ price: texts.of(level.priceX18), quantity: texts.of(level.remainingX18) });
     }
   }
   return out;
@@ -37,6 +59,7 @@ export class SimMarkets {
   readonly #lastMark = new Map<number, bigint>();
   readonly #rules: SimMarketRules;
   readonly #iso: IsoTimestamps;
+  readonly #texts = new DecimalTexts();
 
   constructor(rules: SimMarketRules, iso: IsoTimestamps) {
     this.#rules = rules;
@@ -96,8 +119,8 @@ export class SimMarkets {
     return {
       marketId: sim.market.id,
       timestamp,
-      bids: quoteLevels(book.bids),
-      asks: quoteLevels(book.asks),
+      bids: quoteLevels(book.bids, this.#texts),
+      asks: quoteLevels(book.asks, this.#texts),
     };
   }
 

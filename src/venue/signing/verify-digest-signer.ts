@@ -20,6 +20,13 @@ const WINDOW = 6;
 /** Signers whose public key is kept: a venue sees a few session keys at a time. */
 const KEPT_SIGNERS = 8;
 
+/**
+ * Answers kept, by the exact bytes checked (signer, signature, digest): a resent order and a
+ * duplicated delivery carry the same bytes, and the answer for the same bytes is the same.
+ */
+const KEPT_ANSWERS = 1024;
+const answers = new Map<string, boolean>();
+
 /** Lowercase address -> its public key (with tables from its second use), oldest first. */
 const signers = new Map<string, ProjPointType<bigint>>();
 
@@ -58,10 +65,25 @@ function timesKnown(point: ProjPointType<bigint>, scalar: bigint): ProjPointType
  * verify also accepts the other v). A multiplication by P uses P's tables, built once; the
  * recovery multiplies by a fresh R every time. P is remembered only after a full recovery gave
  * `signer`, so P is the key whose address is `signer` (another key with that address would be
- * a keccak collision).
+ * a keccak collision). The answer for the exact bytes checked (signature, digest, signer) is
+ * kept: a resent order or a duplicated delivery is answered without the arithmetic.
  */
 export function verifyDigestSigner(digest: Uint8Array, signature: string, signer: string): boolean {
   if (!isCanonicalSignature(signature)) return false;
+  // Unambiguous: a canonical signature is 132 characters, the digest's hex has no `|`.
+  const hex = Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength).toString('hex');
+  const key = `${signature}${hex}|${signer}`;
+  let answer = answers.get(key);
+  if (answer === undefined) {
+    answer = checkCanonical(digest, signature, signer);
+    if (answers.size >= KEPT_ANSWERS) answers.clear();
+    answers.set(key, answer);
+  }
+  return answer;
+}
+
+/** {@link verifyDigestSigner} for a canonical `signature`, not kept. */
+function checkCanonical(digest: Uint8Array, signature: string, signer: string): boolean {
   const known = signers.get(signer);
   if (known === undefined) {
     const recovered = recoverDigestPoint(digest, signature);

@@ -45,6 +45,8 @@ describe('MARKET orders: immediate-or-cancel', () => {
 
   it('keeps consumed liquidity consumed until the next price step', () => {
     const { engine, clock } = engineAt(still);
+    // Quoted before the fill: the quote after it must show what the fill consumed.
+    expect(engine.quotes(1)[0]?.asks[0]).toEqual({ price: '3001.5', quantity: '1' });
     engine.placeOrder('a', request({ amountX18: x18('1.5') }));
     expect(engine.quotes(1)[0]?.asks.slice(0, 2)).toEqual([
       { price: '3003', quantity: '0.5' },

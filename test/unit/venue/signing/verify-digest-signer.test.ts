@@ -94,3 +94,22 @@ it('keeps a signer only after a recovery gave it: a bad first signature teaches 
   expect(verifyDigestSigner(digest, flipped, signer)).toBe(false);
   expect(verifyDigestSigner(digest, signature, signer)).toBe(true);
 });
+
+it('answers the same bytes again from what it kept, and only the same bytes', () => {
+  const key = 0x5678n;
+  const signer = addressOf(key);
+  const other = addressOf(0x9abcn);
+  const digest = new Uint8Array(32).fill(9);
+  const signature = sign(digest, key);
+  const otherDigest = Uint8Array.from(digest, (byte, i) => (i === 0 ? byte ^ 1 : byte));
+  // The same digest inside a larger buffer: the key reads the view's bytes only.
+  const inside = new Uint8Array(40).fill(9).subarray(4, 36);
+  for (let round = 0; round < 2; round++) {
+    expect(verifyDigestSigner(digest, signature, signer)).toBe(true);
+    expect(verifyDigestSigner(inside, signature, signer)).toBe(true);
+    // An accepted signature is no pass for another digest or another claimed signer.
+    expect(verifyDigestSigner(otherDigest, signature, signer)).toBe(false);
+    expect(verifyDigestSigner(digest, signature, other)).toBe(false);
+    expect(verifyDigestSigner(digest, signature, `${signer}|`)).toBe(false);
+  }
+});
