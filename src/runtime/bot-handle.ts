@@ -6,6 +6,7 @@ import type { BotTrading } from './bot-core.ts';
 import type { CleanupStack } from './cleanup-stack.ts';
 import type { AlertWatch } from './control/alert-watch.ts';
 import type { BotOperations } from './control/bot-operations.ts';
+import type { BotStatus } from './control/status-json.ts';
 import type { Notifier } from './control/notifier.ts';
 import type { VenueEndpoints } from './embedded-venue.ts';
 import { stopTrading, type RunSummary } from './shutdown.ts';
@@ -23,7 +24,7 @@ export interface Bot {
   /** The control server's URL, when `control:` is configured. */
   readonly controlUrl: string | undefined;
   /** What the control server's `GET /status` answers: mode, readiness, positions, orders, budget. */
-  status(): Record<string, unknown>;
+  status(): BotStatus;
   /** The trading mode in effect (control server, kill-switch file, SIGUSR2). */
   readonly mode: TradingMode;
   /**

@@ -146,11 +146,11 @@ it('a paper bot watched and commanded from its page, the token asked off loopbac
   await waitFor('orders in flight drained', () => bot.status().inFlight === 0);
   const sentAtHalt = paper.requestCount('/api/v1/order');
   expect(sentAtHalt).toBeGreaterThan(0);
-  const snapshotsAtHalt = Number(bot.status().snapshots);
+  const snapshotsAtHalt = bot.status().snapshots;
   // Ten snapshots, each of which would have sent an order every third one.
   await waitFor(
     'ten snapshots halted',
-    () => Number(bot.status().snapshots) >= snapshotsAtHalt + 10,
+    () => bot.status().snapshots >= snapshotsAtHalt + 10,
   );
   expect(paper.requestCount('/api/v1/order')).toBe(sentAtHalt);
 
@@ -175,7 +175,7 @@ it('a paper bot watched and commanded from its page, the token asked off loopbac
   expect(await page.locator('#params-error').textContent()).toBe(
     'invalid params for strategy dca (1 problem):\nparams.quoteAmount: expected a decimal string like "50"',
   );
-  expect(bot.status()['paramChanges']).toEqual([]);
+  expect(bot.status().paramChanges).toEqual([]);
   await page.fill('#params-value', '100');
   await page.click('#params-form button');
   await page.waitForFunction(() =>
@@ -183,7 +183,7 @@ it('a paper bot watched and commanded from its page, the token asked off loopbac
   );
   expect(await page.locator('#params-error').textContent()).toBe('');
   expect(await page.locator('#params').textContent()).toContain('"quoteAmount":"100"');
-  const [change] = bot.status()['paramChanges'] as { at: string; by: string }[];
+  const [change] = bot.status().paramChanges ?? [];
   expect(change?.by).toMatch(/^page with the act token from /);
   expect(bot.journal.kvList('quanta:params')).toHaveLength(1);
   const changedAt = Date.parse(change?.at ?? '');

@@ -6,7 +6,6 @@ import type { Dispatcher } from '../../execution/dispatcher.ts';
 import type { Executor } from '../../execution/executor.ts';
 import type { OrderJournal } from '../../execution/journal.ts';
 import { OPEN_ORDER_STATES } from '../../domain/index.ts';
-import type { OrderRecord } from '../../execution/order-record.ts';
 import type { TradingModes, TradingMode } from '../../execution/trading-mode.ts';
 import type { TradingSession } from '../../stack/trading-session.ts';
 import type { RateBudgetStatus } from '../../execution/rate-budget/rate-budget.ts';
@@ -17,6 +16,7 @@ import type { LiveParams } from '../live-params.ts';
 import type { ControlHandlers } from './control-handlers.ts';
 import type { LiveFeed } from './live-feed.ts';
 import { realizedPnlHistory } from './pnl-history.ts';
+import { clockJson, orderJson, type BotStatus } from './status-json.ts';
 import { valueAccount, type AccountValue } from './position-values.ts';
 
 /** The parts of a running bot that operations read. */
@@ -64,40 +64,6 @@ function jsonSafe(value: unknown): unknown {
     JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ??
       'null',
   ) as unknown;
-}
-
-/** The JSON shape of the clocks in `GET /status`: why orders are refused `CLOCK_SKEW`, if they are. */
-function clockJson({ verdict, wallSteps }: ClockReport): Record<string, unknown> {
-  return {
-    state: verdict.state,
-    detail: verdict.detail,
-    skewMs: verdict.skew === undefined ? null : { low: verdict.skew.low, high: verdict.skew.high },
-    wallSteps,
-  };
-}
-
-/** The JSON shape of one order in `GET /status`. */
-function orderJson(record: OrderRecord): Record<string, unknown> {
-  return {
-    id: record.id,
-    strategy: record.strategy,
-    tag: record.tag,
-    symbol: record.symbol,
-    side: record.side,
-    type: record.type,
-    amount: formatX18(record.amountX18),
-    price: formatX18(record.priceX18),
-    reduceOnly: record.reduceOnly,
-    state: record.state,
-    venueOrderId: record.venueOrderId,
-    filled: formatX18(record.filledX18),
-    avgFillPrice: record.avgFillPriceX18 === null ? null : formatX18(record.avgFillPriceX18),
-    fees: record.feesX18 === null ? null : formatX18(record.feesX18),
-    attempts: record.attempts,
-    createdAt: new Date(record.createdAt).toISOString(),
-    updatedAt: new Date(record.updatedAt).toISOString(),
-    error: record.error,
-  };
 }
 
 /** Where the status line and the control server read the bot's state from. */
@@ -190,7 +156,7 @@ export class BotOperations {
   }
 
   /** What the status line shows, plus open orders and the latest orders (JSON). */
-  status(): Record<string, unknown> {
+  status(): BotStatus {
     const { executor, dispatcher, session, poller, journal, credentials, modes } = this.#options;
     const stats = executor.stats();
     const value = this.accountValue();

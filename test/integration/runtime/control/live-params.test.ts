@@ -188,7 +188,7 @@ it('quanta params set changes a running bot’s params, and prints the schema’
   expect(set.out).toMatch(
     /^dca: params now \{"quoteAmount":"25","everySnapshots":7\} \(change 1, \d{4}-/,
   );
-  expect(bot.status()['params']).toEqual({
+  expect(bot.status().params).toEqual({
     dca: { quoteAmount: '25', everySnapshots: 7 },
   });
 
