@@ -1,4 +1,4 @@
-import { midPriceX18, type Quote } from '../domain/index.ts';
+import { midPriceX18, quoteLevelsX18, type Quote } from '../domain/index.ts';
 import type { Book } from './book-level.ts';
 import { bookFromQuote, lazyBookFromQuote } from './external-book.ts';
 
@@ -10,8 +10,10 @@ import { bookFromQuote, lazyBookFromQuote } from './external-book.ts';
 export interface ReplayedBook {
   quote: Quote;
   book: Book | null;
-  /** The book's mid once read (`{ x18: undefined }` for a quote with an empty side). */
-  mid: { readonly x18: bigint | undefined } | null;
+  /** Whether `midX18` was read for this quote. */
+  midRead: boolean;
+  /** The book's mid once read (`undefined` for a quote with an empty side). */
+  midX18: bigint | undefined;
 }
 
 // The one mid rule (domain/mid-price.ts): a one-sided replayed book has no mid.
@@ -26,7 +28,7 @@ function bookMid(book: Book): bigint | undefined {
  */
 export function replayParsed(quote: Quote): ReplayedBook {
   const book = bookFromQuote(quote);
-  return { quote, book, mid: { x18: bookMid(book) } };
+  return { quote, book, midRead: true, midX18: bookMid(book) };
 }
 
 /**
@@ -34,10 +36,11 @@ export function replayParsed(quote: Quote): ReplayedBook {
  * previous replayed book) is reused when there is one.
  */
 export function replayLazily(kept: ReplayedBook | null, quote: Quote): ReplayedBook {
-  if (kept === null) return { quote, book: null, mid: null };
+  if (kept === null) return { quote, book: null, midRead: false, midX18: undefined };
   kept.quote = quote;
   kept.book = null;
-  kept.mid = null;
+  kept.midRead = false;
+  kept.midX18 = undefined;
   return kept;
 }
 
@@ -49,6 +52,37 @@ export function replayedBookOf(replayed: ReplayedBook): Book {
 
 /** A replayed quote's mid by the one mid rule; `undefined` when a side is empty. */
 export function replayedMidOf(replayed: ReplayedBook): bigint | undefined {
-  replayed.mid ??= { x18: bookMid(replayedBookOf(replayed)) };
-  return replayed.mid.x18;
+  if (replayed.midRead) return replayed.midX18;
+  // A book made already (an order met it) has its best levels first; otherwise the quote's x18
+  // levels are enough: a mark (the liquidation check reads one per held market every step)
+  // needs no book of level objects.
+  const fast = replayed.book === null ? quoteMid(replayed.quote) : null;
+  replayed.midX18 = fast === null ? bookMid(replayedBookOf(replayed)) : fast;
+  replayed.midRead = true;
+  return replayed.midX18;
+}
+
+/**
+ * The mid of a quote that gives its levels as x18 (`quoteLevelsX18`), exactly the mid of the
+ * book `bookFromQuote` makes of it: that book sorts each side best first, so its first bid is the
+ * highest bid price and its first ask the lowest ask price, which is what this takes. `null`
+ * (the book decides, and names a malformed level) when a side has no such path.
+ */
+function quoteMid(quote: Quote): bigint | undefined | null {
+  const bids = quoteLevelsX18(quote, 'bids');
+  if (bids === undefined) return null;
+  const asks = quoteLevelsX18(quote, 'asks');
+  if (asks === undefined) return null;
+  return midPriceX18(bestOf(bids, true), bestOf(asks, false));
+}
+
+/** The highest (`highest`) or lowest price of flattened x18 levels; undefined for none. */
+function bestOf(levels: readonly bigint[], highest: boolean): bigint | undefined {
+  if (levels.length === 0) return undefined;
+  let best = levels[0] as bigint;
+  for (let i = 2; i < levels.length; i += 2) {
+    const price = levels[i] as bigint;
+    if (highest ? price > best : price < best) best = price;
+  }
+  return best;
 }
