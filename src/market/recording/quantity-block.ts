@@ -112,7 +112,7 @@ export function decodeQuantityUnits(
   nums: Float64Array,
   at: number,
 ): string | undefined {
-  const scale = SCALES.indexOf(raw.charAt(from));
+  const scale = scaleOf(raw.charCodeAt(from));
   const width = raw.charCodeAt(from + 1) - 48;
   if (scale < 0 || !(width >= 1 && width <= MAX_WIDTH) || raw.length - from - 2 !== count * width)
     return quantityBlockProblem(raw, from, count);
@@ -131,13 +131,19 @@ export function decodeQuantityUnits(
   return undefined;
 }
 
+/** The scale of a block's scale digit (`0`-`9`, `a`-`f`, as in `SCALES`), or -1. */
+function scaleOf(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  return code >= 97 && code <= 102 ? code - 87 : -1;
+}
+
 /**
  * The first quantity of the block that starts at `from` in `raw` as units (its scale in
  * `scaleOut[0]`), or -1 when the block does not start with a well-formed one (the full decoding
  * then reports it).
  */
 export function firstQuantityUnits(raw: string, from: number, scaleOut: Float64Array): number {
-  const scale = SCALES.indexOf(raw.charAt(from));
+  const scale = scaleOf(raw.charCodeAt(from));
   const width = raw.charCodeAt(from + 1) - 48;
   if (scale < 0 || !(width >= 1 && width <= MAX_WIDTH) || raw.length < from + 2 + width) return -1;
   let value = 0;

@@ -62,6 +62,9 @@ export class SnapshotLineScanner {
   #at = 0;
   #value = 0;
   #side: string | 0 = 0;
+  // Whether the line has a backslash anywhere: looked for once per line, not once per side (the
+  // writer's lines have none).
+  #escapes = false;
 
   /**
    * Scans a snapshot or keyframe line into `out`.
@@ -71,6 +74,7 @@ export class SnapshotLineScanner {
    */
   scan(text: string): boolean {
     this.#line = text;
+    this.#escapes = text.includes('\\');
     try {
       return this.#scan(this.out);
     } finally {
@@ -170,7 +174,7 @@ export class SnapshotLineScanner {
     if (end === -1) return false;
     const text = line.slice(at + 1, end);
     // An escape needs JSON's decoding (and the `"` found may be an escaped one).
-    if (text.includes('\\')) return false;
+    if (this.#escapes && text.includes('\\')) return false;
     this.#side = text;
     this.#at = end + 1;
     return true;
