@@ -5,6 +5,7 @@ import {
   getOrder,
   getQuotes,
   listMarkets,
+  newMarketListMemo,
   register,
   type OrderCredentials,
   type VenueConnection,
@@ -21,10 +22,14 @@ export interface VenueCredentials {
   forSigner(signer: string): { readonly credentials: OrderCredentials } | undefined;
 }
 
-/** The reads of {@link httpVenueClient} alone, which need no credentials (the recorder). */
+/**
+ * The reads of {@link httpVenueClient} alone, which need no credentials (the recorder). The
+ * listing is decoded again only when its text changed (endpoints/list-markets.ts).
+ */
 export function httpVenueReads(read: VenueConnection): VenueReads {
+  const memo = newMarketListMemo();
   return {
-    listMarkets: (signal) => listMarkets(read, { signal }),
+    listMarkets: (signal) => listMarkets(read, { signal, memo }),
     getQuotes: (signal) => getQuotes(read, { signal }),
   };
 }

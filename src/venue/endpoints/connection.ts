@@ -1,4 +1,5 @@
 import type { VenueTimeProbe } from '../../clock/venue-clock.ts';
+import type { VenueRequestOptions } from '../http/index.ts';
 
 /** Where and how to reach one side (read or write) of the venue. */
 export interface VenueConnection {
@@ -14,6 +15,25 @@ export interface VenueConnection {
   readonly fetchImpl?: typeof fetch;
   /** Starts each request's timeout timer; default the real one (clock/timers.ts); the simulator injects its virtual clock's. */
   readonly startTimer?: (ms: number, onFire: () => void) => () => void;
+}
+
+/** The request options every call on `connection` shares: where, how long, how much, on which fetch and timer. */
+export function connectionOptions(
+  connection: VenueConnection,
+  signal: AbortSignal | undefined,
+): Pick<
+  VenueRequestOptions,
+  'baseUrl' | 'timeoutMs' | 'maxResponseBytes' | 'fetchImpl' | 'startTimer' | 'timing' | 'signal'
+> {
+  return {
+    baseUrl: connection.baseUrl,
+    timeoutMs: connection.timeoutMs,
+    maxResponseBytes: connection.maxResponseBytes,
+    fetchImpl: connection.fetchImpl,
+    startTimer: connection.startTimer,
+    timing: connection.timing,
+    signal,
+  };
 }
 
 /** The credential pair and signer that authenticate order calls (docs/conventions.md §4.1). */

@@ -2,7 +2,12 @@ import { createdAtSample } from '../../clock/venue-time.ts';
 import { assertCredentialTransport, venueRequest } from '../http/index.ts';
 import { parseVenueOrder } from '../schemas/index.ts';
 import type { VenueOrder } from '../types.ts';
-import { credentialHeaders, type OrderCredentials, type VenueConnection } from './connection.ts';
+import {
+  connectionOptions,
+  credentialHeaders,
+  type OrderCredentials,
+  type VenueConnection,
+} from './connection.ts';
 
 /** A signed order as the journal keeps it: the exact body bytes and the signature over them. */
 export interface SignedOrderBytes {
@@ -25,7 +30,6 @@ export async function createOrder(
 ): Promise<VenueOrder> {
   assertCredentialTransport(connection.baseUrl);
   const { body, timing } = await venueRequest({
-    baseUrl: connection.baseUrl,
     method: 'POST',
     path: '/api/v1/order',
     headers: {
@@ -33,12 +37,7 @@ export async function createOrder(
       [`${credentials.headerPrefix}Signature`]: order.signature,
     },
     body: order.body,
-    timeoutMs: connection.timeoutMs,
-    maxResponseBytes: connection.maxResponseBytes,
-    fetchImpl: connection.fetchImpl,
-    startTimer: connection.startTimer,
-    timing: connection.timing,
-    signal: options.signal,
+    ...connectionOptions(connection, options.signal),
   });
   const placed = parseVenueOrder(body);
   // The venue stamps a new order with its own time, to the millisecond: a finer reading of its

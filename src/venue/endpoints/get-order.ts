@@ -2,7 +2,12 @@ import { ErrorCodes, isQuantaError } from '../../errors/index.ts';
 import { assertCredentialTransport, venueRequest } from '../http/index.ts';
 import { parseVenueOrder } from '../schemas/index.ts';
 import type { VenueOrder } from '../types.ts';
-import { credentialHeaders, type OrderCredentials, type VenueConnection } from './connection.ts';
+import {
+  connectionOptions,
+  credentialHeaders,
+  type OrderCredentials,
+  type VenueConnection,
+} from './connection.ts';
 
 /** One order read with the credential headers: the order, or undefined on 404. */
 async function readOrder(
@@ -14,16 +19,10 @@ async function readOrder(
   assertCredentialTransport(connection.baseUrl);
   try {
     const { body } = await venueRequest({
-      baseUrl: connection.baseUrl,
       method: 'GET',
       ...where,
       headers: credentialHeaders(credentials),
-      timeoutMs: connection.timeoutMs,
-      maxResponseBytes: connection.maxResponseBytes,
-      fetchImpl: connection.fetchImpl,
-      startTimer: connection.startTimer,
-      timing: connection.timing,
-      signal,
+      ...connectionOptions(connection, signal),
     });
     return parseVenueOrder(body);
   } catch (error) {

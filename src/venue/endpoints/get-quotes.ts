@@ -2,7 +2,7 @@ import { ErrorCodes, isQuantaError } from '../../errors/index.ts';
 import { venueRequest } from '../http/index.ts';
 import { parseQuotes } from '../schemas/index.ts';
 import type { Quote } from '../../domain/index.ts';
-import type { VenueConnection } from './connection.ts';
+import { connectionOptions, type VenueConnection } from './connection.ts';
 
 /**
  * GET /api/v1/quotes (docs/conventions.md §6 extension): books of active markets, best level first.
@@ -17,16 +17,10 @@ export async function getQuotes(
 ): Promise<Quote[] | undefined> {
   try {
     const { body } = await venueRequest({
-      baseUrl: connection.baseUrl,
       method: 'GET',
       path: '/api/v1/quotes',
       query: { marketId: options.marketId },
-      timeoutMs: connection.timeoutMs,
-      maxResponseBytes: connection.maxResponseBytes,
-      fetchImpl: connection.fetchImpl,
-      startTimer: connection.startTimer,
-      timing: connection.timing,
-      signal: options.signal,
+      ...connectionOptions(connection, options.signal),
     });
     return parseQuotes(body);
   } catch (error) {

@@ -1,7 +1,7 @@
 import { venueRequest } from '../http/index.ts';
 import { parseRegistrationResult, type RegistrationRequest } from '../schemas/index.ts';
 import type { ServiceCredentials } from '../types.ts';
-import type { VenueConnection } from './connection.ts';
+import { connectionOptions, type VenueConnection } from './connection.ts';
 
 /**
  * POST /api/v1/auth (docs/trading-service-api.md §4.1): registers a signing key for the subaccount and returns the
@@ -17,17 +17,11 @@ export async function register(
   options: { signal?: AbortSignal | undefined } = {},
 ): Promise<ServiceCredentials> {
   const { body } = await venueRequest({
-    baseUrl: connection.baseUrl,
     method: 'POST',
     path: '/api/v1/auth',
     headers: { 'Broker-Id': String(brokerId) },
     body: request,
-    timeoutMs: connection.timeoutMs,
-    maxResponseBytes: connection.maxResponseBytes,
-    fetchImpl: connection.fetchImpl,
-    startTimer: connection.startTimer,
-    timing: connection.timing,
-    signal: options.signal,
+    ...connectionOptions(connection, options.signal),
   });
   return parseRegistrationResult(body);
 }

@@ -195,7 +195,8 @@ function worseStatus(http: number, envelope: number | undefined): number {
   return severity(envelope) > severity(http) ? envelope : http;
 }
 
-function isSuccess(status: number): boolean {
+/** Whether `status` is a 2xx. */
+export function isSuccess(status: number): boolean {
   return status >= 200 && status <= 299;
 }
 

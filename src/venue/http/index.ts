@@ -1,6 +1,9 @@
 export { parseEnvelope, type VenueEnvelope, type EnvelopeContext } from './envelope.ts';
 export {
   venueRequest,
+  venueRequestDecoded,
+  type AnswerMemo,
+  type DecodedAnswer,
   DEFAULT_MAX_RESPONSE_BYTES,
   type VenueRequestOptions,
   type VenueResponse,

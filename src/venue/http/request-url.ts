@@ -31,6 +31,27 @@ export function knownUrl(base: URL, baseUrl: string, path: string): string {
   return urls.get(key) ?? remember(urls, key, buildUrl(base, path, undefined));
 }
 
+/**
+ * The URL of `path` below `base` with `query` appended: what {@link buildUrl} gives, without
+ * parsing a URL per request. The path part comes from {@link knownUrl}; the query is serialized
+ * as `URLSearchParams` serializes it, which is what `buildUrl`'s `searchParams.append` does. A
+ * path that carries its own `?` goes through `buildUrl` (its query is parsed and re-serialized).
+ */
+export function requestUrl(
+  base: URL,
+  baseUrl: string,
+  path: string,
+  query: VenueQuery | undefined,
+): string {
+  if (path.includes('?')) return buildUrl(base, path, query);
+  const url = knownUrl(base, baseUrl, path);
+  let search: URLSearchParams | undefined;
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) (search ??= new URLSearchParams()).append(key, String(value));
+  }
+  return search === undefined ? url : `${url}?${search.toString()}`;
+}
+
 function parseBaseUrl(baseUrl: string, endpoint: string): URL {
   let url: URL | undefined;
   try {

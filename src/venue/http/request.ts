@@ -7,7 +7,7 @@ import { systemTimer } from '../../clock/timers.ts';
 import type { VenueTimeProbe } from '../../clock/venue-clock.ts';
 import { dateHeaderSample } from '../../clock/venue-time.ts';
 import { venueAbortedError, venueResponseTooLargeError } from '../errors.ts';
-import { parseEnvelope } from './envelope.ts';
+import { isSuccess, parseEnvelope } from './envelope.ts';
 import type { VenueEnvelope } from './envelope.ts';
 import { RequestAbort, type StartTimer } from './request-abort.ts';
 import { requestFailure } from './request-failure.ts';
@@ -17,7 +17,7 @@ import {
   serializeBody,
   type PreparedRequest,
 } from './request-parts.ts';
-import { buildUrl, knownBase, knownUrl, type VenueQuery } from './request-url.ts';
+import { knownBase, requestUrl, type VenueQuery } from './request-url.ts';
 import { CAP_HIT, readCapped } from './response-body.ts';
 
 /** Default response cap: 4 MiB, far above any market list, far below trouble. */
@@ -87,6 +87,56 @@ export interface VenueResponse extends VenueEnvelope {
  * ```
  */
 export async function venueRequest(options: VenueRequestOptions): Promise<VenueResponse> {
+  return withRequest(options, async (request, abort) =>
+    toResponse(options, request, await fetchAnswer(options, request, abort)),
+  );
+}
+
+/** A 2xx answer's exact text and what an endpoint decoded it into. */
+export interface DecodedAnswer<T> {
+  readonly text: string;
+  readonly value: T;
+}
+
+/** Where an endpoint keeps its last decoded answer (see {@link venueRequestDecoded}). */
+export interface AnswerMemo<T> {
+  last: DecodedAnswer<T> | undefined;
+}
+
+/**
+ * `venueRequest` and then `decode` of the answer's body, for a read whose answer often repeats
+ * word for word (the market listing, polled every second): a 2xx answer whose text is exactly
+ * the last decoded one's is neither parsed nor decoded again; `memo`'s value is returned. That
+ * is what parsing it would give: the envelope's outcome depends only on the text once the HTTP
+ * status is 2xx (the text that was stored passed with a 2xx), and `decode` only on the body.
+ * Every other answer is parsed and decoded as `venueRequest` does, and a decoded one replaces
+ * the memo.
+ *
+ * @param decode - turns the envelope's body into the value (a wire schema's parse).
+ * @throws what `venueRequest` and `decode` throw.
+ */
+export async function venueRequestDecoded<T>(
+  options: VenueRequestOptions,
+  decode: (body: unknown) => T,
+  memo: AnswerMemo<T>,
+): Promise<T> {
+  return withRequest(options, async (request, abort) => {
+    const answer = await fetchAnswer(options, request, abort);
+    const last = memo.last;
+    if (last !== undefined && isSuccess(answer.response.status) && answer.text === last.text) {
+      return last.value;
+    }
+    const value = decode(toResponse(options, request, answer).body);
+    memo.last = { text: answer.text, value };
+    return value;
+  });
+}
+
+/** Prepares the request and runs `exchange` under its abort (caller, timeout, cap), released after. */
+async function withRequest<T>(
+  options: VenueRequestOptions,
+  exchange: (request: PreparedRequest, abort: RequestAbort) => Promise<T>,
+): Promise<T> {
   const request = prepareRequest(options);
   if (options.signal?.aborted === true) throw venueAbortedError(request.endpoint);
   const abort = new RequestAbort(
@@ -95,7 +145,7 @@ export async function venueRequest(options: VenueRequestOptions): Promise<VenueR
     options.startTimer ?? systemTimer,
   );
   try {
-    return await exchange(options, request, abort);
+    return await exchange(request, abort);
   } finally {
     abort.release();
   }
@@ -111,10 +161,7 @@ function prepareRequest(options: VenueRequestOptions): PreparedRequest {
   const endpoint = `${method} ${options.path.split('?')[0] ?? ''}`;
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const { base, shownUrl } = knownBase(options.baseUrl, endpoint);
-  const url =
-    options.query === undefined
-      ? knownUrl(base, options.baseUrl, options.path)
-      : buildUrl(base, options.path, options.query);
+  const url = requestUrl(base, options.baseUrl, options.path, options.query);
   const body = serializeBody(options.body, endpoint);
   const headers = buildHeaders(options.headers ?? {}, body !== undefined, endpoint);
   const secrets = Object.values(options.headers ?? {});
@@ -123,12 +170,20 @@ function prepareRequest(options: VenueRequestOptions): PreparedRequest {
   return { endpoint, url, body, headers, secrets, shownUrl, timeoutMs, maxBytes };
 }
 
-/** Sends the request, reads its answer within the cap and parses the envelope. */
-async function exchange(
+/** An answer as read, before its envelope is parsed. */
+interface RawAnswer {
+  readonly response: Response;
+  readonly text: string;
+  readonly sentAt: number;
+  readonly answeredAt: number;
+}
+
+/** Sends the request and reads its answer within the cap. */
+async function fetchAnswer(
   options: VenueRequestOptions,
   request: PreparedRequest,
   abort: RequestAbort,
-): Promise<VenueResponse> {
+): Promise<RawAnswer> {
   const timing = options.timing;
   const sentAt = timing?.monotonic() ?? 0;
   let response: Response;
@@ -146,11 +201,20 @@ async function exchange(
   // Every answer, an error's included, says what time the venue has.
   const answeredAt = timing?.monotonic() ?? 0;
   timing?.observe(dateHeaderSample(response.headers.get('date'), sentAt, answeredAt));
-
   const text = await readAnswer(response, request, abort);
+  return { response, text, sentAt, answeredAt };
+}
+
+/** Parses the answer's envelope into the response, or throws the error it stands for. */
+function toResponse(
+  options: VenueRequestOptions,
+  request: PreparedRequest,
+  answer: RawAnswer,
+): VenueResponse {
+  const { response, sentAt, answeredAt } = answer;
   const envelope = parseEnvelope(
     response.status,
-    text,
+    answer.text,
     response.headers.get('content-type') ?? undefined,
     {
       endpoint: request.endpoint,
@@ -163,7 +227,7 @@ async function exchange(
     body: envelope.body,
     message: envelope.message,
     status: response.status,
-    ...(timing === undefined ? {} : { timing: { sentAt, answeredAt } }),
+    ...(options.timing === undefined ? {} : { timing: { sentAt, answeredAt } }),
   };
 }
 
