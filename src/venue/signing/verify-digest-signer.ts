@@ -1,22 +1,18 @@
 import { invert, mod } from '@noble/curves/abstract/modular';
 import { bytesToNumberBE } from '@noble/curves/abstract/utils';
-import type { ProjPointType } from '@noble/curves/abstract/weierstrass';
 import { secp256k1 } from '@noble/curves/secp256k1';
+import { addScalarMultiple, affineOf, emptySum, hasAffineX, PointTable } from './point-tables.ts';
 import { isCanonicalSignature, recoverDigestPoint } from './recover-signer.ts';
 
-const Point = secp256k1.ProjectivePoint;
 const N = secp256k1.CURVE.n;
-const P = secp256k1.CURVE.Fp.ORDER;
-const ENDOMORPHISM = secp256k1.CURVE.endo;
-if (ENDOMORPHISM === undefined) throw new Error('secp256k1 without its endomorphism');
-const { beta: BETA, splitScalar } = ENDOMORPHISM;
 
 /**
- * Window of the tables kept for a signer's public key: 6 bits cost about 9 ms to build and make
- * a check several times faster than a recovery; 8 bits would take four times the memory for
- * little more.
+ * Windows of the tables (point-tables.ts): the generator's is built once (6,656 points, tens of
+ * ms) and used by every check; a signer's key gets a small one (416 points, about as much work
+ * as ten checks), built at its second use (a venue checks a session key many times).
  */
-const WINDOW = 6;
+const GENERATOR_WINDOW = 10;
+const SIGNER_WINDOW = 5;
 /** Signers whose public key is kept: a venue sees a few session keys at a time. */
 const KEPT_SIGNERS = 8;
 
@@ -27,31 +23,23 @@ const KEPT_SIGNERS = 8;
 const KEPT_ANSWERS = 1024;
 const answers = new Map<string, boolean>();
 
-/** Lowercase address -> its public key (with tables from its second use), oldest first. */
-const signers = new Map<string, ProjPointType<bigint>>();
+/** A remembered public key: affine, with its table from its second use. */
+interface KnownSigner {
+  readonly x: bigint;
+  readonly y: bigint;
+  table?: PointTable;
+}
 
-function remember(address: string, point: ProjPointType<bigint>): void {
+/** Lowercase address -> its public key, oldest first. */
+const signers = new Map<string, KnownSigner>();
+let generatorTable: PointTable | undefined;
+
+function remember(address: string, x: bigint, y: bigint): void {
   if (signers.size >= KEPT_SIGNERS) {
     const oldest = signers.keys().next();
     if (oldest.done !== true) signers.delete(oldest.value);
   }
-  // Built on the next use (noble builds a point's tables at its first multiplication).
-  point._setWindowSize(WINDOW);
-  signers.set(address, point);
-}
-
-/**
- * `scalar`·`point` for a point with tables (the generator, or a remembered key). noble 1.9.1
- * sizes a point's tables for the 128-bit halves of the endomorphism split and multiplies by a
- * whole scalar with them wrongly, so the scalar is split here as noble's `multiply` does:
- * k·X = k1·X + ψ(k2·X), ψ(x, y) = (β·x, y).
- */
-function timesKnown(point: ProjPointType<bigint>, scalar: bigint): ProjPointType<bigint> {
-  const { k1neg, k1, k2neg, k2 } = splitScalar(scalar);
-  const first = point.multiplyUnsafe(k1);
-  const second = point.multiplyUnsafe(k2);
-  const mapped = new Point(mod(second.px * BETA, P), second.py, second.pz);
-  return (k1neg ? first.negate() : first).add(k2neg ? mapped.negate() : mapped);
+  signers.set(address, { x, y });
 }
 
 /**
@@ -88,7 +76,8 @@ function checkCanonical(digest: Uint8Array, signature: string, signer: string): 
   if (known === undefined) {
     const recovered = recoverDigestPoint(digest, signature);
     if (recovered === undefined || recovered.address !== signer) return false;
-    remember(signer, recovered.point);
+    const { x, y } = recovered.point.toAffine();
+    remember(signer, x, y);
     return true;
   }
   const r = BigInt(`0x${signature.slice(2, 66)}`);
@@ -97,10 +86,14 @@ function checkCanonical(digest: Uint8Array, signature: string, signer: string): 
   // A 32-byte digest is the whole scalar h (noble's bits2int_modN for secp256k1).
   const h = mod(bytesToNumberBE(digest), N);
   const sInverse = invert(s, N);
-  const point = timesKnown(Point.BASE, mod(h * sInverse, N)).add(
-    timesKnown(known, mod(r * sInverse, N)),
+  generatorTable ??= new PointTable(secp256k1.CURVE.Gx, secp256k1.CURVE.Gy, GENERATOR_WINDOW);
+  known.table ??= new PointTable(known.x, known.y, SIGNER_WINDOW);
+  const sum = addScalarMultiple(
+    addScalarMultiple(emptySum(), generatorTable, mod(h * sInverse, N)),
+    known.table,
+    mod(r * sInverse, N),
   );
-  if (point.equals(Point.ZERO)) return false;
-  const { x, y } = point.toAffine();
-  return x === r && Number(y & 1n) === parity;
+  // x = r first (no inversion): a wrong signature ends there.
+  if (!hasAffineX(sum, r)) return false;
+  return Number(affineOf(sum)!.y & 1n) === parity;
 }
