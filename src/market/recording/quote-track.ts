@@ -47,9 +47,9 @@ export const TRACK_LIMIT = 512;
  * strings the line held until one is read. A side is the previous one plus its delta, so reading
  * quote k applies the deltas since the last side applied before it; a market nobody reads costs a
  * string kept per quote, and its deltas are dropped unread when a keyframe line (version 3)
- * starts the next track. A side read replaces its string (so does every 16th side on the way to
- * it), so a delta is applied at most 16 times however the quotes are read (in order, backwards,
- * or again in a second replay), once when they are read in order.
+ * starts the next track. Every 16th side on the way to a side read replaces its string, and the
+ * side read last is kept beside them, so a delta is applied at most 16 times however the quotes
+ * are read (in order, backwards, or again in a second replay), once when they are read in order.
  */
 export class QuoteTrack {
   // Sized up front from the stretch between the file's last two keyframes (when known): grown
@@ -60,6 +60,13 @@ export class QuoteTrack {
   // Per quote, once a best price was asked for: the top tick of each side (NO_TOP: no level).
   readonly #bidTops: number[] = [];
   readonly #askTops: number[] = [];
+  // Per side, the side read last and its place: the next quote read in order is one delta from
+  // it. Kept here, not in the entries: a strategy reading every book read every side, and the
+  // entries kept them all alive until the next keyframe, past the young generation.
+  #bidRead: SideLevels | undefined;
+  #bidReadAt = -1;
+  #askRead: SideLevels | undefined;
+  #askReadAt = -1;
   // Per quote: its line, seq and index in the snapshot, for messages.
   readonly #where: number[];
   /** The bids of the quotes on this track. */
@@ -122,12 +129,13 @@ export class QuoteTrack {
    */
   side(side: Side, at: number): SideLevels {
     const entries = side === 'bids' ? this.#bids : this.#asks;
-    const found = entries[at];
-    if (found instanceof SideLevels) return found;
+    const known = this.#known(side, at);
+    if (known !== undefined) return known;
+    const readAt = side === 'bids' ? this.#bidReadAt : this.#askReadAt;
     let from = at - 1;
-    while (from >= 0 && !(entries[from] instanceof SideLevels)) from--;
+    while (from >= 0 && from !== readAt && !(entries[from] instanceof SideLevels)) from--;
     let current = from < 0 ? (side === 'bids' ? this.bidsBefore : this.asksBefore) : undefined;
-    if (from >= 0) current = entries[from] as SideLevels;
+    if (from >= 0) current = this.#known(side, from);
     // Ticks `current`'s levels still have to move: the shifts of the shifted sides passed over
     // (checked, not built) because the next one brings quantities of its own. A book that moves
     // as a whole writes such runs of sides, and the simulation reads a market's book only when an
@@ -135,16 +143,21 @@ export class QuoteTrack {
     let pending = 0;
     for (let i = from + 1; i <= at; i++) {
       const entry = entries[i] as string | 0;
-      // Kept: the side read, and every 16th on the way (a later read of one between applies at
-      // most 15 deltas again, with the same result). Keeping every side on the way kept a traded
-      // market's sides alive until the next keyframe, past the young generation: most of them
-      // are only a step to the side read.
-      const keep = i === at || (i & 15) === 0;
+      // Kept: every 16th side on the way (a later read of one between applies at most 15 deltas
+      // again, with the same result). Keeping every side on the way kept a traded market's sides
+      // alive until the next keyframe, past the young generation: most of them are only a step
+      // to the side read.
+      const keep = (i & 15) === 0;
       try {
         if (entry === 0) {
           if (current === undefined)
             throw this.#invalid(i, side, ': marked unchanged, but the market had no quote before');
-        } else if (!keep && entry.charCodeAt(0) === SHIFTED && replacesQuantities(entries[i + 1])) {
+        } else if (
+          i !== at &&
+          !keep &&
+          entry.charCodeAt(0) === SHIFTED &&
+          replacesQuantities(entries[i + 1])
+        ) {
           pending += passShiftedSide(entry, current, this.expo, pending);
           continue;
         } else {
@@ -157,7 +170,22 @@ export class QuoteTrack {
       }
       if (keep) entries[i] = current;
     }
+    if (side === 'bids') {
+      this.#bidRead = current;
+      this.#bidReadAt = at;
+    } else {
+      this.#askRead = current;
+      this.#askReadAt = at;
+    }
     return current as SideLevels;
+  }
+
+  /** Quote `at`'s side when it was made already: kept on the track, or the one read last. */
+  #known(side: Side, at: number): SideLevels | undefined {
+    const found = (side === 'bids' ? this.#bids : this.#asks)[at];
+    if (found instanceof SideLevels) return found;
+    if (side === 'bids') return this.#bidReadAt === at ? this.#bidRead : undefined;
+    return this.#askReadAt === at ? this.#askRead : undefined;
   }
 
   /**
@@ -168,8 +196,8 @@ export class QuoteTrack {
    * levels are read.
    */
   bestX18(side: Side, at: number): bigint | undefined {
-    const found = (side === 'bids' ? this.#bids : this.#asks)[at];
-    if (found instanceof SideLevels) return found.bestX18();
+    const found = this.#known(side, at);
+    if (found !== undefined) return found.bestX18();
     const top = this.#topTick(side, at);
     if (top === undefined || this.expo === undefined) return this.side(side, at).bestX18();
     return BigInt(top) * (X18_OF_EXPO[this.expo] as bigint);
@@ -182,8 +210,8 @@ export class QuoteTrack {
    * start) takes the full path, which reports it.
    */
   best(side: Side, at: number): QuoteLevel | undefined {
-    const found = (side === 'bids' ? this.#bids : this.#asks)[at];
-    if (found instanceof SideLevels) return found.level(0);
+    const found = this.#known(side, at);
+    if (found !== undefined) return found.level(0);
     const top = this.#topTick(side, at);
     const quantity = top === undefined ? undefined : this.#topQuantity(side, at);
     if (top === undefined || quantity === undefined || this.expo === undefined)

@@ -12,6 +12,7 @@ import {
 import { formatTicks, toTicks } from '../../../src/market/recording/price-ticks.ts';
 import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
 import { bestPriceX18 } from '../../../src/market/best-price.ts';
+import { bestAsk, bestBid } from '../../../src/strategy/helpers.ts';
 import { parseDecimalToX18 } from '../../../src/money/index.ts';
 import { testMarket } from '../../helpers/markets.ts';
 import {
@@ -244,6 +245,60 @@ describe('recording format version 3', () => {
     for (const i of [37, 89, 5, 20, 16, 17, 15, 88, 0, 64, 63, 47])
       expect(plain([read[i] as Snapshot])).toEqual([expected[i]]);
     expect(plain(read)).toEqual(expected);
+  });
+
+  it('gives the same levels, best levels and best prices whatever mix of reads, in any order', async () => {
+    // The written format (version 5: whole books shifted), a book moving every snapshot with
+    // every quantity changing, keyframes far apart: a read walks from the side read last, from a
+    // kept side or from the keyframe, and must give what was written every time.
+    const snapshots = Array.from({ length: 70 }, (_, i) => {
+      const mid = 300_000 + Math.round(40 * Math.sin(i / 4)) + (i % 5);
+      const quote: Quote = {
+        marketId: 1,
+        timestamp: T0 + i * 1000 - 5,
+        bids: levels(mid - 5, -5, 6, (k) => `${1 + ((i * 7 + k * 3) % 13)}.${(i + k) % 10}`),
+        asks: levels(mid + 5, 5, 6, (k) => String(1 + ((i * 5 + k) % 17))),
+      };
+      return createSnapshot({
+        seq: i + 1,
+        takenAt: T0 + i * 1000,
+        markets: [eth],
+        quotes: [quote],
+      });
+    });
+    const path = await record(
+      { path: join(tempDir(), 'rec.jsonl'), keyframeEverySnapshots: 50 },
+      snapshots,
+    );
+    const written = (i: number) => snapshots[i]?.quotes?.get(1) as Quote;
+    const plainLevels = (levels: readonly QuoteLevel[]) =>
+      levels.map(({ price, quantity }) => ({ price, quantity }));
+    for (let seed = 1; seed <= 6; seed++) {
+      const read = await readAll(path);
+      let state = seed;
+      const next = (n: number) => {
+        state = (state * 1103515245 + 12345) % 2 ** 31;
+        return state % n;
+      };
+      // Runs forwards and backwards from random places, each quote read one random way.
+      for (let run = 0; run < 12; run++) {
+        const from = next(read.length);
+        const step = next(2) === 0 ? 1 : -1;
+        for (let i = from, n = next(20); n > 0 && i >= 0 && i < read.length; i += step, n--) {
+          const quote = read[i]?.quotes?.get(1) as Quote;
+          const side = next(2) === 0 ? 'bids' : 'asks';
+          const kind = next(3);
+          if (kind === 0) expect(plainLevels(quote[side])).toEqual(plainLevels(written(i)[side]));
+          if (kind === 1)
+            expect((side === 'bids' ? bestBid : bestAsk)(quote)).toEqual(written(i)[side][0]);
+          if (kind === 2)
+            expect(bestPriceX18(quote, side)).toBe(
+              parseDecimalToX18((written(i)[side][0] as QuoteLevel).price),
+            );
+        }
+      }
+      expect(plain(read)).toEqual(plain(snapshots));
+    }
   });
 
   it('gives best prices from the top offsets alone that agree with the levels, in any order', async () => {
