@@ -35,6 +35,22 @@ export const EDGE_VALUES: readonly unknown[] = [
   {},
 ];
 
+/** ISO 8601 timestamps `isoTimestamp` accepts or refuses by a hair: offsets, seconds, dates, case, blanks. */
+export const ISO_TIMESTAMP_VALUES: readonly string[] = [
+  '2026-01-05T00:00:00Z',
+  '2026-01-05T00:00:00',
+  '2026-01-05T00:00',
+  '2026-01-05T00:00:00.1+02:00',
+  '2026-01-05T00:00:00+0200',
+  '2026-01-05T24:00:00Z',
+  '2026-02-29T00:00:00Z',
+  '2024-02-29T00:00:00Z',
+  '2026-01-05',
+  '2026-01-05 00:00:00Z',
+  '2026-01-05t00:00:00z',
+  '2026-01-05T00:00:00Z\n',
+];
+
 /** A hand-written fast path and the zod schema it must agree with. */
 export interface FastPathCase {
   /** The fast check: its parsed value, or undefined to leave the candidate to the schema. */

@@ -5,8 +5,12 @@ import { parseX18String } from '../../money/index.ts';
 import type { OrderRequestBody, VenueOrder } from '../types.ts';
 import {
   int128DecimalString,
+  isCount,
   isInt128Decimal,
+  isIso,
+  isJsonObject,
   isoTimestamp,
+  isX18,
   marketType,
   nonNegativeInteger,
   timestampMs,
@@ -102,10 +106,8 @@ export function parseOrderRequestBody(raw: unknown): OrderRequestBody {
  * gives them.
  */
 export function checkOrderRequestBodyFast(raw: unknown): OrderRequestBody | undefined {
-  if (typeof raw !== 'object' || raw === null || Object.getPrototypeOf(raw) !== Object.prototype) {
-    return undefined;
-  }
-  const o = raw as Record<string, unknown>;
+  if (!isJsonObject(raw)) return undefined;
+  const o = raw;
   const { marketId, isBuy, orderType, amount, price, expiryTs, isReduce } = o;
   if (
     !isCount(marketId) ||
@@ -124,36 +126,17 @@ export function checkOrderRequestBodyFast(raw: unknown): OrderRequestBody | unde
 
 // The rules of `wireOrderSchema`, checked by hand (an order answer is on every order's path;
 // zod's object walk costs several times this). Everything here is what the schema accepts, never
-// more: `isoTimestamp`'s own pattern, the same x18 grammar, safe non-negative integers, the same
-// enums. Whatever fails here (or is not a plain JSON object) goes through the schema, which
-// decides and words the error; the tests hold the two to the same verdicts.
-const X18_INTEGER = /^\d+$/;
-const ISO_PATTERN: RegExp | undefined =
-  (isoTimestamp._zod as { pattern?: unknown }).pattern instanceof RegExp
-    ? ((isoTimestamp._zod as { pattern?: unknown }).pattern as RegExp)
-    : undefined;
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-}
-
-function isX18(value: unknown): value is string {
-  return typeof value === 'string' && X18_INTEGER.test(value);
-}
-
-function isIso(value: unknown): value is string {
-  return typeof value === 'string' && ISO_PATTERN !== undefined && ISO_PATTERN.test(value);
-}
+// more (primitives.ts: the same patterns, safe non-negative integers, the same enums). Whatever
+// fails here (or is not a plain JSON object) goes through the schema, which decides and words
+// the error; the tests hold the two to the same verdicts.
 
 /**
  * The wire order when `raw` passes every rule of `wireOrderSchema` (exported for the tests that
  * hold it to the schema), else undefined: the caller then asks the schema.
  */
 export function checkWireOrderFast(raw: unknown): WireOrder | undefined {
-  if (typeof raw !== 'object' || raw === null || Object.getPrototypeOf(raw) !== Object.prototype) {
-    return undefined;
-  }
-  const o = raw as Record<string, unknown>;
+  if (!isJsonObject(raw)) return undefined;
+  const o = raw;
   const { subaccountId, marketSymbol, marketType: type, side, type: orderType, status } = o;
   if (
     !isCount(o.id) ||

@@ -108,3 +108,39 @@ export const hexAddress = z.string().regex(HEX_ADDRESS, {
 export const hexSignature = z.string().regex(HEX_SIGNATURE, {
   error: () => 'expected a 0x-prefixed 65-byte hex signature (130 hex digits)',
 });
+
+// Hand checks of the rules above, for the fast paths of the hot wire parses (order answers and
+// requests, quotes, market rows): each accepts only what its schema accepts, and whatever it
+// refuses goes on to the schema, which decides and words the error (the tests hold each fast
+// path to its schema's verdicts).
+const ISO_PATTERN: RegExp | undefined =
+  (isoTimestamp._zod as { pattern?: unknown }).pattern instanceof RegExp
+    ? ((isoTimestamp._zod as { pattern?: unknown }).pattern as RegExp)
+    : undefined;
+
+/** An object as JSON.parse makes them (a plain object: not null, an array or a class instance). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype
+  );
+}
+
+/** What {@link nonNegativeInteger} accepts. */
+export function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/** What {@link x18String} accepts. */
+export function isX18(value: unknown): value is string {
+  return typeof value === 'string' && X18_INTEGER.test(value);
+}
+
+/** What {@link decimalString} accepts. */
+export function isPlainDecimal(value: unknown): value is string {
+  return typeof value === 'string' && PLAIN_DECIMAL.test(value);
+}
+
+/** What {@link isoTimestamp} accepts (its own pattern). */
+export function isIso(value: unknown): value is string {
+  return typeof value === 'string' && ISO_PATTERN !== undefined && ISO_PATTERN.test(value);
+}

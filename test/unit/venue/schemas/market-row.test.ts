@@ -8,7 +8,12 @@ import {
   parseMarketList,
   parseMarketRow,
 } from '../../../../src/venue/schemas/index.ts';
+import { checkMarketRowFast } from '../../../../src/venue/schemas/market-row.ts';
 import type { Market } from '../../../../src/domain/index.ts';
+import {
+  ISO_TIMESTAMP_VALUES,
+  itAgreesWithItsSchema,
+} from '../../../helpers/fast-path-agreement.ts';
 
 interface Envelope {
   body: { markets: Record<string, unknown>[] };
@@ -213,5 +218,43 @@ describe('market row properties', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('the hand-checked market row agrees with marketRowSchema', () => {
+  itAgreesWithItsSchema({
+    fast: checkMarketRowFast,
+    schema: marketRowSchema,
+    valid: doge,
+    extraKeys: ['extra', 'deletedAt'],
+    values: [
+      18,
+      19,
+      -18,
+      -19,
+      2 ** 53 - 1,
+      'PERPETUAL',
+      'SPOT',
+      'perpetual',
+      'DOGE',
+      ...ISO_TIMESTAMP_VALUES,
+      '100000000000000',
+      '1'.repeat(40),
+    ],
+    // The same bytes as the schema's output, key order included.
+    same: 'bytes',
+    fields: [
+      fc.integer({ min: -25, max: 25 }),
+      fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+    ],
+    alsoCheck: (candidate, accepted) => {
+      let decided: boolean;
+      try {
+        decided = typeof parseMarketRow(candidate) === 'object';
+      } catch {
+        decided = false;
+      }
+      expect(decided).toBe(accepted);
+    },
   });
 });

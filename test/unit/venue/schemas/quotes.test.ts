@@ -3,7 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCodes, QuantaError } from '../../../../src/errors/index.ts';
 import { formatX18 } from '../../../../src/money/index.ts';
 import { parseQuotes, quotesToWire } from '../../../../src/venue/schemas/index.ts';
+import {
+  checkQuoteLevelFast,
+  checkQuotesFast,
+  checkWireQuoteFast,
+  quoteLevelSchema,
+  quotesBodySchema,
+  wireQuoteSchema,
+} from '../../../../src/venue/schemas/quotes.ts';
 import type { Quote } from '../../../../src/domain/index.ts';
+import { itAgreesWithItsSchema } from '../../../helpers/fast-path-agreement.ts';
 
 const body = {
   quotes: [
@@ -103,5 +112,94 @@ describe('quotes', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+function decides(parse: () => unknown): boolean {
+  try {
+    return typeof parse() === 'object';
+  } catch {
+    return false;
+  }
+}
+
+const LEVEL_VALUES: readonly unknown[] = [
+  '3000.5',
+  '0.000000000000000001',
+  '0.0000000000000000001',
+  '1.',
+  '+1',
+  '1e3',
+  '00',
+  [],
+  [{ price: '1', quantity: '2' }],
+  [{ price: '1', quantity: '2', extra: 3 }],
+  [{ price: '1', quantity: '2' }, { price: '1' }],
+  [{ price: '1', quantity: 2 }],
+  [null],
+  [[{ price: '1', quantity: '2' }]],
+  { price: '1', quantity: '2' },
+  2 ** 53,
+  1790000000000,
+];
+
+describe('the hand-checked quotes agree with their schemas', () => {
+  describe('one level', () => {
+    itAgreesWithItsSchema({
+      fast: checkQuoteLevelFast,
+      schema: quoteLevelSchema,
+      valid: { price: '3000.5', quantity: '1.25' },
+      extraKeys: ['extra'],
+      values: LEVEL_VALUES,
+      same: 'bytes',
+    });
+  });
+
+  describe('one quote', () => {
+    itAgreesWithItsSchema({
+      fast: checkWireQuoteFast,
+      schema: wireQuoteSchema,
+      valid: body.quotes[0]!,
+      extraKeys: ['extra'],
+      values: LEVEL_VALUES,
+      // The same bytes as the schema's output, key order included.
+      same: 'bytes',
+      fields: [
+        fc.array(
+          fc.record({
+            price: fc.oneof(fc.string(), fc.constantFrom('1', '1.5', '0.1', '1.x')),
+            quantity: fc.oneof(fc.string(), fc.constantFrom('2', '0.25')),
+          }),
+          { maxLength: 3 },
+        ),
+      ],
+      alsoCheck: (candidate, accepted) =>
+        expect(decides(() => parseQuotes({ quotes: [candidate] }))).toBe(accepted),
+    });
+  });
+
+  describe('the body', () => {
+    itAgreesWithItsSchema({
+      fast: checkQuotesFast,
+      schema: {
+        safeParse: (candidate) => {
+          const result = quotesBodySchema.safeParse(candidate);
+          return result.success ? { success: true, data: result.data.quotes } : result;
+        },
+      },
+      valid: body,
+      extraKeys: ['extra'],
+      values: [
+        [],
+        body.quotes,
+        [body.quotes[0], null],
+        [{ ...body.quotes[0], bids: [{ price: '1' }] }],
+        [{ ...body.quotes[0], extra: 1 }],
+        body.quotes[0],
+      ],
+      same: 'bytes',
+      alsoCheck: (candidate, accepted) =>
+        expect(decides(() => parseQuotes(candidate))).toBe(accepted),
+    });
   });
 });
