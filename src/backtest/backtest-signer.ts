@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { keccak256, stringToHex, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { OrderSigner } from '../execution/executor.ts';
@@ -30,8 +30,10 @@ export function backtestSigner(): OrderSigner {
   const signer = backtestSignerAddress();
   return {
     sign(body: OrderRequestBody): Promise<{ signature: string; signer: string }> {
-      const hash = createHash('sha256').update(JSON.stringify(body)).digest('hex');
-      return Promise.resolve({ signature: `0x${hash}${hash}1b`, signer });
+      // The one-shot hash: no Hash object per order (3 to 6 times cheaper than createHash for an
+      // order body, the same digest).
+      const digest = hash('sha256', JSON.stringify(body), 'hex');
+      return Promise.resolve({ signature: `0x${digest}${digest}1b`, signer });
     },
   };
 }

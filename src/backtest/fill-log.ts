@@ -1,4 +1,5 @@
 import type { OrderJournal } from '../execution/journal.ts';
+import { RepeatedValues } from '../execution/journal-row.ts';
 import type { FillEvent } from './trace.ts';
 
 /**
@@ -8,6 +9,8 @@ import type { FillEvent } from './trace.ts';
  * These are exactly the fills the portfolio applied, so trades built from them reconcile with it.
  */
 export function journalWithFillLog(journal: OrderJournal, fills: FillEvent[]): OrderJournal {
+  // A run keeps every fill: their amounts and prices mostly repeat (one copy of each).
+  const repeated = new RepeatedValues();
   const recordOutcome: OrderJournal['recordOutcome'] = (id, outcome, now) => {
     const before = journal.get(id);
     const after = journal.recordOutcome(id, outcome, now);
@@ -18,9 +21,9 @@ export function journalWithFillLog(journal: OrderJournal, fills: FillEvent[]): O
         strategy: after.strategy,
         marketId: after.marketId,
         side: after.side,
-        amountX18,
-        priceX18: after.avgFillPriceX18,
-        feeX18: (after.feesX18 ?? 0n) - (before.feesX18 ?? 0n),
+        amountX18: repeated.one(amountX18),
+        priceX18: repeated.one(after.avgFillPriceX18),
+        feeX18: repeated.one((after.feesX18 ?? 0n) - (before.feesX18 ?? 0n)),
         t: now,
       });
     }

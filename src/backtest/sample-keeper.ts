@@ -1,20 +1,25 @@
 import { MAX_SERIES_POINTS } from './downsample.ts';
 import type { PlotPoint, Sample } from './trace.ts';
 
-/** A sample offered to the keeper, with what decides whether it is kept. */
+/** A sample kept, with its place in the run and its plot points. */
 interface Entry {
   readonly index: number;
   readonly sample: Sample;
-  readonly equityX18: bigint;
-  readonly drawdownX18: bigint;
   readonly plots: readonly PlotPoint[];
 }
 
-/** One stretch of samples: its lowest and highest equity and its deepest drawdown. */
+/**
+ * One stretch of samples: its lowest and highest equity and its deepest drawdown, each with the
+ * value that placed it there (the entries themselves hold no bigint: a sample pinned at a fill,
+ * and a long run has one per fill, keeps only what the report draws).
+ */
 interface Bucket {
   low: Entry;
+  lowX18: bigint;
   high: Entry;
+  highX18: bigint;
   deep: Entry;
+  deepX18: bigint;
 }
 
 /**
@@ -65,7 +70,7 @@ export class SampleKeeper {
     const built = (): Entry => {
       if (entry === undefined) {
         const { sample, plots } = make();
-        entry = { index, sample, equityX18, drawdownX18, plots };
+        entry = { index, sample, plots };
       }
       return entry;
     };
@@ -78,11 +83,27 @@ export class SampleKeeper {
     const bucket = this.#buckets[slot];
     if (bucket === undefined) {
       const first = built();
-      this.#buckets.push({ low: first, high: first, deep: first });
+      this.#buckets.push({
+        low: first,
+        lowX18: equityX18,
+        high: first,
+        highX18: equityX18,
+        deep: first,
+        deepX18: drawdownX18,
+      });
     } else {
-      if (equityX18 < bucket.low.equityX18) bucket.low = built();
-      if (equityX18 > bucket.high.equityX18) bucket.high = built();
-      if (drawdownX18 > bucket.deep.drawdownX18) bucket.deep = built();
+      if (equityX18 < bucket.lowX18) {
+        bucket.low = built();
+        bucket.lowX18 = equityX18;
+      }
+      if (equityX18 > bucket.highX18) {
+        bucket.high = built();
+        bucket.highX18 = equityX18;
+      }
+      if (drawdownX18 > bucket.deepX18) {
+        bucket.deep = built();
+        bucket.deepX18 = drawdownX18;
+      }
     }
     // The last sample is always drawn: kept as it is, or built when the keeper is read.
     this.#last = entry ?? built;
@@ -97,10 +118,16 @@ export class SampleKeeper {
         merged.push(a);
         continue;
       }
+      const low = b.lowX18 < a.lowX18 ? b : a;
+      const high = b.highX18 > a.highX18 ? b : a;
+      const deep = b.deepX18 > a.deepX18 ? b : a;
       merged.push({
-        low: b.low.equityX18 < a.low.equityX18 ? b.low : a.low,
-        high: b.high.equityX18 > a.high.equityX18 ? b.high : a.high,
-        deep: b.deep.drawdownX18 > a.deep.drawdownX18 ? b.deep : a.deep,
+        low: low.low,
+        lowX18: low.lowX18,
+        high: high.high,
+        highX18: high.highX18,
+        deep: deep.deep,
+        deepX18: deep.deepX18,
       });
     }
     this.#buckets.length = 0;

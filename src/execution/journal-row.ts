@@ -42,21 +42,24 @@ const TYPES: ReadonlySet<string> = new Set<OrderType>(['MARKET', 'LIMIT']);
 const CANONICAL = new Map<string, string>([...STATES, ...SIDES, ...TYPES].map((v) => [v, v]));
 
 /**
- * Texts that repeat from row to row (strategy, symbol, signer, tag), one copy each: SQLite gives
- * every row its own strings, and a backtest holding 10,000 orders held 10,000 copies of each
- * (about 200 bytes an order, test/bench/backtest-heap.bench.ts). Owned by the store that reads
- * the rows (two journals share nothing); bounded: emptied when full.
+ * Values that repeat from row to row, one copy each: texts (strategy, symbol, signer, tag) and
+ * x18 amounts and prices. SQLite gives every row its own strings, and each x18 column parses to
+ * a new bigint: a backtest holding 10,000 orders held 10,000 copies of each (about 200 bytes an
+ * order for the texts, test/bench/backtest-heap.bench.ts), though an order's amount, its fill
+ * and its prices mostly repeat. Equal values, so nothing read from them changes. Owned by whoever
+ * keeps many rows or samples (two owners share nothing); bounded: emptied when full (what was
+ * handed out stays valid).
  */
-export class RepeatedTexts {
+export class RepeatedValues {
   static readonly MAX = 4096;
-  readonly #texts = new Map<string, string>();
+  readonly #values = new Map<string | bigint, string | bigint>();
 
   /** The one copy of `value` this pool keeps (the value itself, the first time it is seen). */
-  one(value: string): string {
-    const known = this.#texts.get(value);
-    if (known !== undefined) return known;
-    if (this.#texts.size >= RepeatedTexts.MAX) this.#texts.clear();
-    this.#texts.set(value, value);
+  one<T extends string | bigint>(value: T): T {
+    const known = this.#values.get(value);
+    if (known !== undefined) return known as T;
+    if (this.#values.size >= RepeatedValues.MAX) this.#values.clear();
+    this.#values.set(value, value);
     return value;
   }
 }
@@ -71,13 +74,13 @@ interface ColumnReader {
   readonly time: (column: string) => number;
   readonly flag: (column: string) => boolean;
   readonly text: (column: string, nullable?: boolean) => string | null;
-  /** `text` of a column whose values repeat from row to row: one copy of each (`RepeatedTexts`). */
+  /** `text` of a column whose values repeat from row to row: one copy of each (`RepeatedValues`). */
   readonly repeated: (column: string, nullable?: boolean) => string | null;
   readonly x18: (column: string, nullable: boolean, min?: bigint) => bigint | null;
   readonly oneOf: <T extends string>(column: string, allowed: ReadonlySet<string>) => T;
 }
 
-function columnReader(row: RawOrderRow, texts: RepeatedTexts | undefined): ColumnReader {
+function columnReader(row: RawOrderRow, texts: RepeatedValues | undefined): ColumnReader {
   const id = row['id'];
   let problem: RowProblem | undefined;
   const fail = (column: string, expected: string): undefined => {
@@ -125,7 +128,8 @@ function columnReader(row: RawOrderRow, texts: RepeatedTexts | undefined): Colum
       if (value === null && nullable) return null;
       if (typeof value === 'string' && CANONICAL_INTEGER.test(value)) {
         const parsed = BigInt(value);
-        if (min === undefined || parsed >= min) return parsed;
+        if (min === undefined || parsed >= min)
+          return texts === undefined ? parsed : texts.one(parsed);
       }
       fail(
         column,
@@ -147,9 +151,9 @@ function columnReader(row: RawOrderRow, texts: RepeatedTexts | undefined): Colum
  * Reads one `orders` row into a record, checking every column against what the journal writes
  * (type, range, canonical form, the signed body's own market and expiry, and the row's
  * checksum). A value that fails is corruption: the first one found is returned, naming the column.
- * `texts`: the reader's pool of repeated texts, when it keeps many rows (the store).
+ * `texts`: the reader's pool of repeated texts and x18 values, when it keeps many rows (the store).
  */
-export function readOrderRow(row: RawOrderRow, texts?: RepeatedTexts): OrderRecord | RowProblem {
+export function readOrderRow(row: RawOrderRow, texts?: RepeatedValues): OrderRecord | RowProblem {
   const read = columnReader(row, texts);
   const { int, time, flag, text, repeated, x18, oneOf } = read;
   const record: OrderRecord = {

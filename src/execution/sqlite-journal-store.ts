@@ -9,7 +9,7 @@ import {
   fixedOrderValues,
   isRowProblem,
   readOrderRow,
-  RepeatedTexts,
+  RepeatedValues,
   type RawOrderRow,
 } from './journal-row.ts';
 import {
@@ -69,7 +69,7 @@ export class SqliteJournalStore implements JournalStore {
   readonly #countByState: Database.Statement;
   readonly #inStates = new Map<string, Database.Statement>();
   /** One copy of each repeated text across the rows read (a backtest keeps them all). */
-  readonly #texts = new RepeatedTexts();
+  readonly #texts = new RepeatedValues();
   readonly #insertMany: (records: readonly OrderRecord[], sums: readonly number[]) => void;
   readonly #kv: SqliteKeyValues;
   readonly #sync: JournalSync;
