@@ -52,6 +52,14 @@ function moving(count: number): Snapshot[] {
   });
 }
 
+/** Waits until the file at `path` is longer than `size` bytes; fails after 20 s. */
+async function fileGrows(path: string, size: number): Promise<void> {
+  for (let waited = 0; readFileSync(path).length <= size; waited += 10) {
+    if (waited > 20_000) throw new Error(`${path} stayed at ${size} bytes for 20 s`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 describe('price ticks', () => {
   it('turns only canonical decimals on the grid into ticks, and back', () => {
     expect(toTicks('2999.5', 2)).toBe(299_950);
@@ -144,18 +152,22 @@ describe('recording format version 2', () => {
     });
     const snapshots = moving(10);
     const sizes: number[] = [];
-    for (const snapshot of snapshots) {
+    for (const [index, snapshot] of snapshots.entries()) {
       writer.write(snapshot);
       await writer.drained();
-      // Let the compressor's output reach the file.
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      // The 6th snapshot is written at 5 s on the writer clock: the flush pushes the compressor's
+      // output to the file, which the compressor's thread writes some time later (under load,
+      // more than a fixed pause), so the file is watched until it grows. Before, a short pause
+      // gives a wrong early flush the time to show.
+      if (index === 5) await fileGrows(path, sizes[4] as number);
+      else await new Promise((resolve) => setTimeout(resolve, 30));
       sizes.push(readFileSync(path).length);
       now += 1000;
     }
     await writer.close();
     // Nothing more reaches the file before the first flush at 5 s; then bytes appear.
-    expect(sizes[1]).toBe(sizes[3]);
-    expect(sizes[5]).toBeGreaterThan(sizes[3] as number);
+    expect(sizes[1]).toBe(sizes[4]);
+    expect(sizes[5]).toBeGreaterThan(sizes[4] as number);
     // Header, market line, 10 snapshots, end line, and the empty text after the last newline.
     expect(gunzipSync(readFileSync(path)).toString('utf8').split('\n')).toHaveLength(10 + 4);
   });
