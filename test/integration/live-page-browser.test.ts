@@ -148,10 +148,7 @@ it('a paper bot watched and commanded from its page, the token asked off loopbac
   expect(sentAtHalt).toBeGreaterThan(0);
   const snapshotsAtHalt = bot.status().snapshots;
   // Ten snapshots, each of which would have sent an order every third one.
-  await waitFor(
-    'ten snapshots halted',
-    () => bot.status().snapshots >= snapshotsAtHalt + 10,
-  );
+  await waitFor('ten snapshots halted', () => bot.status().snapshots >= snapshotsAtHalt + 10);
   expect(paper.requestCount('/api/v1/order')).toBe(sentAtHalt);
 
   // Resume restarts them.
