@@ -68,7 +68,7 @@ export class SqliteJournalStore implements JournalStore {
   readonly #latest: Database.Statement;
   readonly #countByState: Database.Statement;
   readonly #inStates = new Map<string, Database.Statement>();
-  /** One copy of each repeated text across the rows read (a backtest keeps them all). */
+  /** One copy of each repeated text and x18 value across the rows read (a backtest keeps them all). */
   readonly #texts = new RepeatedValues();
   readonly #insertMany: (records: readonly OrderRecord[], sums: readonly number[]) => void;
   readonly #kv: SqliteKeyValues;

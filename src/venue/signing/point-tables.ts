@@ -5,8 +5,8 @@ import { secp256k1 } from '@noble/curves/secp256k1';
  * Sums of multiples of secp256k1 points that have tables (the generator, a signer's key seen
  * before): what `verifyDigestSigner` computes for every order. noble's points add with complete
  * projective formulas and reduce every product with `%`; here a table holds affine points, a
- * sum is built in Jacobian coordinates by mixed additions only (no doubling), and products are
- * reduced with the shape of p (2²⁵⁶ − 2³² − 977). Same results (point-tables.test.ts in
+ * sum is built in Jacobian coordinates by mixed additions (a doubling only when a sum meets its
+ * addend), and products are reduced with the shape of p (2²⁵⁶ − 2³² − 977). Same results (point-tables.test.ts in
  * test/unit/venue/signing compares them with noble's), in about half the CPU time a check.
  */
 

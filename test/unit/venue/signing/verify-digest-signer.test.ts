@@ -91,8 +91,13 @@ it('keeps a signer only after a recovery gave it: a bad first signature teaches 
   const flipped = `${signature.slice(0, 130)}${signature.endsWith('1b') ? '1c' : '1b'}`;
   expect(verifyDigestSigner(digest, flipped, signer)).toBe(false);
   expect(verifyDigestSigner(digest, signature, signer)).toBe(true);
-  expect(verifyDigestSigner(digest, flipped, signer)).toBe(false);
-  expect(verifyDigestSigner(digest, signature, signer)).toBe(true);
+  // Fresh bytes, so the answers come from the signer's key kept by the recovery above, not
+  // from the answers kept for the exact bytes of the two checks before.
+  const later = new Uint8Array(32).fill(8);
+  const laterSignature = sign(later, key);
+  const laterFlipped = `${laterSignature.slice(0, 130)}${laterSignature.endsWith('1b') ? '1c' : '1b'}`;
+  expect(verifyDigestSigner(later, laterFlipped, signer)).toBe(false);
+  expect(verifyDigestSigner(later, laterSignature, signer)).toBe(true);
 });
 
 it('answers the same bytes again from what it kept, and only the same bytes', () => {
@@ -102,9 +107,16 @@ it('answers the same bytes again from what it kept, and only the same bytes', ()
   const digest = new Uint8Array(32).fill(9);
   const signature = sign(digest, key);
   const otherDigest = Uint8Array.from(digest, (byte, i) => (i === 0 ? byte ^ 1 : byte));
-  // The same digest inside a larger buffer: the key reads the view's bytes only.
-  const inside = new Uint8Array(40).fill(9).subarray(4, 36);
+  // Two digests in one buffer, the signed one second: the key reads each view's own bytes, so
+  // the view at offset 0 is refused and the one at offset 32 accepted (a key that ignored the
+  // offset would answer both alike).
+  const buffer = new Uint8Array(64);
+  buffer.set(otherDigest, 0);
+  buffer.set(digest, 32);
+  const before = buffer.subarray(0, 32);
+  const inside = buffer.subarray(32);
   for (let round = 0; round < 2; round++) {
+    expect(verifyDigestSigner(before, signature, signer)).toBe(false);
     expect(verifyDigestSigner(digest, signature, signer)).toBe(true);
     expect(verifyDigestSigner(inside, signature, signer)).toBe(true);
     // An accepted signature is no pass for another digest or another claimed signer.
