@@ -1,5 +1,5 @@
 import { RepeatedValues } from '../execution/journal-row.ts';
-import type { PositionBook } from '../execution/positions.ts';
+import type { PositionBook, PositionState } from '../execution/positions.ts';
 import { bestPriceX18 } from '../market/best-price.ts';
 import { markPriceX18 } from '../market/mark-price.ts';
 import type { Snapshot } from '../market/snapshot.ts';
@@ -56,7 +56,7 @@ export class RunMeasurements {
    * One copy of each price and position the kept samples hold (marks, tops, amounts): each read
    * of a quote makes new bigints, and a long run keeps a sample per fill.
    */
-  readonly #prices = new RepeatedValues();
+  readonly #prices = new SharedValues();
   // Price charts: every market a strategy names (by symbol) or trades.
   readonly #named: ReadonlySet<string>;
   readonly #listed: ReadonlyMap<number, Market>;
@@ -233,24 +233,64 @@ function finalMarksOf(
 
 const NO_MARKETS: MarketSample[] = [];
 
+/** A position's values as the kept samples hold them (one copy of each value). */
+interface Held {
+  readonly position: PositionState;
+  readonly amountX18: bigint;
+  readonly avgEntryPriceX18: bigint;
+  readonly realizedPnlX18: bigint;
+}
+
+/**
+ * One copy of each value the kept samples repeat: marks, tops, and the amount, entry price and
+ * realized PnL of a position (a long run keeps a sample per fill, and a strategy that goes long
+ * and flat again holds a few amounts and entry prices many times). Equal values, so no figure
+ * changes.
+ */
+class SharedValues {
+  readonly #pool = new RepeatedValues();
+  readonly #held = new Map<number, Held>();
+
+  /** The one copy of `value` kept (`RepeatedValues`). */
+  one(value: bigint): bigint {
+    return this.#pool.one(value);
+  }
+
+  /** `position`'s amount, entry price and realized PnL, looked up again only when it changed. */
+  held(marketId: number, position: PositionState): Held {
+    const known = this.#held.get(marketId);
+    if (known?.position === position) return known;
+    const held = {
+      position,
+      amountX18: this.#pool.one(position.amountX18),
+      avgEntryPriceX18: this.#pool.one(position.avgEntryPriceX18),
+      // (Unchanged by a fill that opens or adds: the same value again.)
+      realizedPnlX18: this.#pool.one(position.realizedPnlX18),
+    };
+    this.#held.set(marketId, held);
+    return held;
+  }
+}
+
 /** The markets of a position book after a snapshot, valued at its marks (carried forward). */
 function marketSamples(
   snapshot: Snapshot,
   book: PositionBook,
   marks: Map<number, bigint>,
-  prices: RepeatedValues,
+  prices: SharedValues,
 ): MarketSample[] {
   const entries = book.entries();
   if (entries.length === 0) return NO_MARKETS;
   return entries.map(([marketId, position]) => {
     const mark = markPriceX18(snapshot.quotes?.get(marketId));
     if (mark !== undefined && mark !== marks.get(marketId)) marks.set(marketId, prices.one(mark));
+    const held = prices.held(marketId, position);
     return {
       marketId,
-      positionX18: position.amountX18,
+      positionX18: held.amountX18,
       markPriceX18: marks.get(marketId) ?? 0n,
-      avgEntryPriceX18: position.avgEntryPriceX18,
-      realizedPnlX18: position.realizedPnlX18,
+      avgEntryPriceX18: held.avgEntryPriceX18,
+      realizedPnlX18: held.realizedPnlX18,
       feesX18: position.feesX18,
       turnoverX18: position.turnoverX18,
     };
@@ -258,11 +298,7 @@ function marketSamples(
 }
 
 /** Best bid and ask of every charted market (ids given ascending). */
-function topsOf(
-  snapshot: Snapshot,
-  charted: readonly number[],
-  prices: RepeatedValues,
-): MarketTop[] {
+function topsOf(snapshot: Snapshot, charted: readonly number[], prices: SharedValues): MarketTop[] {
   return charted.map((marketId) => {
     const quote = snapshot.quotes?.get(marketId);
     const bid = bestPriceX18(quote, 'bids');

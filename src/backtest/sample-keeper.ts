@@ -37,7 +37,10 @@ interface Bucket {
 export class SampleKeeper {
   readonly #maxBuckets: number;
   readonly #buckets: Bucket[] = [];
-  readonly #pinned: Entry[] = [];
+  // The pinned samples (one per fill in a long run) in three flat lists, not an Entry each.
+  readonly #pinnedIndex: number[] = [];
+  readonly #pinnedSample: Sample[] = [];
+  readonly #pinnedPlots: (readonly PlotPoint[])[] = [];
   #width = 1;
   #last: Entry | (() => Entry) | undefined;
   #count = 0;
@@ -66,15 +69,19 @@ export class SampleKeeper {
     make: () => { sample: Sample; plots: readonly PlotPoint[] },
   ): void {
     const index = this.#count++;
+    let made: { sample: Sample; plots: readonly PlotPoint[] } | undefined;
     let entry: Entry | undefined;
     const built = (): Entry => {
-      if (entry === undefined) {
-        const { sample, plots } = make();
-        entry = { index, sample, plots };
-      }
+      made ??= make();
+      entry ??= { index, sample: made.sample, plots: made.plots };
       return entry;
     };
-    if (pin) this.#pinned.push(built());
+    if (pin) {
+      made = make();
+      this.#pinnedIndex.push(index);
+      this.#pinnedSample.push(made.sample);
+      this.#pinnedPlots.push(made.plots);
+    }
     let slot = Math.floor(index / this.#width);
     if (slot >= this.#maxBuckets) {
       this.#merge();
@@ -141,7 +148,11 @@ export class SampleKeeper {
    */
   result(): { samples: Sample[]; plots: PlotPoint[] } {
     const byIndex = new Map<number, Entry>();
-    for (const entry of this.#pinned) byIndex.set(entry.index, entry);
+    for (let i = 0; i < this.#pinnedIndex.length; i++) {
+      const index = this.#pinnedIndex[i] as number;
+      const sample = this.#pinnedSample[i] as Sample;
+      byIndex.set(index, { index, sample, plots: this.#pinnedPlots[i] as readonly PlotPoint[] });
+    }
     for (const bucket of this.#buckets)
       for (const entry of [bucket.low, bucket.high, bucket.deep]) byIndex.set(entry.index, entry);
     const last = typeof this.#last === 'function' ? this.#last() : this.#last;
