@@ -3,6 +3,7 @@ import type { RefusalReason } from '../../execution/refusal.ts';
 import type { OrderRecord } from '../../execution/order-record.ts';
 import type { RateBudgetStatus } from '../../execution/rate-budget/rate-budget.ts';
 import type { TradingMode } from '../../execution/trading-mode.ts';
+import type { Bar } from '../../strategy/bars/bar.ts';
 import { formatX18 } from '../../money/index.ts';
 import type { ParamsChangeRecord } from '../live-params.ts';
 
@@ -49,17 +50,8 @@ export interface PositionJson {
   readonly fees: string;
 }
 
-/** One of a strategy's latest bars in `GET /status` (the live page's chart). */
-export interface BarJson {
-  readonly symbol: string;
-  readonly timeframe: string;
-  readonly end: number;
-  /** Mid prices (decimal strings). */
-  readonly open: string;
-  readonly high: string;
-  readonly low: string;
-  readonly close: string;
-}
+/** One of a strategy's latest bars in `GET /status` (the live page's chart): mid prices, decimal strings. */
+export type BarJson = Pick<Bar, 'symbol' | 'timeframe' | 'end' | 'open' | 'high' | 'low' | 'close'>;
 
 /**
  * What `GET /status` answers and `Bot.status()` returns: the status line's content plus open
