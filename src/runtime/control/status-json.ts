@@ -50,7 +50,7 @@ export interface PositionJson {
   readonly fees: string;
 }
 
-/** One of a strategy's latest bars in `GET /status` (the live page's chart): mid prices, decimal strings. */
+/** One of a strategy's latest bars in `GET /status` (the live page's chart); mids as decimals. */
 export type BarJson = Pick<Bar, 'symbol' | 'timeframe' | 'end' | 'open' | 'high' | 'low' | 'close'>;
 
 /**
