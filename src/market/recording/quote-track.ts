@@ -1,6 +1,6 @@
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import type { QuoteLevel } from '../../domain/index.ts';
-import { SideLevels, X18_OF_EXPO } from './side-levels.ts';
+import { SideLevels, tickX18 } from './side-levels.ts';
 import {
   applySideDelta,
   passShiftedSide,
@@ -200,7 +200,7 @@ export class QuoteTrack {
     if (found !== undefined) return found.bestX18();
     const top = this.#topTick(side, at);
     if (top === undefined || this.expo === undefined) return this.side(side, at).bestX18();
-    return BigInt(top) * (X18_OF_EXPO[this.expo] as bigint);
+    return tickX18(top, this.expo);
   }
 
   /**

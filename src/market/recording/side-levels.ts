@@ -69,7 +69,7 @@ export class SideLevels {
     const tick = this.tick(0);
     if (Number.isNaN(tick)) return parseDecimalToX18(this.literals?.[0] as string, 'quote price');
     // tick × 10^-expo, exactly (expo < 16 for a tick price).
-    return BigInt(tick) * (X18_OF_EXPO[this.expo as number] as bigint);
+    return tickX18(tick, this.expo as number);
   }
 
   /**
@@ -151,6 +151,33 @@ export const X18_OF_EXPO: readonly bigint[] = Array.from(
   { length: 19 },
   (_, expo) => 10n ** BigInt(18 - expo),
 );
+
+/** Slots per grid of {@link tickX18}'s table (a power of two). */
+const TICK_SLOTS = 4096;
+// Per grid, the ticks whose x18 values are kept (NaN: none yet) and those values.
+const TABLE_TICKS: (Float64Array | undefined)[] = [];
+const TABLE_X18: bigint[][] = [];
+
+/**
+ * `tick` ticks of a `10^-expo` grid as x18 (`tick × 10^(18 − expo)`, expo 0 to 18, tick a safe
+ * integer), from a table of the values made last (one slot per tick modulo 4096): the best
+ * prices of a moving book come back within a few snapshots, and a chart's tops and marks read
+ * them every snapshot; a kept value costs no bigint made.
+ */
+export function tickX18(tick: number, expo: number): bigint {
+  let ticks = TABLE_TICKS[expo];
+  if (ticks === undefined) {
+    ticks = TABLE_TICKS[expo] = new Float64Array(TICK_SLOTS).fill(Number.NaN);
+    TABLE_X18[expo] = new Array<bigint>(TICK_SLOTS).fill(0n);
+  }
+  const values = TABLE_X18[expo] as bigint[];
+  const slot = tick & (TICK_SLOTS - 1);
+  if (ticks[slot] === tick) return values[slot] as bigint;
+  const value = BigInt(tick) * (X18_OF_EXPO[expo] as bigint);
+  ticks[slot] = tick;
+  values[slot] = value;
+  return value;
+}
 
 /** `parseDecimalToX18(text)`, or undefined for a text it rejects. */
 function textX18(text: string): bigint | undefined {

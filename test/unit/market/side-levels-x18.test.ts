@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { quoteLevelsX18, type Quote, type QuoteLevel } from '../../../src/domain/index.ts';
 import { readRecording, RecordingWriter } from '../../../src/market/recording/index.ts';
 import { applySideDelta } from '../../../src/market/recording/side-delta.ts';
+import { tickX18 } from '../../../src/market/recording/side-levels.ts';
 import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
 import { parseDecimalToX18 } from '../../../src/money/index.ts';
 import { testMarket } from '../../helpers/markets.ts';
@@ -122,5 +123,24 @@ describe('a recorded quote hands its levels over as x18', () => {
       asks: [{ price: '1', quantity: '2' }],
     };
     expect(quoteLevelsX18(quote, 'asks')).toBeUndefined();
+  });
+});
+
+describe('tickX18', () => {
+  it('gives tick × 10^(18 − expo) on every grid, whatever the table kept for the slot before', () => {
+    // Ticks 4096 apart share a slot: the second must not get the first one's value, and a tick
+    // read again after its slot was taken must get its own value back.
+    const ticks = [0, 1, 4095, 4096, 8191, 100_000, 104_096, 2 ** 31 - 1, 2 ** 31, 2 ** 40 + 7];
+    for (let expo = 0; expo <= 18; expo++) {
+      for (let round = 0; round < 2; round++) {
+        for (const tick of ticks) {
+          expect(tickX18(tick, expo)).toBe(BigInt(tick) * 10n ** BigInt(18 - expo));
+          expect(tickX18(tick + 4096, expo)).toBe(BigInt(tick + 4096) * 10n ** BigInt(18 - expo));
+          expect(tickX18(Number.MAX_SAFE_INTEGER - tick, expo)).toBe(
+            BigInt(Number.MAX_SAFE_INTEGER - tick) * 10n ** BigInt(18 - expo),
+          );
+        }
+      }
+    }
   });
 });
