@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
-import pRetry, { type Options as PRetryOptions } from 'p-retry';
+import pRetry, { AbortError, type Options as PRetryOptions } from 'p-retry';
 import { ErrorCodes, isQuantaError, QuantaError, summarizeError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
 import type { VenueOrder } from '../venue/types.ts';
@@ -157,14 +157,45 @@ export class Dispatcher {
   ): Promise<DispatchResult> {
     const signal = this.#abort.signal;
     const count: AttemptCount = { tries: 0, attempts: 0 };
+    const attempt = () => this.#try(orderId, request, expiryTs, count, signal);
     try {
-      const order = await pRetry(
-        () => this.#try(orderId, request, expiryTs, count, signal),
-        this.#retryOptions(orderId, expiryTs, count, signal),
-      );
+      const order =
+        this.#options.maxAttempts === 1
+          ? await this.#once(attempt, orderId, count, signal)
+          : await pRetry(attempt, this.#retryOptions(orderId, expiryTs, count, signal));
       return { kind: 'placed', order, attempts: count.attempts };
     } catch (error) {
       return this.#failed(error, count.attempts, expiryTs, signal);
+    }
+  }
+
+  /**
+   * What p-retry does with no retry allowed (`maxAttempts` 1: backtests), step for step: the
+   * signal checked before and after the one try, a failure normalized as p-retry does and given
+   * to {@link #onFailedAttempt}, then thrown. Without p-retry's copy and checks of its options and
+   * its frozen context per order (a backtest that trades every few snapshots sends thousands).
+   */
+  async #once(
+    attempt: () => Promise<VenueOrder>,
+    orderId: number,
+    count: AttemptCount,
+    signal: AbortSignal,
+  ): Promise<VenueOrder> {
+    signal.throwIfAborted();
+    try {
+      const order = await attempt();
+      signal.throwIfAborted();
+      return order;
+    } catch (error) {
+      const normalized =
+        error instanceof Error
+          ? error
+          : new TypeError(
+              `Non-error was thrown: "${String(error)}". You should only throw errors.`,
+            );
+      if (normalized instanceof AbortError) throw normalized.originalError;
+      await this.#onFailedAttempt(orderId, normalized, count, signal);
+      throw normalized;
     }
   }
 
@@ -212,7 +243,7 @@ export class Dispatcher {
     count: AttemptCount,
     signal: AbortSignal,
   ): PRetryOptions {
-    const { maxAttempts, now, log } = this.#options;
+    const { maxAttempts, now } = this.#options;
     return {
       // Every option p-retry reads is given, its defaults included (factor, maxRetryTime,
       // shouldConsumeRetry): it copies the options and fills in the missing ones, and an object
@@ -233,18 +264,26 @@ export class Dispatcher {
           now: now(),
           expiryTs,
         }) === 'retry',
-      onFailedAttempt: async ({ error }) => {
-        log.warn(
-          { orderId, attempt: count.attempts, err: summarizeError(error) },
-          'order send attempt failed',
-        );
-        const pauseMs = pauseAllSendersMs(error);
-        if (pauseMs !== undefined) {
-          this.#budget.pause(pauseMs);
-          await this.#pauseFor(pauseMs, signal);
-        }
-      },
+      onFailedAttempt: ({ error }) => this.#onFailedAttempt(orderId, error, count, signal),
     };
+  }
+
+  /** After a failed try: logged, and a 429 pauses every sender (and the budget). */
+  async #onFailedAttempt(
+    orderId: number,
+    error: Error,
+    count: AttemptCount,
+    signal: AbortSignal,
+  ): Promise<void> {
+    this.#options.log.warn(
+      { orderId, attempt: count.attempts, err: summarizeError(error) },
+      'order send attempt failed',
+    );
+    const pauseMs = pauseAllSendersMs(error);
+    if (pauseMs !== undefined) {
+      this.#budget.pause(pauseMs);
+      await this.#pauseFor(pauseMs, signal);
+    }
   }
 
   /** How a dispatch that was not placed ended. */
