@@ -1,11 +1,11 @@
-import type { Hex } from 'viem';
+import { hashTypedData, hexToBytes, type Hex } from 'viem';
 import { isQuantaError } from '../../errors/index.ts';
 import { parseRegistrationRequest, type RegistrationRequest } from '../schemas/index.ts';
 import type { SigningDomainConfig } from '../types.ts';
 import { accountFromPrivateKey, signTypedDataWith } from './private-key.ts';
-import { recoverTypedDataSigner } from './recover-signer.ts';
-import { buildRegisterTypedData } from './register-typed-data.ts';
+import { buildRegisterTypedData, type RegisterTypedData } from './register-typed-data.ts';
 import { formatSubaccountId, parseSubaccountId, type SubaccountParts } from './subaccount.ts';
+import { verifyDigestSigner } from './verify-digest-signer.ts';
 
 /** What `signRegistration` needs. */
 export interface SignRegistrationParams {
@@ -110,24 +110,30 @@ function sameInteger(a: number | bigint, b: bigint): boolean {
   return typeof a === 'bigint' ? a === b : Number.isSafeInteger(a) && BigInt(a) === b;
 }
 
-function sameAddress(a: string | undefined, b: string): boolean {
-  return a !== undefined && a.toLowerCase() === b.toLowerCase();
+/**
+ * The Register struct's EIP-712 digest, or undefined when it cannot be computed. Both signatures
+ * are checked against it with `verifyDigestSigner`: the answer comparing the address
+ * `recoverTypedDataSigner` gives with the signer's would be (any letter case), without viem's
+ * asynchronous recovery (it imports noble at every call) and with the digest hashed once. A
+ * digest that cannot be computed refuses the signature, as that recovery's failure did.
+ */
+function registerDigest(typedData: RegisterTypedData): Uint8Array | undefined {
+  try {
+    return hexToBytes(hashTypedData(typedData));
+  } catch {
+    return undefined;
+  }
 }
 
-/**
- * Checks a registration request body (docs/conventions.md §3): its shape, the subaccount id (address
- * exactly `ethAddress`, brokerId the header's when given), and that both signatures recover to
- * their addresses (case-insensitively) over the Register struct. Non-canonical signature
- * encodings (high s, v not 27/28) are refused. Expiry and nonce rules are the venue's.
- *
- * @returns `{ valid: true, request, subaccount }` or `{ valid: false, reason, message }`; never
- *   throws for bad input.
- */
-export async function verifyRegistration(
+function signedBy(digest: Uint8Array | undefined, signature: string, address: string): boolean {
+  return digest !== undefined && verifyDigestSigner(digest, signature, address.toLowerCase());
+}
+
+function checkRegistration(
   body: unknown,
   domain: SigningDomainConfig,
-  options: VerifyRegistrationOptions = {},
-): Promise<RegistrationVerification> {
+  options: VerifyRegistrationOptions,
+): RegistrationVerification {
   let request: RegistrationRequest;
   let subaccount: SubaccountParts;
   try {
@@ -158,22 +164,37 @@ export async function verifyRegistration(
       `subaccountId: brokerId ${subaccount.brokerId} is not the Broker-Id header ${String(options.brokerId)}`,
     );
   }
-  const typedData = buildRegisterTypedData(request, domain);
-  if (
-    !sameAddress(await recoverTypedDataSigner(typedData, request.ethSignature), request.ethAddress)
-  ) {
+  const digest = registerDigest(buildRegisterTypedData(request, domain));
+  if (!signedBy(digest, request.ethSignature, request.ethAddress)) {
     return reject('BAD_ETH_SIGNATURE', 'ethSignature: not signed by ethAddress over this request');
   }
-  if (
-    !sameAddress(
-      await recoverTypedDataSigner(typedData, request.signingSignature),
-      request.signingKey,
-    )
-  ) {
+  if (!signedBy(digest, request.signingSignature, request.signingKey)) {
     return reject(
       'BAD_SIGNING_SIGNATURE',
       'signingSignature: not signed by signingKey over this request',
     );
   }
   return { valid: true, request, subaccount };
+}
+
+/**
+ * Checks a registration request body (docs/conventions.md §3): its shape, the subaccount id (address
+ * exactly `ethAddress`, brokerId the header's when given), and that both signatures recover to
+ * their addresses (case-insensitively) over the Register struct. Non-canonical signature
+ * encodings (high s, v not 27/28) are refused. Expiry and nonce rules are the venue's.
+ *
+ * @returns `{ valid: true, request, subaccount }` or `{ valid: false, reason, message }`; never
+ *   throws for bad input.
+ */
+export function verifyRegistration(
+  body: unknown,
+  domain: SigningDomainConfig,
+  options: VerifyRegistrationOptions = {},
+): Promise<RegistrationVerification> {
+  try {
+    return Promise.resolve(checkRegistration(body, domain, options));
+  } catch (error) {
+    // What the checks throw (never for bad input) still reaches the caller as a rejection.
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
 }
