@@ -77,10 +77,16 @@ export class LocalRateBudget implements RateBudget {
     if (signal.aborted) return Promise.reject(signal.reason as Error);
     if (this.#closed) return Promise.reject(new Error('rate budget closed'));
     // Nobody ahead: no queue round trip (the common case of a bot under its limit).
-    if (this.#waiters.size === 0 && this.#orderFree() > 0) return Promise.resolve(this.#permit());
+    const free = this.takeFree();
+    if (free !== undefined) return Promise.resolve(free);
     const waiting = this.#waiters.enqueue(kind, signal);
     this.#pump.kick();
     return waiting;
+  }
+
+  takeFree(): Permit | undefined {
+    if (this.#closed || this.#waiters.size > 0 || this.#orderFree() <= 0) return undefined;
+    return this.#permit();
   }
 
   tryTake(_kind: 'poll', count: number): Promise<Permit[] | undefined> {

@@ -47,6 +47,13 @@ export interface RateBudget {
    */
   take(kind: 'order' | 'lookup', signal: AbortSignal): Promise<Permit>;
   /**
+   * The permit `take` would grant at once (a free slot, nobody waiting, no pause, not closed),
+   * or `undefined`: then `take` it. For a caller whose wait needs a deadline made for it (a
+   * timer): no deadline is made when there is nothing to wait for. A budget that cannot tell
+   * without waiting (the shared one) leaves it out.
+   */
+  takeFree?(kind: 'order' | 'lookup'): Permit | undefined;
+  /**
    * `count` permits at once (all or none), or `undefined` when they are not free now, a 429
    * pause runs, or orders are waiting: the poll is then skipped and counted, never queued.
    */

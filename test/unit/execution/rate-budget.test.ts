@@ -190,6 +190,29 @@ describe('LocalRateBudget', () => {
     expect(budget.estimatedWaitMs(10)).toBe(2 * 1002);
   });
 
+  it('takeFree grants what take would grant at once, and nothing take would queue', async () => {
+    const time = fakeTime();
+    const budget = budgetOf(2, time);
+    const first = budget.takeFree();
+    expect(first).toBeDefined();
+    await budget.take('order', never);
+    // Both slots taken: take would queue, so takeFree gives nothing and takes nothing.
+    expect(budget.takeFree()).toBeUndefined();
+    const waiting = track(budget.take('lookup', never), time);
+    first!.release(false);
+    // The slot freed goes to the waiter, not to takeFree.
+    expect(budget.takeFree()).toBeUndefined();
+    await settle();
+    expect(waiting.at).toBe(0);
+    budget.pause(1000);
+    waiting.permit!.release(false);
+    expect(budget.takeFree()).toBeUndefined();
+    await time.advanceTo(1000);
+    expect(budget.takeFree()).toBeDefined();
+    await budget.close();
+    expect(budget.takeFree()).toBeUndefined();
+  });
+
   it('an aborted waiter leaves the line; close rejects the rest', async () => {
     const time = fakeTime();
     const budget = budgetOf(1, time);
