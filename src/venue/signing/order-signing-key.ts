@@ -1,27 +1,9 @@
-import { createHmac } from 'node:crypto';
-import { weierstrass } from '@noble/curves/abstract/weierstrass';
-import { secp256k1 } from '@noble/curves/secp256k1';
 import type { Address, Hex } from 'viem';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import type { OrderRequestBody, SigningDomainConfig } from '../types.ts';
 import { orderDigest } from './order-digest.ts';
 import { accountFromPrivateKey } from './private-key.ts';
-
-/** HMAC-SHA256 of the concatenated `messages` under `key`, by node (OpenSSL). */
-function hmacSha256(key: Uint8Array, ...messages: Uint8Array[]): Uint8Array {
-  const hmac = createHmac('sha256', key);
-  for (const message of messages) hmac.update(message);
-  const digest = hmac.digest();
-  return new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength);
-}
-
-/**
- * noble's secp256k1 signing with node's HMAC-SHA256 in its RFC 6979 nonce generation instead of
- * noble's JavaScript one (five HMACs a signature): the same algorithm, so the same
- * deterministic signatures (test/unit/venue/signing compares them with noble's own and with the
- * vectors), in about 0.85x the time. Its base-point table is built at the first signature.
- */
-const orderCurve = weierstrass({ ...secp256k1.CURVE, hmac: hmacSha256 });
+import { signDigest, type DigestSignature } from './sign-digest.ts';
 
 /**
  * A signing key made ready for signing orders: its address derived once (an elliptic-curve
@@ -53,9 +35,9 @@ class PreparedSigningKey implements OrderSigningKey {
 
   signOrderBody(subaccountId: string, body: OrderRequestBody, domain: SigningDomainConfig): Hex {
     const digest = orderDigest(subaccountId, body, this.address, domain);
-    let signature: { r: bigint; s: bigint; recovery: number };
+    let signature: DigestSignature;
     try {
-      signature = orderCurve.sign(digest, this.#scalar, { lowS: true, extraEntropy: false });
+      signature = signDigest(digest, this.#scalar);
     } catch (error) {
       const kind = error instanceof Error ? error.name : typeof error;
       throw new QuantaError(

@@ -176,6 +176,79 @@ export class PointTable {
     if (rest !== 0n) throw new Error(`point table: scalar ${k} longer than ${HALF_BITS} bits`);
     return total;
   }
+
+  /**
+   * {@link addMultiple} for a secret k (a signature's nonce): every window costs one mixed
+   * addition whatever its digit, a zero digit adding an entry to `sums.decoy` (a sum thrown
+   * away, as noble's constant-time wNAF does), and no window is skipped once k runs out. BigInt
+   * arithmetic itself is not constant-time (noble says as much of its own); this keeps the
+   * count of additions from telling the digits.
+   */
+  addSecretMultiple(sums: SecretSums, k: bigint, negative: boolean, psi: boolean): SecretSums {
+    const xs = psi ? this.#psiXs : this.#xs;
+    const size = BigInt(this.#window);
+    const mask = (1n << size) - 1n;
+    const full = 2 * this.#half;
+    let rest = k;
+    let { real, decoy } = sums;
+    for (let i = 0; i < this.#windows; i++) {
+      let digit = Number(rest & mask);
+      rest >>= size;
+      if (digit > this.#half) {
+        digit -= full;
+        rest += 1n;
+      }
+      const at = i * this.#half + Math.abs(digit) - 1;
+      if (digit === 0) decoy = addAffine(decoy, xs[i * this.#half]!, this.#ys[i * this.#half]!);
+      else {
+        const y = this.#ys[at]!;
+        real = addAffine(real, xs[at]!, digit < 0 !== negative ? sub(0n, y) : y);
+      }
+    }
+    if (rest !== 0n) throw new Error(`point table: scalar longer than ${HALF_BITS} bits`);
+    return { real, decoy };
+  }
+}
+
+/** The sum a secret multiple goes to, and the decoy its zero digits go to (see `addSecretMultiple`). */
+interface SecretSums {
+  readonly real: Jacobian;
+  readonly decoy: Jacobian;
+}
+
+/** The generator's table (window 10: 6,656 points, tens of ms), built at its first use. */
+let generator: PointTable | undefined;
+
+/** The generator's table, shared by signature checks and signing. */
+export function generatorTable(): PointTable {
+  generator ??= new PointTable(secp256k1.CURVE.Gx, secp256k1.CURVE.Gy, 10);
+  return generator;
+}
+
+/**
+ * k·G, affine, for a secret 1 ≤ k < n (a signature's nonce): through the generator's table and
+ * the endomorphism like {@link addScalarMultiple}, with a mixed addition in every window of
+ * both halves (`addSecretMultiple`), and one inversion for the result and the decoy together.
+ * Same point as noble's `multiply` (point-tables.test.ts), in about half the time.
+ */
+export function secretGeneratorMultiple(k: bigint): { readonly x: bigint; readonly y: bigint } {
+  const table = generatorTable();
+  const { k1neg, k1, k2neg, k2 } = splitScalar(k);
+  const start: SecretSums = {
+    real: INFINITY,
+    decoy: { X: secp256k1.CURVE.Gx, Y: secp256k1.CURVE.Gy, Z: 1n },
+  };
+  const { real, decoy } = table.addSecretMultiple(
+    table.addSecretMultiple(start, k1, k1neg, false),
+    k2,
+    k2neg,
+    true,
+  );
+  if (real.Z === 0n) throw new Error('point table: a secret multiple of 0 mod n');
+  // The decoy at infinity (a sum that cancelled, about never): the result alone.
+  const points = decoy.Z === 0n ? [real] : [real, decoy];
+  const { xs, ys } = toAffine(points);
+  return { x: xs[0]!, y: ys[0]! };
 }
 
 /** `scalar`·Q (0 ≤ scalar < n) added to `sum`, through Q's table and the endomorphism. */

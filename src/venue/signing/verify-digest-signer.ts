@@ -1,17 +1,23 @@
 import { invert, mod } from '@noble/curves/abstract/modular';
 import { bytesToNumberBE } from '@noble/curves/abstract/utils';
 import { secp256k1 } from '@noble/curves/secp256k1';
-import { addScalarMultiple, affineOf, emptySum, hasAffineX, PointTable } from './point-tables.ts';
+import {
+  addScalarMultiple,
+  affineOf,
+  emptySum,
+  generatorTable,
+  hasAffineX,
+  PointTable,
+} from './point-tables.ts';
 import { isCanonicalSignature, recoverDigestPoint } from './recover-signer.ts';
 
 const N = secp256k1.CURVE.n;
 
 /**
- * Windows of the tables (point-tables.ts): the generator's is built once (6,656 points, tens of
- * ms) and used by every check; a signer's key gets a small one (416 points, about as much work
- * as ten checks), built at its second use (a venue checks a session key many times).
+ * Window of a signer's table (point-tables.ts; the generator's is built once and shared): a
+ * small one (416 points, about as much work as ten checks), built at its second use (a venue
+ * checks a session key many times).
  */
-const GENERATOR_WINDOW = 10;
 const SIGNER_WINDOW = 5;
 /** Signers whose public key is kept: a venue sees a few session keys at a time. */
 const KEPT_SIGNERS = 8;
@@ -32,7 +38,6 @@ interface KnownSigner {
 
 /** Lowercase address -> its public key, oldest first. */
 const signers = new Map<string, KnownSigner>();
-let generatorTable: PointTable | undefined;
 
 function remember(address: string, x: bigint, y: bigint): void {
   if (signers.size >= KEPT_SIGNERS) {
@@ -86,10 +91,9 @@ function checkCanonical(digest: Uint8Array, signature: string, signer: string): 
   // A 32-byte digest is the whole scalar h (noble's bits2int_modN for secp256k1).
   const h = mod(bytesToNumberBE(digest), N);
   const sInverse = invert(s, N);
-  generatorTable ??= new PointTable(secp256k1.CURVE.Gx, secp256k1.CURVE.Gy, GENERATOR_WINDOW);
   known.table ??= new PointTable(known.x, known.y, SIGNER_WINDOW);
   const sum = addScalarMultiple(
-    addScalarMultiple(emptySum(), generatorTable, mod(h * sInverse, N)),
+    addScalarMultiple(emptySum(), generatorTable(), mod(h * sInverse, N)),
     known.table,
     mod(r * sInverse, N),
   );

@@ -1,7 +1,8 @@
 /**
  * The point tables of `verifyDigestSigner` (src/venue/signing/point-tables.ts) give what noble's
  * own arithmetic gives: a·G + b·Q for random and edge scalars (0, 1, n − 1, the largest halves
- * of a split), and the sums that meet a doubling or the point at infinity on the way.
+ * of a split), and the sums that meet a doubling or the point at infinity on the way; and k·G
+ * for a secret k (a signature's nonce) as noble's constant-time `multiply` gives it.
  */
 import { secp256k1 } from '@noble/curves/secp256k1';
 import fc from 'fast-check';
@@ -12,6 +13,7 @@ import {
   emptySum,
   hasAffineX,
   PointTable,
+  secretGeneratorMultiple,
 } from '../../../../src/venue/signing/point-tables.ts';
 
 const Point = secp256k1.ProjectivePoint;
@@ -61,4 +63,27 @@ it('meets doublings and the point at infinity as noble does', () => {
   }
   expect(byTables(sameTable, 5n, N - 5n)).toBeUndefined();
   expect(hasAffineX(emptySum(), 0n)).toBe(false);
+});
+
+it('gives k·G for a secret k as noble does: random scalars, the edges, digits of zero', () => {
+  const check = (k: bigint): void => {
+    expect({ ...secretGeneratorMultiple(k) }).toEqual({ ...Point.BASE.multiply(k).toAffine() });
+  };
+  fc.assert(fc.property(fc.bigInt({ min: 1n, max: N - 1n }), check), { numRuns: 200 });
+  // The edges of a split and of the windows: tiny scalars (whole halves of zero digits), n − 1,
+  // the largest halves, powers of two (one nonzero digit) and their neighbours.
+  const edges = [
+    1n,
+    2n,
+    3n,
+    N - 1n,
+    N - 2n,
+    N >> 1n,
+    (N >> 1n) + 1n,
+    1n << 128n,
+    (1n << 128n) - 1n,
+  ];
+  for (let bit = 0n; bit < 256n; bit += 9n) edges.push(1n << bit, (1n << bit) + 1n);
+  for (const k of edges) if (k > 0n && k < N) check(k);
+  expect(() => secretGeneratorMultiple(0n)).toThrow(/0 mod n/);
 });
