@@ -1,7 +1,7 @@
 import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Quote, QuoteLevel } from '../../../src/domain/index.ts';
 import {
   RecordingWriter,
@@ -150,22 +150,26 @@ describe('recording format version 2', () => {
       flushEverySnapshots: 1000,
       flushEveryMs: 5000,
     });
+    const flushes = vi.spyOn(writer, 'flush');
     const snapshots = moving(10);
     const sizes: number[] = [];
+    const flushesAt: number[] = [];
     for (const [index, snapshot] of snapshots.entries()) {
       writer.write(snapshot);
       await writer.drained();
+      flushesAt.push(flushes.mock.calls.length);
       // The 6th snapshot is written at 5 s on the writer clock: the flush pushes the compressor's
       // output to the file, which the compressor's thread writes some time later (under load,
-      // more than a fixed pause), so the file is watched until it grows. Before, a short pause
-      // gives a wrong early flush the time to show.
+      // more than a fixed pause), so the file is watched until it grows.
       if (index === 5) await fileGrows(path, sizes[4] as number);
-      else await new Promise((resolve) => setTimeout(resolve, 30));
       sizes.push(readFileSync(path).length);
       now += 1000;
     }
     await writer.close();
-    // Nothing more reaches the file before the first flush at 5 s; then bytes appear.
+    // The writer decides to flush once, at 5 s on its clock, and not before: counted on the writer
+    // itself, since an early flush's bytes could still be in the compressor's thread when the file
+    // is looked at. Then the flushed bytes reach the file.
+    expect(flushesAt).toEqual([0, 0, 0, 0, 0, 1, 1, 1, 1, 1]);
     expect(sizes[1]).toBe(sizes[4]);
     expect(sizes[5]).toBeGreaterThan(sizes[4] as number);
     // Header, market line, 10 snapshots, end line, and the empty text after the last newline.
