@@ -166,10 +166,17 @@ describe('the hand-checked quotes agree with their schemas', () => {
       same: 'bytes',
       fields: [
         fc.array(
-          fc.record({
-            price: fc.oneof(fc.string(), fc.constantFrom('1', '1.5', '0.1', '1.x')),
-            quantity: fc.oneof(fc.string(), fc.constantFrom('2', '0.25')),
-          }),
+          // JSON-ish levels, as JSON.parse makes them: fast-check's records may otherwise have a
+          // null prototype, a level the fast path rightly leaves to the schema, which the check
+          // that a plain candidate the schema accepts takes the fast path counted as a miss (a
+          // CI run failed so; the same property found one in 611 runs, none in 300,000 since).
+          fc.record(
+            {
+              price: fc.oneof(fc.string(), fc.constantFrom('1', '1.5', '0.1', '1.x')),
+              quantity: fc.oneof(fc.string(), fc.constantFrom('2', '0.25')),
+            },
+            { noNullPrototype: true },
+          ),
           { maxLength: 3 },
         ),
       ],
