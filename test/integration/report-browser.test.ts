@@ -119,6 +119,25 @@ async function watchedPage(viewport: {
   return { page, problems };
 }
 
+/** Per candlestick chart, its canvases' pixels in the candle colours (run in the page). */
+function paintedCandlePixels(): number[] {
+  return [...document.querySelectorAll('[data-candle-chart]')].map((chart) => {
+    let painted = 0;
+    for (const element of chart.querySelectorAll('canvas')) {
+      const canvas = element as unknown as PageCanvas;
+      const context = canvas.getContext('2d');
+      if (context === null || canvas.width === 0 || canvas.height === 0) continue;
+      const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+      for (let i = 0; i < pixels.length; i += 4) {
+        const [r, g, b] = [pixels[i], pixels[i + 1], pixels[i + 2]];
+        if ((r === 0x26 && g === 0xa6 && b === 0x9a) || (r === 0xef && g === 0x53 && b === 0x50))
+          painted += 1;
+      }
+    }
+    return painted;
+  });
+}
+
 async function openReport(
   htmlPath: string,
   viewport: { readonly width: number; readonly height: number } = VIEWPORTS[0],
@@ -163,26 +182,15 @@ async function openReport(
         .map((table) => table.querySelector('th')?.textContent ?? '?'),
     );
     const candles = Number(await page.evaluate(() => document.body.dataset.candles ?? '0'));
-    const candlePixels = await page.evaluate(() =>
-      [...document.querySelectorAll('[data-candle-chart]')].map((chart) => {
-        let painted = 0;
-        for (const element of chart.querySelectorAll('canvas')) {
-          const canvas = element as unknown as PageCanvas;
-          const context = canvas.getContext('2d');
-          if (context === null || canvas.width === 0 || canvas.height === 0) continue;
-          const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
-          for (let i = 0; i < pixels.length; i += 4) {
-            const [r, g, b] = [pixels[i], pixels[i + 1], pixels[i + 2]];
-            if (
-              (r === 0x26 && g === 0xa6 && b === 0x9a) ||
-              (r === 0xef && g === 0x53 && b === 0x50)
-            )
-              painted += 1;
-          }
-        }
-        return painted;
-      }),
-    );
+    // Lightweight Charts paints on an animation frame after its data is set, which on a busy
+    // machine can come after chartsReady: wait (at most 10 s) until every candlestick chart shows
+    // the candle colours; if one never does, the count below says so.
+    await page
+      .waitForFunction(`(${paintedCandlePixels.toString()})().every((n) => n > 20)`, null, {
+        timeout: 10_000,
+      })
+      .catch(() => undefined);
+    const candlePixels = await page.evaluate(paintedCandlePixels);
     return { chartsReady, candles, candlePixels, canvases, pageOverflow, wideTables, problems };
   } finally {
     await page.close();
