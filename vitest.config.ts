@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // `import ... from 'quanta'` (strategies, tests) resolves to src/index.ts through the package's
@@ -26,6 +27,10 @@ export default defineConfig({
     // fails, as in CI. `npm run golden:update` (UPDATE_GOLDEN=1) rewrites them, a decision that
     // then shows in review.
     update: process.env.UPDATE_GOLDEN === '1' ? 'all' : 'none',
+    // Vitest's default in run mode is one core fewer than the machine has: one worker on the
+    // 2-core machines CI and the README's "under ~15 minutes" are about, so every file ran after
+    // the other and most tests, which wait on child processes and sockets, left a core idle.
+    maxWorkers: availableParallelism(),
     testTimeout: 30_000,
     hookTimeout: 30_000,
     projects: [
