@@ -5,8 +5,17 @@ import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 
 const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
 
+// The accounts of keys already derived, by key: a derivation is an elliptic-curve
+// multiplication (its public key) and a bot derives the same wallet key at every start and
+// registration, and a new signing key at its registration and again for its first order. The
+// keys are the map's own: it is module-private, never logged, and holds only keys the process
+// already holds (as order-signing-key.ts's does). Bounded: a few wallet and session keys at once.
+const accounts = new Map<string, PrivateKeyAccount>();
+const ACCOUNTS_LIMIT = 8;
+
 /**
- * The viem account for a private key, or a QuantaError that never contains the key.
+ * The viem account for a private key, or a QuantaError that never contains the key. Derived
+ * once per key and kept (a few keys at a time): the same key gives the same account object.
  *
  * The underlying library's errors print an out-of-range key in full, so its error is neither
  * quoted nor kept as `cause`.
@@ -15,6 +24,20 @@ const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
  * @throws QuantaError `QUANTA_INVALID_PRIVATE_KEY`.
  */
 export function accountFromPrivateKey(privateKey: string, what: string): PrivateKeyAccount {
+  // Only a key that passed the checks below is ever kept.
+  const kept = accounts.get(privateKey);
+  if (kept !== undefined) return kept;
+  const account = deriveAccount(privateKey, what);
+  if (accounts.size >= ACCOUNTS_LIMIT) {
+    const oldest = accounts.keys().next();
+    if (oldest.done !== true) accounts.delete(oldest.value);
+  }
+  accounts.set(privateKey, account);
+  return account;
+}
+
+/** {@link accountFromPrivateKey}'s checks and derivation, not kept. */
+function deriveAccount(privateKey: string, what: string): PrivateKeyAccount {
   const rule = 'expected 0x + 64 hex digits, a valid secp256k1 private key';
   if (typeof privateKey !== 'string' || !PRIVATE_KEY.test(privateKey)) {
     throw new QuantaError(

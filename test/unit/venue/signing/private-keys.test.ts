@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { hexToBigInt, numberToHex, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { ErrorCodes, QuantaError } from '../../../../src/errors/index.ts';
 import {
+  accountFromPrivateKey,
   formatSubaccountId,
   generateSigningKey,
   signOrder,
@@ -111,6 +113,26 @@ describe('private keys', () => {
     expect(error.shortMessage).toMatchInlineSnapshot(
       `"order request: amount: expected a plain non-negative decimal string with at most 18 fraction digits, got "-1.5""`,
     );
+  });
+
+  it('derives a key’s account once: the same object for the same key, viem’s address', () => {
+    const keys = Array.from({ length: 10 }, (_, i) =>
+      numberToHex(BigInt(i + 1) * 7919n, { size: 32 }),
+    );
+    const first = accountFromPrivateKey(keys[0]!, 'wallet key');
+    expect(first.address).toBe(privateKeyToAccount(keys[0]!).address);
+    expect(accountFromPrivateKey(keys[0]!, 'signing key')).toBe(first);
+    // Nine more keys: the first is no longer kept (eight at a time) and is derived again.
+    for (const key of keys.slice(1))
+      expect(accountFromPrivateKey(key, 'wallet key').address).toBe(
+        privateKeyToAccount(key).address,
+      );
+    const again = accountFromPrivateKey(keys[0]!, 'wallet key');
+    expect(again).not.toBe(first);
+    expect(again.address).toBe(first.address);
+    // A bad key is refused every time, never kept.
+    for (let i = 0; i < 2; i++)
+      expect(() => accountFromPrivateKey(`0x${'0'.repeat(64)}`, 'wallet key')).toThrow(QuantaError);
   });
 
   it('generateSigningKey gives distinct well-formed keys', () => {
