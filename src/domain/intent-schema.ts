@@ -124,7 +124,7 @@ export function checkOrderIntentFast(raw: unknown): OrderIntent | undefined {
   ) {
     return undefined;
   }
-  const intent: {
+  type Fields = {
     marketId: number;
     side: 'BUY' | 'SELL';
     type: 'MARKET' | 'LIMIT';
@@ -136,7 +136,14 @@ export function checkOrderIntentFast(raw: unknown): OrderIntent | undefined {
     reduceOnly?: boolean;
     expiresInMs?: number;
     tag?: string;
-  } = { marketId, side, type };
+  };
+  // Built from an empty literal, which has room for four fields in the object itself: one made
+  // of these three put a fourth (the size) in a second block, 40 bytes more per intent, and a
+  // backtest keeps every intent for its trace. (Its three required fields are set next.)
+  const intent = {} as Fields;
+  intent.marketId = marketId;
+  intent.side = side;
+  intent.type = type;
   for (const key of SIZE_FIELDS) {
     if (!(key in o)) continue;
     const value = o[key];
