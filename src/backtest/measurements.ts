@@ -122,7 +122,7 @@ export class RunMeasurements {
           (scope = sole ? this.#account : new ScopeAccumulator(this.#startX18)),
         );
       if (scope !== this.#account) scope.push(own);
-      if (own.length > 0) byStrategy.push({ strategy: name, markets: own });
+      if (own.length > 0 && !sole) byStrategy.push({ strategy: name, markets: own });
     }
     const { equityX18, drawdownX18 } = this.#account.total.equity();
     this.#returns.push(equityX18, snapshot.takenAt);
@@ -130,15 +130,22 @@ export class RunMeasurements {
     this.#timeline?.seq.push(snapshot.seq);
     // Built only if the keeper keeps it: the tops are then of the markets charted by then.
     this.#keeper.offer(equityX18, drawdownX18, pin, () => ({
-      sample: {
-        seq: snapshot.seq,
-        t: snapshot.takenAt,
-        markets: accountMarkets,
-        // A copy of its length: the pushed-to array has room for 17, and a kept sample holds it
-        // to the end (128 bytes a sample, 1.7 MB of a million-snapshot run's 13,419 samples).
-        byStrategy: byStrategy.slice(),
-        tops: topsOf(snapshot, this.#chartedIds(), this.#prices),
-      },
+      sample: sole
+        ? soleSample(
+            snapshot,
+            accountMarkets,
+            instanceNames[0] as string,
+            topsOf(snapshot, this.#chartedIds(), this.#prices),
+          )
+        : {
+            seq: snapshot.seq,
+            t: snapshot.takenAt,
+            markets: accountMarkets,
+            // A copy of its length: the pushed-to array has room for 17, and a kept sample holds
+            // it to the end.
+            byStrategy: byStrategy.slice(),
+            tops: topsOf(snapshot, this.#chartedIds(), this.#prices),
+          },
       plots,
     }));
     this.#last = snapshot;
@@ -232,6 +239,45 @@ function finalMarksOf(
 }
 
 const NO_MARKETS: MarketSample[] = [];
+
+/** Where a sole instance's kept sample holds the instance's name (not enumerable). */
+const SOLE_NAME = Symbol('sole instance');
+
+/** A kept sample of a sole instance, as {@link soleSample} makes it. */
+interface SoleSample {
+  readonly [SOLE_NAME]: string;
+  readonly markets: readonly MarketSample[];
+}
+
+/** A sole instance's `byStrategy` of a kept sample: its one entry, the sample's own markets. */
+function soleByStrategy(this: SoleSample): StrategySample[] {
+  return this.markets.length === 0 ? [] : [{ strategy: this[SOLE_NAME], markets: this.markets }];
+}
+
+/**
+ * A kept sample of a run with one instance. Its `byStrategy` is an enumerable accessor (one
+ * function for every sample, so they keep one hidden class) giving what the list held: the
+ * instance's name over the sample's own `markets`, none while it holds no market. The fields
+ * come in the same order: spread, `JSON.stringify` and deep equality see the same fields and
+ * values, though each read makes a new list. A long run keeps a sample per fill, and the list
+ * and its entry were 96 bytes of each (test/bench/backtest-heap.bench.ts).
+ */
+function soleSample(
+  snapshot: Snapshot,
+  markets: readonly MarketSample[],
+  name: string,
+  tops: readonly MarketTop[],
+): Sample {
+  const sample: Omit<Sample, 'byStrategy' | 'tops'> & { tops?: readonly MarketTop[] } = {
+    seq: snapshot.seq,
+    t: snapshot.takenAt,
+    markets,
+  };
+  Object.defineProperty(sample, SOLE_NAME, { value: name });
+  Object.defineProperty(sample, 'byStrategy', { get: soleByStrategy, enumerable: true });
+  sample.tops = tops;
+  return sample as Sample;
+}
 
 /** A position's values as the kept samples hold them (one copy of each value). */
 interface Held {
