@@ -4,6 +4,8 @@
  * venue sent (anything else is kept literally).
  */
 
+import { TickTable } from './tick-table.ts';
+
 const POWERS: number[] = Array.from({ length: 16 }, (_, i) => 10 ** i);
 
 /**
@@ -94,4 +96,16 @@ export function formatTicks(ticks: number, priceExpo: number): string {
   if (priceExpo <= TABLE_EXPO && whole >= 0)
     return wholeText(whole) + (fractionsOf(priceExpo)[fraction] as string);
   return `${whole}.${slowFraction(fraction, priceExpo)}`;
+}
+
+// The price texts made last (`TickTable`), 4096 a grid.
+const PRICE_TEXTS = new TickTable<string>(12, '', formatTicks);
+
+/**
+ * `formatTicks(ticks, priceExpo)` for a price, from a table of the texts made last: a book's
+ * prices come back snapshot after snapshot, and each read made the same strings again.
+ * Quantities, which seldom repeat, do not go through it.
+ */
+export function priceText(ticks: number, priceExpo: number): string {
+  return PRICE_TEXTS.get(ticks, priceExpo);
 }

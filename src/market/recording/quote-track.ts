@@ -9,7 +9,7 @@ import {
   SideFormatError,
   UNCHANGED,
 } from './side-delta.ts';
-import { formatTicks } from './price-ticks.ts';
+import { formatTicks, priceText } from './price-ticks.ts';
 import { firstQuantityUnits } from './quantity-block.ts';
 
 /**
@@ -57,9 +57,11 @@ export class QuoteTrack {
   readonly #bids: Entry[];
   readonly #asks: Entry[];
   #count = 0;
-  // Per quote, once a best price was asked for: the top tick of each side (NO_TOP: no level).
-  readonly #bidTops: number[] = [];
-  readonly #askTops: number[] = [];
+  // Per quote, once a best price was asked for: the top tick of each side (NO_TOP: no level,
+  // NaN: not asked yet). Made at the first ask, as long as the track's arrays: grown push by
+  // push, their copies were a fifth of what reading the best bid and ask of every quote made.
+  #bidTops: Float64Array | undefined;
+  #askTops: Float64Array | undefined;
   // Per side, the side read last and its place: the next quote read in order is one delta from
   // it. Kept here, not in the entries: a strategy reading every book read every side, and the
   // entries kept them all alive until the next keyframe, past the young generation.
@@ -216,7 +218,7 @@ export class QuoteTrack {
     const quantity = top === undefined ? undefined : this.#topQuantity(side, at);
     if (top === undefined || quantity === undefined || this.expo === undefined)
       return this.side(side, at).level(0);
-    return { price: formatTicks(top, this.expo), quantity };
+    return { price: priceText(top, this.expo), quantity };
   }
 
   /**
@@ -225,12 +227,12 @@ export class QuoteTrack {
    */
   #topTick(side: Side, at: number): number | undefined {
     const entries = side === 'bids' ? this.#bids : this.#asks;
-    const tops = side === 'bids' ? this.#bidTops : this.#askTops;
+    const tops = this.#tops(side, at);
     let from = at;
-    while (from >= 0 && tops[from] === undefined && !(entries[from] instanceof SideLevels)) from--;
+    while (from >= 0 && Number.isNaN(tops[from]) && !(entries[from] instanceof SideLevels)) from--;
     // The top tick so far, NO_TOP when the side has no level (the next top is then absolute).
     let top: number;
-    if (from >= 0 && tops[from] !== undefined) {
+    if (from >= 0 && !Number.isNaN(tops[from])) {
       top = tops[from] as number;
     } else {
       const known = from >= 0 ? (entries[from] as SideLevels) : this.#before(side);
@@ -262,6 +264,17 @@ export class QuoteTrack {
       tops[i] = top;
     }
     return top === NO_TOP ? undefined : top;
+  }
+
+  /** The top ticks of a side's quotes (see `#bidTops`), long enough to hold quote `at`'s. */
+  #tops(side: Side, at: number): Float64Array {
+    const tops = side === 'bids' ? this.#bidTops : this.#askTops;
+    if (tops !== undefined && tops.length > at) return tops;
+    const grown = new Float64Array(Math.max(this.#bids.length, 2 * at + 16)).fill(Number.NaN);
+    if (tops !== undefined) grown.set(tops);
+    if (side === 'bids') this.#bidTops = grown;
+    else this.#askTops = grown;
+    return grown;
   }
 
   /**

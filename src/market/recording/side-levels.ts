@@ -1,6 +1,7 @@
 import type { QuoteLevel } from '../../domain/index.ts';
 import { parseDecimalToX18 } from '../../money/index.ts';
-import { formatTicks } from './price-ticks.ts';
+import { formatTicks, priceText } from './price-ticks.ts';
+import { TickTable } from './tick-table.ts';
 
 /** Numbers per level in {@link SideLevels.nums}: price ticks, quantity units, quantity scale. */
 export const PER_LEVEL = 3;
@@ -47,7 +48,7 @@ export class SideLevels {
     const tick = this.tick(i);
     return Number.isNaN(tick)
       ? (this.literals?.[i] as string)
-      : formatTicks(tick, this.expo as number);
+      : priceText(tick, this.expo as number);
   }
 
   /** Level `i`'s quantity as the recording's text. */
@@ -152,31 +153,21 @@ export const X18_OF_EXPO: readonly bigint[] = Array.from(
   (_, expo) => 10n ** BigInt(18 - expo),
 );
 
-/** Slots per grid of {@link tickX18}'s table (a power of two). */
-const TICK_SLOTS = 4096;
-// Per grid, the ticks whose x18 values are kept (NaN: none yet) and those values.
-const TABLE_TICKS: (Float64Array | undefined)[] = [];
-const TABLE_X18: bigint[][] = [];
+// The x18 values of the ticks made last (`TickTable`), 4096 a grid.
+const TICK_X18 = new TickTable<bigint>(
+  12,
+  0n,
+  (tick, expo) => BigInt(tick) * (X18_OF_EXPO[expo] as bigint),
+);
 
 /**
  * `tick` ticks of a `10^-expo` grid as x18 (`tick × 10^(18 − expo)`, expo 0 to 18, tick a safe
- * integer), from a table of the values made last (one slot per tick modulo 4096): the best
- * prices of a moving book come back within a few snapshots, and a chart's tops and marks read
- * them every snapshot; a kept value costs no bigint made.
+ * integer), from a table of the values made last: the best prices of a moving book come back
+ * within a few snapshots, and a chart's tops and marks read them every snapshot; a kept value
+ * costs no bigint made.
  */
 export function tickX18(tick: number, expo: number): bigint {
-  let ticks = TABLE_TICKS[expo];
-  if (ticks === undefined) {
-    ticks = TABLE_TICKS[expo] = new Float64Array(TICK_SLOTS).fill(Number.NaN);
-    TABLE_X18[expo] = new Array<bigint>(TICK_SLOTS).fill(0n);
-  }
-  const values = TABLE_X18[expo] as bigint[];
-  const slot = tick & (TICK_SLOTS - 1);
-  if (ticks[slot] === tick) return values[slot] as bigint;
-  const value = BigInt(tick) * (X18_OF_EXPO[expo] as bigint);
-  ticks[slot] = tick;
-  values[slot] = value;
-  return value;
+  return TICK_X18.get(tick, expo);
 }
 
 /** `parseDecimalToX18(text)`, or undefined for a text it rejects. */

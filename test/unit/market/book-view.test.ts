@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bestAsk, bestBid, levelNumbers } from 'quanta';
 import type { Quote, QuoteLevel } from '../../../src/domain/index.ts';
-import { formatTicks } from '../../../src/market/recording/price-ticks.ts';
+import { formatTicks, priceText } from '../../../src/market/recording/price-ticks.ts';
 import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
 import { testMarket } from '../../helpers/markets.ts';
 import { readSnapshots, recordSnapshots } from '../../helpers/recordings.ts';
@@ -124,6 +124,19 @@ describe('formatTicks', () => {
       for (let i = 0; i < 3000; i++) {
         const ticks = i < 1500 ? i * 7 : Math.floor(((i * 7919) % 1000) * 2 ** (i % 40)) + i;
         expect(formatTicks(ticks, expo), `${ticks} at 10^-${expo}`).toBe(slow(ticks, expo));
+      }
+    }
+  });
+
+  it('gives the same texts through the price table, ticks sharing a slot or not, read again', () => {
+    // Ticks 4096 apart share a slot of priceText's table: each must get its own text back.
+    for (let expo = 0; expo <= 15; expo++) {
+      for (let round = 0; round < 2; round++) {
+        for (let i = 0; i < 1500; i++) {
+          const ticks =
+            i % 3 === 0 ? i * 4096 : Math.floor(((i * 7919) % 1000) * 2 ** (i % 40)) + i;
+          expect(priceText(ticks, expo), `${ticks} at 10^-${expo}`).toBe(slow(ticks, expo));
+        }
       }
     }
   });
