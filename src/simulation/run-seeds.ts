@@ -12,17 +12,6 @@ function workerFile(): string {
   );
 }
 
-/**
- * Each worker's young generation (V8's new space, three times its semi-space), in MB. A
- * schedule allocates a few hundred MB, nearly all short-lived (bigint arithmetic of signature
- * checks, answers' texts and objects): with V8's default (16 MB semi-spaces) it is collected
- * about every 15 MB, and what is alive then is copied, and promoted after two copies, which
- * later costs the old generation's marking, on V8's helper threads beside the worker. With 64 MB
- * semi-spaces seeds 1-8 took 51 young collections and 3 full ones, not 147 and 6; a worker may
- * hold that much more memory.
- */
-const YOUNG_GENERATION_MB = 192;
-
 /** What {@link runSeeds} runs. */
 export interface RunSeedsOptions {
   readonly from: number;
@@ -48,7 +37,6 @@ export function openSeedPool(threads = availableParallelism()): SeedPool {
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Infinity,
-    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
   });
   return {
     async run(options) {
