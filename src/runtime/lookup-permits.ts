@@ -4,7 +4,8 @@ import type { VenueClient } from '../venue/venue-client.ts';
 /**
  * `client` with its order lookups (by venue id and by signature) under the rate budget: each
  * waits for a `lookup` permit behind the orders, for as long as `permitWait()`'s signal allows
- * (asked for only when the lookup has to wait), and holds it until answered. What `quanta run` and the simulator (src/simulation) both wire.
+ * (asked for only when the lookup has to wait), and holds it until answered. What `quanta run`
+ * and the simulator (src/simulation) both wire.
  */
 export function lookupsUnderBudget(
   client: VenueClient,

@@ -47,30 +47,46 @@ export function redisServerBinary(): string {
   return path;
 }
 
-/** Resolves once a PING on the port answers PONG, or rejects after `timeoutMs`. */
-async function waitForPong(port: number, timeoutMs: number): Promise<void> {
+/**
+ * Resolves once the redis-server on the port is the process `pid` (its `INFO server` says so),
+ * or rejects after `timeoutMs`, or at once when another process answers there: the free port
+ * was free when looked at, but a test file running beside this one can take it before our
+ * server binds it, and a PONG from that server would have passed for ours.
+ */
+async function waitForOwnServer(
+  port: number,
+  server: ChildProcess,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
+    if (server.exitCode !== null || server.signalCode !== null)
+      throw new Error(`redis-server on port ${String(port)} exited before answering`);
+    const answeredBy = await new Promise<number | undefined>((resolve) => {
       const socket = connect(port, '127.0.0.1');
       let answer = '';
       socket.setTimeout(500, () => {
         socket.destroy();
-        resolve(false);
+        resolve(undefined);
       });
-      socket.once('error', () => resolve(false));
+      socket.once('error', () => resolve(undefined));
       socket.on('data', (chunk) => {
         answer += chunk.toString('utf8');
-        if (answer.includes('\r\n')) {
+        const pid = /\r\nprocess_id:(\d+)\r\n/.exec(answer);
+        if (pid !== null || answer.startsWith('-')) {
           socket.destroy();
-          resolve(answer.startsWith('+PONG'));
+          resolve(pid === null ? undefined : Number(pid[1]));
         }
       });
-      socket.once('connect', () => socket.write('PING\r\n'));
+      socket.once('connect', () => socket.write('INFO server\r\n'));
     });
-    if (ok) return;
+    if (answeredBy === server.pid) return;
+    if (answeredBy !== undefined)
+      throw new Error(
+        `port ${String(port)} is answered by another redis-server (pid ${String(answeredBy)})`,
+      );
     if (Date.now() > deadline)
-      throw new Error(`redis-server on port ${String(port)} did not answer PING`);
+      throw new Error(`redis-server on port ${String(port)} did not answer INFO`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -79,7 +95,7 @@ async function waitForPong(port: number, timeoutMs: number): Promise<void> {
 export async function startRedisServer(): Promise<RedisServer> {
   const binary = redisServerBinary();
   const dir = mkdtempSync(join(tmpdir(), 'quanta-redis-'));
-  const port = await freePort();
+  let port = await freePort();
   let child: ChildProcess | undefined;
   let stderr = '';
 
@@ -106,7 +122,7 @@ export async function startRedisServer(): Promise<RedisServer> {
     });
     child = started;
     try {
-      await waitForPong(port, 10_000);
+      await waitForOwnServer(port, started, 10_000);
     } catch (error) {
       started.kill('SIGKILL');
       throw new Error(`${(error as Error).message}${stderr === '' ? '' : `: ${stderr.trim()}`}`);
@@ -123,7 +139,17 @@ export async function startRedisServer(): Promise<RedisServer> {
     });
   };
 
-  await launch();
+  // A port taken between freePort and the server's bind (by a test file running beside this
+  // one) is given up for another; later restarts keep the port the clients were given.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await launch();
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      port = await freePort();
+    }
+  }
   return {
     url: `redis://127.0.0.1:${String(port)}`,
     port,

@@ -11,9 +11,10 @@ export const LITERAL = -1;
 
 /**
  * A quote side of format version 2 and later as numbers: per level (`PER_LEVEL` entries of
- * `nums` from `from`, a stretch of a shared chunk: `level-arena.ts`) the price in ticks of the market's `10^-expo` grid (NaN for a literal price, kept in
- * `literals`), the quantity as integer units of `10^-scale`, and that scale (`LITERAL` for a
- * quantity kept as its text in `quantityTexts`: one that units would not give back exactly).
+ * `nums` from `from`, a stretch of a shared chunk: `level-arena.ts`) the price in ticks of the
+ * market's `10^-expo` grid (NaN for a literal price, kept in `literals`), the quantity as
+ * integer units of `10^-scale`, and that scale (`LITERAL` for a quantity kept as its text in
+ * `quantityTexts`: one that units would not give back exactly).
  *
  * Decimal strings are made only when a level is read (`level`, `levels`), exactly the text the
  * recording holds; the best price, the x18 levels and the numeric view never make one.

@@ -183,6 +183,13 @@ describe('the hand-checked quotes agree with their schemas', () => {
       alsoCheck: (candidate, accepted) =>
         expect(decides(() => parseQuotes({ quotes: [candidate] }))).toBe(accepted),
     });
+
+    it('leaves a level with a null prototype to the schema, which takes it', () => {
+      const level = Object.assign(Object.create(null) as object, { price: '1', quantity: '2' });
+      const quote = { ...body.quotes[0]!, asks: [level] };
+      expect(checkWireQuoteFast(quote)).toBeUndefined();
+      expect(wireQuoteSchema.safeParse(quote).success).toBe(true);
+    });
   });
 
   describe('the body', () => {
