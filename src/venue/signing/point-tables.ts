@@ -182,7 +182,9 @@ export class PointTable {
    * addition whatever its digit, a zero digit adding an entry to `sums.decoy` (a sum thrown
    * away, as noble's constant-time wNAF does), and no window is skipped once k runs out. BigInt
    * arithmetic itself is not constant-time (noble says as much of its own); this keeps the
-   * count of additions from telling the digits.
+   * count of additions from telling the digits. Not their cost: the first addition to
+   * `sums.real` finds it at infinity and does no arithmetic, so its window (that of k's first
+   * nonzero digit) is cheaper than the others; noble's complete formulas cost the same there.
    */
   addSecretMultiple(sums: SecretSums, k: bigint, negative: boolean, psi: boolean): SecretSums {
     const xs = psi ? this.#psiXs : this.#xs;
@@ -210,7 +212,7 @@ export class PointTable {
   }
 }
 
-/** The sum a secret multiple goes to, and the decoy its zero digits go to (see `addSecretMultiple`). */
+/** The sum a secret multiple goes to, and the decoy its zero digits go to (`addSecretMultiple`). */
 interface SecretSums {
   readonly real: Jacobian;
   readonly decoy: Jacobian;
