@@ -155,25 +155,12 @@ export class PointTable {
 
   /** `sum` + s·k·Q, or + s·k·ψ(Q) when `psi` (s = −1 when `negative`), 0 ≤ k ≤ 2¹²⁹. */
   addMultiple(sum: Jacobian, k: bigint, negative: boolean, psi: boolean): Jacobian {
-    const xs = psi ? this.#psiXs : this.#xs;
-    const size = BigInt(this.#window);
-    const mask = (1n << size) - 1n;
-    const full = 2 * this.#half;
-    let rest = k;
+    const digits = this.#signedDigits(k);
     let total = sum;
-    for (let i = 0; i < this.#windows && rest !== 0n; i++) {
-      let digit = Number(rest & mask);
-      rest >>= size;
-      if (digit > this.#half) {
-        digit -= full;
-        rest += 1n;
-      }
-      if (digit === 0) continue;
-      const at = i * this.#half + Math.abs(digit) - 1;
-      const y = this.#ys[at]!;
-      total = addAffine(total, xs[at]!, digit < 0 !== negative ? sub(0n, y) : y);
+    for (let i = 0; i < digits.length; i++) {
+      const digit = digits[i] as number;
+      if (digit !== 0) total = this.#addEntry(total, i, digit, negative, psi);
     }
-    if (rest !== 0n) throw new Error(`point table: scalar ${k} longer than ${HALF_BITS} bits`);
     return total;
   }
 
@@ -187,12 +174,26 @@ export class PointTable {
    * nonzero digit) is cheaper than the others; noble's complete formulas cost the same there.
    */
   addSecretMultiple(sums: SecretSums, k: bigint, negative: boolean, psi: boolean): SecretSums {
-    const xs = psi ? this.#psiXs : this.#xs;
+    const digits = this.#signedDigits(k);
+    let { real, decoy } = sums;
+    for (let i = 0; i < digits.length; i++) {
+      const digit = digits[i] as number;
+      if (digit === 0) decoy = this.#addEntry(decoy, i, 1, false, psi);
+      else real = this.#addEntry(real, i, digit, negative, psi);
+    }
+    return { real, decoy };
+  }
+
+  /**
+   * k (0 ≤ k ≤ 2¹²⁹) as one signed digit per window, each in −half..half, low window first:
+   * k = Σ digit·2^(window·i). The scalar is never quoted (it may be a nonce).
+   */
+  #signedDigits(k: bigint): Int32Array {
     const size = BigInt(this.#window);
     const mask = (1n << size) - 1n;
     const full = 2 * this.#half;
+    const digits = new Int32Array(this.#windows);
     let rest = k;
-    let { real, decoy } = sums;
     for (let i = 0; i < this.#windows; i++) {
       let digit = Number(rest & mask);
       rest >>= size;
@@ -200,15 +201,18 @@ export class PointTable {
         digit -= full;
         rest += 1n;
       }
-      const at = i * this.#half + Math.abs(digit) - 1;
-      if (digit === 0) decoy = addAffine(decoy, xs[i * this.#half]!, this.#ys[i * this.#half]!);
-      else {
-        const y = this.#ys[at]!;
-        real = addAffine(real, xs[at]!, digit < 0 !== negative ? sub(0n, y) : y);
-      }
+      digits[i] = digit;
     }
     if (rest !== 0n) throw new Error(`point table: scalar longer than ${HALF_BITS} bits`);
-    return { real, decoy };
+    return digits;
+  }
+
+  /** `sum` + digit·(window i's base), of Q or ψ(Q), negated when `negative`; digit ≠ 0. */
+  #addEntry(sum: Jacobian, i: number, digit: number, negative: boolean, psi: boolean): Jacobian {
+    const at = i * this.#half + Math.abs(digit) - 1;
+    const x = (psi ? this.#psiXs : this.#xs)[at] as bigint;
+    const y = this.#ys[at] as bigint;
+    return addAffine(sum, x, digit < 0 !== negative ? sub(0n, y) : y);
   }
 }
 
