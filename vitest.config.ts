@@ -31,6 +31,9 @@ export default defineConfig({
     // 2-core machines CI and the README's "under ~15 minutes" are about, so every file ran after
     // the other and most tests, which wait on child processes and sockets, left a core idle.
     maxWorkers: availableParallelism(),
+    // The default summary, then one plain line "tests: N passed, N failed, N skipped" for tools
+    // that read a run's closing line (test/reporters/closing-line.ts).
+    reporters: ['default', './test/reporters/closing-line.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     projects: [

@@ -1,0 +1,36 @@
+import type { Reporter, TestModule } from 'vitest/node';
+
+/**
+ * Prints one plain closing line after vitest's own summary:
+ *
+ *     tests: 2228 passed, 0 failed, 0 skipped
+ *
+ * Vitest's summary ("Tests  2228 passed (2228)", coloured when `CI` is set) is not a format that
+ * tools reading a run's last lines know; "N passed, N failed" alone on a line is. A test file that
+ * failed to load has no test to count, so it counts as one failed test: the line never says
+ * "0 failed" for a run that failed; nor does an error outside every test (a failed `beforeAll`, an
+ * unhandled rejection), counted once each.
+ */
+export default class ClosingLineReporter implements Reporter {
+  onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<unknown>,
+  ): void {
+    let passed = 0;
+    let failed = unhandledErrors.length;
+    let skipped = 0;
+    for (const testModule of testModules) {
+      for (const test of testModule.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') passed++;
+        else if (state === 'failed') failed++;
+        else skipped++;
+      }
+      // An error outside every test: the file did not load, or a hook of a suite failed.
+      if (testModule.errors().length > 0) failed++;
+    }
+    // After the default reporter's summary: vitest calls reporters in the order configured, and
+    // both write synchronously here.
+    process.stdout.write(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+  }
+}
