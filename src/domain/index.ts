@@ -6,7 +6,12 @@
 export type { Market, MarketType } from './market.ts';
 export type { OrderSide, OrderType } from './order-terms.ts';
 export type { Quote, QuoteLevel } from './quote.ts';
-export { QUOTE_LEVELS_X18, quoteLevelsX18 } from './quote-levels-x18.ts';
+export {
+  QUOTE_LEVELS_X18,
+  QUOTE_TOP_X18,
+  quoteLevelsX18,
+  quoteTopX18,
+} from './quote-levels-x18.ts';
 export type { Fill, FillLiquidity } from './fill.ts';
 export type { OpenOrder } from './open-order.ts';
 export type { ExitSpec, OrderIntent } from './intent.ts';

@@ -1,4 +1,4 @@
-import { midPriceX18, quoteLevelsX18, type Quote } from '../domain/index.ts';
+import { midPriceX18, quoteLevelsX18, quoteTopX18, type Quote } from '../domain/index.ts';
 import type { Book } from './book-level.ts';
 import { bookFromQuote, lazyBookFromQuote } from './external-book.ts';
 
@@ -69,11 +69,23 @@ export function replayedMidOf(replayed: ReplayedBook): bigint | undefined {
  * (the book decides, and names a malformed level) when a side has no such path.
  */
 function quoteMid(quote: Quote): bigint | undefined | null {
-  const bids = quoteLevelsX18(quote, 'bids');
-  if (bids === undefined) return null;
-  const asks = quoteLevelsX18(quote, 'asks');
-  if (asks === undefined) return null;
-  return midPriceX18(bestOf(bids, true), bestOf(asks, false));
+  const bid = sideBest(quote, 'bids');
+  if (bid === null) return null;
+  const ask = sideBest(quote, 'asks');
+  if (ask === null) return null;
+  return midPriceX18(bid, ask);
+}
+
+/**
+ * The highest bid or lowest ask price of a quote side as x18: from its ticks when the quote
+ * compares them (`quoteTopX18`, no bigint per level), else from its x18 levels; undefined for
+ * an empty side, null when neither path answers.
+ */
+function sideBest(quote: Quote, side: 'bids' | 'asks'): bigint | undefined | null {
+  const top = quoteTopX18(quote, side);
+  if (top !== null) return top;
+  const levels = quoteLevelsX18(quote, side);
+  return levels === undefined ? null : bestOf(levels, side === 'bids');
 }
 
 /** The highest (`highest`) or lowest price of flattened x18 levels; undefined for none. */

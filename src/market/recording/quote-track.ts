@@ -22,6 +22,8 @@ export interface LevelSource {
   bestX18(at: number): bigint | undefined;
   /** The levels as x18, flattened (see `SideLevels.levelsX18`), when the source has them. */
   levelsX18?(at: number): readonly bigint[] | undefined;
+  /** The highest or lowest level price as x18 (see `SideLevels.topX18`), when the source has it. */
+  topX18?(at: number, highest: boolean): bigint | undefined | null;
   /** The first level, without building the others (undefined for an empty side). */
   best(at: number): QuoteLevel | undefined;
   /** The levels as numbers into `into` (see `SideLevels.numbers`); how many were written. */
@@ -335,6 +337,10 @@ class TrackSide implements LevelSource {
 
   levelsX18(at: number): readonly bigint[] | undefined {
     return this.track.side(this.side, at).levelsX18();
+  }
+
+  topX18(at: number, highest: boolean): bigint | undefined | null {
+    return this.track.side(this.side, at).topX18(highest);
   }
 
   best(at: number): QuoteLevel | undefined {

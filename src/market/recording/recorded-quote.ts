@@ -1,5 +1,5 @@
 import type { Quote, QuoteLevel } from '../../domain/index.ts';
-import { QUOTE_LEVELS_X18 } from '../../domain/index.ts';
+import { QUOTE_LEVELS_X18, QUOTE_TOP_X18 } from '../../domain/index.ts';
 import { parseDecimalToX18 } from '../../money/index.ts';
 import { BEST_PRICE_X18 } from '../best-price.ts';
 import { BEST_LEVEL, LEVEL_NUMBERS, numbersOf } from '../book-view.ts';
@@ -69,6 +69,12 @@ export class RecordedQuote implements Quote {
   /** A side's levels as x18 straight from the recording's ticks (see `quoteLevelsX18`). */
   [QUOTE_LEVELS_X18](side: 'bids' | 'asks'): readonly bigint[] | undefined {
     return (side === 'bids' ? this.#bids : this.#asks).levelsX18?.(this.#at);
+  }
+
+  /** A side's best price by its ticks, the highest bid or lowest ask (see `quoteTopX18`). */
+  [QUOTE_TOP_X18](side: 'bids' | 'asks'): bigint | undefined | null {
+    const source = side === 'bids' ? this.#bids : this.#asks;
+    return source.topX18 === undefined ? null : source.topX18(this.#at, side === 'bids');
   }
 
   toJSON(): Quote {

@@ -105,6 +105,29 @@ export class SideLevels {
   }
 
   /**
+   * The highest (`highest`) or the lowest level price as x18: exactly the best price of
+   * `levelsX18()`, whatever the levels' order, comparing ticks and making one bigint (a mark
+   * reads a side every snapshot). Undefined for no level; null when `levelsX18()` would parse a
+   * text for a level (a literal price or quantity, a tick beyond 2^40, a grid finer than
+   * 10^-15): the caller reads `levelsX18()` then, which also tells a malformed one.
+   */
+  topX18(highest: boolean): bigint | undefined | null {
+    const count = this.count;
+    if (count === 0) return undefined;
+    const expo = this.expo;
+    if (expo === undefined || expo > 15) return null;
+    let best = this.tick(0);
+    for (let i = 0; i < count; i++) {
+      const tick = this.tick(i);
+      // (NaN, a literal price, fails the comparison.)
+      if (!(tick <= MAX_FAST_TICK) || this.scale(i) === LITERAL) return null;
+      if (highest ? tick > best : tick < best) best = tick;
+    }
+    // tick × 10^(18 − expo) grows with the tick: the best tick's is the best x18 price.
+    return tickX18(best, expo);
+  }
+
+  /**
    * Writes the levels into `into` as numbers, price then quantity of each, as many as fit;
    * returns how many levels were written. Signals for indicators (a double's rounding), never
    * amounts: a literal text is read with `Number`.

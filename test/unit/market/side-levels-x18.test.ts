@@ -53,6 +53,46 @@ describe('SideLevels.levelsX18', () => {
   });
 });
 
+describe('SideLevels.topX18', () => {
+  /** The highest or lowest price of flattened x18 levels. */
+  const best = (x18: readonly bigint[], highest: boolean): bigint | undefined => {
+    const prices = x18.filter((_, i) => i % 2 === 0);
+    if (prices.length === 0) return undefined;
+    return prices.reduce((a, b) => (highest ? (b > a ? b : a) : b < a ? b : a));
+  };
+
+  it('is the best price of levelsX18 in any level order, or null where that parses a text', () => {
+    const sides = [
+      '',
+      '5 1 3 2 9 1',
+      '12345 7 12344 0.5 12346 1.25 7 2',
+      '0 1 0 2',
+      '1099511627776 1 5 1',
+      '1099511627770 1 7 1',
+      '5 1 @2999.125 1',
+      '@2.5 1 3 1',
+      '5 1e3 2 1',
+      '5 1 2 1234567890123456',
+    ];
+    let fast = 0;
+    for (const expo of [0, 2, 8, 15, 16]) {
+      for (const raw of sides) {
+        const side = applySideDelta(raw, undefined, expo);
+        const x18 = side.levelsX18();
+        for (const highest of [true, false]) {
+          const top = side.topX18(highest);
+          if (top === null) continue;
+          fast += 1;
+          expect(x18, `${raw} at 10^-${expo}`).toBeDefined();
+          expect(top, `${raw} at 10^-${expo}`).toBe(best(x18 ?? [], highest));
+        }
+      }
+    }
+    // The plain sides (ticks and units) on grids up to 10^-15 answer by their ticks.
+    expect(fast).toBeGreaterThanOrEqual(4 * 6 * 2);
+  });
+});
+
 describe('a recorded quote hands its levels over as x18', () => {
   const dirs: string[] = [];
   afterEach(() => {
