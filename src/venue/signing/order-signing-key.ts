@@ -4,6 +4,7 @@ import type { OrderRequestBody, SigningDomainConfig } from '../types.ts';
 import { orderDigest } from './order-digest.ts';
 import { accountFromPrivateKey } from './private-key.ts';
 import { signDigest, type DigestSignature } from './sign-digest.ts';
+import { rememberOwnSignature } from './verify-digest-signer.ts';
 
 /**
  * A signing key made ready for signing orders: its address derived once (an elliptic-curve
@@ -27,10 +28,12 @@ export interface OrderSigningKey {
 class PreparedSigningKey implements OrderSigningKey {
   readonly address: Address;
   readonly #scalar: bigint;
+  readonly #signer: string;
 
   constructor(scalar: bigint, address: Address) {
     this.#scalar = scalar;
     this.address = address;
+    this.#signer = address.toLowerCase();
   }
 
   signOrderBody(subaccountId: string, body: OrderRequestBody, domain: SigningDomainConfig): Hex {
@@ -47,7 +50,9 @@ class PreparedSigningKey implements OrderSigningKey {
     }
     const r = signature.r.toString(16).padStart(64, '0');
     const s = signature.s.toString(16).padStart(64, '0');
-    return `0x${r}${s}${signature.recovery === 1 ? '1c' : '1b'}`;
+    const hex: Hex = `0x${r}${s}${signature.recovery === 1 ? '1c' : '1b'}`;
+    rememberOwnSignature(digest, hex, this.#signer);
+    return hex;
   }
 
   toJSON(): { address: Address } {

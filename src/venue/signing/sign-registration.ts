@@ -5,7 +5,7 @@ import type { SigningDomainConfig } from '../types.ts';
 import { accountFromPrivateKey, signTypedDataWith } from './private-key.ts';
 import { buildRegisterTypedData, type RegisterTypedData } from './register-typed-data.ts';
 import { formatSubaccountId, parseSubaccountId, type SubaccountParts } from './subaccount.ts';
-import { verifyDigestSigner } from './verify-digest-signer.ts';
+import { rememberOwnSignature, verifyDigestSigner } from './verify-digest-signer.ts';
 
 /** What `signRegistration` needs. */
 export interface SignRegistrationParams {
@@ -60,6 +60,11 @@ export async function signRegistration(
   const typedData = buildRegisterTypedData(fields, params.domain);
   const ethSignature = await signTypedDataWith(wallet, typedData, 'registration (wallet)');
   const signingSignature = await signTypedDataWith(signer, typedData, 'registration (signing key)');
+  const digest = registerDigest(typedData);
+  if (digest !== undefined) {
+    rememberOwnSignature(digest, ethSignature, wallet.address.toLowerCase());
+    rememberOwnSignature(digest, signingSignature, signer.address.toLowerCase());
+  }
   return {
     subaccountId: fields.subaccountId,
     signingKey: fields.signingKey,

@@ -12,6 +12,8 @@ import {
 import { isCanonicalSignature, recoverDigestPoint } from './recover-signer.ts';
 
 const N = secp256k1.CURVE.n;
+/** A signature's r below p − n may be R.x − n (R.x ≥ n, recovery bit 2): never recorded. */
+const AMBIGUOUS_R = secp256k1.CURVE.Fp.ORDER - N;
 
 /**
  * Window of a signer's table (point-tables.ts; the generator's is built once and shared): a
@@ -24,7 +26,8 @@ const KEPT_SIGNERS = 8;
 
 /**
  * Answers kept, by the exact bytes checked (signer, signature, digest): a resent order and a
- * duplicated delivery carry the same bytes, and the answer for the same bytes is the same.
+ * duplicated delivery carry the same bytes, and the answer for the same bytes is the same. The
+ * signatures this process made are put here as they are made (`rememberOwnSignature`).
  */
 const KEPT_ANSWERS = 1024;
 const answers = new Map<string, boolean>();
@@ -59,20 +62,54 @@ function remember(address: string, x: bigint, y: bigint): void {
  * recovery multiplies by a fresh R every time. P is remembered only after a full recovery gave
  * `signer`, so P is the key whose address is `signer` (another key with that address would be
  * a keccak collision). The answer for the exact bytes checked (signature, digest, signer) is
- * kept: a resent order or a duplicated delivery is answered without the arithmetic.
+ * kept: a resent order or a duplicated delivery is answered without the arithmetic; so is a
+ * signature this process made itself (`rememberOwnSignature`).
  */
 export function verifyDigestSigner(digest: Uint8Array, signature: string, signer: string): boolean {
   if (!isCanonicalSignature(signature)) return false;
-  // Unambiguous: a canonical signature is 132 characters, the digest's hex has no `|`.
-  const hex = Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength).toString('hex');
-  const key = `${signature}${hex}|${signer}`;
+  const key = answerKey(digest, signature, signer);
   let answer = answers.get(key);
   if (answer === undefined) {
     answer = checkCanonical(digest, signature, signer);
-    if (answers.size >= KEPT_ANSWERS) answers.clear();
-    answers.set(key, answer);
+    keep(key, answer);
   }
   return answer;
+}
+
+/**
+ * Records a signature this process has just made: `signature` over the 32-byte `digest` with
+ * the private key whose address is `signer` (lowercase hex), as `signDigest` or viem signs (r ‖
+ * low s ‖ v, v − 27 the parity of R's y). `verifyDigestSigner` then accepts those exact bytes
+ * for that signer without the arithmetic: the paper venue of `quanta sim` checks, in the same
+ * process, every order and registration its bot signs.
+ *
+ * Why that accepts nothing the full check refuses: such a signature is r = (k·G).x,
+ * s = ±k⁻¹(h + r·d) for the key d of `signer` (R = k·G, or −R with v flipped for the low s), so
+ * the recovery Q = r⁻¹(s·R − h·G) gives r⁻¹(h + r·d − h)·G = d·G, whose address is `signer`:
+ * the check of the same bytes accepts them. The record is keyed by all of them (signature,
+ * digest, signer): any other signature, digest or signer is checked in full. Not recorded: a
+ * non-canonical signature (the check refuses it before reading any record); an r below p − n,
+ * which might be R.x − n, where v alone does not name R (about never: 2⁻¹²⁸); bytes already
+ * answered (a record never turns a refusal into an acceptance). A replayed signature is the
+ * venue's replay guard's to refuse, as before.
+ */
+export function rememberOwnSignature(digest: Uint8Array, signature: string, signer: string): void {
+  if (!isCanonicalSignature(signature) || BigInt(`0x${signature.slice(2, 66)}`) < AMBIGUOUS_R)
+    return;
+  const key = answerKey(digest, signature, signer);
+  if (!answers.has(key)) keep(key, true);
+}
+
+/** The key of an answer: the exact bytes checked. */
+function answerKey(digest: Uint8Array, signature: string, signer: string): string {
+  // Unambiguous: a canonical signature is 132 characters, the digest's hex has no `|`.
+  const hex = Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength).toString('hex');
+  return `${signature}${hex}|${signer}`;
+}
+
+function keep(key: string, answer: boolean): void {
+  if (answers.size >= KEPT_ANSWERS) answers.clear();
+  answers.set(key, answer);
 }
 
 /** {@link verifyDigestSigner} for a canonical `signature`, not kept. */

@@ -9,7 +9,10 @@ import { numberToHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { expect, it } from 'vitest';
 import { recoverDigestPoint } from '../../../../src/venue/signing/recover-signer.ts';
-import { verifyDigestSigner } from '../../../../src/venue/signing/verify-digest-signer.ts';
+import {
+  rememberOwnSignature,
+  verifyDigestSigner,
+} from '../../../../src/venue/signing/verify-digest-signer.ts';
 
 const N = secp256k1.CURVE.n;
 
@@ -124,4 +127,39 @@ it('answers the same bytes again from what it kept, and only the same bytes', ()
     expect(verifyDigestSigner(digest, signature, other)).toBe(false);
     expect(verifyDigestSigner(digest, signature, `${signer}|`)).toBe(false);
   }
+});
+
+it('accepts a recorded own signature for its exact bytes only, never over a refusal', () => {
+  const key = 0x2468n;
+  const signer = addressOf(key);
+  const other = addressOf(0x1357n);
+  const digest = new Uint8Array(32).fill(11);
+  const signature = sign(digest, key);
+  rememberOwnSignature(digest, signature, signer);
+  expect(verifyDigestSigner(digest, signature, signer)).toBe(true);
+  // The record is no pass for another signer, another digest or another encoding.
+  const otherDigest = Uint8Array.from(digest, (byte, i) => (i === 5 ? byte ^ 1 : byte));
+  expect(verifyDigestSigner(digest, signature, other)).toBe(false);
+  expect(verifyDigestSigner(otherDigest, signature, signer)).toBe(false);
+  for (const variant of variants(signature).slice(1))
+    expect(verifyDigestSigner(digest, variant, signer)).toBe(false);
+
+  // A record of bytes already refused leaves the refusal (a wrong record: another key signed).
+  const later = new Uint8Array(32).fill(12);
+  const byOther = sign(later, 0x1357n);
+  expect(verifyDigestSigner(later, byOther, signer)).toBe(false);
+  rememberOwnSignature(later, byOther, signer);
+  expect(verifyDigestSigner(later, byOther, signer)).toBe(false);
+});
+
+it('does not record a signature whose r might be R.x − n', () => {
+  // Bytes the full check refuses, with an r below p − n: a record of them must not count.
+  const key = 0x3579n;
+  const signer = addressOf(key);
+  const digest = new Uint8Array(32).fill(13);
+  const good = sign(digest, key);
+  const smallR = `0x${5n.toString(16).padStart(64, '0')}${good.slice(66)}`;
+  expect(byRecovery(digest, smallR, signer)).toBe(false);
+  rememberOwnSignature(digest, smallR, signer);
+  expect(verifyDigestSigner(digest, smallR, signer)).toBe(false);
 });
