@@ -1,11 +1,12 @@
-import { RepeatedValues } from '../execution/journal-row.ts';
-import type { PositionBook, PositionState } from '../execution/positions.ts';
+import type { PositionBook } from '../execution/positions.ts';
 import { bestPriceX18 } from '../market/best-price.ts';
 import { markPriceX18 } from '../market/mark-price.ts';
+import { RecordedQuote } from '../market/recording/recorded-quote.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import type { Market } from '../domain/index.ts';
 import { ReturnsAccumulator, ScopeAccumulator, type MeasuredRun } from './online-metrics.ts';
 import { SampleKeeper } from './sample-keeper.ts';
+import { SharedValues } from './shared-values.ts';
 import type {
   FillEvent,
   MarketSample,
@@ -279,52 +280,6 @@ function soleSample(
   return sample as Sample;
 }
 
-/** A position's values as the kept samples hold them (one copy of each value). */
-interface Held {
-  readonly position: PositionState;
-  readonly amountX18: bigint;
-  readonly avgEntryPriceX18: bigint;
-  readonly realizedPnlX18: bigint;
-}
-
-/**
- * One copy of each value the kept samples repeat: marks, tops, and the amount, entry price and
- * realized PnL of a position (a long run keeps a sample per fill, and a strategy that goes long
- * and flat again holds a few amounts and entry prices many times). Equal values, so no figure
- * changes.
- */
-class SharedValues {
-  readonly #pool = new RepeatedValues();
-  readonly #held = new Map<number, Held>();
-
-  readonly #tops = new RecentValues();
-
-  /** The one copy of `value` kept (`RepeatedValues`). */
-  one(value: bigint): bigint {
-    return this.#pool.one(value);
-  }
-
-  /** The one copy of a top price among the recent ones (`RecentValues`). */
-  top(value: bigint): bigint {
-    return this.#tops.one(value);
-  }
-
-  /** `position`'s amount, entry price and realized PnL, looked up again only when it changed. */
-  held(marketId: number, position: PositionState): Held {
-    const known = this.#held.get(marketId);
-    if (known?.position === position) return known;
-    const held = {
-      position,
-      amountX18: this.#pool.one(position.amountX18),
-      avgEntryPriceX18: this.#pool.one(position.avgEntryPriceX18),
-      // (Unchanged by a fill that opens or adds: the same value again.)
-      realizedPnlX18: this.#pool.one(position.realizedPnlX18),
-    };
-    this.#held.set(marketId, held);
-    return held;
-  }
-}
-
 /** The markets of a position book after a snapshot, valued at its marks (carried forward). */
 function marketSamples(
   snapshot: Snapshot,
@@ -352,42 +307,23 @@ function marketSamples(
 
 /** Best bid and ask of every charted market (ids given ascending). */
 function topsOf(snapshot: Snapshot, charted: readonly number[], prices: SharedValues): MarketTop[] {
-  return charted.map((marketId) => {
-    const quote = snapshot.quotes?.get(marketId);
+  const quotes = snapshot.quotes;
+  const tops = new Array<MarketTop>(charted.length);
+  for (let i = 0; i < charted.length; i++) {
+    const marketId = charted[i] as number;
+    const quote = quotes?.get(marketId);
     const bid = bestPriceX18(quote, 'bids');
     const ask = bestPriceX18(quote, 'asks');
-    return {
+    // A recorded quote's tick prices come from a table of the values made last (`tickX18`): a
+    // price read again is mostly the same bigint already (a literal one is parsed again), and
+    // looking it up here too (a bigint hashed as a double) was a third of what a sample's tops
+    // cost.
+    const recorded = quote instanceof RecordedQuote;
+    tops[i] = {
       marketId,
-      bidX18: bid === undefined ? null : prices.top(bid),
-      askX18: ask === undefined ? null : prices.top(ask),
+      bidX18: bid === undefined ? null : recorded ? bid : prices.top(bid),
+      askX18: ask === undefined ? null : recorded ? ask : prices.top(ask),
     };
-  });
-}
-
-/** Slots of {@link RecentValues} (a power of two). */
-const RECENT_BITS = 12;
-// A value's double, read as two words to hash it.
-const HASH_IN = new Float64Array(1);
-const HASH_WORDS = new Int32Array(HASH_IN.buffer);
-
-/**
- * One copy of each value among the recent ones: a table of `2^RECENT_BITS` slots indexed by a
- * hash of the value's double, a new value taking its slot. The tops of every charted market are
- * read for each sample built (every snapshot while the keeper has room), and through
- * `RepeatedValues`' Map (a bigint key hashed, and the Map emptied and grown again every 4096
- * values) they were a tenth of a backtest reading best bids and asks; a moving book's tops repeat
- * within a few snapshots, which this keeps as well. Equal values, so no figure changes.
- */
-class RecentValues {
-  readonly #slots = new Array<bigint>(1 << RECENT_BITS).fill(-1n);
-
-  one(value: bigint): bigint {
-    HASH_IN[0] = Number(value);
-    const hash = Math.imul((HASH_WORDS[0] as number) ^ (HASH_WORDS[1] as number), 0x9e3779b1);
-    const slot = hash >>> (32 - RECENT_BITS);
-    const known = this.#slots[slot] as bigint;
-    if (known === value) return known;
-    this.#slots[slot] = value;
-    return value;
   }
+  return tops;
 }

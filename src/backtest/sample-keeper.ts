@@ -42,7 +42,10 @@ export class SampleKeeper {
   readonly #pinnedSample: Sample[] = [];
   readonly #pinnedPlots: (readonly PlotPoint[])[] = [];
   #width = 1;
-  #last: Entry | (() => Entry) | undefined;
+  // The last sample offered: its entry when one was made, else its place and how to make it.
+  #last: Entry | undefined;
+  #lastIndex = 0;
+  #lastMake: (() => { sample: Sample; plots: readonly PlotPoint[] }) | undefined;
   #count = 0;
 
   constructor(maxBuckets = MAX_SERIES_POINTS) {
@@ -70,12 +73,6 @@ export class SampleKeeper {
   ): void {
     const index = this.#count++;
     let made: { sample: Sample; plots: readonly PlotPoint[] } | undefined;
-    let entry: Entry | undefined;
-    const built = (): Entry => {
-      made ??= make();
-      entry ??= { index, sample: made.sample, plots: made.plots };
-      return entry;
-    };
     if (pin) {
       made = make();
       this.#pinnedIndex.push(index);
@@ -88,32 +85,46 @@ export class SampleKeeper {
       slot = Math.floor(index / this.#width);
     }
     const bucket = this.#buckets[slot];
+    // Decided before anything is built: most offers change no stretch, and a closure made per
+    // offer to build the entry on demand was a tenth of what the keeper cost.
+    const lower = bucket !== undefined && equityX18 < bucket.lowX18;
+    const higher = bucket !== undefined && equityX18 > bucket.highX18;
+    const deeper = bucket !== undefined && drawdownX18 > bucket.deepX18;
+    if (bucket !== undefined && !lower && !higher && !deeper) {
+      // The last sample is always drawn: built when the keeper is read, unless made already.
+      this.#last =
+        made === undefined ? undefined : { index, sample: made.sample, plots: made.plots };
+      this.#lastIndex = index;
+      this.#lastMake = make;
+      return;
+    }
+    made ??= make();
+    const entry: Entry = { index, sample: made.sample, plots: made.plots };
     if (bucket === undefined) {
-      const first = built();
       this.#buckets.push({
-        low: first,
+        low: entry,
         lowX18: equityX18,
-        high: first,
+        high: entry,
         highX18: equityX18,
-        deep: first,
+        deep: entry,
         deepX18: drawdownX18,
       });
     } else {
-      if (equityX18 < bucket.lowX18) {
-        bucket.low = built();
+      if (lower) {
+        bucket.low = entry;
         bucket.lowX18 = equityX18;
       }
-      if (equityX18 > bucket.highX18) {
-        bucket.high = built();
+      if (higher) {
+        bucket.high = entry;
         bucket.highX18 = equityX18;
       }
-      if (drawdownX18 > bucket.deepX18) {
-        bucket.deep = built();
+      if (deeper) {
+        bucket.deep = entry;
         bucket.deepX18 = drawdownX18;
       }
     }
-    // The last sample is always drawn: kept as it is, or built when the keeper is read.
-    this.#last = entry ?? built;
+    this.#last = entry;
+    this.#lastMake = undefined;
   }
 
   #merge(): void {
@@ -155,7 +166,11 @@ export class SampleKeeper {
     }
     for (const bucket of this.#buckets)
       for (const entry of [bucket.low, bucket.high, bucket.deep]) byIndex.set(entry.index, entry);
-    const last = typeof this.#last === 'function' ? this.#last() : this.#last;
+    let last = this.#last;
+    if (last === undefined && this.#lastMake !== undefined) {
+      const made = this.#lastMake();
+      last = { index: this.#lastIndex, sample: made.sample, plots: made.plots };
+    }
     if (last !== undefined) byIndex.set(last.index, last);
     const entries = [...byIndex.values()].sort((a, b) => a.index - b.index);
     return {
