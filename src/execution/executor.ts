@@ -341,6 +341,9 @@ export class Executor {
    */
   async refreshOpenOrders(): Promise<void> {
     const { journal, now, log, observer } = this.#options;
+    // No order that may still change (most snapshots of a backtest): nothing to look up, so
+    // no context is built. A writing journal knows this without a query.
+    if (journal.allFinal && this.#exposure.unresolvedCount === 0) return;
     await refreshOpenOrders({
       journal,
       exposure: this.#exposure,

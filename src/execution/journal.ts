@@ -238,6 +238,15 @@ export class OrderJournal {
     return this.#store.latest(limit);
   }
 
+  /**
+   * True when no order is in a state other than a final one, as far as this journal knows
+   * without a query: a writer keeps those orders in memory; a read-only journal does not know
+   * (false).
+   */
+  get allFinal(): boolean {
+    return this.#live !== undefined && this.#live.size === 0;
+  }
+
   /** How many orders are in each state (metrics read it on every scrape: no query for a writer). */
   countByState(): Partial<Record<OrderState, number>> {
     const counts = this.#counts;
