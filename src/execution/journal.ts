@@ -72,11 +72,16 @@ export class OrderJournal {
    * @param options.startTimer - the timer of the quiet-tick checkpoints; default a real one (the
    *   simulator gives its virtual one).
    * @param options.now - the wall clock of the journal's bookkeeping rows; default the system's.
+   * @param options.walPreallocatedBytes - the WAL's space written at open; default 16 MB (see
+   *   the store).
    * @throws QuantaError `QUANTA_JOURNAL` or `QUANTA_JOURNAL_DAMAGED` (see the store).
    */
   static open(
     path: string,
-    options: Pick<SqliteJournalOptions, 'bootId' | 'startTimer' | 'now'> = {},
+    options: Pick<
+      SqliteJournalOptions,
+      'bootId' | 'startTimer' | 'now' | 'walPreallocatedBytes'
+    > = {},
   ): OrderJournal {
     return OrderJournal.#over(SqliteJournalStore.open(path, options));
   }

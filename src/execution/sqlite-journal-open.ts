@@ -31,7 +31,8 @@ export interface OpenedJournal {
 /**
  * Opens (creating if needed) the journal at `path` for writing, checks it (its pages, its mark,
  * see journal-mark.ts), migrates its schema (`migrateJournal`), settles the rows a crash left
- * PENDING with an attempt counted (`settleUncountedAttempts`), and writes its WAL's space.
+ * PENDING with an attempt counted (`settleUncountedAttempts`), and writes its WAL's space
+ * (`walBytes`, default `WAL_PREALLOCATED_BYTES`: `preallocateWal`).
  * @throws QuantaError `QUANTA_JOURNAL` when the file cannot be opened (locked, unwritable), was
  *   written by a newer quanta, or cannot be migrated; `QUANTA_JOURNAL_DAMAGED` when it is damaged
  *   or lacks commits its mark counts.
@@ -39,6 +40,7 @@ export interface OpenedJournal {
 export function openJournalForWriting(
   path: string,
   bootId: string | null | undefined,
+  walBytes?: number,
 ): OpenedJournal {
   const onDisk = path !== ':memory:' && path !== '';
   // Before SQLite opens the file (it would start a new WAL in place of a missing one).
@@ -57,7 +59,7 @@ export function openJournalForWriting(
       settleUncountedAttempts(db, path, bootId === undefined ? currentBootId() : bootId);
     // The WAL exists now (SQLite opened it to migrate): its space is written before the first
     // order's commit, not by it.
-    if (onDisk) preallocateWal(db, `${path}-wal`);
+    if (onDisk) preallocateWal(db, `${path}-wal`, walBytes);
     return { db, markFile, onDisk };
   } catch (error) {
     db.close();

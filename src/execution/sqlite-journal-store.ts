@@ -36,6 +36,12 @@ export interface SqliteJournalOptions {
   readonly startTimer?: StartTimer | undefined;
   /** The wall clock stamped on the journal's own bookkeeping rows; default the system's. */
   readonly now?: (() => number) | undefined;
+  /**
+   * What a writer on a file preallocates its WAL to at open; default `WAL_PREALLOCATED_BYTES`
+   * (16 MB, for the fsync of the commit before each send: journal-wal-space.ts). The simulator
+   * asks less: its files are in memory (/dev/shm), where no fsync waits for a disk.
+   */
+  readonly walPreallocatedBytes?: number | undefined;
 }
 
 /**
@@ -145,7 +151,7 @@ export class SqliteJournalStore implements JournalStore {
   static open(path: string, options: SqliteJournalOptions = {}): SqliteJournalStore {
     const writable = options.readOnly !== true;
     const opened = writable
-      ? openJournalForWriting(path, options.bootId)
+      ? openJournalForWriting(path, options.bootId, options.walPreallocatedBytes)
       : openJournalForReading(path);
     try {
       const store = new SqliteJournalStore(opened.db, {

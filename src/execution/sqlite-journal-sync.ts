@@ -16,7 +16,7 @@ const CHECKPOINT_IDLE_TICK_MS = 100;
  */
 const CHECKPOINT_AFTER_COMMITS = 1000;
 /** What a disk journal's WAL is preallocated to at open (see `preallocateJournalWal`): the bound above with room. */
-const WAL_PREALLOCATED_BYTES = 16 * 1024 * 1024;
+export const WAL_PREALLOCATED_BYTES = 16 * 1024 * 1024;
 
 /** Options of {@link JournalSync}. */
 export interface JournalSyncOptions {
@@ -164,19 +164,24 @@ export class JournalSync {
 }
 
 /**
- * Writes the WAL's space (`preallocateJournalWal`) under SQLite's write lock, so that no other
+ * Writes the WAL's space (`preallocateJournalWal`, `bytes`: default {@link WAL_PREALLOCATED_BYTES})
+ * under SQLite's write lock, so that no other
  * connection (a `quanta compare` opening the same journal) appends frames between the size read
  * and the zeros written after it. A disk without the room refuses the journal with a clear
  * error, the file left at its size: the commit before each send would soon fail there anyway.
  */
-export function preallocateWal(db: Database.Database, walPath: string): void {
+export function preallocateWal(
+  db: Database.Database,
+  walPath: string,
+  bytes = WAL_PREALLOCATED_BYTES,
+): void {
   db.exec('BEGIN IMMEDIATE');
   try {
-    preallocateJournalWal(walPath, WAL_PREALLOCATED_BYTES);
+    preallocateJournalWal(walPath, bytes);
   } catch (cause) {
     throw new QuantaError(
       ErrorCodes.JOURNAL,
-      `cannot write the ${WAL_PREALLOCATED_BYTES / 1024 / 1024} MB of the order journal's WAL at ${walPath}`,
+      `cannot write the ${bytes / 1024 / 1024} MB of the order journal's WAL at ${walPath}`,
       {
         cause,
         details: [

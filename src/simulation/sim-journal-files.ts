@@ -13,8 +13,9 @@ import type { SimRandom } from './sim-random.ts';
 /**
  * A journal's files at one moment (SQLite writes synchronously: no write in flight): the main
  * file's and the mark's bytes, and the `-wal` file as a second name of the very file SQLite
- * wrote. The WAL is preallocated to 16 MB (execution/journal-wal-space.ts): copying it in and
- * out took some 80 ms a crash on /dev/shm under load, renaming takes none. Closing the handle
+ * wrote. A live bot's WAL is preallocated to 16 MB (execution/journal-wal-space.ts; a simulated
+ * one's to 64 KB, sim-bot.ts): copying 16 MB in and out took some 80 ms a crash on /dev/shm
+ * under load, renaming takes none. Closing the handle
  * only reads the WAL (its checkpoint copies frames into the main file) and then deletes its
  * name, so the second name keeps every byte as the crash left it. An image's WAL is put back at
  * most once (by rename): {@link putImage} consumes it.
