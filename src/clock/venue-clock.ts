@@ -106,7 +106,7 @@ export class VenueClock {
     while (samples.length > MAX_SAMPLES || (samples[0]?.answeredAt ?? oldest) < oldest)
       samples.shift();
     this.#estimate = estimateOffset(samples);
-    this.#logChange(this.verdict());
+    this.#logChange(this.#reading());
   }
 
   /** The verdict and the wall steps seen, for `GET /status` and the metrics. */
@@ -116,20 +116,22 @@ export class VenueClock {
 
   /** What is known now (read by status and metrics too). */
   verdict(): ClockVerdict {
+    return this.#worded(this.#reading());
+  }
+
+  /**
+   * The state of {@link verdict} alone, without its wording (the simulator reads it after every
+   * step; the wording is a few strings each time).
+   */
+  state(): ClockState {
+    return this.#reading().state;
+  }
+
+  /** The state and skew bounds now; {@link #worded} says them. */
+  #reading(): Reading {
     const estimate = this.#estimate;
-    if (estimate.kind === 'none') {
-      return {
-        state: 'unknown',
-        detail:
-          "the venue's time is not known: no recent answer carried a Date header to check this host's clock against",
-      };
-    }
-    if (estimate.kind === 'disagree') {
-      return {
-        state: 'disagree',
-        detail: `the venue's last ${estimate.samples} answers disagree about its time: this host's clock cannot be checked against it`,
-      };
-    }
+    if (estimate.kind === 'none') return { state: 'unknown' };
+    if (estimate.kind === 'disagree') return { state: 'disagree', samples: estimate.samples };
     const { clock } = this.#options;
     const wallAhead = clock.now() - clock.monotonic();
     const skew = {
@@ -137,30 +139,53 @@ export class VenueClock {
       high: Math.ceil(estimate.bounds.high - wallAhead),
     };
     const max = this.#maxSkewMs;
+    if (skew.low > max) return { state: 'behind', skew };
+    if (skew.high < -max) return { state: 'ahead', skew };
+    if (skew.high > max || skew.low < -max) return { state: 'uncertain', skew };
+    return { state: 'ok', skew };
+  }
+
+  /** A reading with the words that explain it. */
+  #worded(reading: Reading): ClockVerdict {
+    const { state, skew } = reading;
+    const max = this.#maxSkewMs;
     const fix = 'fix its time (NTP)';
-    if (skew.low > max) {
+    if (skew === undefined) {
+      if (state === 'unknown') {
+        return {
+          state,
+          detail:
+            "the venue's time is not known: no recent answer carried a Date header to check this host's clock against",
+        };
+      }
       return {
-        state: 'behind',
+        state,
+        detail: `the venue's last ${reading.samples ?? 0} answers disagree about its time: this host's clock cannot be checked against it`,
+      };
+    }
+    if (state === 'behind') {
+      return {
+        state,
         skew,
         detail: `this host's clock is ${span(skew.low, skew.high)} behind the venue's (more than the ${max} ms allowed): orders would reach the venue with that much less than their validity, or already expired; ${fix}`,
       };
     }
-    if (skew.high < -max) {
+    if (state === 'ahead') {
       return {
-        state: 'ahead',
+        state,
         skew,
         detail: `this host's clock is ${span(-skew.high, -skew.low)} ahead of the venue's (more than the ${max} ms allowed): orders would stay on the book that much longer than asked; ${fix}`,
       };
     }
-    if (skew.high > max || skew.low < -max) {
+    if (state === 'uncertain') {
       return {
-        state: 'uncertain',
+        state,
         skew,
         detail: `this host's clock is between ${skew.low} and ${skew.high} ms off the venue's (positive: behind), not known to be within the ${max} ms allowed`,
       };
     }
     return {
-      state: 'ok',
+      state,
       skew,
       detail: `this host's clock is within ${max} ms of the venue's (${skew.low} to ${skew.high} ms behind it)`,
     };
@@ -175,16 +200,18 @@ export class VenueClock {
    */
   refusal(ttlMs: number): string | undefined {
     this.#watch.check();
-    const verdict = this.verdict();
-    this.#logChange(verdict);
-    if (verdict.state !== 'ok') return verdict.detail;
-    const behind = verdict.skew?.low ?? 0;
+    const reading = this.#reading();
+    this.#logChange(reading);
+    if (reading.state !== 'ok') return this.#worded(reading).detail;
+    const behind = reading.skew?.low ?? 0;
     if (behind < ttlMs) return undefined;
     return `this host's clock is at least ${behind} ms behind the venue's: an order valid for ${ttlMs} ms would reach it expired`;
   }
 
-  #logChange(verdict: ClockVerdict): void {
-    if (verdict.state === this.#logged) return;
+  /** Logs the verdict when its state changed since the last one logged. */
+  #logChange(reading: Reading): void {
+    if (reading.state === this.#logged) return;
+    const verdict = this.#worded(reading);
     this.#logged = verdict.state;
     const fields = {
       clockState: verdict.state,
@@ -195,6 +222,13 @@ export class VenueClock {
     if (verdict.state === 'ok') this.#options.log.info(fields, `venue clock: ${verdict.detail}`);
     else this.#options.log.warn(fields, `venue clock: orders refused: ${verdict.detail}`);
   }
+}
+
+/** A verdict before it is put in words: the state, the skew bounds, the disagreeing answers. */
+interface Reading {
+  readonly state: ClockState;
+  readonly skew?: OffsetBounds;
+  readonly samples?: number;
 }
 
 /** `600.0–601.2 s`, or `120–1130 ms` under ten seconds. */

@@ -188,7 +188,7 @@ class ScheduleRun {
         `venue position ${position.amountX18} (x18) at ${position.avgEntryPriceX18} is ${notional / X18} notional, cap ${POSITION_CAP}`,
       );
     const process = this.current;
-    const state = process?.clock?.verdict().state;
+    const state = process?.clock?.state();
     if (process !== undefined && state !== undefined && state !== process.clockState) {
       process.clockState = state;
       this.#event(`process ${process.pid} clock ${state}`);
@@ -363,7 +363,10 @@ class ScheduleRun {
         events: this.trace.events,
         steps: this.steps,
         virtualMs: this.durationMs,
-        ordersJournaled: this.current?.journal?.all().length ?? 0,
+        ordersJournaled: Object.values(this.current?.journal?.countByState() ?? {}).reduce(
+          (sum, n) => sum + n,
+          0,
+        ),
         ordersAccepted: this.watch.accepted.size,
         crashes: this.plan.crashes.length,
         faults: this.networkFaults,

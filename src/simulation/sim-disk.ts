@@ -37,22 +37,31 @@ export function journalWithDiskFaults(
   refused: (method: string) => void,
   wrote: (method: string) => void,
 ): OrderJournal {
+  // One function per method, made at its first use: the bot reads the journal's methods on
+  // every order and poll, and a new bound function (and a wrapper) per read was a steady
+  // stream of garbage. The methods of an OrderJournal never change, so a kept one is the same.
+  const methods = new Map<PropertyKey, unknown>();
   return new Proxy(journal, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
+      const known = methods.get(property);
+      if (known !== undefined) return known;
       const method = (value as (...args: unknown[]) => unknown).bind(target);
-      if (!WRITES.has(property)) return method;
-      return (...args: unknown[]): unknown => {
-        const fault = failing();
-        if (fault !== undefined) {
-          refused(String(property));
-          throw sqliteWriteError(fault.kind);
-        }
-        const result = method(...args);
-        wrote(String(property));
-        return result;
-      };
+      const made = !WRITES.has(property)
+        ? method
+        : (...args: unknown[]): unknown => {
+            const fault = failing();
+            if (fault !== undefined) {
+              refused(String(property));
+              throw sqliteWriteError(fault.kind);
+            }
+            const result = method(...args);
+            wrote(String(property));
+            return result;
+          };
+      methods.set(property, made);
+      return made;
     },
   });
 }
