@@ -29,10 +29,10 @@ export function backtestSignerAddress(): Address {
 export function backtestSigner(): OrderSigner {
   const signer = backtestSignerAddress();
   return {
-    sign(body: OrderRequestBody): Promise<{ signature: string; signer: string }> {
+    sign(body: OrderRequestBody, json?: string): Promise<{ signature: string; signer: string }> {
       // The one-shot hash: no Hash object per order (3 to 6 times cheaper than createHash for an
       // order body, the same digest).
-      const digest = hash('sha256', JSON.stringify(body), 'hex');
+      const digest = hash('sha256', json ?? JSON.stringify(body), 'hex');
       return Promise.resolve({ signature: `0x${digest}${digest}1b`, signer });
     },
   };

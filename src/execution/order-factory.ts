@@ -7,7 +7,11 @@ import type { SizedOrder } from './pre-trade/index.ts';
 
 /** Signs an order body with the registered signing key. */
 export interface OrderSigner {
-  sign(body: OrderRequestBody): Promise<{ signature: string; signer: string }>;
+  /**
+   * @param json - `JSON.stringify(body)`, the exact bytes the order carries, when the caller made
+   *   them already (the executor always does): a signer of those bytes need not make them again.
+   */
+  sign(body: OrderRequestBody, json?: string): Promise<{ signature: string; signer: string }>;
 }
 
 /**
@@ -60,7 +64,8 @@ export class OrderFactory {
       expiryTs,
       isReduce: order.reduceOnly,
     };
-    const { signature, signer } = await this.#signer.sign(body);
+    const json = JSON.stringify(body);
+    const { signature, signer } = await this.#signer.sign(body, json);
     return {
       strategy,
       tag: intent.tag ?? null,
@@ -71,7 +76,7 @@ export class OrderFactory {
       amountX18: order.amountX18,
       priceX18: order.priceX18,
       reduceOnly: order.reduceOnly,
-      body: JSON.stringify(body),
+      body: json,
       signature,
       signer,
       expiryTs,
