@@ -272,8 +272,13 @@ export class SimEngine {
     const limit = request.type === 'LIMIT' ? request.priceX18 : null;
     const book = this.#markets.bookOf(sim);
     for (const take of takeLiquidity(book, request.side, order.capacityX18, limit)) {
-      const fill = { ...take, liquidity: 'TAKER' as const, at: now, atIso: this.#iso.of(now) };
-      fillOrder(order, account, fill);
+      fillOrder(order, account, {
+        amountX18: take.amountX18,
+        priceX18: take.priceX18,
+        liquidity: 'TAKER',
+        at: now,
+        atIso: this.#iso.of(now),
+      });
     }
     this.#resting.settle(order);
     return orderView(order);

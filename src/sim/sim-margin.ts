@@ -1,11 +1,10 @@
 import { fillFeeX18, formatX18 } from '../money/index.ts';
 import type { Market, OrderSide } from '../domain/index.ts';
 import {
-  marginAccount,
+  freeMarginX18,
   openingAmountX18,
   orderInitialMarginX18,
   type MarginAccountInput,
-  type MarginAccountView,
   type MarginPosition,
 } from '../domain/account/index.ts';
 import type { AccountLedger } from './ledger.ts';
@@ -108,10 +107,10 @@ export function checkSimOrderMargin(
   const input = account();
   if (input === undefined)
     throw new SimRejection('insufficient margin: a held market has no mark price');
-  const view: MarginAccountView = marginAccount(input);
-  if (needX18 > view.freeMarginX18) {
+  const freeX18 = freeMarginX18(input);
+  if (needX18 > freeX18) {
     throw new SimRejection(
-      `insufficient margin: the order needs ${formatX18(needX18)} of initial margin and fee, the free margin is ${formatX18(view.freeMarginX18)}`,
+      `insufficient margin: the order needs ${formatX18(needX18)} of initial margin and fee, the free margin is ${formatX18(freeX18)}`,
     );
   }
 }

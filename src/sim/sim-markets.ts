@@ -60,6 +60,9 @@ export class SimMarkets {
   readonly #rules: SimMarketRules;
   readonly #iso: IsoTimestamps;
   readonly #texts = new DecimalTexts();
+  // Made once for `marginInput`: every order's margin check reads the marks.
+  readonly #marketOf = (marketId: number): Market | undefined => this.market(marketId);
+  readonly #markOfId = (marketId: number): bigint | undefined => this.markOf(marketId);
 
   constructor(rules: SimMarketRules, iso: IsoTimestamps) {
     this.#rules = rules;
@@ -126,8 +129,10 @@ export class SimMarkets {
 
   /** The best price an order on `side` would meet now, undefined when that side is empty. */
   bestPrice(sim: MarketSim, side: OrderSide): bigint | undefined {
-    const levels = side === 'BUY' ? this.bookOf(sim).asks : this.bookOf(sim).bids;
-    return levels.find((level) => level.remainingX18 > 0n)?.priceX18;
+    const book = this.bookOf(sim);
+    for (const level of side === 'BUY' ? book.asks : book.bids)
+      if (level.remainingX18 > 0n) return level.priceX18;
+    return undefined;
   }
 
   /** A market's mark by the one mid rule; the last one held while its book is one-sided. */
@@ -142,11 +147,7 @@ export class SimMarkets {
 
   /** The account model's input for `ledger` at the current marks. */
   marginInput(ledger: AccountLedger): ReturnType<typeof ledgerAccount> {
-    return ledgerAccount(
-      ledger,
-      (marketId) => this.market(marketId),
-      (marketId) => this.markOf(marketId),
-    );
+    return ledgerAccount(ledger, this.#marketOf, this.#markOfId);
   }
 
   /**

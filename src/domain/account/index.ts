@@ -7,6 +7,7 @@
 export {
   ceilDiv,
   floorDiv,
+  freeMarginX18,
   isLiquidatable,
   liquidationPriceX18,
   marginAccount,

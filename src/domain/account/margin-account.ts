@@ -195,6 +195,22 @@ export function liquidationPriceX18(
 }
 
 /**
+ * The account's free margin (equity − initial margin of its positions at their marks): exactly
+ * `marginAccount(account).freeMarginX18`, without the rest of the view (each position's
+ * liquidation price reads every other position). The pre-trade checks, the bot's and the
+ * simulation's, ask only this, on every order.
+ */
+export function freeMarginX18(account: MarginAccountInput): bigint {
+  let free = account.balanceX18;
+  for (const position of account.positions) {
+    free +=
+      unrealizedPnlX18(position.amountX18, position.entryPriceX18, position.markX18) -
+      marginX18(position.amountX18, position.markX18, position.initialFractionX18);
+  }
+  return free;
+}
+
+/**
  * The account's equity, margins, free margin, leverage and each position's liquidation price at
  * the positions' marks. Pure; all bigint x18.
  *

@@ -2,7 +2,7 @@ import { fillFeeX18, formatX18 } from '../../money/index.ts';
 import type { Market } from '../../domain/index.ts';
 import {
   effectiveInitialFractionX18,
-  marginAccount,
+  freeMarginX18,
   openingAmountX18,
   orderInitialMarginX18,
   type MarginPosition,
@@ -128,7 +128,7 @@ function marginVerdict(
     capped
       ? effectiveInitialFractionX18(m.initialMarginX18, facts.maxLeverageX18?.get(m.symbol))
       : m.initialMarginX18;
-  const view = marginAccount({
+  const freeX18 = freeMarginX18({
     balanceX18: facts.balanceX18,
     positions: marginPositions(held, fractionOf),
   });
@@ -140,7 +140,7 @@ function marginVerdict(
     order.priceX18,
     fractionOf(order.market),
   );
-  return { needX18: marginX18 + feeX18, freeX18: view.freeMarginX18 };
+  return { needX18: marginX18 + feeX18, freeX18 };
 }
 
 /** True when `risk.maxLeverage` names the order's market or a market held. */

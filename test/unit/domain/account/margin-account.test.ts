@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ceilDiv,
   effectiveInitialFractionX18,
+  freeMarginX18,
   isLiquidatable,
   liquidationPriceX18,
   marginAccount,
@@ -139,6 +140,7 @@ describe('properties', () => {
           expect(marginX18(-p.amountX18, p.markX18, p.initialFractionX18)).toBe(im);
         }
         expect(view.freeMarginX18).toBe(view.equityX18 - view.initialMarginX18);
+        expect(freeMarginX18(account)).toBe(view.freeMarginX18);
       }),
       { numRuns: 300 },
     );
