@@ -105,6 +105,8 @@ export class Dispatcher {
   #pausedUntil = 0;
   readonly #monotonic: () => number;
   #inFlight = new Set<Promise<DispatchResult>>();
+  /** Each send in progress outside the queue, by what rejects it when a drain aborts. */
+  readonly #unqueuedSends = new Set<(reason: Error) => void>();
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
@@ -114,6 +116,17 @@ export class Dispatcher {
     setMaxListeners(0, this.#abort.signal);
     this.#queue = new PQueue({ concurrency: options.concurrency });
     this.#unqueued = options.concurrency === Number.POSITIVE_INFINITY;
+    // One listener for every send outside the queue (see #untilAborted), in the order they
+    // started: a listener per send was a few microseconds of every backtest order.
+    const signal = this.#abort.signal;
+    if (this.#unqueued)
+      signal.addEventListener(
+        'abort',
+        () => {
+          for (const reject of this.#unqueuedSends) reject(signal.reason as Error);
+        },
+        { once: true },
+      );
     this.#ownsBudget = options.budget === undefined;
     // Infinity requests = no rate limit (backtests run on virtual time).
     this.#budget =
@@ -232,7 +245,7 @@ export class Dispatcher {
       });
     // A queue without a concurrency limit admits every send at once (backtests): the send goes
     // straight to its permit instead of through the queue's bookkeeping.
-    if (this.#unqueued) return await untilAborted(send(), signal);
+    if (this.#unqueued) return await this.#untilAborted(send());
     return await this.#queue.add(send, { signal });
   }
 
@@ -316,6 +329,19 @@ export class Dispatcher {
     }
   }
 
+  /**
+   * `work`, or the abort's reason once a drain aborts first: what p-queue does for a running task,
+   * for the sends that skip the queue (a drain must not wait on a send in progress).
+   */
+  #untilAborted<T>(work: Promise<T>): Promise<T> {
+    const signal = this.#abort.signal;
+    if (signal.aborted) return Promise.reject(signal.reason as Error);
+    return new Promise<T>((resolve, reject) => {
+      this.#unqueuedSends.add(reject);
+      work.then(resolve, reject).finally(() => this.#unqueuedSends.delete(reject));
+    });
+  }
+
   #checkExpiry(orderId: number, expiryTs: number): void {
     const marginMs = this.#options.expiryMarginMs ?? DEFAULT_EXPIRY_MARGIN_MS;
     const now = this.#options.now();
@@ -379,17 +405,4 @@ export class Dispatcher {
     if (this.#ownsBudget) await this.#budget.close();
     return finished;
   }
-}
-
-/**
- * `work`, or the signal's reason once it aborts first: what p-queue does for a running task, for
- * the sends that skip the queue (a drain must not wait on a send in progress).
- */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
