@@ -1,20 +1,12 @@
 import type { PositionBook } from '../execution/positions.ts';
-import { bestPriceX18 } from '../market/best-price.ts';
 import { markPriceX18 } from '../market/mark-price.ts';
-import { RecordedQuote } from '../market/recording/recorded-quote.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import type { Market } from '../domain/index.ts';
 import { ReturnsAccumulator, ScopeAccumulator, type MeasuredRun } from './online-metrics.ts';
 import { SampleKeeper } from './sample-keeper.ts';
 import { SharedValues } from './shared-values.ts';
-import type {
-  FillEvent,
-  MarketSample,
-  MarketTop,
-  PlotPoint,
-  Sample,
-  StrategySample,
-} from './trace.ts';
+import { keepTops, withTops } from './kept-tops.ts';
+import type { FillEvent, MarketSample, PlotPoint, Sample, StrategySample } from './trace.ts';
 
 /** Where the positions measured after a snapshot are read: the executor's books. */
 export interface PositionSource {
@@ -130,25 +122,25 @@ export class RunMeasurements {
     this.#timeline?.t.push(snapshot.takenAt);
     this.#timeline?.seq.push(snapshot.seq);
     // Built only if the keeper keeps it: the tops are then of the markets charted by then.
-    this.#keeper.offer(equityX18, drawdownX18, pin, () => ({
-      sample: sole
-        ? soleSample(
-            snapshot,
-            accountMarkets,
-            instanceNames[0] as string,
-            topsOf(snapshot, this.#chartedIds(), this.#prices),
-          )
-        : {
-            seq: snapshot.seq,
-            t: snapshot.takenAt,
-            markets: accountMarkets,
-            // A copy of its length: the pushed-to array has room for 17, and a kept sample holds
-            // it to the end.
-            byStrategy: byStrategy.slice(),
-            tops: topsOf(snapshot, this.#chartedIds(), this.#prices),
-          },
-      plots,
-    }));
+    this.#keeper.offer(equityX18, drawdownX18, pin, () => {
+      const tops = keepTops(snapshot, this.#chartedIds(), this.#prices);
+      return {
+        sample: sole
+          ? soleSample(snapshot, accountMarkets, instanceNames[0] as string, tops)
+          : withTops(
+              {
+                seq: snapshot.seq,
+                t: snapshot.takenAt,
+                markets: accountMarkets,
+                // A copy of its length: the pushed-to array has room for 17, and a kept sample
+                // holds it to the end.
+                byStrategy: byStrategy.slice(),
+              },
+              tops,
+            ),
+        plots,
+      };
+    });
     this.#last = snapshot;
     this.#count += 1;
   }
@@ -267,17 +259,16 @@ function soleSample(
   snapshot: Snapshot,
   markets: readonly MarketSample[],
   name: string,
-  tops: readonly MarketTop[],
+  tops: Parameters<typeof withTops>[1],
 ): Sample {
-  const sample: Omit<Sample, 'byStrategy' | 'tops'> & { tops?: readonly MarketTop[] } = {
+  const sample: Omit<Sample, 'byStrategy' | 'tops'> = {
     seq: snapshot.seq,
     t: snapshot.takenAt,
     markets,
   };
   Object.defineProperty(sample, SOLE_NAME, { value: name });
   Object.defineProperty(sample, 'byStrategy', { get: soleByStrategy, enumerable: true });
-  sample.tops = tops;
-  return sample as Sample;
+  return withTops(sample as Omit<Sample, 'tops'>, tops);
 }
 
 /** The markets of a position book after a snapshot, valued at its marks (carried forward). */
@@ -303,27 +294,4 @@ function marketSamples(
       turnoverX18: position.turnoverX18,
     };
   });
-}
-
-/** Best bid and ask of every charted market (ids given ascending). */
-function topsOf(snapshot: Snapshot, charted: readonly number[], prices: SharedValues): MarketTop[] {
-  const quotes = snapshot.quotes;
-  const tops = new Array<MarketTop>(charted.length);
-  for (let i = 0; i < charted.length; i++) {
-    const marketId = charted[i] as number;
-    const quote = quotes?.get(marketId);
-    const bid = bestPriceX18(quote, 'bids');
-    const ask = bestPriceX18(quote, 'asks');
-    // A recorded quote's tick prices come from a table of the values made last (`tickX18`): a
-    // price read again is mostly the same bigint already (a literal one is parsed again), and
-    // looking it up here too (a bigint hashed as a double) was a third of what a sample's tops
-    // cost.
-    const recorded = quote instanceof RecordedQuote;
-    tops[i] = {
-      marketId,
-      bidX18: bid === undefined ? null : recorded ? bid : prices.top(bid),
-      askX18: ask === undefined ? null : recorded ? ask : prices.top(ask),
-    };
-  }
-  return tops;
 }

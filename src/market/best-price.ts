@@ -22,3 +22,12 @@ export function bestPriceX18(quote: Quote | undefined, side: 'bids' | 'asks'): b
   const top = quote[side][0];
   return top === undefined ? undefined : parseDecimalToX18(top.price, 'quote price');
 }
+
+/**
+ * A quote that can give a side's best price as a tick of its market's grid, without a bigint (a
+ * recorded quote): `quote[BEST_TICK](side, out)` writes the tick and the grid's `priceExpo` into
+ * `out[0]` and `out[1]` and returns true, `tickX18(out[0], out[1])` being exactly what
+ * {@link bestPriceX18} gives; it returns false when only `bestPriceX18` can tell (a literal
+ * price, an empty side, no grid).
+ */
+export const BEST_TICK = Symbol('bestTick');

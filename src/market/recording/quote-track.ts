@@ -5,6 +5,7 @@ import {
   applySideDelta,
   passShiftedSide,
   replacesQuantities,
+  firstOffset,
   SHIFTED,
   SideFormatError,
   UNCHANGED,
@@ -24,6 +25,11 @@ export interface LevelSource {
   levelsX18?(at: number): readonly bigint[] | undefined;
   /** The highest or lowest level price as x18 (see `SideLevels.topX18`), when the source has it. */
   topX18?(at: number, highest: boolean): bigint | undefined | null;
+  /**
+   * The first level's price as a tick into `out[0]` and its grid's `priceExpo` into `out[1]`
+   * (see `BEST_TICK`); false when only `bestX18` can tell.
+   */
+  bestTick?(at: number, out: Float64Array): boolean;
   /** The first level, without building the others (undefined for an empty side). */
   best(at: number): QuoteLevel | undefined;
   /** The levels as numbers into `into` (see `SideLevels.numbers`); how many were written. */
@@ -208,6 +214,27 @@ export class QuoteTrack {
   }
 
   /**
+   * `bestX18`'s price as a tick and its grid, into `out[0]` and `out[1]`, without making the
+   * bigint; false where `bestX18` takes another path (no level, a literal top, no grid).
+   */
+  bestTick(side: Side, at: number, out: Float64Array): boolean {
+    const found = this.#known(side, at);
+    if (found !== undefined) {
+      if (found.count === 0 || found.expo === undefined) return false;
+      const tick = found.tick(0);
+      if (Number.isNaN(tick)) return false;
+      out[0] = tick;
+      out[1] = found.expo;
+      return true;
+    }
+    const top = this.#topTick(side, at);
+    if (top === undefined || this.expo === undefined) return false;
+    out[0] = top;
+    out[1] = this.expo;
+    return true;
+  }
+
+  /**
    * The first level of quote `at`'s side, its price from the top tick (`bestX18`'s walk) and its
    * quantity from the last delta that wrote one at level 0, so the best bid and ask of a market
    * cost two short strings, not the side's levels. Anything unusual (a literal, a malformed
@@ -347,6 +374,10 @@ class TrackSide implements LevelSource {
     return this.track.best(this.side, at);
   }
 
+  bestTick(at: number, out: Float64Array): boolean {
+    return this.track.bestTick(this.side, at, out);
+  }
+
   numbers(at: number, into: Float64Array): number {
     return this.track.side(this.side, at).numbers(into);
   }
@@ -354,23 +385,3 @@ class TrackSide implements LevelSource {
 
 // The scale `firstQuantityUnits` read (one number, reused).
 const SCALE_OUT = new Float64Array(1);
-
-/**
- * The first price offset of a delta string (`-12 …`, or a shifted side's `*-12 …`), or undefined
- * when it is not a plain integer followed by a space (a literal `@…`, or malformed: the full path
- * reports it).
- */
-function firstOffset(raw: string): number | undefined {
-  let at = raw.charCodeAt(0) === SHIFTED ? 1 : 0;
-  let code = raw.charCodeAt(at);
-  const negative = code === 45;
-  if (negative) code = raw.charCodeAt(++at);
-  const from = at;
-  let value = 0;
-  while (code >= 48 && code <= 57) {
-    value = value * 10 + (code - 48);
-    code = raw.charCodeAt(++at);
-  }
-  if (code !== 32 || at === from || at - from > 15) return undefined;
-  return negative ? -value : value;
-}

@@ -1,7 +1,7 @@
 import type { Quote, QuoteLevel } from '../../domain/index.ts';
 import { QUOTE_LEVELS_X18, QUOTE_TOP_X18 } from '../../domain/index.ts';
 import { parseDecimalToX18 } from '../../money/index.ts';
-import { BEST_PRICE_X18 } from '../best-price.ts';
+import { BEST_PRICE_X18, BEST_TICK } from '../best-price.ts';
 import { BEST_LEVEL, LEVEL_NUMBERS, numbersOf } from '../book-view.ts';
 import type { LevelSource } from './quote-track.ts';
 
@@ -54,6 +54,11 @@ export class RecordedQuote implements Quote {
   /** The best price of a side as x18, without building the side's levels. */
   [BEST_PRICE_X18](side: 'bids' | 'asks'): bigint | undefined {
     return (side === 'bids' ? this.#bids : this.#asks).bestX18(this.#at);
+  }
+
+  /** The best price of a side as a tick and its grid into `out` (see `BEST_TICK`). */
+  [BEST_TICK](side: 'bids' | 'asks', out: Float64Array): boolean {
+    return (side === 'bids' ? this.#bids : this.#asks).bestTick?.(this.#at, out) ?? false;
   }
 
   /** The best level of a side, without building the others. */

@@ -315,3 +315,23 @@ function canonicalUnits(raw: string, from: number, to: number): number {
   unitsScale = point < 0 ? 0 : to - point - 1;
   return value;
 }
+
+/**
+ * The first price offset of a delta string (`-12 …`, or a shifted side's `*-12 …`), or undefined
+ * when it is not a plain integer followed by a space (a literal `@…`, or malformed: the full path
+ * reports it).
+ */
+export function firstOffset(raw: string): number | undefined {
+  let at = raw.charCodeAt(0) === SHIFTED ? 1 : 0;
+  let code = raw.charCodeAt(at);
+  const negative = code === 45;
+  if (negative) code = raw.charCodeAt(++at);
+  const from = at;
+  let value = 0;
+  while (code >= 48 && code <= 57) {
+    value = value * 10 + (code - 48);
+    code = raw.charCodeAt(++at);
+  }
+  if (code !== 32 || at === from || at - from > 15) return undefined;
+  return negative ? -value : value;
+}

@@ -8,7 +8,8 @@ import {
   decodeQuantityBlock,
   encodeQuantityBlock,
 } from '../../../src/market/recording/quantity-block.ts';
-import { bestPriceX18 } from '../../../src/market/best-price.ts';
+import { BEST_TICK, bestPriceX18 } from '../../../src/market/best-price.ts';
+import { tickX18 } from '../../../src/market/recording/side-levels.ts';
 import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
 import { parseDecimalToX18 } from '../../../src/money/index.ts';
 import { testMarket } from '../../helpers/markets.ts';
@@ -190,6 +191,40 @@ describe('recording format version 4', () => {
       }),
     );
     expect(plain(read)).toEqual(plain(snapshots));
+  });
+
+  it('gives best prices as ticks (BEST_TICK) that make the x18 bestPriceX18 gives', async () => {
+    const snapshots = busy(300, 11);
+    const path = await record(
+      { path: join(tempDir(), 'rec.jsonl'), keyframeEverySnapshots: 64 },
+      snapshots,
+    );
+    const out = new Float64Array(2);
+    const ticked = (quote: Quote | undefined, side: 'bids' | 'asks'): bigint | undefined => {
+      const method = (quote as unknown as Record<symbol, unknown>)[BEST_TICK] as (
+        side: 'bids' | 'asks',
+        out: Float64Array,
+      ) => boolean;
+      return method.call(quote, side, out)
+        ? tickX18(out[0] as number, out[1] as number)
+        : undefined;
+    };
+    const read = await readAll(path);
+    let ticks = 0;
+    // Every third quote's levels read first (the side kept), the others walked from the ticks.
+    read.forEach((s, i) => {
+      const quote = s.quotes?.get(1);
+      if (i % 3 === 0) void quote?.bids;
+      for (const side of ['bids', 'asks'] as const) {
+        const tick = ticked(quote, side);
+        if (tick !== undefined) ticks += 1;
+        const expected = snapshots[i]?.quotes?.get(1)?.[side][0]?.price;
+        expect(tick ?? bestPriceX18(quote, side)).toBe(
+          expected === undefined ? undefined : parseDecimalToX18(expected),
+        );
+      }
+    });
+    expect(ticks).toBe(2 * read.length);
   });
 
   it('reads the version 3 recording of the same snapshots alike, and is smaller gzipped', async () => {
