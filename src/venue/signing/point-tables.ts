@@ -1,4 +1,4 @@
-import { invert } from '@noble/curves/abstract/modular';
+import { invert } from './mod-inverse.ts';
 import { secp256k1 } from '@noble/curves/secp256k1';
 
 /**

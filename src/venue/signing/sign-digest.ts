@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { invert, mod } from '@noble/curves/abstract/modular';
+import { mod } from '@noble/curves/abstract/modular';
 import {
   bytesToNumberBE,
   concatBytes,
@@ -7,6 +7,7 @@ import {
   numberToBytesBE,
 } from '@noble/curves/abstract/utils';
 import { secp256k1 } from '@noble/curves/secp256k1';
+import { invert } from './mod-inverse.ts';
 import { secretGeneratorMultiple } from './point-tables.ts';
 
 const N = secp256k1.CURVE.n;

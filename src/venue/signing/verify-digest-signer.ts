@@ -1,4 +1,5 @@
-import { invert, mod } from '@noble/curves/abstract/modular';
+import { mod } from '@noble/curves/abstract/modular';
+import { invert } from './mod-inverse.ts';
 import { bytesToNumberBE } from '@noble/curves/abstract/utils';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import {
