@@ -5,7 +5,7 @@ import type { ResolvedMarket } from './options.ts';
 import { drawShockPpb, nextMidX18 } from './price-walk.ts';
 import { SeededRandom, deriveSeed } from './random.ts';
 import { replayedBookOf, replayedMidOf, type ReplayedBook } from './replayed-book.ts';
-import { buildSyntheticBook, type BookShape } from './synthetic-book.ts';
+import { buildSyntheticBook, type BookShape, type LevelFactors } from './synthetic-book.ts';
 
 /** One simulated market: its listing, its price process and its current book. */
 export interface MarketSim {
@@ -43,13 +43,14 @@ export function stepMid(sim: MarketSim, volatilityPpb: bigint): void {
 }
 
 /** The market's book now: the replayed quote's, or the synthetic book around the walk's mid. */
-export function bookOf(sim: MarketSim, shape: BookShape): Book {
+export function bookOf(sim: MarketSim, shape: BookShape, factors: LevelFactors): Book {
   if (sim.external !== null) return replayedBookOf(sim.external);
   sim.syntheticBook ??= buildSyntheticBook(
     sim.midX18,
     sim.market.priceExpo,
     sim.levelSizeX18,
     shape,
+    factors,
   );
   return sim.syntheticBook;
 }

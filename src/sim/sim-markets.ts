@@ -8,15 +8,14 @@ import { BOOK_DEPTH, type ResolvedMarket } from './options.ts';
 import { snapPriceToGrid } from './price-walk.ts';
 import { replayedMidOf } from './replayed-book.ts';
 import { ledgerAccount } from './sim-margin.ts';
-import type { BookShape } from './synthetic-book.ts';
+import { levelFactors, type BookShape, type LevelFactors } from './synthetic-book.ts';
 
 /** Texts kept by {@link DecimalTexts} before it starts over. */
 const KEPT_TEXTS = 4096;
 
 /**
- * `formatX18` of the values a book quotes, kept: every untouched level's size, and the level
- * prices a step's walk did not move, were quoted before (the simulator's bot reads every book
- * about once a second: about half of the texts are found here).
+ * `formatX18` of the values a replayed book quotes, kept: a recorded book's levels come back
+ * from one quote to the next.
  */
 class DecimalTexts {
   readonly #texts = new Map<bigint, string>();
@@ -32,12 +31,28 @@ class DecimalTexts {
   }
 }
 
-function quoteLevels(levels: readonly BookLevel[], texts: DecimalTexts): QuoteLevel[] {
+/**
+ * The quoted levels of one side, best first, consumed levels left out. A size is formatted once
+ * per run of equal sizes (a synthetic side holds the same size at every level no fill touched).
+ * Prices go through `texts` when given (a replayed book: its levels come back step after step);
+ * a synthetic book's are formatted as they come: the walk moves every level's price at each
+ * step, so a kept text was about never asked again, and the map cost more than it saved (it also
+ * kept thousands of texts alive through young-generation collections).
+ */
+function quoteLevels(levels: readonly BookLevel[], texts: DecimalTexts | undefined): QuoteLevel[] {
   const out: QuoteLevel[] = [];
+  let size = -1n;
+  let sizeText = '';
   for (const level of levels) {
     if (out.length === BOOK_DEPTH) break;
-    if (level.remainingX18 > 0n) {
-      out.push({ price: texts.of(level.priceX18), quantity: texts.of(level.remainingX18) });
+    const remaining = level.remainingX18;
+    if (remaining > 0n) {
+      if (remaining !== size) {
+        size = remaining;
+        sizeText = texts === undefined ? formatX18(remaining) : texts.of(remaining);
+      }
+      const price = texts === undefined ? formatX18(level.priceX18) : texts.of(level.priceX18);
+      out.push({ price, quantity: sizeText });
     }
   }
   return out;
@@ -60,6 +75,7 @@ export class SimMarkets {
   readonly #rules: SimMarketRules;
   readonly #iso: IsoTimestamps;
   readonly #texts = new DecimalTexts();
+  readonly #factors: LevelFactors;
   // Made once for `marginInput`: every order's margin check reads the marks.
   readonly #marketOf = (marketId: number): Market | undefined => this.market(marketId);
   readonly #markOfId = (marketId: number): bigint | undefined => this.markOf(marketId);
@@ -67,6 +83,7 @@ export class SimMarkets {
   constructor(rules: SimMarketRules, iso: IsoTimestamps) {
     this.#rules = rules;
     this.#iso = iso;
+    this.#factors = levelFactors(rules.shape);
   }
 
   /**
@@ -113,17 +130,18 @@ export class SimMarkets {
   }
 
   bookOf(sim: MarketSim): Book {
-    return bookOf(sim, this.#rules.shape);
+    return bookOf(sim, this.#rules.shape, this.#factors);
   }
 
   /** The market's book as a quote at `timestamp`, consumed levels left out (at most BOOK_DEPTH). */
   quote(sim: MarketSim, timestamp: number): Quote {
     const book = this.bookOf(sim);
+    const texts = sim.external === null ? undefined : this.#texts;
     return {
       marketId: sim.market.id,
       timestamp,
-      bids: quoteLevels(book.bids, this.#texts),
-      asks: quoteLevels(book.asks, this.#texts),
+      bids: quoteLevels(book.bids, texts),
+      asks: quoteLevels(book.asks, texts),
     };
   }
 

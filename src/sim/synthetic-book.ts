@@ -1,6 +1,8 @@
-import { ceilToGrid, floorToGrid, quantumX18 } from '../money/index.ts';
+import { floorToGrid, quantumX18 } from '../money/index.ts';
 import type { Book, BookLevel } from './book-level.ts';
 import { PPB } from './price-walk.ts';
+
+const PPB_LESS_ONE = PPB - 1n;
 
 /** The shape of a synthetic book; relative distances in parts per billion of the mid. */
 export interface BookShape {
@@ -12,8 +14,34 @@ export interface BookShape {
   readonly depth: number;
 }
 
-function ceilDiv(numerator: bigint, denominator: bigint): bigint {
-  return (numerator + denominator - 1n) / denominator;
+/**
+ * A shape's factors by level: `PPB − distance` (bids), `PPB + distance` (asks) and whether the
+ * distance is below PPB (a bid is quoted). The same for every book of the shape: an engine
+ * computes them once (`SimMarkets`), not at each of the thousands of books it builds.
+ */
+export interface LevelFactors {
+  readonly below: readonly bigint[];
+  readonly above: readonly bigint[];
+  readonly bidQuoted: readonly boolean[];
+}
+
+/** The {@link LevelFactors} of `shape`. */
+export function levelFactors(shape: BookShape): LevelFactors {
+  const below: bigint[] = [];
+  const above: bigint[] = [];
+  const bidQuoted: boolean[] = [];
+  for (let i = 0; i < shape.depth; i += 1) {
+    const distancePpb = shape.halfSpreadPpb + BigInt(i) * shape.levelStepPpb;
+    below.push(PPB - distancePpb);
+    above.push(PPB + distancePpb);
+    bidQuoted.push(distancePpb < PPB);
+  }
+  return { below, above, bidQuoted };
+}
+
+/** `floorToGrid` for a value ≥ 0 (one remainder), else `floorToGrid` itself. */
+function floorOnGrid(valueX18: bigint, quantum: bigint, expo: number): bigint {
+  return valueX18 >= 0n ? valueX18 - (valueX18 % quantum) : floorToGrid(valueX18, expo);
 }
 
 /**
@@ -28,20 +56,24 @@ export function buildSyntheticBook(
   priceExpo: number,
   levelSizeX18: bigint,
   shape: BookShape,
+  factors: LevelFactors = levelFactors(shape),
 ): Book {
   const quantum = quantumX18(priceExpo);
+  const { below, above, bidQuoted } = factors;
   const bids: BookLevel[] = [];
   const asks: BookLevel[] = [];
   for (let i = 0; i < shape.depth; i += 1) {
-    const distancePpb = shape.halfSpreadPpb + BigInt(i) * shape.levelStepPpb;
-
-    let bid = floorToGrid((midX18 * (PPB - distancePpb)) / PPB, priceExpo);
+    // BigInt division truncates; a bid's product is negative when distance > PPB (not quoted).
+    let bid = floorOnGrid((midX18 * below[i]!) / PPB, quantum, priceExpo);
     const previousBid = bids.at(-1);
     if (previousBid !== undefined && bid >= previousBid.priceX18)
       bid = previousBid.priceX18 - quantum;
-    if (distancePpb < PPB && bid > 0n) bids.push({ priceX18: bid, remainingX18: levelSizeX18 });
+    if (bidQuoted[i]! && bid > 0n) bids.push({ priceX18: bid, remainingX18: levelSizeX18 });
 
-    let ask = ceilToGrid(ceilDiv(midX18 * (PPB + distancePpb), PPB), priceExpo);
+    // The ceiling of a positive quotient (mid > 0), then the ceiling to the grid.
+    const exact = (midX18 * above[i]! + PPB_LESS_ONE) / PPB;
+    const floored = floorOnGrid(exact, quantum, priceExpo);
+    let ask = floored === exact ? floored : floored + quantum;
     const floorAsk = (asks.at(-1)?.priceX18 ?? bids[0]?.priceX18 ?? 0n) + quantum;
     if (ask < floorAsk) ask = floorAsk;
     asks.push({ priceX18: ask, remainingX18: levelSizeX18 });

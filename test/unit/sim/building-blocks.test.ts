@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ErrorCodes } from '../../../src/errors/index.ts';
@@ -112,6 +113,30 @@ describe('synthetic book', () => {
       x18('3000.000002'),
       x18('3000.000003'),
     ]);
+  });
+
+  it('builds the same books as ever over seeded random mids, grids and shapes', () => {
+    // A digest of 600 books (mids from a few units to millions, expos -2..8, spreads and steps
+    // up to beyond 100%, so bids of a negative product too): it was taken from the book builder
+    // before the level factors were kept per shape, and any change of a level changes it.
+    const rng = new SeededRandom(20_261_127);
+    const draw = (limit: number): bigint => BigInt(rng.nextUint32() % limit);
+    const hash = createHash('sha256');
+    for (let n = 0; n < 600; n += 1) {
+      const expo = Number(draw(11)) - 2;
+      const mid = (draw(1_000_000) + 1n) * 10n ** (draw(7) + 12n) + draw(1_000_000_007);
+      const book = buildSyntheticBook(mid, expo, 10n ** 18n + draw(1000), {
+        halfSpreadPpb: draw(4) === 0n ? draw(1_200_000_000) : draw(5_000_000),
+        levelStepPpb: draw(4) === 0n ? draw(400_000_000) : draw(2_000_000),
+        depth: 1 + Number(draw(12)),
+      });
+      for (const level of [...book.bids, ...book.asks])
+        hash.update(`${level.priceX18}:${level.remainingX18};`);
+      hash.update('|');
+    }
+    expect(hash.digest('hex')).toBe(
+      '40ac93cfa42fafe67611ace78dd3066768b04985b04eb27e9a2aaf8e08e06060',
+    );
   });
 });
 
