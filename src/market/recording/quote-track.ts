@@ -13,28 +13,7 @@ import {
 import { formatTicks, priceText } from './price-ticks.ts';
 import { firstQuantityUnits } from './quantity-block.ts';
 
-/**
- * One side of the quotes a recorded quote can read: the quote passes its own place (`at`), so one
- * source serves every quote of a stretch of the file (version 1 sides ignore it).
- */
-export interface LevelSource {
-  levels(at: number): QuoteLevel[];
-  /** The first level's price as x18 (undefined for an empty side). */
-  bestX18(at: number): bigint | undefined;
-  /** The levels as x18, flattened (see `SideLevels.levelsX18`), when the source has them. */
-  levelsX18?(at: number): readonly bigint[] | undefined;
-  /** The highest or lowest level price as x18 (see `SideLevels.topX18`), when the source has it. */
-  topX18?(at: number, highest: boolean): bigint | undefined | null;
-  /**
-   * The first level's price as a tick into `out[0]` and its grid's `priceExpo` into `out[1]`
-   * (see `BEST_TICK`); false when only `bestX18` can tell.
-   */
-  bestTick?(at: number, out: Float64Array): boolean;
-  /** The first level, without building the others (undefined for an empty side). */
-  best(at: number): QuoteLevel | undefined;
-  /** The levels as numbers into `into` (see `SideLevels.numbers`); how many were written. */
-  numbers(at: number, into: Float64Array): number;
-}
+import type { LevelSource } from './recorded-quote.ts';
 
 type Side = 'bids' | 'asks';
 
@@ -206,6 +185,8 @@ export class QuoteTrack {
    * levels are read.
    */
   bestX18(side: Side, at: number): bigint | undefined {
+    const next = this.#nextTop(side, at);
+    if (!Number.isNaN(next)) return tickX18(next, this.expo as number);
     const found = this.#known(side, at);
     if (found !== undefined) return found.bestX18();
     const top = this.#topTick(side, at);
@@ -218,6 +199,12 @@ export class QuoteTrack {
    * bigint; false where `bestX18` takes another path (no level, a literal top, no grid).
    */
   bestTick(side: Side, at: number, out: Float64Array): boolean {
+    const next = this.#nextTop(side, at);
+    if (!Number.isNaN(next)) {
+      out[0] = next;
+      out[1] = this.expo as number;
+      return true;
+    }
     const found = this.#known(side, at);
     if (found !== undefined) {
       if (found.count === 0 || found.expo === undefined) return false;
@@ -241,9 +228,12 @@ export class QuoteTrack {
    * start) takes the full path, which reports it.
    */
   best(side: Side, at: number): QuoteLevel | undefined {
-    const found = this.#known(side, at);
-    if (found !== undefined) return found.level(0);
-    const top = this.#topTick(side, at);
+    let top: number | undefined = this.#nextTop(side, at);
+    if (Number.isNaN(top)) {
+      const found = this.#known(side, at);
+      if (found !== undefined) return found.level(0);
+      top = this.#topTick(side, at);
+    }
     const quantity = top === undefined ? undefined : this.#topQuantity(side, at);
     if (top === undefined || quantity === undefined || this.expo === undefined)
       return this.side(side, at).level(0);
@@ -278,21 +268,28 @@ export class QuoteTrack {
       }
     }
     for (let i = from + 1; i <= at; i++) {
-      const entry = entries[i] as string | 0;
-      if (entry !== 0) {
-        if (entry === '') top = NO_TOP;
-        else {
-          const offset = firstOffset(entry);
-          // (A shifted side moves the levels there were: none is malformed, for the full path.)
-          if (offset === undefined || (top === NO_TOP && entry.charCodeAt(0) === SHIFTED))
-            return undefined;
-          top = (top === NO_TOP ? 0 : top) + offset;
-          if (top < 0) return undefined;
-        }
-      }
-      tops[i] = top;
+      const next = topAfter(top, entries[i] as string | 0);
+      if (next === undefined) return undefined;
+      top = tops[i] = next;
     }
     return top === NO_TOP ? undefined : top;
+  }
+
+  /**
+   * Quote `at`'s top tick from the one before it, when known (quotes read in order: a chart's
+   * samples, a strategy's best levels), without `#topTick`'s search back; else NaN (no level too).
+   */
+  #nextTop(side: Side, at: number): number {
+    const tops = side === 'bids' ? this.#bidTops : this.#askTops;
+    if (tops === undefined || at === 0 || at >= tops.length || this.expo === undefined)
+      return Number.NaN;
+    const before = tops[at - 1] as number;
+    const entry = (side === 'bids' ? this.#bids : this.#asks)[at];
+    if (Number.isNaN(before) || entry instanceof SideLevels) return Number.NaN;
+    const next = topAfter(before, entry as string | 0);
+    if (next === undefined) return Number.NaN;
+    tops[at] = next;
+    return next === NO_TOP ? Number.NaN : next;
   }
 
   /** The top ticks of a side's quotes (see `#bidTops`), long enough to hold quote `at`'s. */
@@ -381,6 +378,22 @@ class TrackSide implements LevelSource {
   numbers(at: number, into: Float64Array): number {
     return this.track.side(this.side, at).numbers(into);
   }
+}
+
+/**
+ * The top tick of a side after its delta `entry`, given the top before it (`NO_TOP`: no level):
+ * the same top for an unchanged side, none for an empty one, else the top plus the delta's first
+ * offset (from 0 with no level before). Undefined when the full path must decide (a literal or
+ * malformed start, a shifted side with no levels to shift, a negative tick).
+ */
+function topAfter(top: number, entry: string | 0): number | undefined {
+  if (entry === 0) return top;
+  if (entry === '') return NO_TOP;
+  const offset = firstOffset(entry);
+  // (A shifted side moves the levels there were: none is malformed, for the full path.)
+  if (offset === undefined || (top === NO_TOP && entry.charCodeAt(0) === SHIFTED)) return undefined;
+  const next = (top === NO_TOP ? 0 : top) + offset;
+  return next < 0 ? undefined : next;
 }
 
 // The scale `firstQuantityUnits` read (one number, reused).

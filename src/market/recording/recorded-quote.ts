@@ -3,7 +3,29 @@ import { QUOTE_LEVELS_X18, QUOTE_TOP_X18 } from '../../domain/index.ts';
 import { parseDecimalToX18 } from '../../money/index.ts';
 import { BEST_PRICE_X18, BEST_TICK } from '../best-price.ts';
 import { BEST_LEVEL, LEVEL_NUMBERS, numbersOf } from '../book-view.ts';
-import type { LevelSource } from './quote-track.ts';
+
+/**
+ * One side of the quotes a recorded quote can read: the quote passes its own place (`at`), so one
+ * source serves every quote of a stretch of the file (version 1 sides ignore it).
+ */
+export interface LevelSource {
+  levels(at: number): QuoteLevel[];
+  /** The first level's price as x18 (undefined for an empty side). */
+  bestX18(at: number): bigint | undefined;
+  /** The levels as x18, flattened (see `SideLevels.levelsX18`), when the source has them. */
+  levelsX18?(at: number): readonly bigint[] | undefined;
+  /** The highest or lowest level price as x18 (see `SideLevels.topX18`), when the source has it. */
+  topX18?(at: number, highest: boolean): bigint | undefined | null;
+  /**
+   * The first level's price as a tick into `out[0]` and its grid's `priceExpo` into `out[1]`
+   * (see `BEST_TICK`); false when only `bestX18` can tell.
+   */
+  bestTick?(at: number, out: Float64Array): boolean;
+  /** The first level, without building the others (undefined for an empty side). */
+  best(at: number): QuoteLevel | undefined;
+  /** The levels as numbers into `into` (see `SideLevels.numbers`); how many were written. */
+  numbers(at: number, into: Float64Array): number;
+}
 
 /**
  * A recorded quote: its levels are built when `bids` or `asks` is first read (a backtest reads
