@@ -27,9 +27,12 @@ export interface JournalSyncOptions {
 
 /**
  * The durability policy of a journal file written by this process (see `SqliteJournalStore`):
- * the connection stays at synchronous FULL, so a plain commit is fsynced (an order's row before
- * its send); a write after the send runs at synchronous NORMAL (it survives the process dying,
- * and becomes durable against power loss with the next fsynced commit).
+ * a write that must survive power loss commits at synchronous FULL, so it is fsynced (an order's
+ * row before its send); a write after the send commits at synchronous NORMAL (it survives the
+ * process dying, and becomes durable against power loss with the next fsynced commit). The
+ * connection is switched only when the next write needs the other setting (a PRAGMA statement
+ * each way was two more statements per write), so it may rest at NORMAL between writes; every
+ * write on it goes through here. A checkpoint syncs the same at either setting.
  *
  * WAL checkpoints (two fsyncs each) are kept off the order path: SQLite's automatic ones are
  * off, and this runs a PASSIVE checkpoint when the journal has been quiet for a tick (100-200
@@ -51,6 +54,8 @@ export class JournalSync {
   #commitsSeen = 0;
   readonly #startTimer: StartTimer;
   readonly #now: () => number;
+  /** The connection is at synchronous NORMAL now (else FULL, as the file was opened). */
+  #atNormal = false;
   /** Cancels the armed quiet-tick timer; undefined when none is armed. */
   #cancelTick: (() => void) | undefined;
 
@@ -79,6 +84,10 @@ export class JournalSync {
 
   /** Runs a write that must survive power loss: a commit at synchronous FULL (fsynced). */
   durable<T>(write: () => T): T {
+    if (this.#atNormal) {
+      this.#syncFull!.run();
+      this.#atNormal = false;
+    }
     const result = write();
     this.#counted();
     return result;
@@ -90,13 +99,16 @@ export class JournalSync {
       write();
       return;
     }
-    this.#syncNormal!.run();
-    try {
-      write();
-    } finally {
-      this.#syncFull!.run();
-    }
+    this.#toNormal();
+    write();
     this.#counted();
+  }
+
+  /** Puts the connection at synchronous NORMAL (for writes after a send). */
+  #toNormal(): void {
+    if (this.#atNormal) return;
+    this.#syncNormal!.run();
+    this.#atNormal = true;
   }
 
   /** Checkpoints once the WAL holds its bound of commits (call after a write that follows a send). */
@@ -138,7 +150,7 @@ export class JournalSync {
     // header first: a second fsync for the next order's insert. This write takes that restart
     // now, while the journal is quiet (one row of its own; not counted, so it calls for no checkpoint).
     try {
-      this.#syncNormal!.run();
+      this.#toNormal();
       // (A changed value: SQLite writes nothing for an unchanged one.)
       const at = String(this.#now());
       this.#restartWal!.run(
@@ -149,8 +161,6 @@ export class JournalSync {
       );
     } catch {
       // Then the next commit restarts the WAL, as SQLite would anyway.
-    } finally {
-      this.#syncFull!.run();
     }
   }
 
