@@ -5,6 +5,7 @@ import { ErrorCodes, isQuantaError, QuantaError, summarizeError } from '../error
 import type { Logger } from '../log/logger.ts';
 import type { VenueOrder } from '../venue/types.ts';
 import type { VenueClient } from '../venue/venue-client.ts';
+import { AbortableSends } from './abortable-sends.ts';
 import { LocalRateBudget } from './rate-budget/local-rate-budget.ts';
 import { unlimitedBudget, type RateBudget } from './rate-budget/rate-budget.ts';
 import { judgeFailedAttempt, pauseAllSendersMs, type AttemptVerdict } from './retry-policy.ts';
@@ -96,7 +97,8 @@ export interface DispatcherOptions {
 export class Dispatcher {
   readonly #options: DispatcherOptions;
   readonly #queue: PQueue;
-  readonly #unqueued: boolean;
+  /** Set when the queue has no concurrency limit: sends then skip it (see {@link AbortableSends}). */
+  readonly #unqueued: AbortableSends | undefined;
   readonly #budget: RateBudget;
   /** Whether the budget is this dispatcher's own (closed by drain) or the bot's. */
   readonly #ownsBudget: boolean;
@@ -105,8 +107,6 @@ export class Dispatcher {
   #pausedUntil = 0;
   readonly #monotonic: () => number;
   #inFlight = new Set<Promise<DispatchResult>>();
-  /** Each send in progress outside the queue, by what rejects it when a drain aborts. */
-  readonly #unqueuedSends = new Set<(reason: Error) => void>();
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
@@ -115,18 +115,10 @@ export class Dispatcher {
     // done): a burst of more than ten is normal, not the leak Node warns about at eleven.
     setMaxListeners(0, this.#abort.signal);
     this.#queue = new PQueue({ concurrency: options.concurrency });
-    this.#unqueued = options.concurrency === Number.POSITIVE_INFINITY;
-    // One listener for every send outside the queue (see #untilAborted), in the order they
-    // started: a listener per send was a few microseconds of every backtest order.
-    const signal = this.#abort.signal;
-    if (this.#unqueued)
-      signal.addEventListener(
-        'abort',
-        () => {
-          for (const reject of this.#unqueuedSends) reject(signal.reason as Error);
-        },
-        { once: true },
-      );
+    this.#unqueued =
+      options.concurrency === Number.POSITIVE_INFINITY
+        ? new AbortableSends(this.#abort.signal)
+        : undefined;
     this.#ownsBudget = options.budget === undefined;
     // Infinity requests = no rate limit (backtests run on virtual time).
     this.#budget =
@@ -245,7 +237,7 @@ export class Dispatcher {
       });
     // A queue without a concurrency limit admits every send at once (backtests): the send goes
     // straight to its permit instead of through the queue's bookkeeping.
-    if (this.#unqueued) return await this.#untilAborted(send());
+    if (this.#unqueued !== undefined) return await this.#unqueued.run(send());
     return await this.#queue.add(send, { signal });
   }
 
@@ -327,19 +319,6 @@ export class Dispatcher {
       permit.release(!isQuantaError(error, ErrorCodes.ORDER_EXPIRED));
       throw error;
     }
-  }
-
-  /**
-   * `work`, or the abort's reason once a drain aborts first: what p-queue does for a running task,
-   * for the sends that skip the queue (a drain must not wait on a send in progress).
-   */
-  #untilAborted<T>(work: Promise<T>): Promise<T> {
-    const signal = this.#abort.signal;
-    if (signal.aborted) return Promise.reject(signal.reason as Error);
-    return new Promise<T>((resolve, reject) => {
-      this.#unqueuedSends.add(reject);
-      work.then(resolve, reject).finally(() => this.#unqueuedSends.delete(reject));
-    });
   }
 
   #checkExpiry(orderId: number, expiryTs: number): void {
