@@ -127,17 +127,62 @@ export function orderStructHash(
   return keccak256Bytes(words);
 }
 
-/** The EIP-712 digest `keccak256(0x1901 ‖ domainSeparator ‖ hashStruct(order))` to sign. */
+/**
+ * Digests computed last, by their inputs ({@link digestKey}): the signer of an order and the
+ * venue that checks it compute the same digest (the paper venue of `quanta sim` does so in the
+ * same process, right after the bot signed). Bounded: a few orders are in flight at a time.
+ */
+const digests = new Map<string, Uint8Array>();
+const DIGESTS_LIMIT = 64;
+
+/**
+ * The inputs of a digest as one string. JSON of the values: inputs with the same key have the
+ * same values (a number's -0 and 0 aside, which the struct writes alike), so the same digest;
+ * inputs for which no digest can be computed (NaN, a non-string decimal) are never kept.
+ */
+function digestKey(
+  subaccountId: string,
+  body: OrderRequestBody,
+  signer: Address,
+  domain: SigningDomainConfig,
+): string {
+  return JSON.stringify([
+    subaccountId,
+    signer,
+    domain.name,
+    domain.version,
+    domain.orderChainId,
+    domain.orderVerifyingContract,
+    body.marketId,
+    body.isBuy,
+    body.orderType,
+    body.amount,
+    body.price,
+    body.expiryTs,
+    body.isReduce,
+  ]);
+}
+
+/**
+ * The EIP-712 digest `keccak256(0x1901 ‖ domainSeparator ‖ hashStruct(order))` to sign. A
+ * fresh array each call (the last ones are kept by their inputs and copied out).
+ */
 export function orderDigest(
   subaccountId: string,
   body: OrderRequestBody,
   signer: Address,
   domain: SigningDomainConfig,
 ): Uint8Array {
+  const key = digestKey(subaccountId, body, signer, domain);
+  const kept = digests.get(key);
+  if (kept !== undefined) return kept.slice();
   const message = new Uint8Array(66);
   message[0] = 0x19;
   message[1] = 0x01;
   message.set(orderDomainSeparator(domain), 2);
   message.set(orderStructHash(subaccountId, body, signer, domain), 34);
-  return keccak256Bytes(message);
+  const digest = keccak256Bytes(message);
+  if (digests.size >= DIGESTS_LIMIT) digests.clear();
+  digests.set(key, digest.slice());
+  return digest;
 }

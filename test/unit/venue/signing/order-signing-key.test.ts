@@ -64,6 +64,15 @@ const subaccountArb = fc
   )
   .map(([brokerId, address, index]) => formatSubaccountId({ brokerId, address, index }));
 
+/** A domain for the fixed cases. */
+const FIXED_DOMAIN: SigningDomainConfig = {
+  name: 'TradingService',
+  version: '1',
+  registerVerifyingContract: '0x0000000000000000000000000000000000000001',
+  orderVerifyingContract: '0x0000000000000000000000000000000000000002',
+  orderChainId: 1,
+};
+
 describe('order signing (direct encoding + @noble/curves) against viem signTypedData', () => {
   it('gives viem’s digest and signature byte for byte on random orders, keys and domains', async () => {
     await fc.assert(
@@ -109,13 +118,7 @@ describe('order signing (direct encoding + @noble/curves) against viem signTyped
 
   it('refuses what the struct cannot carry instead of signing a wrapped value', async () => {
     const key = orderSigningKey(`0x${'11'.repeat(32)}`);
-    const domain: SigningDomainConfig = {
-      name: 'TradingService',
-      version: '1',
-      registerVerifyingContract: '0x0000000000000000000000000000000000000001',
-      orderVerifyingContract: '0x0000000000000000000000000000000000000002',
-      orderChainId: 1,
-    };
+    const domain = FIXED_DOMAIN;
     const sub = formatSubaccountId({ brokerId: 1, address: key.address, index: 1 });
     const body: OrderRequestBody = {
       marketId: 1,
@@ -173,5 +176,58 @@ describe('order signing (direct encoding + @noble/curves) against viem signTyped
     expect(caught).toBeInstanceOf(QuantaError);
     expect((caught as QuantaError).code).toBe(ErrorCodes.INVALID_PRIVATE_KEY);
     expect(inspect(caught, { depth: 5 })).not.toContain('f'.repeat(64));
+  });
+});
+
+describe('orderDigest kept by its inputs', () => {
+  const domain = FIXED_DOMAIN;
+  const signer = privateKeyToAccount(`0x${'22'.repeat(32)}`).address;
+  const other = privateKeyToAccount(`0x${'33'.repeat(32)}`).address;
+  const sub = formatSubaccountId({ brokerId: 1, address: signer, index: 1 });
+  const body: OrderRequestBody = {
+    marketId: 1,
+    isBuy: true,
+    orderType: 'LIMIT',
+    amount: '0.5',
+    price: '3000.25',
+    expiryTs: 1_767_225_600_000,
+    isReduce: false,
+  };
+  const viemDigest = (
+    subaccountId: string,
+    order: OrderRequestBody,
+    who: typeof signer,
+    d: SigningDomainConfig,
+  ): Hex => hashTypedData(buildOrderTypedData({ subaccountId, body: order, signer: who }, d));
+
+  it('gives each input its own digest right after another one, and fresh bytes each time', () => {
+    const first = orderDigest(sub, body, signer, domain);
+    const again = orderDigest(sub, body, signer, domain);
+    expect(again).not.toBe(first);
+    expect(bytesToHex(again)).toBe(bytesToHex(first));
+    again.fill(0);
+    expect(bytesToHex(orderDigest(sub, body, signer, domain))).toBe(bytesToHex(first));
+    // One input changed at a time, each computed right after the original was (kept).
+    const cases: [string, OrderRequestBody, typeof signer, SigningDomainConfig][] = [
+      [formatSubaccountId({ brokerId: 1, address: signer, index: 2 }), body, signer, domain],
+      [sub, body, other, domain],
+      [sub, body, signer, { ...domain, name: 'Other' }],
+      [sub, body, signer, { ...domain, version: '2' }],
+      [sub, body, signer, { ...domain, orderChainId: 2 }],
+      [sub, body, signer, { ...domain, orderVerifyingContract: other }],
+      [sub, { ...body, marketId: 2 }, signer, domain],
+      [sub, { ...body, isBuy: false }, signer, domain],
+      [sub, { ...body, orderType: 'MARKET' }, signer, domain],
+      [sub, { ...body, amount: '0.6' }, signer, domain],
+      [sub, { ...body, price: '3000.26' }, signer, domain],
+      [sub, { ...body, expiryTs: body.expiryTs + 1 }, signer, domain],
+      [sub, { ...body, isReduce: true }, signer, domain],
+    ];
+    for (const [subaccountId, order, who, d] of cases) {
+      orderDigest(sub, body, signer, domain);
+      const digest = bytesToHex(orderDigest(subaccountId, order, who, d));
+      expect(digest).toBe(viemDigest(subaccountId, order, who, d));
+      expect(digest).not.toBe(bytesToHex(first));
+    }
   });
 });
