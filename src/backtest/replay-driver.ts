@@ -18,6 +18,7 @@ import { backtestSigner } from './backtest-signer.ts';
 import type { DataKind } from './data-kind.ts';
 import type { FeeOverlay } from './fee-overlay.ts';
 import { journalWithFillLog } from './fill-log.ts';
+import { KeptIntents } from './kept-intents.ts';
 import type { FillModel } from './fill-model.ts';
 import { LatentVenue, type ReplayPosition } from './latent-venue.ts';
 import { takeLiquidations } from './liquidations.ts';
@@ -73,6 +74,8 @@ export class ReplayDriver {
   readonly markets = new Map<number, Market>();
   readonly fills: FillEvent[] = [];
   readonly intents: ProducedIntent[] = [];
+  /** One copy of each intent `intents` keeps. */
+  readonly #keptIntents = new KeptIntents();
   readonly liquidations: LiquidationEvent[] = [];
   #plots: PlotPoint[] = [];
   #now = 0;
@@ -294,7 +297,8 @@ export class ReplayDriver {
       now: this.#clock,
       sleep: () => Promise.resolve(),
       log,
-      onIntent: (produced) => this.intents.push(produced),
+      onIntent: ({ seq, strategy, intent }) =>
+        this.intents.push({ seq, strategy, intent: this.#keptIntents.one(intent) }),
       onPlot: (strategy, name, value, t) => this.#plots.push({ strategy, name, value, t }),
       chartBars: true,
     });
