@@ -169,6 +169,9 @@ function plainDecimal(sign: string, whole: string, fraction: string, exponent: n
   return `${sign}${text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text}`;
 }
 
+// 10^0 to 10^100, `fixedX18`'s scales: a strategy plotting a mean calls it every snapshot.
+const POWERS_OF_TEN: readonly bigint[] = Array.from({ length: 101 }, (_, i) => 10n ** BigInt(i));
+
 /**
  * `valueX18 / divisor` rounded half away from zero to `decimals` places, with exactly that many
  * (decimal.js's `toFixed(decimals)`, except that a value rounding to zero has no `-`), computed
@@ -184,7 +187,7 @@ export function fixedX18(valueX18: bigint, decimals: number, divisor = 1n): stri
   }
   if (divisor === 0n) throw new QuantaError(ErrorCodes.INVALID_DECIMAL, 'division by zero');
   const negative = valueX18 < 0n !== divisor < 0n;
-  const numerator = (valueX18 < 0n ? -valueX18 : valueX18) * 10n ** BigInt(decimals);
+  const numerator = (valueX18 < 0n ? -valueX18 : valueX18) * (POWERS_OF_TEN[decimals] as bigint);
   const denominator = (divisor < 0n ? -divisor : divisor) * X18;
   const rounded = (2n * numerator + denominator) / (2n * denominator);
   const digits = rounded.toString().padStart(decimals + 1, '0');
