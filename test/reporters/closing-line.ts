@@ -26,8 +26,10 @@ export default class ClosingLineReporter implements Reporter {
         else if (state === 'failed') failed++;
         else skipped++;
       }
-      // An error outside every test: the file did not load, or a hook of a suite failed.
+      // An error outside every test: the file did not load, or a hook failed (a failed
+      // `beforeAll` leaves its suite's tests skipped, the error on the suite).
       if (testModule.errors().length > 0) failed++;
+      for (const suite of testModule.children.allSuites()) if (suite.errors().length > 0) failed++;
     }
     // After the default reporter's summary: vitest calls reporters in the order configured, and
     // both write synchronously here.
