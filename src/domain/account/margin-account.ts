@@ -195,8 +195,8 @@ export function liquidationPriceX18(
 }
 
 /**
- * The account's free margin (equity − initial margin of its positions at their marks): exactly
- * `marginAccount(account).freeMarginX18`, without the rest of the view (each position's
+ * The account's free margin (equity − initial margin of its positions at their marks), the one
+ * definition `marginAccount(account).freeMarginX18` also gives, without the rest of the view (each position's
  * liquidation price reads every other position). The pre-trade checks, the bot's and the
  * simulation's, ask only this, on every order.
  */
@@ -258,7 +258,9 @@ export function marginAccount(account: MarginAccountInput): MarginAccountView {
     equityX18,
     initialMarginX18: initial,
     maintenanceMarginX18: maintenance,
-    freeMarginX18: equityX18 - initial,
+    // The one definition of free margin (equity − initial margin), which the pre-trade checks
+    // read alone.
+    freeMarginX18: freeMarginX18(account),
     leverageX18:
       notionalSum === 0n ? 0n : equityX18 <= 0n ? undefined : (notionalSum * X18_SCALE) / equityX18,
     liquidatable: isLiquidatable(account),
