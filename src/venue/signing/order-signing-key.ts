@@ -3,7 +3,7 @@ import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import type { OrderRequestBody, SigningDomainConfig } from '../types.ts';
 import { orderDigest } from './order-digest.ts';
 import { accountFromPrivateKey } from './private-key.ts';
-import { signDigest, type DigestSignature } from './sign-digest.ts';
+import { signDigest, signatureHex, type DigestSignature } from './sign-digest.ts';
 import { rememberOwnSignature } from './verify-digest-signer.ts';
 
 /**
@@ -48,9 +48,7 @@ class PreparedSigningKey implements OrderSigningKey {
         `order on market ${body.marketId}: signing failed (${kind})`,
       );
     }
-    const r = signature.r.toString(16).padStart(64, '0');
-    const s = signature.s.toString(16).padStart(64, '0');
-    const hex: Hex = `0x${r}${s}${signature.recovery === 1 ? '1c' : '1b'}`;
+    const hex: Hex = signatureHex(signature);
     rememberOwnSignature(digest, hex, this.#signer);
     return hex;
   }

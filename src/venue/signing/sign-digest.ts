@@ -20,6 +20,13 @@ export interface DigestSignature {
   readonly recovery: number;
 }
 
+/** A signature as viem serializes it: `0x` r ‖ s ‖ v, 32 + 32 + 1 bytes, v 27 or 28. */
+export function signatureHex(signature: DigestSignature): `0x${string}` {
+  const r = signature.r.toString(16).padStart(64, '0');
+  const s = signature.s.toString(16).padStart(64, '0');
+  return `0x${r}${s}${signature.recovery === 1 ? '1c' : '1b'}`;
+}
+
 /** HMAC-SHA256 of the concatenated `messages` under `key`, by node (OpenSSL). */
 function hmacSha256(key: Uint8Array, ...messages: Uint8Array[]): Uint8Array {
   const hmac = createHmac('sha256', key);

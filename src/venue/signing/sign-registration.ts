@@ -1,8 +1,9 @@
 import { hashTypedData, hexToBytes, type Hex } from 'viem';
-import { isQuantaError } from '../../errors/index.ts';
+import { ErrorCodes, isQuantaError, QuantaError } from '../../errors/index.ts';
 import { parseRegistrationRequest, type RegistrationRequest } from '../schemas/index.ts';
 import type { SigningDomainConfig } from '../types.ts';
-import { accountFromPrivateKey, signTypedDataWith } from './private-key.ts';
+import { accountFromPrivateKey } from './private-key.ts';
+import { signDigest, signatureHex } from './sign-digest.ts';
 import { buildRegisterTypedData, type RegisterTypedData } from './register-typed-data.ts';
 import { formatSubaccountId, parseSubaccountId, type SubaccountParts } from './subaccount.ts';
 import { rememberOwnSignature, verifyDigestSigner } from './verify-digest-signer.ts';
@@ -40,9 +41,17 @@ export interface SignRegistrationParams {
  *   expiryTs: Date.now() + 86_400_000, nonce: 0, chainId: 42161, domain: DEFAULT_SIGNING_DOMAIN,
  * });
  */
-export async function signRegistration(
-  params: SignRegistrationParams,
-): Promise<RegistrationRequest> {
+export function signRegistration(params: SignRegistrationParams): Promise<RegistrationRequest> {
+  try {
+    return Promise.resolve(buildRegistration(params));
+  } catch (error) {
+    // What building throws reaches the caller as a rejection, as from the async function it was.
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
+/** {@link signRegistration}'s work, synchronous. */
+function buildRegistration(params: SignRegistrationParams): RegistrationRequest {
   const wallet = accountFromPrivateKey(params.walletPrivateKey, 'wallet key');
   const signer = accountFromPrivateKey(params.signingPrivateKey, 'signing key');
   const fields = {
@@ -58,13 +67,13 @@ export async function signRegistration(
     chainId: params.chainId,
   };
   const typedData = buildRegisterTypedData(fields, params.domain);
-  const ethSignature = await signTypedDataWith(wallet, typedData, 'registration (wallet)');
-  const signingSignature = await signTypedDataWith(signer, typedData, 'registration (signing key)');
   const digest = registerDigest(typedData);
-  if (digest !== undefined) {
-    rememberOwnSignature(digest, ethSignature, wallet.address.toLowerCase());
-    rememberOwnSignature(digest, signingSignature, signer.address.toLowerCase());
-  }
+  if (digest === undefined)
+    throw new QuantaError(ErrorCodes.SIGNING_FAILED, 'registration: EIP-712 hashing failed');
+  const ethSignature = signWith(digest, params.walletPrivateKey, 'registration (wallet)');
+  const signingSignature = signWith(digest, params.signingPrivateKey, 'registration (signing key)');
+  rememberOwnSignature(digest, ethSignature, wallet.address.toLowerCase());
+  rememberOwnSignature(digest, signingSignature, signer.address.toLowerCase());
   return {
     subaccountId: fields.subaccountId,
     signingKey: fields.signingKey,
@@ -75,6 +84,22 @@ export async function signRegistration(
     nonce: fields.nonce,
     chainId: fields.chainId,
   };
+}
+
+/**
+ * `digest` signed with `privateKey` (checked by `accountFromPrivateKey` already) by `signDigest`:
+ * the bytes viem's `signTypedData` gives (RFC 6979, low s; the eip712 vectors pin them), without
+ * its per-call dynamic import of noble and its slower k·G.
+ *
+ * @throws QuantaError `QUANTA_SIGNING_FAILED`, naming only the error's class.
+ */
+function signWith(digest: Uint8Array, privateKey: Hex, what: string): Hex {
+  try {
+    return signatureHex(signDigest(digest, BigInt(privateKey)));
+  } catch (error) {
+    const kind = error instanceof Error ? error.name : typeof error;
+    throw new QuantaError(ErrorCodes.SIGNING_FAILED, `${what}: EIP-712 signing failed (${kind})`);
+  }
 }
 
 /** Why a registration request was refused. */
