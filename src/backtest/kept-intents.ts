@@ -24,17 +24,21 @@ export class KeptIntents {
   }
 }
 
-// Its fields in order, each with its type: `1` and `'1'`, or a missing field and `undefined`, differ.
+// Its fields in order, each with its type: `1` and `'1'`, or a missing field and `undefined`,
+// differ. Each text with its length first, so no text can pass for another's end.
 function keyOf(intent: unknown): string | undefined {
   if (typeof intent !== 'object' || intent === null) return undefined;
   if (Object.getPrototypeOf(intent) !== Object.prototype) return undefined;
   let key = '';
-  for (const [field, value] of Object.entries(intent)) {
-    const type = typeof value;
-    if (type !== 'string' && type !== 'number' && type !== 'boolean') return undefined;
-    const text =
-      type === 'string' ? JSON.stringify(value) : Object.is(value, -0) ? '-0' : String(value);
-    key += `${JSON.stringify(field)}:${type}:${text},`;
+  // (A plain object: `for…in` sees its own fields, in order.)
+  for (const field in intent) {
+    const value = (intent as Record<string, unknown>)[field];
+    let text: string;
+    if (typeof value === 'string') text = `s${value}`;
+    else if (typeof value === 'number') text = Object.is(value, -0) ? 'n-0' : `n${value}`;
+    else if (typeof value === 'boolean') text = value ? 'b1' : 'b0';
+    else return undefined;
+    key += `${field.length}:${field}${text.length}:${text}`;
   }
   return key;
 }
