@@ -7,7 +7,9 @@ const MAX_KEPT = 4096;
  * run held each of them, some 60 bytes an order (test/bench/backtest-heap.bench.ts). The intents
  * are the strategy host's own validated copies (no strategy holds them), so an equal one of the
  * same fields in the same order serves as well. An intent with a value that is not a string,
- * number or boolean (its `exits`) is kept as it is.
+ * number or boolean (its `exits`) is kept as it is. Sharing is safe only because nothing writes
+ * to an intent once the host made it (`OrderIntent`'s fields are readonly) and nothing writes to a
+ * trace: the first of equal intents is also the object the executor was given.
  */
 export class KeptIntents {
   readonly #kept = new Map<string, unknown>();
