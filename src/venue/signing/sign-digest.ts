@@ -62,8 +62,13 @@ function signWithNonce(k: bigint, h: bigint, d: bigint): DigestSignature | undef
   const q = secretGeneratorMultiple(k);
   const r = mod(q.x, N);
   if (r === 0n) return undefined;
-  const s = mod(invert(k, N) * mod(h + r * d, N), N);
+  const e = mod(h + r * d, N);
+  const s = mod(invert(k, N) * e, N);
   if (s === 0n) return undefined;
+  // s·k = h + r·d: one multiplication proves the inverse (mod-inverse.ts is ours, not noble's),
+  // as the paper venue of `quanta sim` no longer checks every signature this process makes
+  // (verify-digest-signer.ts rememberOwnSignature).
+  if (mod(s * k, N) !== e) throw new Error('signDigest: s·k ≠ h + r·d; refusing the signature');
   // Bit 1: q.x was at least n (r is q.x − n); bit 0: q.y's parity, flipped with s.
   const recovery = (q.x === r ? 0 : 2) | Number(q.y & 1n);
   return s > HALF_N ? { r, s: N - s, recovery: recovery ^ 1 } : { r, s, recovery };

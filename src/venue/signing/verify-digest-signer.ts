@@ -91,14 +91,19 @@ export function verifyDigestSigner(digest: Uint8Array, signature: string, signer
  * digest, signer): any other signature, digest or signer is checked in full. Not recorded: a
  * non-canonical signature (the check refuses it before reading any record); an r below p − n,
  * which might be R.x − n, where v alone does not name R (about never: 2⁻¹²⁸); bytes already
- * answered (a record never turns a refusal into an acceptance). A replayed signature is the
- * venue's replay guard's to refuse, as before.
+ * answered (a record never turns a refusal into an acceptance). Nor is a signer trusted before
+ * its first signature passed the full check: that one is checked here. A replayed signature is
+ * the venue's replay guard's to refuse, as before.
  */
 export function rememberOwnSignature(digest: Uint8Array, signature: string, signer: string): void {
   if (!isCanonicalSignature(signature) || BigInt(`0x${signature.slice(2, 66)}`) < AMBIGUOUS_R)
     return;
   const key = answerKey(digest, signature, signer);
-  if (!answers.has(key)) keep(key, true);
+  if (answers.has(key)) return;
+  // A signer's first signature is checked in full (and its public key remembered): a signer
+  // that makes wrong signatures (a broken table, a wrong recovery bit) is refused by the venue
+  // on its first order, not trusted.
+  keep(key, signers.has(signer) ? true : checkCanonical(digest, signature, signer));
 }
 
 /** The key of an answer: the exact bytes checked. */

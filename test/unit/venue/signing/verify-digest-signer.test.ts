@@ -163,3 +163,16 @@ it('does not record a signature whose r might be R.x − n', () => {
   rememberOwnSignature(digest, smallR, signer);
   expect(verifyDigestSigner(digest, smallR, signer)).toBe(false);
 });
+
+it("checks a signer's first recorded signature in full: a signer that signs wrong is refused", () => {
+  // As if this process's signer were broken: the bytes it records are another key's signature.
+  const signer = addressOf(0x4242n);
+  const digest = new Uint8Array(32).fill(14);
+  const wrong = sign(digest, 0x4343n);
+  rememberOwnSignature(digest, wrong, signer);
+  expect(verifyDigestSigner(digest, wrong, signer)).toBe(false);
+  // Its good signature is then checked, accepted and the signer's key kept.
+  const good = sign(digest, 0x4242n);
+  rememberOwnSignature(digest, good, signer);
+  expect(verifyDigestSigner(digest, good, signer)).toBe(true);
+});
