@@ -37,13 +37,26 @@ export function isOnGrid(valueX18: bigint, expo: number): boolean {
 
 /** The largest multiple of the quantum that is ≤ `valueX18` (rounds toward −∞). */
 export function floorToGrid(valueX18: bigint, expo: number): bigint {
-  const quantum = quantumX18(expo);
-  const remainder = ((valueX18 % quantum) + quantum) % quantum;
-  return valueX18 - remainder;
+  return floorToQuantum(valueX18, quantumX18(expo));
 }
 
 /** The smallest multiple of the quantum that is ≥ `valueX18` (rounds toward +∞). */
 export function ceilToGrid(valueX18: bigint, expo: number): bigint {
-  const floored = floorToGrid(valueX18, expo);
-  return floored === valueX18 ? floored : floored + quantumX18(expo);
+  return ceilToQuantum(valueX18, quantumX18(expo));
+}
+
+/**
+ * `floorToGrid` for a quantum the caller already holds (`quantumX18(expo)`, a positive power of
+ * ten): one remainder, for code that rounds many prices on one grid (a synthetic book's levels).
+ */
+export function floorToQuantum(valueX18: bigint, quantum: bigint): bigint {
+  // BigInt's remainder takes the dividend's sign: a negative one steps down a whole quantum.
+  const remainder = valueX18 % quantum;
+  return remainder < 0n ? valueX18 - remainder - quantum : valueX18 - remainder;
+}
+
+/** `ceilToGrid` for a quantum the caller already holds (see `floorToQuantum`). */
+export function ceilToQuantum(valueX18: bigint, quantum: bigint): bigint {
+  const floored = floorToQuantum(valueX18, quantum);
+  return floored === valueX18 ? floored : floored + quantum;
 }

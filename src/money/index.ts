@@ -7,6 +7,13 @@ export {
 export { formatX18 } from './format-x18.ts';
 export { displayX18, MONEY_DECIMALS } from './display-x18.ts';
 export { parseX18String } from './parse-x18.ts';
-export { quantumX18, isOnGrid, floorToGrid, ceilToGrid } from './grid.ts';
+export {
+  quantumX18,
+  isOnGrid,
+  floorToGrid,
+  ceilToGrid,
+  floorToQuantum,
+  ceilToQuantum,
+} from './grid.ts';
 export { notionalX36, notionalX18, notionalExceeds } from './notional.ts';
 export { fillFeeX18 } from './fee.ts';

@@ -1,4 +1,4 @@
-import { floorToGrid, quantumX18 } from '../money/index.ts';
+import { ceilToQuantum, floorToQuantum, quantumX18 } from '../money/index.ts';
 import type { Book, BookLevel } from './book-level.ts';
 import { PPB } from './price-walk.ts';
 
@@ -39,11 +39,6 @@ export function levelFactors(shape: BookShape): LevelFactors {
   return { below, above, bidQuoted };
 }
 
-/** `floorToGrid` for a value ≥ 0 (one remainder), else `floorToGrid` itself. */
-function floorOnGrid(valueX18: bigint, quantum: bigint, expo: number): bigint {
-  return valueX18 >= 0n ? valueX18 - (valueX18 % quantum) : floorToGrid(valueX18, expo);
-}
-
 /**
  * Builds a fresh book around `midX18`: level `i` sits `halfSpread + i × levelStep` away from
  * the mid, bids floored and asks ceiled to the price grid (so the book never quotes inside the
@@ -64,7 +59,7 @@ export function buildSyntheticBook(
   const asks: BookLevel[] = [];
   for (let i = 0; i < shape.depth; i += 1) {
     // BigInt division truncates; a bid's product is negative when distance > PPB (not quoted).
-    let bid = floorOnGrid((midX18 * below[i]!) / PPB, quantum, priceExpo);
+    let bid = floorToQuantum((midX18 * below[i]!) / PPB, quantum);
     const previousBid = bids.at(-1);
     if (previousBid !== undefined && bid >= previousBid.priceX18)
       bid = previousBid.priceX18 - quantum;
@@ -72,8 +67,7 @@ export function buildSyntheticBook(
 
     // The ceiling of a positive quotient (mid > 0), then the ceiling to the grid.
     const exact = (midX18 * above[i]! + PPB_LESS_ONE) / PPB;
-    const floored = floorOnGrid(exact, quantum, priceExpo);
-    let ask = floored === exact ? floored : floored + quantum;
+    let ask = ceilToQuantum(exact, quantum);
     const floorAsk = (asks.at(-1)?.priceX18 ?? bids[0]?.priceX18 ?? 0n) + quantum;
     if (ask < floorAsk) ask = floorAsk;
     asks.push({ priceX18: ask, remainingX18: levelSizeX18 });
