@@ -5,13 +5,11 @@ import {
   applySideDelta,
   passShiftedSide,
   replacesQuantities,
-  firstOffset,
   SHIFTED,
   SideFormatError,
-  UNCHANGED,
 } from './side-delta.ts';
-import { formatTicks, priceText } from './price-ticks.ts';
-import { firstQuantityUnits } from './quantity-block.ts';
+import { priceText } from './price-ticks.ts';
+import { GAP_OUT, levelZeroQuantity, NO_TOP, topAfter } from './track-tops.ts';
 
 import type { LevelSource } from './recorded-quote.ts';
 
@@ -19,9 +17,6 @@ type Side = 'bids' | 'asks';
 
 /** A side's delta string, `0` (unchanged), or the side once the delta was applied. */
 type Entry = string | 0 | SideLevels;
-
-/** A side without levels, in the top ticks (real ones are never negative). */
-const NO_TOP = -1;
 
 /**
  * Beyond this many quotes without a keyframe (version 2 files have none), the decoder applies a
@@ -228,6 +223,8 @@ export class QuoteTrack {
    * start) takes the full path, which reports it.
    */
   best(side: Side, at: number): QuoteLevel | undefined {
+    const inOrder = this.#bestInOrder(side, at);
+    if (inOrder !== undefined) return inOrder;
     let top: number | undefined = this.#nextTop(side, at);
     if (Number.isNaN(top)) {
       const found = this.#known(side, at);
@@ -238,6 +235,29 @@ export class QuoteTrack {
     if (top === undefined || quantity === undefined || this.expo === undefined)
       return this.side(side, at).level(0);
     return { price: priceText(top, this.expo), quantity };
+  }
+
+  /**
+   * `best` of a quote read right after the one before it (a strategy reading the top of its
+   * books snapshot by snapshot) whose side is a delta writing its own top quantity: its top tick
+   * and its quantity from one pass over the delta's start, where `#nextTop` and `#topQuantity`
+   * each read it (the quantity after a search for the space the offset's reading had found).
+   * Undefined, with nothing written, wherever `best` must take its other paths.
+   */
+  #bestInOrder(side: Side, at: number): QuoteLevel | undefined {
+    const bids = side === 'bids';
+    const tops = bids ? this.#bidTops : this.#askTops;
+    const expo = this.expo;
+    if (tops === undefined || at === 0 || at >= tops.length || expo === undefined) return undefined;
+    const before = tops[at - 1] as number;
+    const entry = (bids ? this.#bids : this.#asks)[at];
+    if (typeof entry !== 'string' || Number.isNaN(before)) return undefined;
+    const next = topAfter(before, entry, GAP_OUT);
+    if (next === undefined || next === NO_TOP) return undefined;
+    const quantity = levelZeroQuantity(entry, GAP_OUT[0] as number);
+    if (quantity === undefined || quantity === null) return undefined;
+    tops[at] = next;
+    return { price: priceText(next, expo), quantity };
   }
 
   /**
@@ -317,15 +337,8 @@ export class QuoteTrack {
       if (entry === 0) continue;
       const gap = entry.indexOf(' ');
       if (gap === -1) return undefined;
-      if (entry.charCodeAt(0) === SHIFTED) {
-        if (entry.length === gap + 2 && entry.charCodeAt(gap + 1) === UNCHANGED) continue;
-        const units = firstQuantityUnits(entry, gap + 1, SCALE_OUT);
-        return units < 0 ? undefined : formatTicks(units, SCALE_OUT[0] as number);
-      }
-      let end = entry.indexOf(' ', gap + 1);
-      if (end === -1) end = entry.length;
-      if (end === gap + 2 && entry.charCodeAt(gap + 1) === UNCHANGED) continue;
-      return entry.slice(gap + 1, end);
+      const quantity = levelZeroQuantity(entry, gap);
+      if (quantity !== null) return quantity;
     }
   }
 
@@ -379,22 +392,3 @@ class TrackSide implements LevelSource {
     return this.track.side(this.side, at).numbers(into);
   }
 }
-
-/**
- * The top tick of a side after its delta `entry`, given the top before it (`NO_TOP`: no level):
- * the same top for an unchanged side, none for an empty one, else the top plus the delta's first
- * offset (from 0 with no level before). Undefined when the full path must decide (a literal or
- * malformed start, a shifted side with no levels to shift, a negative tick).
- */
-function topAfter(top: number, entry: string | 0): number | undefined {
-  if (entry === 0) return top;
-  if (entry === '') return NO_TOP;
-  const offset = firstOffset(entry);
-  // (A shifted side moves the levels there were: none is malformed, for the full path.)
-  if (offset === undefined || (top === NO_TOP && entry.charCodeAt(0) === SHIFTED)) return undefined;
-  const next = (top === NO_TOP ? 0 : top) + offset;
-  return next < 0 ? undefined : next;
-}
-
-// The scale `firstQuantityUnits` read (one number, reused).
-const SCALE_OUT = new Float64Array(1);

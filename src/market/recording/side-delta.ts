@@ -319,9 +319,10 @@ function canonicalUnits(raw: string, from: number, to: number): number {
 /**
  * The first price offset of a delta string (`-12 …`, or a shifted side's `*-12 …`), or undefined
  * when it is not a plain integer followed by a space (a literal `@…`, or malformed: the full path
- * reports it).
+ * reports it). With `gapOut`, the index of that space (the delta's first space) goes to
+ * `gapOut[0]`, so a reader of what follows it need not search for it again.
  */
-export function firstOffset(raw: string): number | undefined {
+export function firstOffset(raw: string, gapOut?: Int32Array): number | undefined {
   let at = raw.charCodeAt(0) === SHIFTED ? 1 : 0;
   let code = raw.charCodeAt(at);
   const negative = code === 45;
@@ -333,5 +334,6 @@ export function firstOffset(raw: string): number | undefined {
     code = raw.charCodeAt(++at);
   }
   if (code !== 32 || at === from || at - from > 15) return undefined;
+  if (gapOut !== undefined) gapOut[0] = at;
   return negative ? -value : value;
 }
