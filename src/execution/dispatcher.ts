@@ -41,6 +41,13 @@ interface AttemptCount {
   attempts: number;
 }
 
+/** One dispatch: its order and its counts, what each try reads. */
+interface Dispatch extends AttemptCount {
+  readonly orderId: number;
+  readonly request: SignedOrderRequest;
+  readonly expiryTs: number;
+}
+
 /** Options of {@link Dispatcher}. */
 export interface DispatcherOptions {
   readonly submitter: OrderSubmitter;
@@ -161,16 +168,18 @@ export class Dispatcher {
     expiryTs: number,
   ): Promise<DispatchResult> {
     const signal = this.#abort.signal;
-    const count: AttemptCount = { tries: 0, attempts: 0 };
-    const attempt = () => this.#try(orderId, request, expiryTs, count, signal);
+    const dispatch: Dispatch = { orderId, request, expiryTs, tries: 0, attempts: 0 };
     try {
       const order =
         this.#options.maxAttempts === 1
-          ? await this.#once(attempt, orderId, count, signal)
-          : await pRetry(attempt, this.#retryOptions(orderId, expiryTs, count, signal));
-      return { kind: 'placed', order, attempts: count.attempts };
+          ? await this.#once(dispatch, signal)
+          : await pRetry(
+              () => this.#try(dispatch, signal),
+              this.#retryOptions(orderId, expiryTs, dispatch, signal),
+            );
+      return { kind: 'placed', order, attempts: dispatch.attempts };
     } catch (error) {
-      return this.#failed(error, count.attempts, expiryTs, signal);
+      return this.#failed(error, dispatch.attempts, expiryTs, signal);
     }
   }
 
@@ -180,15 +189,10 @@ export class Dispatcher {
    * to {@link #onFailedAttempt}, then thrown. Without p-retry's copy and checks of its options and
    * its frozen context per order (a backtest that trades every few snapshots sends thousands).
    */
-  async #once(
-    attempt: () => Promise<VenueOrder>,
-    orderId: number,
-    count: AttemptCount,
-    signal: AbortSignal,
-  ): Promise<VenueOrder> {
+  async #once(dispatch: Dispatch, signal: AbortSignal): Promise<VenueOrder> {
     signal.throwIfAborted();
     try {
-      const order = await attempt();
+      const order = await this.#try(dispatch, signal);
       signal.throwIfAborted();
       return order;
     } catch (error) {
@@ -199,46 +203,45 @@ export class Dispatcher {
               `Non-error was thrown: "${String(error)}". You should only throw errors.`,
             );
       if (normalized instanceof AbortError) throw normalized.originalError;
-      await this.#onFailedAttempt(orderId, normalized, count, signal);
+      await this.#onFailedAttempt(dispatch.orderId, normalized, dispatch, signal);
       throw normalized;
     }
   }
 
   /** One try of p-retry: its backoff, then the send through the queue, a permit and the pause. */
-  async #try(
-    orderId: number,
-    request: SignedOrderRequest,
-    expiryTs: number,
-    count: AttemptCount,
-    signal: AbortSignal,
-  ): Promise<VenueOrder> {
+  async #try(dispatch: Dispatch, signal: AbortSignal): Promise<VenueOrder> {
     // The backoff between tries waits on the injected sleep, not on p-retry's own timer (its
     // delays are 0): the simulator (src/simulation) runs it on virtual time. 250, 500, 1000,
     // 2000 ms by default, as p-retry's factor 2 gave.
     const backoffMs = this.#options.backoffMs ?? 250;
-    if (count.tries > 0)
+    if (dispatch.tries > 0)
       await this.#options.sleep(
-        Math.min(backoffMs * 2 ** (count.tries - 1), backoffMs * 8),
+        Math.min(backoffMs * 2 ** (dispatch.tries - 1), backoffMs * 8),
         signal,
       );
-    count.tries += 1;
-    this.#checkExpiry(orderId, expiryTs);
+    dispatch.tries += 1;
+    this.#checkExpiry(dispatch.orderId, dispatch.expiryTs);
     await this.#waitOutPause(signal);
-    const send = (): Promise<VenueOrder> =>
-      this.#withPermit(async () => {
-        // A 429 may have paused sending while this waited for its slot.
-        await this.#waitOutPause(signal);
-        // Checked again at the moment of sending, after the queue, the rate slot and any
-        // pause: nothing leaves after its expiry, and a dead order frees its slot.
-        this.#checkExpiry(orderId, expiryTs);
-        count.attempts += 1;
-        this.#options.onAttempt?.(orderId, count.attempts);
-        return this.#options.submitter.createOrder(request, signal);
-      });
     // A queue without a concurrency limit admits every send at once (backtests): the send goes
     // straight to its permit instead of through the queue's bookkeeping.
-    if (this.#unqueued !== undefined) return await this.#unqueued.run(send());
-    return await this.#queue.add(send, { signal });
+    return await (this.#unqueued === undefined
+      ? this.#queue.add(() => this.#send(dispatch, signal), { signal })
+      : this.#unqueued.run(this.#send(dispatch, signal)));
+  }
+
+  /** The send of one try, once the queue admits it: a permit, the pause, then the venue. */
+  #send(dispatch: Dispatch, signal: AbortSignal): Promise<VenueOrder> {
+    const { orderId, request, expiryTs } = dispatch;
+    return this.#withPermit(async () => {
+      // A 429 may have paused sending while this waited for its slot.
+      await this.#waitOutPause(signal);
+      // Checked again at the moment of sending, after the queue, the rate slot and any
+      // pause: nothing leaves after its expiry, and a dead order frees its slot.
+      this.#checkExpiry(orderId, expiryTs);
+      dispatch.attempts += 1;
+      this.#options.onAttempt?.(orderId, dispatch.attempts);
+      return this.#options.submitter.createOrder(request, signal);
+    });
   }
 
   /** p-retry's options for one dispatch: what is retried (the registry), and 429 pauses. */

@@ -13,6 +13,7 @@ import { FillBooking } from './fill-booking.ts';
 import type { NewOrder } from './journal.ts';
 import { OrderFactory } from './order-factory.ts';
 import type { OrderRecord } from './order-record.ts';
+import type { VenueOrder } from '../venue/types.ts';
 import { Portfolio, type BookedFill } from './portfolio.ts';
 import { unrealizedPnlX18, type PositionBook } from './positions.ts';
 import { markPriceX18 } from '../market/mark-price.ts';
@@ -64,6 +65,9 @@ export class Executor {
   readonly #refusals: RefusalLog;
   readonly #lookupFailures: LookupFailures;
   readonly #admission: AdmissionContext;
+  /** What a lookup's answer books (one function for every refresh, not one per call). */
+  readonly #applyLookedUp = (record: OrderRecord, order: VenueOrder): Promise<void> =>
+    this.#fills.apply(record, order);
 
   constructor(options: ExecutorOptions) {
     this.#options = options;
@@ -351,7 +355,7 @@ export class Executor {
       now,
       failures: this.#lookupFailures,
       log,
-      apply: (record, order) => this.#fills.apply(record, order),
+      apply: this.#applyLookedUp,
       updated: observer?.updated,
     });
   }

@@ -3,24 +3,24 @@
  * caller until it happens shares it), `fire()` resolves it. Nothing is kept once fired.
  */
 export class NextEvent {
-  #pending: { readonly promise: Promise<void>; readonly resolve: () => void } | undefined;
+  #promise: Promise<void> | undefined;
+  #resolve: (() => void) | undefined;
 
   /** Resolves the next time {@link fire} is called. */
   next(): Promise<void> {
-    if (this.#pending === undefined) {
-      let resolve: () => void = () => undefined;
-      const promise = new Promise<void>((done) => {
-        resolve = done;
-      });
-      this.#pending = { promise, resolve };
-    }
-    return this.#pending.promise;
+    // The promise's own resolver is kept: no placeholder function and no pair object per
+    // occurrence (one a backtest order, or more).
+    this.#promise ??= new Promise<void>((done) => {
+      this.#resolve = done;
+    });
+    return this.#promise;
   }
 
   /** Resolves what {@link next} gave out so far (nothing when nobody asked). */
   fire(): void {
-    const pending = this.#pending;
-    this.#pending = undefined;
-    pending?.resolve();
+    const resolve = this.#resolve;
+    this.#promise = undefined;
+    this.#resolve = undefined;
+    resolve?.();
   }
 }

@@ -116,6 +116,15 @@ interface MarginVerdict {
   readonly freeX18: bigint;
 }
 
+/** A market's initial fraction as listed: one function for every check, no closure per order. */
+const listedFraction = (m: Market): bigint => m.initialMarginX18;
+
+/** A market's initial fraction with `risk.maxLeverage` applied. */
+function cappedFractions(facts: MarginFacts): (m: Market) => bigint {
+  return (m) =>
+    effectiveInitialFractionX18(m.initialMarginX18, facts.maxLeverageX18?.get(m.symbol));
+}
+
 /** The order against the account, at the listings' fractions or (capped) `risk.maxLeverage`'s. */
 function marginVerdict(
   order: { readonly market: Market; readonly signedX18: bigint; readonly priceX18: bigint },
@@ -124,10 +133,7 @@ function marginVerdict(
   facts: MarginFacts,
   capped: boolean,
 ): MarginVerdict {
-  const fractionOf = (m: Market): bigint =>
-    capped
-      ? effectiveInitialFractionX18(m.initialMarginX18, facts.maxLeverageX18?.get(m.symbol))
-      : m.initialMarginX18;
+  const fractionOf = capped ? cappedFractions(facts) : listedFraction;
   const freeX18 = freeMarginX18({
     balanceX18: facts.balanceX18,
     positions: marginPositions(held, fractionOf),

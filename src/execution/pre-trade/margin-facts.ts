@@ -20,8 +20,7 @@ export function marginFactsOf(
   pendingX18: (marketId: number) => bigint,
   maxLeverageX18?: ReadonlyMap<string, bigint>,
 ): MarginFacts {
-  const markOf = (marketId: number): bigint | undefined =>
-    markPriceX18(snapshot.quotes?.get(marketId));
+  const markOf = marksOf(snapshot);
   const positions = new Map<number, HeldPosition>();
   for (const [marketId, position] of account.entries()) {
     const amountX18 = position.amountX18 + pendingX18(marketId);
@@ -37,4 +36,9 @@ export function marginFactsOf(
     markOf,
     maxLeverageX18,
   };
+}
+
+/** The snapshot's marks by market (returned, not a named constant: see `positionsWithPending`). */
+function marksOf(snapshot: Snapshot): (marketId: number) => bigint | undefined {
+  return (marketId) => markPriceX18(snapshot.quotes?.get(marketId));
 }

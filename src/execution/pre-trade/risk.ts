@@ -17,6 +17,18 @@ export const UNKNOWN_ACCOUNT: UnknownAccount = {
     "the account's balance is not known (the venue reports none): set risk.capital in the config to what the account holds in quote units; until then no order that adds exposure is sent, only reducing ones",
 };
 
+/**
+ * A market's position with the orders in flight. Made here and returned, not written in the
+ * intent's literal: tsx (esbuild's keepNames) gives a function written as a property or a named
+ * constant its name with `Object.defineProperty` each time one is made, here once per order.
+ */
+function positionsWithPending(
+  portfolio: Portfolio,
+  pendingX18: (marketId: number) => bigint,
+): (marketId: number) => bigint {
+  return (marketId) => portfolio.account.amountX18(marketId) + pendingX18(marketId);
+}
+
 /** Where the day's PnL baseline survives a restart (the journal's key-value store). */
 export interface RiskStore {
   get(key: string): string | undefined;
@@ -68,7 +80,7 @@ export class RiskEngine {
     this.#rollDay(portfolio);
     return evaluateIntent(intent, {
       snapshot,
-      positionX18: (marketId) => portfolio.account.amountX18(marketId) + pendingX18(marketId),
+      positionX18: positionsWithPending(portfolio, pendingX18),
       limits: this.#options.limits,
       dailyPnlX18: this.dailyPnlX18(snapshot, portfolio),
       killSwitchOn: this.#options.killSwitchOn(),
