@@ -296,16 +296,20 @@ export class QuoteTrack {
   }
 
   /**
-   * Quote `at`'s top tick from the one before it, when known (quotes read in order: a chart's
-   * samples, a strategy's best levels), without `#topTick`'s search back; else NaN (no level too).
+   * Quote `at`'s top tick: the one found for it already (a strategy's best level, then a chart's
+   * sample of the same quote), else from the one before it when known (quotes read in order),
+   * without `#topTick`'s search back; else NaN (no level too).
    */
   #nextTop(side: Side, at: number): number {
     const tops = side === 'bids' ? this.#bidTops : this.#askTops;
-    if (tops === undefined || at === 0 || at >= tops.length || this.expo === undefined)
-      return Number.NaN;
-    const before = tops[at - 1] as number;
+    if (tops === undefined || at >= tops.length || this.expo === undefined) return Number.NaN;
     const entry = (side === 'bids' ? this.#bids : this.#asks)[at];
-    if (Number.isNaN(before) || entry instanceof SideLevels) return Number.NaN;
+    if (entry instanceof SideLevels) return Number.NaN;
+    const found = tops[at] as number;
+    if (!Number.isNaN(found)) return found === NO_TOP ? Number.NaN : found;
+    if (at === 0) return Number.NaN;
+    const before = tops[at - 1] as number;
+    if (Number.isNaN(before)) return Number.NaN;
     const next = topAfter(before, entry as string | 0);
     if (next === undefined) return Number.NaN;
     tops[at] = next;
