@@ -3,6 +3,7 @@ import { QUOTE_LEVELS_X18, QUOTE_TOP_X18 } from '../../domain/index.ts';
 import { parseDecimalToX18 } from '../../money/index.ts';
 import { BEST_PRICE_X18, BEST_TICK } from '../best-price.ts';
 import { BEST_LEVEL, LEVEL_NUMBERS, numbersOf } from '../book-view.ts';
+import { KEPT_MARK, takeMarkX18 } from '../mark-price.ts';
 
 /**
  * One side of the quotes a recorded quote can read: the quote passes its own place (`at`), so one
@@ -50,6 +51,9 @@ export class RecordedQuote implements Quote {
   // The levels once read: the quote keeps its strings (they die with it), not the track.
   #bidLevels: QuoteLevel[] | undefined;
   #askLevels: QuoteLevel[] | undefined;
+  // The mark once taken (`KEPT_MARK`); `#markTaken` since undefined is a mark too (none).
+  #markTaken = false;
+  #markX18: bigint | undefined;
 
   constructor(
     marketId: number,
@@ -76,6 +80,15 @@ export class RecordedQuote implements Quote {
   /** The best price of a side as x18, without building the side's levels. */
   [BEST_PRICE_X18](side: 'bids' | 'asks'): bigint | undefined {
     return (side === 'bids' ? this.#bids : this.#asks).bestX18(this.#at);
+  }
+
+  /** The mark (`markPriceX18`), taken once: every reader of this snapshot's mark shares it. */
+  [KEPT_MARK](): bigint | undefined {
+    if (!this.#markTaken) {
+      this.#markX18 = takeMarkX18(this);
+      this.#markTaken = true;
+    }
+    return this.#markX18;
   }
 
   /** The best price of a side as a tick and its grid into `out` (see `BEST_TICK`). */
