@@ -46,18 +46,12 @@ export class SideLevels {
 
   /** Level `i`'s price as the recording's text. */
   price(i: number): string {
-    const tick = this.tick(i);
-    return Number.isNaN(tick)
-      ? (this.literals?.[i] as string)
-      : priceText(tick, this.expo as number);
+    return priceOf(this.tick(i), this.expo as number, this.literals, i);
   }
 
   /** Level `i`'s quantity as the recording's text. */
   quantity(i: number): string {
-    const scale = this.scale(i);
-    return scale === LITERAL
-      ? (this.quantityTexts?.[i] as string)
-      : formatTicks(this.units(i), scale);
+    return quantityOf(this.units(i), this.scale(i), this.quantityTexts, i);
   }
 
   /** Level `i` (0 = best) with its two strings, without building the others. */
@@ -153,11 +147,38 @@ export class SideLevels {
    */
   levels(): QuoteLevel[] {
     const count = this.count;
+    const nums = this.nums;
+    const expo = this.expo as number;
     const levels = new Array<QuoteLevel>(count);
-    for (let i = 0; i < count; i++)
-      levels[i] = { price: this.price(i), quantity: this.quantity(i) };
+    for (let i = 0, at = this.from; i < count; i++, at += PER_LEVEL) {
+      // `price(i)` and `quantity(i)`, the side's fields read once for all levels.
+      levels[i] = {
+        price: priceOf(nums[at] as number, expo, this.literals, i),
+        quantity: quantityOf(nums[at + 1] as number, nums[at + 2] as number, this.quantityTexts, i),
+      };
+    }
     return levels;
   }
+}
+
+/** Level `i`'s price text: its tick's on the grid `expo`, or its literal (tick NaN). */
+function priceOf(
+  tick: number,
+  expo: number,
+  literals: readonly (string | undefined)[] | undefined,
+  i: number,
+): string {
+  return Number.isNaN(tick) ? (literals?.[i] as string) : priceText(tick, expo);
+}
+
+/** Level `i`'s quantity text: `units` of `10^-scale`, or its text (scale `LITERAL`). */
+function quantityOf(
+  units: number,
+  scale: number,
+  texts: readonly (string | undefined)[] | undefined,
+  i: number,
+): string {
+  return scale === LITERAL ? (texts?.[i] as string) : formatTicks(units, scale);
 }
 
 // Ticks up to here divide by their grid exactly in doubles (formatTicks), with room to spare.
