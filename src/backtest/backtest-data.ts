@@ -70,7 +70,9 @@ function decodedRecording(snapshots: readonly Snapshot[]): ReplaySource {
               if (done) return Promise.resolve({ done: true, value: undefined });
               done = true;
               const bytesRead = new Array<number>(snapshots.length).fill(0);
-              return Promise.resolve({ done: false, value: { snapshots, bytesRead } });
+              // A copy: the batch's reader may let go of its snapshots (see SnapshotBatch).
+              const batch = snapshots.slice();
+              return Promise.resolve({ done: false, value: { snapshots: batch, bytesRead } });
             },
           };
         },

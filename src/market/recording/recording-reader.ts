@@ -26,7 +26,11 @@ export interface ReadRecordingOptions {
   readonly repair?: boolean;
 }
 
-/** Snapshots decoded from one chunk of a file, with how far each one had read. */
+/**
+ * Snapshots decoded from one chunk of a file, with how far each one had read. Each batch's arrays
+ * are made for the one iterating, who may clear a snapshot's entry once done with it (a backtest
+ * does, so the levels a strategy read die young).
+ */
 export interface SnapshotBatch {
   readonly snapshots: readonly Snapshot[];
   /** `bytesRead` (see {@link RecordingSnapshots}) as of each snapshot. */
