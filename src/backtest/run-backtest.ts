@@ -4,6 +4,7 @@ import type { OrderSigner } from '../execution/executor.ts';
 import { OrderJournal } from '../execution/journal.ts';
 import type { OrderRecord } from '../execution/order-record.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
+import { letGo } from '../market/recording/index.ts';
 import type { Snapshot } from '../market/snapshot.ts';
 import { parseDecimalToX18 } from '../money/index.ts';
 import { prepareStrategies } from '../strategy/prepare-strategies.ts';
@@ -192,16 +193,4 @@ function openJournal(journalPath: string | undefined): OrderJournal {
     );
   }
   return journal;
-}
-
-/**
- * A batch's snapshot `at`, its entry cleared (the batch is its iterator's, see SnapshotBatch):
- * held to the end of their batch, the levels a strategy read lived through a few scavenges, and
- * V8 then made every level in the old generation (allocation-site pretenuring), tripling the GC.
- */
-function letGo(snapshots: readonly Snapshot[], at: number): Snapshot {
-  const entries = snapshots as (Snapshot | undefined)[];
-  const snapshot = entries[at] as Snapshot;
-  entries[at] = undefined;
-  return snapshot;
 }

@@ -12,6 +12,7 @@ export {
   type RecordingSnapshots,
   type SnapshotBatch,
 } from './recording-reader.ts';
+export { letGo } from './let-go.ts';
 export { RecordingDecoder, type RecordingWarning } from './recording-decoder.ts';
 export {
   RECORDING_FORMAT,

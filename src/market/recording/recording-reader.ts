@@ -6,6 +6,7 @@ import { RecordingDecoder, type RecordingWarning } from './recording-decoder.ts'
 import { checkOneFilePerPart, listRecordingFiles } from './recording-files.ts';
 import { SEALED_VERSION, type RecordingHeader } from './recording-format.ts';
 import { PartChain } from './part-chain.ts';
+import { letGo } from './let-go.ts';
 import { readLineBatches } from './read-lines.ts';
 import { SnapshotOrder } from './snapshot-order.ts';
 
@@ -139,7 +140,7 @@ async function* readFiles(
     const { snapshots, bytesRead } = batch;
     for (let i = 0; i < snapshots.length; i++) {
       state.bytesRead = bytesRead[i] as number;
-      yield snapshots[i] as Snapshot;
+      yield letGo(snapshots, i);
     }
   }
 }
