@@ -185,6 +185,9 @@ async function bareLoop(session: Session, orders = N): Promise<LoopResult> {
   return { ms: performance.now() - started, unsignedMs: fetchMs };
 }
 
+/** Executor stacks made so far (see `executorStack`'s validity). */
+let stacksMade = 0;
+
 /** (b)/(c) The executor over HTTP, wired as the bot wires it; `run` sends `orders` orders. */
 async function executorStack(
   session: Session,
@@ -206,9 +209,17 @@ async function executorStack(
     commitMs.push(performance.now() - t);
     return records;
   };
+  // Every sender here signs with the one key, and a body (so its signature) has no nonce: two
+  // senders' orders of the same side and amount with the same expiry are one signature, and the
+  // venue's replay guard refuses the second (409). Each stack's factory keeps its own expiries
+  // strictly increasing, but a burst faster than one order a millisecond runs them ahead of the
+  // clock, into the next sender's range. Each stack gets validity an hour apart from the others
+  // and from the bare loop's 60 s, so no two senders' expiries can meet.
+  stacksMade += 1;
   const config = parseConfig(
     `venue: { writeUrl: "${session.venue.url}", readUrl: "${session.venue.url}" }\n` +
-      'risk: { maxOrderNotional: "1000000", maxPositionNotional: "100000000" }\n',
+      'risk: { maxOrderNotional: "1000000", maxPositionNotional: "100000000" }\n' +
+      `execution: { orderTtlMs: ${60_000 + stacksMade * 3_600_000} }\n`,
     'bench.yaml',
     process.cwd(),
   );
