@@ -282,7 +282,7 @@ function marketSamples(
   if (entries.length === 0) return NO_MARKETS;
   return entries.map(([marketId, position]) => {
     const mark = markPriceX18(snapshot.quotes?.get(marketId));
-    if (mark !== undefined && mark !== marks.get(marketId)) marks.set(marketId, prices.one(mark));
+    if (mark !== undefined && mark !== marks.get(marketId)) marks.set(marketId, prices.mark(mark));
     const held = prices.held(marketId, position);
     return {
       marketId,

@@ -20,10 +20,15 @@ export class SharedValues {
   readonly #held = new Map<number, Held>();
 
   readonly #tops = new RecentValues();
+  readonly #marks = new RecentValues();
 
-  /** The one copy of `value` kept (`RepeatedValues`). */
-  one(value: bigint): bigint {
-    return this.#pool.one(value);
+  /**
+   * The one copy of a mark among the recent ones (`RecentValues`): a moving market's mark is
+   * new at most snapshots, and through `one` each new one was a Map entry (the Map emptied and
+   * grown again every 4096 of them).
+   */
+  mark(value: bigint): bigint {
+    return this.#marks.one(value);
   }
 
   /** The one copy of a top price among the recent ones (`RecentValues`). */

@@ -17,8 +17,26 @@ import { ErrorCodes, QuantaError } from '../errors/index.ts';
  * positionX18('-0.5') // -500000000000000000n
  */
 export function positionX18(position: string): bigint {
-  return parseSignedDecimalToX18(position, 'position');
+  // The host hands the same text while a position does not change (host-context.ts), and a
+  // strategy reads each of its markets' every snapshot: the last few texts are kept parsed.
+  for (let i = 0; i < keptPositions; i++) {
+    if (keptPositionTexts[i] === position) return keptPositionValues[i] as bigint;
+  }
+  const x18 = parseSignedDecimalToX18(position, 'position');
+  keptPositionTexts[nextKeptPosition] = position;
+  keptPositionValues[nextKeptPosition] = x18;
+  nextKeptPosition = (nextKeptPosition + 1) % KEPT_POSITIONS;
+  keptPositions = Math.min(keptPositions + 1, KEPT_POSITIONS);
+  return x18;
 }
+
+/** Position texts {@link positionX18} keeps parsed (a strategy's markets, most often a few). */
+const KEPT_POSITIONS = 8;
+const keptPositionTexts: string[] = new Array<string>(KEPT_POSITIONS).fill('');
+const keptPositionValues: bigint[] = new Array<bigint>(KEPT_POSITIONS).fill(0n);
+/** How many slots hold a parsed text; the next one written. */
+let keptPositions = 0;
+let nextKeptPosition = 0;
 
 /** True for a long position (`"0.01"`). @example isLong(ctx.position(id)) */
 export function isLong(position: string): boolean {
@@ -215,6 +233,12 @@ export class RollingWindow {
   // several `compareZ` of the same window per snapshot.
   #variance: bigint | undefined;
   #countX = 0n;
+  // `compareZ`'s left side kept until the next push: a strategy compares one value (its latest
+  // mid) with several thresholds (±entry, ±exit), and each is a product of long bigints.
+  /** The value last compared, its (n·x − Σx)·10^18 and that squared (once needed). */
+  #compared: bigint | undefined;
+  #left = 0n;
+  #leftSquared: bigint | undefined;
 
   constructor(size: number) {
     if (!Number.isSafeInteger(size) || size < 1) {
@@ -236,6 +260,7 @@ export class RollingWindow {
     this.#sum += valueX18;
     this.#sumOfSquares += valueX18 * valueX18;
     this.#variance = undefined;
+    this.#compared = undefined;
   }
 
   /** How many values are held (at most `size`). */
@@ -280,11 +305,16 @@ export class RollingWindow {
       throw new QuantaError(ErrorCodes.INVALID_DECIMAL, 'z-score of a flat or empty window');
     }
     // z = (n·x − Σx) / √(n·Σx² − (Σx)²); compare n·x − Σx with t·√(…) by signs, then squares.
-    const left = (this.#countX * valueX18 - this.#sum) * X18;
+    if (this.#compared !== valueX18) {
+      this.#compared = valueX18;
+      this.#left = (this.#countX * valueX18 - this.#sum) * X18;
+      this.#leftSquared = undefined;
+    }
+    const left = this.#left;
     const t = thresholdX18;
     if (left >= 0n && t <= 0n) return left === 0n && t === 0n ? 0 : 1;
     if (left <= 0n && t >= 0n) return -1;
-    const l = left * left;
+    const l = (this.#leftSquared ??= left * left);
     const r = t * t * variance;
     const order = l > r ? 1 : l < r ? -1 : 0;
     return left > 0n ? order : order === 0 ? 0 : order === 1 ? -1 : 1;

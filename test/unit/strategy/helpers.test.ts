@@ -104,4 +104,25 @@ describe('exact x18 helpers for strategy maths', () => {
     expect(flat.flat).toBe(true);
     expect(() => flat.compareZ(1n, 0n)).toThrow(/flat/);
   });
+
+  it('RollingWindow compares the same value again after a push as a new window would', () => {
+    const pushed = ['10', '12', '11', '13', '9', '20', '8', '30'];
+    const w = new RollingWindow(4);
+    const eleven = toX18('11');
+    const thresholds = ['1', '-1', '0.1', '-0.1', '0'].map((t) => toX18(t));
+    for (const [i, v] of pushed.entries()) {
+      w.push(toX18(v));
+      if (i < 1) continue;
+      const fresh = new RollingWindow(4);
+      for (const held of pushed.slice(Math.max(0, i - 3), i + 1)) fresh.push(toX18(held));
+      for (const t of thresholds) expect(w.compareZ(eleven, t)).toBe(fresh.compareZ(eleven, t));
+    }
+  });
+});
+
+it('reads many position texts in turn, each as its own value', () => {
+  const texts = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? `${i}.5` : `-0.0${i}`));
+  for (let round = 0; round < 3; round++)
+    for (const text of texts) expect(positionX18(text)).toBe(toX18(text));
+  expect(() => positionX18('1.5.5')).toThrow(/position/);
 });
