@@ -31,6 +31,23 @@ describe('RecordedQuotes', () => {
     expect(seen).toEqual([...map].map(([id, q]) => [id, q.timestamp, true]));
   });
 
+  it('finds no quote for an id not listed, small or large, negative, fractional or NaN', () => {
+    // Small ids are found by array, ids beyond 65536 (or not integers) by the Map: both ways.
+    for (const ids of [
+      [7, 3, 11, 5],
+      [7, 3, 70000, 5],
+      [7, 3, 1.5, 5],
+    ]) {
+      const quotes = ids.map((id, i) => quote(id, 1000 + i));
+      const ours = new RecordedQuotes(QuotePlaces.of(ids, ids.length) as QuotePlaces, quotes);
+      const map = new Map(quotes.map((q) => [q.marketId, q]));
+      for (const id of [...ids, 0, 4, 12, 65536, 65537, 69999, 70001, -1, -7, 2.5, 7.5, NaN]) {
+        expect(ours.get(id)).toBe(map.get(id));
+        expect(ours.has(id)).toBe(map.has(id));
+      }
+    }
+  });
+
   it('shares places only with the same markets in the same order, and has none for a repeated id', () => {
     const places = QuotePlaces.of([1, 2, 3], 3) as QuotePlaces;
     expect(places.same([1, 2, 3, 4], 3)).toBe(true);
