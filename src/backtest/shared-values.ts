@@ -1,4 +1,5 @@
 import { RepeatedValues } from '../execution/journal-row.ts';
+import { RecentValues } from '../execution/recent-values.ts';
 import type { PositionState } from '../execution/positions.ts';
 
 /** A position's values as the kept samples hold them (one copy of each value). */
@@ -49,33 +50,5 @@ export class SharedValues {
     };
     this.#held.set(marketId, held);
     return held;
-  }
-}
-
-/** Slots of {@link RecentValues} (a power of two). */
-const RECENT_BITS = 12;
-// A value's double, read as two words to hash it.
-const HASH_IN = new Float64Array(1);
-const HASH_WORDS = new Int32Array(HASH_IN.buffer);
-
-/**
- * One copy of each value among the recent ones: a table of `2^RECENT_BITS` slots indexed by a
- * hash of the value's double, a new value taking its slot. The tops of every charted market are
- * read for each sample built (every snapshot while the keeper has room), and through
- * `RepeatedValues`' Map (a bigint key hashed, and the Map emptied and grown again every 4096
- * values) they were a tenth of a backtest reading best bids and asks; a moving book's tops repeat
- * within a few snapshots, which this keeps as well. Equal values, so no figure changes.
- */
-class RecentValues {
-  readonly #slots = new Array<bigint>(1 << RECENT_BITS).fill(-1n);
-
-  one(value: bigint): bigint {
-    HASH_IN[0] = Number(value);
-    const hash = Math.imul((HASH_WORDS[0] as number) ^ (HASH_WORDS[1] as number), 0x9e3779b1);
-    const slot = hash >>> (32 - RECENT_BITS);
-    const known = this.#slots[slot] as bigint;
-    if (known === value) return known;
-    this.#slots[slot] = value;
-    return value;
   }
 }

@@ -1,6 +1,7 @@
 import { ORDER_STATES, type OrderSide, type OrderState, type OrderType } from '../domain/index.ts';
 import type { OrderRecord } from './order-record.ts';
 import { orderRowSum, type StoredValue } from './journal-row-sum.ts';
+import { RecentValues } from './recent-values.ts';
 
 /** An `orders` row as SQLite returns it, before anything about it is checked. */
 export type RawOrderRow = Readonly<Record<string, unknown>>;
@@ -47,19 +48,21 @@ const CANONICAL = new Map<string, string>([...STATES, ...SIDES, ...TYPES].map((v
  * a new bigint: a backtest holding 10,000 orders held 10,000 copies of each (about 200 bytes an
  * order for the texts, test/bench/backtest-heap.bench.ts), though an order's amount, its fill
  * and its prices mostly repeat. Equal values, so nothing read from them changes. Owned by whoever
- * keeps many rows or samples (two owners share nothing); bounded: emptied when full (what was
- * handed out stays valid).
+ * keeps many rows or samples (two owners share nothing); bounded: texts in a Map emptied when
+ * full, bigints among the recent ones (`RecentValues`; what was handed out stays valid).
  */
 export class RepeatedValues {
   static readonly MAX = 4096;
-  readonly #values = new Map<string | bigint, string | bigint>();
+  readonly #texts = new Map<string, string>();
+  readonly #bigints = new RecentValues();
 
   /** The one copy of `value` this pool keeps (the value itself, the first time it is seen). */
   one<T extends string | bigint>(value: T): T {
-    const known = this.#values.get(value);
+    if (typeof value === 'bigint') return this.#bigints.one(value) as T;
+    const known = this.#texts.get(value);
     if (known !== undefined) return known as T;
-    if (this.#values.size >= RepeatedValues.MAX) this.#values.clear();
-    this.#values.set(value, value);
+    if (this.#texts.size >= RepeatedValues.MAX) this.#texts.clear();
+    this.#texts.set(value, value);
     return value;
   }
 }
