@@ -158,24 +158,58 @@ export class SampleKeeper {
    * last offer: the last sample may be built now, from the state its `make` reads.
    */
   result(): { samples: Sample[]; plots: PlotPoint[] } {
-    const byIndex = new Map<number, Entry>();
-    for (let i = 0; i < this.#pinnedIndex.length; i++) {
-      const index = this.#pinnedIndex[i] as number;
-      const sample = this.#pinnedSample[i] as Sample;
-      byIndex.set(index, { index, sample, plots: this.#pinnedPlots[i] as readonly PlotPoint[] });
-    }
-    for (const bucket of this.#buckets)
-      for (const entry of [bucket.low, bucket.high, bucket.deep]) byIndex.set(entry.index, entry);
+    // Each list is in index order already (pinned as offered, buckets over consecutive
+    // stretches, the last offer last): merged, one entry per index. A pinned sample and a
+    // bucket's entry of the same index hold the same sample and plots (made once).
+    const kept: Entry[] = [];
+    for (const bucket of this.#buckets) keepInOrder(kept, bucket.low, bucket.high, bucket.deep);
     let last = this.#last;
     if (last === undefined && this.#lastMake !== undefined) {
       const made = this.#lastMake();
       last = { index: this.#lastIndex, sample: made.sample, plots: made.plots };
     }
-    if (last !== undefined) byIndex.set(last.index, last);
-    const entries = [...byIndex.values()].sort((a, b) => a.index - b.index);
-    return {
-      samples: entries.map((e) => e.sample),
-      plots: entries.flatMap((e) => e.plots),
+    const samples: Sample[] = [];
+    const plots: PlotPoint[] = [];
+    let previous = -1;
+    const take = (index: number, sample: Sample, drawn: readonly PlotPoint[]): void => {
+      if (index === previous) return;
+      previous = index;
+      samples.push(sample);
+      for (const point of drawn) plots.push(point);
     };
+    const pinned = this.#pinnedIndex;
+    let p = 0;
+    for (const entry of kept) {
+      for (; p < pinned.length && (pinned[p] as number) <= entry.index; p++)
+        take(
+          pinned[p] as number,
+          this.#pinnedSample[p] as Sample,
+          this.#pinnedPlots[p] as readonly PlotPoint[],
+        );
+      take(entry.index, entry.sample, entry.plots);
+    }
+    for (; p < pinned.length; p++)
+      take(
+        pinned[p] as number,
+        this.#pinnedSample[p] as Sample,
+        this.#pinnedPlots[p] as readonly PlotPoint[],
+      );
+    if (last !== undefined) take(last.index, last.sample, last.plots);
+    return { samples, plots };
   }
+}
+
+/** Appends a bucket's entries to `kept` by index, each index once (they may be one entry). */
+function keepInOrder(kept: Entry[], a: Entry, b: Entry, c: Entry): void {
+  const [x, y, z] = sorted3(a, b, c);
+  kept.push(x);
+  if (y.index !== x.index) kept.push(y);
+  if (z.index !== y.index) kept.push(z);
+}
+
+function sorted3(a: Entry, b: Entry, c: Entry): [Entry, Entry, Entry] {
+  if (a.index > b.index) [a, b] = [b, a];
+  if (b.index > c.index) [b, c] = [c, b];
+  if (a.index > b.index) [a, b] = [b, a];
+  return [a, b, c];
 }

@@ -84,4 +84,39 @@ describe('SampleKeeper', () => {
     expect(plots.map((p) => Number(p.value))).toEqual(seqs);
     expect(built).toBeLessThan(n / 4);
   });
+
+  it('gives the kept samples of every index once, in order, with their plots', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: -50, max: 50 }), fc.nat({ max: 30 }), fc.boolean()), {
+          maxLength: 400,
+        }),
+        fc.integer({ min: 2, max: 6 }),
+        (offers, size) => {
+          const keeper = new SampleKeeper(size);
+          const made = new Set<number>();
+          offers.forEach(([equity, drawdown, pin], i) =>
+            keeper.offer(BigInt(equity), BigInt(drawdown), pin, () => {
+              made.add(i);
+              return {
+                sample: sample(i),
+                plots: i % 3 === 0 ? [] : [{ strategy: 's', name: 'p', value: String(i), t: i }],
+              };
+            }),
+          );
+          const { samples, plots } = keeper.result();
+          const seqs = samples.map((s) => s.seq - 1);
+          // Strictly increasing: in order, none twice; each one made by its own offer.
+          seqs.forEach((seq, k) =>
+            expect(seq).toBeGreaterThan(k === 0 ? -1 : (seqs[k - 1] as number)),
+          );
+          for (const seq of seqs) expect(made.has(seq)).toBe(true);
+          for (const [i, [, , pin]] of offers.entries()) if (pin) expect(seqs).toContain(i);
+          if (offers.length > 0) expect(seqs.at(-1)).toBe(offers.length - 1);
+          expect(plots.map((p) => Number(p.value))).toEqual(seqs.filter((seq) => seq % 3 !== 0));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });
