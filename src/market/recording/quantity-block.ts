@@ -117,18 +117,22 @@ export function decodeQuantityUnits(
   if (scale < 0 || !(width >= 1 && width <= MAX_WIDTH) || raw.length - from - 2 !== count * width)
     return quantityBlockProblem(raw, from, count);
   let digit = from + 2;
-  for (let i = 0; i < count; i++) {
+  // A digit that is not base-64 turns `bad` negative, one test per block rather than per digit:
+  // its value is -1, or its code is 128 or more (127 − code < 0; the value read at code & 127
+  // is then wrong, and the block refused).
+  let bad = 0;
+  for (let i = 0, out = at + 1; i < count; i++, out += 3) {
     let value = 0;
     for (let d = 0; d < width; d++) {
       const code = raw.charCodeAt(digit++);
-      const v = code < 128 ? (VALUE_OF[code] as number) : -1;
-      if (v < 0) return quantityBlockProblem(raw, from, count);
+      const v = VALUE_OF[code & 127] as number;
+      bad |= v | (127 - code);
       value = value * 64 + v;
     }
-    nums[at + 3 * i + 1] = value;
-    nums[at + 3 * i + 2] = scale;
+    nums[out] = value;
+    nums[out + 1] = scale;
   }
-  return undefined;
+  return bad < 0 ? quantityBlockProblem(raw, from, count) : undefined;
 }
 
 /** The scale of a block's scale digit (`0`-`9`, `a`-`f`, as in `SCALES`), or -1. */

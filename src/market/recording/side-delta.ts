@@ -26,11 +26,14 @@ export const UNCHANGED = 61;
 /** Level `level`'s tick moved by `shift`; a literal price (NaN) or a negative result is an error. */
 function shiftTick(tick: number, shift: number, level: number): number {
   const moved = tick + shift;
-  if (!(moved >= 0) || !Number.isSafeInteger(moved))
-    throw new SideFormatError(
-      `[${level}]: shifted by ${shift} ticks from a literal price, or to a negative or unsafe one`,
-    );
+  if (!(moved >= 0) || !Number.isSafeInteger(moved)) throw badShift(shift, level);
   return moved;
+}
+
+function badShift(shift: number, level: number): SideFormatError {
+  return new SideFormatError(
+    `[${level}]: shifted by ${shift} ticks from a literal price, or to a negative or unsafe one`,
+  );
 }
 
 // The shift `shiftGap` read last (a number beside its result: an object per side read was
@@ -104,20 +107,26 @@ function applyShiftedSide(
   const shift = shiftRead;
   const base = previous as SideLevels;
   const count = base.count;
-  const from = reserveNumbers(PER_LEVEL * count);
+  const size = PER_LEVEL * count;
+  const from = reserveNumbers(size);
   const nums = arenaChunk();
+  // The base's numbers read straight from its chunk: this runs for every side a reader builds.
+  const baseNums = base.nums;
+  const baseFrom = base.from;
   const keeps = keepsQuantities(raw, gap);
-  if (!keeps) {
+  if (keeps) {
+    for (let k = 1; k < size; k += PER_LEVEL) {
+      nums[from + k] = baseNums[baseFrom + k] as number;
+      nums[from + k + 1] = baseNums[baseFrom + k + 1] as number;
+    }
+  } else {
     const problem = decodeQuantityUnits(raw, gap + 1, count, nums, from);
     if (problem !== undefined) throw blockProblem(problem);
   }
-  for (let i = 0; i < count; i++) {
-    const at = from + PER_LEVEL * i;
-    nums[at] = shiftTick(base.tick(i) + pending, shift, i);
-    if (keeps) {
-      nums[at + 1] = base.units(i);
-      nums[at + 2] = base.scale(i);
-    }
+  for (let k = 0; k < size; k += PER_LEVEL) {
+    const moved = (baseNums[baseFrom + k] as number) + pending + shift;
+    if (!(moved >= 0) || !Number.isSafeInteger(moved)) throw badShift(shift, k / PER_LEVEL);
+    nums[from + k] = moved;
   }
   return new SideLevels(expo, nums, from, count, undefined, keeps ? base.quantityTexts : undefined);
 }

@@ -6,6 +6,7 @@ import type { Quote, QuoteLevel } from '../../../src/domain/index.ts';
 import { formatTicks } from '../../../src/market/recording/price-ticks.ts';
 import {
   decodeQuantityBlock,
+  decodeQuantityUnits,
   encodeQuantityBlock,
 } from '../../../src/market/recording/quantity-block.ts';
 import { BEST_TICK, bestPriceX18 } from '../../../src/market/best-price.ts';
@@ -126,6 +127,21 @@ describe('quantity blocks', () => {
     );
     expect(decodeQuantityBlock('29abc', 0, 1)).toMatch(/expected a scale \(0-f\) and a width/);
     expect(decodeQuantityBlock('23a.c', 0, 1)).toBe('[0]: quantity digit "." is not base-64');
+  });
+
+  it('read a block as units, and refuse any digit that is not base-64 wherever it stands', () => {
+    const nums = new Float64Array(9);
+    expect(decodeQuantityUnits('x 23a0G00o', 2, 2, nums, 3)).toBeUndefined();
+    // Level i's units at 3 + 3i + 1 (`a0G` = 36·64² + 16, `00o` = 50), the block's scale beside
+    // them; the rest untouched.
+    expect([...nums]).toEqual([0, 0, 0, 0, 147_472, 2, 0, 50, 2]);
+    // `.` has no value; `é` and `Á` are beyond ASCII (233 and 193: `i` and `A` plus 128).
+    for (const [block, problem] of [
+      ['23a0G.0o', '[1]: quantity digit "." is not base-64'],
+      ['23a0G00é', '[1]: quantity digit "é" is not base-64'],
+      ['23Á0G00o', '[0]: quantity digit "Á" is not base-64'],
+    ] as const)
+      expect(decodeQuantityUnits(block, 0, 2, new Float64Array(9), 3)).toBe(problem);
   });
 });
 
