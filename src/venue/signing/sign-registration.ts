@@ -1,9 +1,10 @@
-import { hashTypedData, hexToBytes, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import { ErrorCodes, isQuantaError, QuantaError } from '../../errors/index.ts';
 import { parseRegistrationRequest, type RegistrationRequest } from '../schemas/index.ts';
 import type { SigningDomainConfig } from '../types.ts';
 import { accountFromPrivateKey } from './private-key.ts';
 import { signDigest, signatureHex } from './sign-digest.ts';
+import { registerDigest as directRegisterDigest } from './register-digest.ts';
 import { buildRegisterTypedData, type RegisterTypedData } from './register-typed-data.ts';
 import { formatSubaccountId, parseSubaccountId, type SubaccountParts } from './subaccount.ts';
 import { rememberOwnSignature, verifyDigestSigner } from './verify-digest-signer.ts';
@@ -145,11 +146,12 @@ function sameInteger(a: number | bigint, b: bigint): boolean {
  * are checked against it with `verifyDigestSigner`: the answer comparing the address
  * `recoverTypedDataSigner` gives with the signer's would be (any letter case), without viem's
  * asynchronous recovery (it imports noble at every call) and with the digest hashed once. A
- * digest that cannot be computed refuses the signature, as that recovery's failure did.
+ * digest that cannot be computed refuses the signature, as that recovery's failure did. The
+ * digest is viem's `hashTypedData`, computed directly (register-digest.ts).
  */
 function registerDigest(typedData: RegisterTypedData): Uint8Array | undefined {
   try {
-    return hexToBytes(hashTypedData(typedData));
+    return directRegisterDigest(typedData);
   } catch {
     return undefined;
   }

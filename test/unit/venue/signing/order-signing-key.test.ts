@@ -13,19 +13,13 @@ import {
   verifyOrderSignature,
 } from '../../../../src/venue/signing/index.ts';
 import type { OrderRequestBody, SigningDomainConfig } from '../../../../src/venue/types.ts';
+import { addressArb, domainArb } from '../../../helpers/signing-arbitraries.ts';
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const INT128_MAX = (1n << 127n) - 1n;
 const X18 = 10n ** 18n;
 
 const keyArb = fc.bigInt({ min: 1n, max: N - 1n }).map((k) => numberToHex(k, { size: 32 }));
-const addressArb = fc
-  .uint8Array({ minLength: 20, maxLength: 20 })
-  .map(
-    (bytes) =>
-      privateKeyToAccount(numberToHex((BigInt(bytesToHex(bytes)) % (N - 1n)) + 1n, { size: 32 }))
-        .address,
-  );
 
 /** A decimal string of an x18 value in [0, max]: integer part and up to 18 fraction digits. */
 const decimalArb = (max: bigint): fc.Arbitrary<string> =>
@@ -46,14 +40,6 @@ const bodyArb: fc.Arbitrary<OrderRequestBody> = fc.record({
   price: fc.oneof(decimalArb(100_000n * X18), decimalArb(INT128_MAX)),
   expiryTs: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
   isReduce: fc.boolean(),
-});
-
-const domainArb: fc.Arbitrary<SigningDomainConfig> = fc.record({
-  name: fc.string({ maxLength: 24 }),
-  version: fc.constantFrom('1', '2', 'v1.0'),
-  registerVerifyingContract: addressArb,
-  orderVerifyingContract: addressArb,
-  orderChainId: fc.integer({ min: 0, max: 2 ** 40 }),
 });
 
 const subaccountArb = fc
