@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import type { Market } from '../../domain/index.ts';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import type { Logger } from '../../log/logger.ts';
@@ -11,10 +11,10 @@ import {
   type WithAnIntentHook,
 } from '../define-strategy.ts';
 import type { WorkerIsolation } from '../prepare-strategies.ts';
+import { postAnswer, type AnswerLine, type WorkerAnswer } from './sync-answers.ts';
 import {
   errorFrom,
   packSnapshot,
-  type WorkerAnswer,
   type WorkerCall,
   type WorkerQuestion,
   type WorkerReport,
@@ -75,8 +75,8 @@ export class StrategyWorkerClient {
   readonly strategy: Strategy;
   readonly #options: StrategyWorkerClientOptions;
   #worker: Worker | undefined;
-  #flag: Int32Array | undefined;
-  #answers: MessagePort | undefined;
+  /** Where the worker's questions are answered (its port and the shared count of answers). */
+  #answers: AnswerLine | undefined;
   /** Calls sent and not answered yet, by id. */
   readonly #pending = new Map<
     number,
@@ -198,8 +198,7 @@ export class StrategyWorkerClient {
       resourceLimits: { maxOldGenerationSizeMb: isolation.heapLimitMb },
     });
     this.#worker = worker;
-    this.#flag = new Int32Array(flag);
-    this.#answers = channel.port1;
+    this.#answers = { posted: new Int32Array(flag), port: channel.port1 };
     this.#marketsSent = undefined;
     worker.on('message', (report: WorkerReport) => this.#onReport(report));
     worker.on('error', (error: Error & { code?: string }) => {
@@ -244,7 +243,7 @@ export class StrategyWorkerClient {
         return;
       }
       case 'ask':
-        this.#answer(report.question);
+        this.#answer(report.id, report.question);
         return;
       case 'log':
         this.#relayLog(report.line);
@@ -256,19 +255,16 @@ export class StrategyWorkerClient {
   }
 
   /** Answers a question through the host's context, then wakes the waiting worker. */
-  #answer(question: WorkerQuestion): void {
+  #answer(id: number, question: WorkerQuestion): void {
     let answer: WorkerAnswer;
     try {
       const context = this.#context;
       if (context === undefined) throw new Error('no call is running');
-      answer = { ok: true, value: valueOf(question, context) };
+      answer = { id, ok: true, value: valueOf(question, context) };
     } catch (error) {
-      answer = { ok: false, message: error instanceof Error ? error.message : String(error) };
+      answer = { id, ok: false, message: error instanceof Error ? error.message : String(error) };
     }
-    this.#answers?.postMessage(answer);
-    if (this.#flag === undefined) return;
-    Atomics.store(this.#flag, 0, 1);
-    Atomics.notify(this.#flag, 0);
+    if (this.#answers !== undefined) postAnswer(this.#answers, answer);
   }
 
   /** A line the strategy logged in the worker, logged again here through the host's logger. */

@@ -4,9 +4,10 @@
  * `stop` as the main thread asks, one message each, answering with what the strategy returned.
  * The context it gives the strategy is the same API as in the bot's thread: what only the bot
  * knows (positions, open orders, the store, the clock) is asked of the main thread and waited for
- * (the worker blocks on a shared flag), logs and plots are sent back as messages.
+ * (the worker blocks until its answer is posted: sync-answers.ts), logs and plots are sent back as
+ * messages.
  */
-import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '../../log/logger.ts';
 import type { Market } from '../../domain/index.ts';
 import type { Bar } from '../bars/bar.ts';
@@ -16,12 +17,12 @@ import { loadStrategy, parseStrategyParams } from '../load-strategy.ts';
 import {
   errorText,
   unpackSnapshot,
-  type WorkerAnswer,
   type WorkerCall,
   type WorkerQuestion,
   type WorkerReport,
   type WorkerStart,
 } from './worker-protocol.ts';
+import { takeAnswer, type AnswerLine } from './sync-answers.ts';
 
 /**
  * How long a question may wait for the main thread. It answers at its next turn (it is awaiting
@@ -32,7 +33,8 @@ const ANSWER_WAIT_MS = 30_000;
 const start = workerData as WorkerStart;
 const port = parentPort;
 if (port === null) throw new Error('strategy-worker.ts runs only as a worker thread');
-const flag = new Int32Array(start.flag);
+const answers: AnswerLine = { posted: new Int32Array(start.flag), port: start.answers };
+let questions = 0;
 
 function report(message: WorkerReport): void {
   port?.postMessage(message);
@@ -40,14 +42,14 @@ function report(message: WorkerReport): void {
 
 /** Asks the main thread and waits for its answer (the strategy's call is synchronous). */
 function ask(question: WorkerQuestion): unknown {
-  Atomics.store(flag, 0, 0);
-  report({ kind: 'ask', question });
-  if (Atomics.wait(flag, 0, 0, ANSWER_WAIT_MS) === 'timed-out') {
-    throw new Error(`the bot did not answer ${question.what} within ${ANSWER_WAIT_MS} ms`);
+  const id = ++questions;
+  report({ kind: 'ask', id, question });
+  let answer;
+  try {
+    answer = takeAnswer(answers, id, ANSWER_WAIT_MS);
+  } catch (error) {
+    throw new Error(`the bot did not answer ${question.what}: ${(error as Error).message}`);
   }
-  const received = receiveMessageOnPort(start.answers);
-  if (received === undefined) throw new Error(`the bot's answer to ${question.what} is missing`);
-  const answer = received.message as WorkerAnswer;
   if (!answer.ok) throw new Error(answer.message);
   return answer.value;
 }

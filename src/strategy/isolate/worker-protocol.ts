@@ -19,7 +19,7 @@ export interface WorkerStart {
   readonly rawParams: unknown;
   /** The bot's log level, so lines the bot would drop are not sent at all. */
   readonly logLevel: string;
-  /** 4 bytes: the main thread sets it to 1 when the answer to a question is on `answers`. */
+  /** 4 bytes: how many answers the main thread has posted on `answers` (sync-answers.ts). */
   readonly flag: SharedArrayBuffer;
   /** Where the answers to the worker's questions arrive (read synchronously). */
   readonly answers: MessagePort;
@@ -72,10 +72,6 @@ export type WorkerQuestion =
   | { readonly what: 'storeGet'; readonly key: string }
   | { readonly what: 'storeSet'; readonly key: string; readonly value: string };
 
-/** The answer to a question: the value, or the message of what the main thread threw. */
-export type WorkerAnswer =
-  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
-
 /** An error as it crosses from the worker (its class is lost; name, message and stack are not). */
 export interface ErrorText {
   readonly name: string;
@@ -87,7 +83,8 @@ export interface ErrorText {
 export type WorkerReport =
   | { readonly kind: 'done'; readonly id: number; readonly value: unknown }
   | { readonly kind: 'failed'; readonly id: number; readonly error: ErrorText }
-  | { readonly kind: 'ask'; readonly question: WorkerQuestion }
+  /** `id` counts the worker's questions; the answer carries it back. */
+  | { readonly kind: 'ask'; readonly id: number; readonly question: WorkerQuestion }
   | { readonly kind: 'log'; readonly line: string }
   | { readonly kind: 'plot'; readonly name: string; readonly value: number | string };
 
