@@ -20,7 +20,7 @@ interface TickPriced {
 const PER_MARKET = 4;
 
 /** The tops of one sample, as {@link keepTops} read them. */
-interface KeptTops {
+export interface KeptTops {
   /** The charted markets, by id ascending (shared between samples while it does not grow). */
   readonly ids: readonly number[];
   /** Per market, {@link PER_MARKET} numbers; a tick of NaN: the price is in `others`. */

@@ -5,7 +5,7 @@ import type { Market } from '../domain/index.ts';
 import { ReturnsAccumulator, ScopeAccumulator, type MeasuredRun } from './online-metrics.ts';
 import { SampleKeeper } from './sample-keeper.ts';
 import { SharedValues } from './shared-values.ts';
-import { keepTops, withTops } from './kept-tops.ts';
+import { keepTops, withTops, type KeptTops } from './kept-tops.ts';
 import type { FillEvent, MarketSample, PlotPoint, Sample, StrategySample } from './trace.ts';
 
 /** Where the positions measured after a snapshot are read: the executor's books. */
@@ -38,7 +38,7 @@ export class RunMeasurements {
   readonly #account: ScopeAccumulator;
   readonly #byInstance = new Map<string, ScopeAccumulator>();
   readonly #returns: ReturnsAccumulator;
-  readonly #keeper: SampleKeeper;
+  readonly #keeper: SampleKeeper<SampleParts>;
   readonly #timeline: { readonly t: number[]; readonly seq: number[] } | undefined;
   readonly #gaps = new Map<number, number>();
   #gapCount = 0;
@@ -79,7 +79,7 @@ export class RunMeasurements {
     this.#startX18 = options.startX18;
     this.#account = new ScopeAccumulator(options.startX18);
     this.#returns = new ReturnsAccumulator(options.startX18);
-    this.#keeper = new SampleKeeper(options.sampleBuckets);
+    this.#keeper = new SampleKeeper<SampleParts>(options.sampleBuckets);
     this.#named = options.named;
     this.#listed = options.listed;
     this.#timeline = options.keepTimeline ? { t: [], seq: [] } : undefined;
@@ -121,26 +121,19 @@ export class RunMeasurements {
     this.#returns.push(equityX18, snapshot.takenAt);
     this.#timeline?.t.push(snapshot.takenAt);
     this.#timeline?.seq.push(snapshot.seq);
-    // Built only if the keeper keeps it: the tops are then of the markets charted by then.
-    this.#keeper.offer(equityX18, drawdownX18, pin, () => {
-      const tops = keepTops(snapshot, this.#chartedIds(), this.#prices);
-      return {
-        sample: sole
-          ? soleSample(snapshot, accountMarkets, instanceNames[0] as string, tops)
-          : withTops(
-              {
-                seq: snapshot.seq,
-                t: snapshot.takenAt,
-                markets: accountMarkets,
-                // A copy of its length: the pushed-to array has room for 17, and a kept sample
-                // holds it to the end.
-                byStrategy: byStrategy.slice(),
-              },
-              tops,
-            ),
-        plots,
-      };
-    });
+    // Read only if the keeper may keep it: the tops are then of the markets charted by then.
+    this.#keeper.offer(equityX18, drawdownX18, pin, () => ({
+      sample: {
+        seq: snapshot.seq,
+        t: snapshot.takenAt,
+        markets: accountMarkets,
+        // A copy of its length: the pushed-to array has room for 17, and a kept sample holds
+        // it to the end.
+        byStrategy: sole ? (instanceNames[0] as string) : byStrategy.slice(),
+        tops: keepTops(snapshot, this.#chartedIds(), this.#prices),
+      },
+      plots,
+    }));
     this.#last = snapshot;
     this.#count += 1;
   }
@@ -150,7 +143,7 @@ export class RunMeasurements {
     const kept = this.#keeper.result();
     return {
       snapshotIntervalMs: medianOfCounts(this.#gaps, this.#gapCount),
-      samples: kept.samples,
+      samples: kept.samples.map(sampleOf),
       plots: kept.plots,
       measured: {
         startX18: this.#startX18,
@@ -236,6 +229,29 @@ const NO_MARKETS: MarketSample[] = [];
 /** Where a sole instance's kept sample holds the instance's name (not enumerable). */
 const SOLE_NAME = Symbol('sole instance');
 
+/**
+ * What a sample offered to the keeper is made of: the `Sample` is made at the end, of the kept
+ * ones only (`sampleOf`). The keeper is offered one at most snapshots while it has room, and
+ * drops most of them unread when it merges its stretches (a 5000-snapshot backtest that trades
+ * nothing makes 3251 and keeps 1251); a `Sample` has four properties defined one by one, 1.1-1.5
+ * µs a sample in a loop of such objects.
+ */
+interface SampleParts {
+  readonly seq: number;
+  readonly t: number;
+  readonly markets: readonly MarketSample[];
+  /** The list, or the sole instance's name (its list is then made when read, `soleSample`). */
+  readonly byStrategy: StrategySample[] | string;
+  readonly tops: KeptTops;
+}
+
+/** The kept sample of `parts`: the same fields, in the same order, as it was made at once. */
+function sampleOf(parts: SampleParts): Sample {
+  const { seq, t, markets, byStrategy, tops } = parts;
+  if (typeof byStrategy === 'string') return soleSample(seq, t, markets, byStrategy, tops);
+  return withTops({ seq, t, markets, byStrategy }, tops);
+}
+
 /** A kept sample of a sole instance, as {@link soleSample} makes it. */
 interface SoleSample {
   readonly [SOLE_NAME]: string;
@@ -256,16 +272,13 @@ function soleByStrategy(this: SoleSample): StrategySample[] {
  * and its entry were 96 bytes of each (test/bench/backtest-heap.bench.ts).
  */
 function soleSample(
-  snapshot: Snapshot,
+  seq: number,
+  t: number,
   markets: readonly MarketSample[],
   name: string,
-  tops: Parameters<typeof withTops>[1],
+  tops: KeptTops,
 ): Sample {
-  const sample: Omit<Sample, 'byStrategy' | 'tops'> = {
-    seq: snapshot.seq,
-    t: snapshot.takenAt,
-    markets,
-  };
+  const sample: Omit<Sample, 'byStrategy' | 'tops'> = { seq, t, markets };
   Object.defineProperty(sample, SOLE_NAME, { value: name });
   Object.defineProperty(sample, 'byStrategy', { get: soleByStrategy, enumerable: true });
   return withTops(sample as Omit<Sample, 'tops'>, tops);

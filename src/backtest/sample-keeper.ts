@@ -2,9 +2,9 @@ import { MAX_SERIES_POINTS } from './downsample.ts';
 import type { PlotPoint, Sample } from './trace.ts';
 
 /** A sample kept, with its place in the run and its plot points. */
-interface Entry {
+interface Entry<S> {
   readonly index: number;
-  readonly sample: Sample;
+  readonly sample: S;
   readonly plots: readonly PlotPoint[];
 }
 
@@ -13,12 +13,12 @@ interface Entry {
  * value that placed it there (the entries themselves hold no bigint: a sample pinned at a fill,
  * and a long run has one per fill, keeps only what the report draws).
  */
-interface Bucket {
-  low: Entry;
+interface Bucket<S> {
+  low: Entry<S>;
   lowX18: bigint;
-  high: Entry;
+  high: Entry<S>;
   highX18: bigint;
-  deep: Entry;
+  deep: Entry<S>;
   deepX18: bigint;
 }
 
@@ -32,20 +32,21 @@ interface Bucket {
  * report downsamples these further to its chart size. A sample's plot points stay or go with it.
  *
  * The sample itself is built only when it may be kept (`make` is called then), so a long flat
- * stretch builds none.
+ * stretch builds none. What `make` gives is kept as it is: a `Sample`, or (`S`) what its caller
+ * makes one of once the run is over and only the kept ones are left.
  */
-export class SampleKeeper {
+export class SampleKeeper<S = Sample> {
   readonly #maxBuckets: number;
-  readonly #buckets: Bucket[] = [];
+  readonly #buckets: Bucket<S>[] = [];
   // The pinned samples (one per fill in a long run) in three flat lists, not an Entry each.
   readonly #pinnedIndex: number[] = [];
-  readonly #pinnedSample: Sample[] = [];
+  readonly #pinnedSample: S[] = [];
   readonly #pinnedPlots: (readonly PlotPoint[])[] = [];
   #width = 1;
   // The last sample offered: its entry when one was made, else its place and how to make it.
-  #last: Entry | undefined;
+  #last: Entry<S> | undefined;
   #lastIndex = 0;
-  #lastMake: (() => { sample: Sample; plots: readonly PlotPoint[] }) | undefined;
+  #lastMake: (() => { sample: S; plots: readonly PlotPoint[] }) | undefined;
   #count = 0;
 
   constructor(maxBuckets = MAX_SERIES_POINTS) {
@@ -69,10 +70,10 @@ export class SampleKeeper {
     equityX18: bigint,
     drawdownX18: bigint,
     pin: boolean,
-    make: () => { sample: Sample; plots: readonly PlotPoint[] },
+    make: () => { sample: S; plots: readonly PlotPoint[] },
   ): void {
     const index = this.#count++;
-    let made: { sample: Sample; plots: readonly PlotPoint[] } | undefined;
+    let made: { sample: S; plots: readonly PlotPoint[] } | undefined;
     if (pin) {
       made = make();
       this.#pinnedIndex.push(index);
@@ -99,7 +100,7 @@ export class SampleKeeper {
       return;
     }
     made ??= make();
-    const entry: Entry = { index, sample: made.sample, plots: made.plots };
+    const entry: Entry<S> = { index, sample: made.sample, plots: made.plots };
     if (bucket === undefined) {
       this.#buckets.push({
         low: entry,
@@ -128,9 +129,9 @@ export class SampleKeeper {
   }
 
   #merge(): void {
-    const merged: Bucket[] = [];
+    const merged: Bucket<S>[] = [];
     for (let i = 0; i < this.#buckets.length; i += 2) {
-      const a = this.#buckets[i] as Bucket;
+      const a = this.#buckets[i] as Bucket<S>;
       const b = this.#buckets[i + 1];
       if (b === undefined) {
         merged.push(a);
@@ -157,21 +158,21 @@ export class SampleKeeper {
    * The samples kept, in order, and their plot points in the order drawn. Read it right after the
    * last offer: the last sample may be built now, from the state its `make` reads.
    */
-  result(): { samples: Sample[]; plots: PlotPoint[] } {
+  result(): { samples: S[]; plots: PlotPoint[] } {
     // Each list is in index order already (pinned as offered, buckets over consecutive
     // stretches, the last offer last): merged, one entry per index. A pinned sample and a
     // bucket's entry of the same index hold the same sample and plots (made once).
-    const kept: Entry[] = [];
+    const kept: Entry<S>[] = [];
     for (const bucket of this.#buckets) keepInOrder(kept, bucket.low, bucket.high, bucket.deep);
     let last = this.#last;
     if (last === undefined && this.#lastMake !== undefined) {
       const made = this.#lastMake();
       last = { index: this.#lastIndex, sample: made.sample, plots: made.plots };
     }
-    const samples: Sample[] = [];
+    const samples: S[] = [];
     const plots: PlotPoint[] = [];
     let previous = -1;
-    const take = (index: number, sample: Sample, drawn: readonly PlotPoint[]): void => {
+    const take = (index: number, sample: S, drawn: readonly PlotPoint[]): void => {
       if (index === previous) return;
       previous = index;
       samples.push(sample);
@@ -183,7 +184,7 @@ export class SampleKeeper {
       for (; p < pinned.length && (pinned[p] as number) <= entry.index; p++)
         take(
           pinned[p] as number,
-          this.#pinnedSample[p] as Sample,
+          this.#pinnedSample[p] as S,
           this.#pinnedPlots[p] as readonly PlotPoint[],
         );
       take(entry.index, entry.sample, entry.plots);
@@ -191,7 +192,7 @@ export class SampleKeeper {
     for (; p < pinned.length; p++)
       take(
         pinned[p] as number,
-        this.#pinnedSample[p] as Sample,
+        this.#pinnedSample[p] as S,
         this.#pinnedPlots[p] as readonly PlotPoint[],
       );
     if (last !== undefined) take(last.index, last.sample, last.plots);
@@ -200,14 +201,14 @@ export class SampleKeeper {
 }
 
 /** Appends a bucket's entries to `kept` by index, each index once (they may be one entry). */
-function keepInOrder(kept: Entry[], a: Entry, b: Entry, c: Entry): void {
+function keepInOrder<S>(kept: Entry<S>[], a: Entry<S>, b: Entry<S>, c: Entry<S>): void {
   const [x, y, z] = sorted3(a, b, c);
   kept.push(x);
   if (y.index !== x.index) kept.push(y);
   if (z.index !== y.index) kept.push(z);
 }
 
-function sorted3(a: Entry, b: Entry, c: Entry): [Entry, Entry, Entry] {
+function sorted3<S>(a: Entry<S>, b: Entry<S>, c: Entry<S>): [Entry<S>, Entry<S>, Entry<S>] {
   if (a.index > b.index) [a, b] = [b, a];
   if (b.index > c.index) [b, c] = [c, b];
   if (a.index > b.index) [a, b] = [b, a];
