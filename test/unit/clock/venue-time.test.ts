@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   createdAtSample,
@@ -7,6 +8,35 @@ import {
 } from '../../../src/clock/venue-time.ts';
 
 const T = Date.parse('2026-01-05T00:00:00Z');
+
+/**
+ * The estimate as first written (every edge a tuple, one sort with starts before ends at a
+ * place): what `estimateOffset` must still answer, to the bit.
+ */
+function referenceEstimate(samples: readonly VenueTimeSample[]): ReturnType<typeof estimateOffset> {
+  if (samples.length === 0) return { kind: 'none' };
+  const edges: [number, 1 | -1][] = [];
+  for (const s of samples) edges.push([s.venueFrom - s.answeredAt, 1], [s.venueTo - s.sentAt, -1]);
+  edges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  let count = 0;
+  let best = 0;
+  for (const [, step] of edges) {
+    count += step;
+    if (count > best) best = count;
+  }
+  if (best * 2 <= samples.length) return { kind: 'disagree', samples: samples.length };
+  let low = Infinity;
+  let high = -Infinity;
+  count = 0;
+  for (let i = 0; i < edges.length; i++) {
+    const edge = edges[i]!;
+    count += edge[1];
+    if (count !== best) continue;
+    low = Math.min(low, edge[0]);
+    high = Math.max(high, edges[i + 1]?.[0] ?? edge[0]);
+  }
+  return { kind: 'known', bounds: { low, high }, agreeing: best, samples: samples.length };
+}
 
 /** A Date-header sample taken over `sentAt`..`answeredAt` when the venue read `venueAt`. */
 function dated(venueAt: number, sentAt: number, answeredAt = sentAt + 10): VenueTimeSample {
@@ -70,5 +100,28 @@ describe('estimateOffset', () => {
       kind: 'disagree',
       samples: 4,
     });
+  });
+
+  it('answers as the tuple-and-sort estimate does, ties and touching ranges included', () => {
+    // Small integers, so that edges often fall on one place; samples from one answer to 40.
+    const sample = fc
+      .tuple(
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 1, max: 12 }),
+      )
+      .map(([sentAt, wait, venueFrom, width]) => ({
+        sentAt,
+        answeredAt: sentAt + wait,
+        venueFrom,
+        venueTo: venueFrom + width,
+      }));
+    fc.assert(
+      fc.property(fc.array(sample, { minLength: 1, maxLength: 40 }), (samples) => {
+        expect(estimateOffset(samples)).toEqual(referenceEstimate(samples));
+      }),
+      { seed: 31, numRuns: 2000 },
+    );
   });
 });
