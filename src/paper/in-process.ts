@@ -4,7 +4,7 @@ import { resolvePaperOptions, type PaperVenueOptions } from './options.ts';
 import { buildPaperRoutes } from './paper-routes.ts';
 import { SlidingWindowRateLimiter } from './rate-limiter.ts';
 import { MAX_BODY_BYTES } from './read-body.ts';
-import { fail, type Reply } from './reply.ts';
+import { envelopeText, fail, type Reply } from './reply.ts';
 import type { RouteMethod } from './router.ts';
 
 /** One answer of the in-process venue, as the HTTP server would write it. */
@@ -34,7 +34,7 @@ export interface InProcessPaperVenue {
 }
 
 function envelope(reply: Reply, date: string): InProcessAnswer {
-  const text = JSON.stringify({ body: reply.body, message: reply.message, status: reply.status });
+  const text = envelopeText(reply);
   return {
     status: reply.status,
     headers: {

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Reply } from './reply.ts';
+import { envelopeText, type Reply } from './reply.ts';
 
 /**
  * Writes a reply straight onto a socket, for the answers Node gives before there is a request
@@ -13,7 +13,7 @@ export function writeRawReply(socket: Duplex, reply: Reply): void {
     socket.destroy();
     return;
   }
-  const text = JSON.stringify({ body: reply.body, message: reply.message, status: reply.status });
+  const text = envelopeText(reply);
   const headers = {
     ...reply.headers,
     'content-type': 'application/json; charset=utf-8',

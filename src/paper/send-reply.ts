@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Reply } from './reply.ts';
+import { envelopeText, type Reply } from './reply.ts';
 
 /**
  * Writes a reply as the docs/conventions.md §2 envelope `{"body", "message", "status"}` with the same
@@ -10,7 +10,7 @@ import type { Reply } from './reply.ts';
  */
 export function sendReply(res: ServerResponse, reply: Reply, closeConnection = false): void {
   if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify({ body: reply.body, message: reply.message, status: reply.status });
+  const text = envelopeText(reply);
   res.writeHead(reply.status, {
     ...reply.headers,
     'content-type': 'application/json; charset=utf-8',

@@ -148,7 +148,6 @@ class Exchange {
   readonly #cancels: (() => void)[] = [];
   readonly #faulty: boolean;
   #settled = false;
-  readonly #onAbort = (): void => this.#finish(() => this.#reject(abortError(this.#signal)));
 
   constructor(
     options: SimNetworkOptions,
@@ -168,18 +167,24 @@ class Exchange {
   start(): void {
     const signal = this.#signal;
     if (signal?.aborted === true) {
-      this.#onAbort();
+      this.handleEvent();
       return;
     }
-    signal?.addEventListener('abort', this.#onAbort, { once: true });
+    // This object is the listener (`handleEvent`): no closure made and named per request.
+    signal?.addEventListener('abort', this, { once: true });
     this.#toVenue();
+  }
+
+  /** The sender's signal fired: the request fails as fetch's does. */
+  handleEvent(): void {
+    this.#finish(() => this.#reject(abortError(this.#signal)));
   }
 
   #finish(settle: () => void): void {
     if (this.#settled) return;
     this.#settled = true;
     for (const cancel of this.#cancels) cancel();
-    this.#signal?.removeEventListener('abort', this.#onAbort);
+    this.#signal?.removeEventListener('abort', this);
     settle();
   }
 

@@ -13,14 +13,19 @@ export class RequestAbort {
   readonly #controller = new AbortController();
   #why: AbortWhy | undefined;
   readonly #callerSignal: AbortSignal | undefined;
-  readonly #onCallerAbort = (): void => this.abort('caller');
   readonly #cancelTimer: () => void;
 
   /** Listens to the caller's signal and starts the timeout (`timeoutMs` for the whole exchange). */
   constructor(callerSignal: AbortSignal | undefined, timeoutMs: number, startTimer: StartTimer) {
     this.#callerSignal = callerSignal;
-    callerSignal?.addEventListener('abort', this.#onCallerAbort, { once: true });
+    // This object is the listener (`handleEvent`): no closure made and named per request.
+    callerSignal?.addEventListener('abort', this, { once: true });
     this.#cancelTimer = startTimer(timeoutMs, () => this.abort('timeout'));
+  }
+
+  /** The caller's signal fired. */
+  handleEvent(): void {
+    this.abort('caller');
   }
 
   /** The signal the fetch and the body read follow. */
@@ -43,6 +48,6 @@ export class RequestAbort {
   /** Stops the timer and stops listening to the caller (the request is over). */
   release(): void {
     this.#cancelTimer();
-    this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
+    this.#callerSignal?.removeEventListener('abort', this);
   }
 }

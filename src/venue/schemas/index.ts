@@ -24,6 +24,7 @@ export {
   orderRequestBodySchema,
   wireOrderSchema,
   parseOrderRequestBody,
+  checkOrderRequestBodyFast,
   parseVenueOrder,
   venueOrderToWire,
   type WireOrder,

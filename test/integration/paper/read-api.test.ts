@@ -116,6 +116,20 @@ describe('GET /api/v1/market (§5)', () => {
     const { rows } = await markets();
     expect(rows.find((row) => row['id'] === 3)?.['IsActive']).toBe(false);
   });
+
+  it('shows a change between two listings, in the text JSON.stringify writes', async () => {
+    harness = await startHarness();
+    const before = await markets('?type=PERPETUAL');
+    expect(before.rows.find((row) => row['id'] === 3)?.['IsActive']).toBe(true);
+    harness.venue.engine.setMarketActive(3, false);
+    const after = await markets('?type=PERPETUAL');
+    expect(after.rows.find((row) => row['id'] === 3)?.['IsActive']).toBe(false);
+    // The rows are written once and kept: the answer is still the envelope's JSON.stringify.
+    for (const { answer, rows } of [before, after]) {
+      const envelope = { body: { markets: rows }, message: answer.json.message, status: 200 };
+      expect(answer.text).toBe(JSON.stringify(envelope));
+    }
+  });
 });
 
 interface WireQuote {
