@@ -291,7 +291,7 @@ function marketSamples(
   marks: Map<number, bigint>,
   prices: SharedValues,
 ): MarketSample[] {
-  const entries = book.entries();
+  const entries = book.sortedEntries();
   if (entries.length === 0) return NO_MARKETS;
   return entries.map(([marketId, position]) => {
     const mark = markPriceX18(snapshot.quotes?.get(marketId));

@@ -127,7 +127,7 @@ export class Portfolio {
   /** Unrealized PnL of the account at the mark price of `snapshot` (markets without a mark count 0). */
   unrealizedX18(snapshot: Snapshot): bigint {
     let total = 0n;
-    for (const [marketId, position] of this.#account.entries()) {
+    for (const [marketId, position] of this.#account.sortedEntries()) {
       if (position.amountX18 === 0n) continue;
       const mark = markPriceX18(snapshot.quotes?.get(marketId));
       if (mark !== undefined) total += unrealizedPnlX18(position, mark);

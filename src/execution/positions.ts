@@ -107,11 +107,19 @@ export class PositionBook {
 
   /** Every market traded so far, by id ascending. */
   entries(): [number, PositionState][] {
+    // A copy of the list (its pairs are frozen): what a caller does with it stays its own.
+    return this.sortedEntries().slice() as [number, PositionState][];
+  }
+
+  /**
+   * {@link entries} without the copy, for a caller that only reads it: the book's own list
+   * until the next fill (a backtest reads it on every snapshot and for every intent's checks).
+   */
+  sortedEntries(): readonly (readonly [number, PositionState])[] {
     this.#sorted ??= [...this.#positions.entries()]
       .sort((a, b) => a[0] - b[0])
       .map((entry) => Object.freeze(entry) as [number, PositionState]);
-    // A copy of the list (its pairs are frozen): what a caller does with it stays its own.
-    return this.#sorted.slice();
+    return this.#sorted;
   }
 
   /** Realized PnL minus fees, over all markets. */

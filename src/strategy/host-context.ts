@@ -159,7 +159,8 @@ export class HostContext {
       );
       return;
     }
-    options.log.debug({ plot: name, value: text }, 'plot');
+    // (The line's fields are built only when it is written: a strategy plots every snapshot.)
+    if (options.log.isLevelEnabled('debug')) options.log.debug({ plot: name, value: text }, 'plot');
     options.onPlot?.(name, text, options.now());
   };
 

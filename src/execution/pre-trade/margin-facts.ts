@@ -22,7 +22,7 @@ export function marginFactsOf(
 ): MarginFacts {
   const markOf = marksOf(snapshot);
   const positions = new Map<number, HeldPosition>();
-  for (const [marketId, position] of account.entries()) {
+  for (const [marketId, position] of account.sortedEntries()) {
     const amountX18 = position.amountX18 + pendingX18(marketId);
     if (amountX18 === 0n) continue;
     const entryPriceX18 =
