@@ -100,7 +100,7 @@ export function estimateOffset(samples: readonly VenueTimeSample[]): OffsetEstim
   const startNext = (i: number, j: number): boolean => j >= n || from[i]! <= to[j]!;
   let count = 0;
   let best = 0;
-  for (let i = 0, j = 0; i < n; ) {
+  for (let i = 0, j = 0; i < n;) {
     if (startNext(i, j)) {
       count += 1;
       i += 1;
@@ -115,7 +115,7 @@ export function estimateOffset(samples: readonly VenueTimeSample[]): OffsetEstim
   let low = Infinity;
   let high = -Infinity;
   count = 0;
-  for (let i = 0, j = 0; i < n; ) {
+  for (let i = 0, j = 0; i < n;) {
     const start = startNext(i, j);
     const at = start ? from[i++]! : to[j++]!;
     count += start ? 1 : -1;
