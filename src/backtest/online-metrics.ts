@@ -76,7 +76,8 @@ export class PnlAccumulator {
     this.unrealizedPnlX18 = point.unrealizedPnlX18;
     this.netPnlX18 = point.netPnlX18;
     if (point.inMarket) this.inMarketSamples += 1;
-    this.grossSumX18 += point.grossNotionalX18;
+    // (A flat market adds nothing: no new bigint for it every snapshot.)
+    if (point.grossNotionalX18 !== 0n) this.grossSumX18 += point.grossNotionalX18;
     const previous = this.#previousEquity;
     if (point.netPnlX18 === this.#previousNet && this.samples > 1) {
       // Equity unchanged (a flat stretch): no new peak or drawdown, a zero return.
@@ -101,9 +102,10 @@ export class PnlAccumulator {
     if (previous <= 0n) this.#ruined = true;
     else if (!this.#ruined) {
       const r = ((equity - previous) * RETURN_SCALE) / previous;
+      const squared = r * r;
       this.#sum += r;
-      this.#sumSquares += r * r;
-      if (r < 0n) this.#downsideSquares += r * r;
+      this.#sumSquares += squared;
+      if (r < 0n) this.#downsideSquares += squared;
     }
     this.#previousEquity = equity;
   }

@@ -30,17 +30,21 @@ export class MemoryJournalStore implements JournalStore {
   }
 
   insert(records: readonly OrderRecord[]): void {
-    const batch = new Set<string>();
+    // Checked before any is added: a refused batch writes nothing. (A Set of the batch only
+    // when it holds more than one order: most hold one.)
+    const batch = records.length > 1 ? new Set<string>() : undefined;
     for (const { signature } of records) {
-      if (this.#signatures.has(signature) || batch.has(signature))
+      if (this.#signatures.has(signature) || batch?.has(signature) === true)
         throw new QuantaError(
           ErrorCodes.JOURNAL,
           `UNIQUE constraint failed: orders.signature (${signature} is journaled already: the same signed bytes are one order)`,
         );
-      batch.add(signature);
+      batch?.add(signature);
     }
-    for (const signature of batch) this.#signatures.add(signature);
-    for (const record of records) this.#rows.push(record);
+    for (const record of records) {
+      this.#signatures.add(record.signature);
+      this.#rows.push(record);
+    }
   }
 
   /** The record is the row; the file's count of attempts ahead of a send does not apply here. */

@@ -378,6 +378,19 @@ describe('OrderJournal', () => {
     journal.close();
   });
 
+  it('journals in memory as the file does: a batch with a signature seen before writes nothing', () => {
+    const journal = OrderJournal.inMemory();
+    journal.insertPending(order('0x40'), 1);
+    expect(() => journal.insertPending(order('0x40'), 2)).toThrow(/UNIQUE/);
+    expect(() => journal.insertPendingMany([order('0x41'), order('0x41')], 3)).toThrow(/UNIQUE/);
+    expect(() => journal.insertPendingMany([order('0x42'), order('0x40')], 4)).toThrow(/UNIQUE/);
+    expect(journal.all().map((r) => r.signature)).toEqual(['0x40']);
+    expect(journal.insertPendingMany([order('0x41'), order('0x42')], 5).map((r) => r.id)).toEqual([
+      2, 3,
+    ]);
+    journal.close();
+  });
+
   it('answers from memory exactly what the file holds, through every kind of change', () => {
     dir = mkdtempSync(join(tmpdir(), 'quanta-journal-'));
     const path = join(dir, 'journal.sqlite');
