@@ -121,7 +121,11 @@ function abortError(signal: AbortSignal | null | undefined): Error {
 }
 
 function response(answer: InProcessAnswer, text = answer.text, status = answer.status): Response {
-  const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(text)) };
+  // The venue's own text carries its own content-length already; a spoiled one is measured.
+  const headers =
+    text === answer.text
+      ? answer.headers
+      : { ...answer.headers, 'content-length': String(Buffer.byteLength(text)) };
   return new SimResponse(text, { status, headers });
 }
 
