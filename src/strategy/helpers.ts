@@ -306,9 +306,11 @@ export class RollingWindow {
     }
     // z = (n·x − Σx) / √(n·Σx² − (Σx)²); compare n·x − Σx with t·√(…) by signs, then squares.
     if (this.#compared !== valueX18) {
-      this.#compared = valueX18;
+      // Remembered only once computed: a value that throws here (a number, from untyped code)
+      // must throw again, not match and reuse the previous value's left side.
       this.#left = (this.#countX * valueX18 - this.#sum) * X18;
       this.#leftSquared = undefined;
+      this.#compared = valueX18;
     }
     const left = this.#left;
     const t = thresholdX18;

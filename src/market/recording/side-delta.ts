@@ -124,9 +124,7 @@ function applyShiftedSide(
     if (problem !== undefined) throw blockProblem(problem);
   }
   for (let k = 0; k < size; k += PER_LEVEL) {
-    const moved = (baseNums[baseFrom + k] as number) + pending + shift;
-    if (!(moved >= 0) || !Number.isSafeInteger(moved)) throw badShift(shift, k / PER_LEVEL);
-    nums[from + k] = moved;
+    nums[from + k] = shiftTick((baseNums[baseFrom + k] as number) + pending, shift, k / PER_LEVEL);
   }
   return new SideLevels(expo, nums, from, count, undefined, keeps ? base.quantityTexts : undefined);
 }

@@ -22,7 +22,7 @@ import {
   type WorkerReport,
   type WorkerStart,
 } from './worker-protocol.ts';
-import { takeAnswer, type AnswerLine } from './sync-answers.ts';
+import { takeAnswer, type AnswerLine, type WorkerAnswer } from './sync-answers.ts';
 
 /**
  * How long a question may wait for the main thread. It answers at its next turn (it is awaiting
@@ -44,7 +44,7 @@ function report(message: WorkerReport): void {
 function ask(question: WorkerQuestion): unknown {
   const id = ++questions;
   report({ kind: 'ask', id, question });
-  let answer;
+  let answer: WorkerAnswer;
   try {
     answer = takeAnswer(answers, id, ANSWER_WAIT_MS);
   } catch (error) {

@@ -22,6 +22,7 @@ export type WorkerAnswer = { readonly id: number } & (
 export interface AnswerLine {
   /** One 32-bit cell: how many answers the main thread has posted (wraps around). */
   readonly posted: Int32Array;
+  /** The main thread's end posts the answers; the worker's end is read with receiveMessageOnPort. */
   readonly port: MessagePort;
 }
 

@@ -118,6 +118,16 @@ describe('exact x18 helpers for strategy maths', () => {
       for (const t of thresholds) expect(w.compareZ(eleven, t)).toBe(fresh.compareZ(eleven, t));
     }
   });
+
+  it('RollingWindow.compareZ throws for a number (untyped code) every time, not once', () => {
+    const w = new RollingWindow(3);
+    for (const v of ['10', '20', '30']) w.push(toX18(v));
+    const notX18 = 25 as unknown as bigint;
+    expect(() => w.compareZ(notX18, 0n)).toThrow(TypeError);
+    // Before the fix the value was remembered before the maths threw: the second call matched it
+    // and compared the previous left side (0n) instead.
+    expect(() => w.compareZ(notX18, 0n)).toThrow(TypeError);
+  });
 });
 
 it('reads many position texts in turn, each as its own value', () => {

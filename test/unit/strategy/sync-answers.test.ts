@@ -1,8 +1,8 @@
 // A strategy in a worker asks the main thread synchronously (ctx.position, ctx.equity, …). The
 // main thread's wake-up for one answer can land while the worker already waits for the next:
 // the old worker read "no answer" there, failed that call, and every later question of the run
-// got the answer before its own (a CI run saw ctx.entryPrice return the equity). Here a stand-in
-// main thread in a real worker thread makes exactly that late wake-up, deterministically: it
+// got the answer before its own (ctx.entryPrice answered with the equity, and so on). A stand-in
+// main thread in a real worker thread makes exactly that late wake-up here, deterministically: it
 // wakes the asker only once the asker waits (Atomics.notify counts the waiters it woke).
 import { once } from 'node:events';
 import { MessageChannel, Worker } from 'node:worker_threads';
