@@ -21,6 +21,11 @@ export interface MarketSim {
    * random walk sets the price.
    */
   external: ReplayedBook | null;
+  /**
+   * The last mark the margin rules read (`SimMarkets.markOf`), held while the book is one-sided;
+   * undefined until a mark was read.
+   */
+  lastMarkX18: bigint | undefined;
 }
 
 /** A market at its initial mid, its random walk seeded from the engine seed and its id. */
@@ -33,6 +38,7 @@ export function newMarketSim(resolved: ResolvedMarket, seed: number): MarketSim 
     midX18: resolved.initialMidX18,
     syntheticBook: null,
     external: null,
+    lastMarkX18: undefined,
   };
 }
 

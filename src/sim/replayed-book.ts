@@ -53,10 +53,11 @@ export function replayedBookOf(replayed: ReplayedBook): Book {
 /** A replayed quote's mid by the one mid rule; `undefined` when a side is empty. */
 export function replayedMidOf(replayed: ReplayedBook): bigint | undefined {
   if (replayed.midRead) return replayed.midX18;
-  // A book made already (an order met it) has its best levels first; otherwise the quote's x18
-  // levels are enough: a mark (the liquidation check reads one per held market every step)
-  // needs no book of level objects.
-  const fast = replayed.book === null ? quoteMid(replayed.quote) : null;
+  // The quote's x18 levels are enough: a mark (the liquidation check reads one per held market
+  // every step) needs no book of level objects. Also when a book was made already (an order met
+  // it): its first levels are the quote's best prices whatever the order consumed, and a market
+  // first held after that order would have its other side parsed only for its best price.
+  const fast = quoteMid(replayed.quote);
   replayed.midX18 = fast === null ? bookMid(replayedBookOf(replayed)) : fast;
   replayed.midRead = true;
   return replayed.midX18;

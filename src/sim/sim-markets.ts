@@ -71,7 +71,6 @@ export interface SimMarketRules {
  */
 export class SimMarkets {
   readonly #sims = new Map<number, MarketSim>();
-  readonly #lastMark = new Map<number, bigint>();
   readonly #rules: SimMarketRules;
   readonly #iso: IsoTimestamps;
   readonly #texts = new DecimalTexts();
@@ -158,8 +157,10 @@ export class SimMarkets {
     const sim = this.#sims.get(marketId);
     if (sim === undefined) return undefined;
     const mid = midOf(sim);
-    if (mid === undefined) return this.#lastMark.get(marketId);
-    this.#lastMark.set(marketId, mid);
+    // Kept on the market, not in a Map by id: the liquidation check reads every held market's
+    // mark at every replayed snapshot.
+    if (mid === undefined) return sim.lastMarkX18;
+    sim.lastMarkX18 = mid;
     return mid;
   }
 

@@ -36,6 +36,13 @@ const marks = fc.array(fc.option(fc.bigInt({ min: 1n, max: 10_000n * X18 }), { n
   maxLength: 3,
 });
 
+// Marks from a few values, so that checks in a row often see the same marks (the watch keeps
+// its last answer for them) and a mark comes back after a missing one.
+const fewMarks = fc.array(
+  fc.constantFrom(undefined, 1n * X18, 1900n * X18, 2500n * X18, 3000n * X18),
+  { minLength: 3, maxLength: 3 },
+);
+
 /** The rule as the engine asked it before: the account model's input, then `isLiquidatable`. */
 function byModel(ledger: AccountLedger, markOf: (id: number) => bigint | undefined): boolean {
   const input = ledgerAccount(ledger, (id) => MARKETS.get(id), markOf);
@@ -43,44 +50,53 @@ function byModel(ledger: AccountLedger, markOf: (id: number) => bigint | undefin
   return isLiquidatable(input);
 }
 
+/** Random fills, each followed by checks at random marks: `liquidatable` against the model. */
+function sameAsModel(checkMarks: fc.Arbitrary<(bigint | undefined)[]>, maxChecks: number): void {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 5000 }),
+      fc.array(fc.tuple(fill, fc.array(checkMarks, { minLength: 1, maxLength: maxChecks })), {
+        minLength: 1,
+        maxLength: 12,
+      }),
+      (deposit, steps) => {
+        const ledger = new AccountLedger('a', BigInt(deposit) * X18);
+        let read: number[] = [];
+        let at: (bigint | undefined)[] = [];
+        const markOf = (id: number): bigint | undefined => {
+          read.push(id);
+          return at[[...MARKETS.keys()].indexOf(id)];
+        };
+        const watch = new MarginWatch((id) => MARKETS.get(id), markOf);
+        for (const [one, checks] of steps) {
+          // A SPOT sell of more than is held never reaches the ledger (the venue refuses it).
+          const held = ledger.positionAmountX18(one.marketId);
+          if (one.marketId === SPOT?.id && one.side === 'SELL' && one.amountX18 > held) continue;
+          ledger.applyFill(one.marketId, one.side, one.amountX18, one.priceX18, one.feeX18);
+          for (const check of checks) {
+            at = check;
+            read = [];
+            const expected = byModel(ledger, markOf);
+            const modelRead = read;
+            read = [];
+            expect(watch.liquidatable(ledger)).toBe(expected);
+            expect(read).toEqual(modelRead);
+          }
+        }
+      },
+    ),
+    { numRuns: 300, endOnFailure: true },
+  );
+}
+
 describe('MarginWatch', () => {
   it('answers as the account model, reading the same marks, fill after fill', () => {
     expect(SPOT).toBeDefined();
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 5000 }),
-        fc.array(fc.tuple(fill, fc.array(marks, { minLength: 1, maxLength: 3 })), {
-          minLength: 1,
-          maxLength: 12,
-        }),
-        (deposit, steps) => {
-          const ledger = new AccountLedger('a', BigInt(deposit) * X18);
-          let read: number[] = [];
-          let at: (bigint | undefined)[] = [];
-          const markOf = (id: number): bigint | undefined => {
-            read.push(id);
-            return at[[...MARKETS.keys()].indexOf(id)];
-          };
-          const watch = new MarginWatch((id) => MARKETS.get(id), markOf);
-          for (const [one, checks] of steps) {
-            // A SPOT sell of more than is held never reaches the ledger (the venue refuses it).
-            const held = ledger.positionAmountX18(one.marketId);
-            if (one.marketId === SPOT?.id && one.side === 'SELL' && one.amountX18 > held) continue;
-            ledger.applyFill(one.marketId, one.side, one.amountX18, one.priceX18, one.feeX18);
-            for (const check of checks) {
-              at = check;
-              read = [];
-              const expected = byModel(ledger, markOf);
-              const modelRead = read;
-              read = [];
-              expect(watch.liquidatable(ledger)).toBe(expected);
-              expect(read).toEqual(modelRead);
-            }
-          }
-        },
-      ),
-      { numRuns: 300, endOnFailure: true },
-    );
+    sameAsModel(marks, 3);
+  });
+
+  it('answers as the account model when checks in a row see the same marks, or a missing one', () => {
+    sameAsModel(fewMarks, 8);
   });
 
   it('sees the liquidation price of one long to the unit', () => {
