@@ -26,6 +26,10 @@ export class AccountLedger {
   #feesPaidX18 = 0n;
   readonly #positions = new Map<number, PositionState>();
   #version = 0;
+  // `openPositions` as of `#openAt` (a version): the margin check of every order and the
+  // liquidation watch after every fill read it, and it changes only with a fill.
+  #open: readonly SimPosition[] = [];
+  #openAt = 0;
 
   constructor(accountId: string, initialBalanceX18: bigint) {
     this.accountId = accountId;
@@ -105,11 +109,14 @@ export class AccountLedger {
     return floorDiv(this.#cashX36 + openX36, X18_SCALE);
   }
 
-  /** The positions that are not flat, by market id ascending. */
-  openPositions(): SimPosition[] {
+  /** The positions that are not flat, by market id ascending: one list, kept until the next fill. */
+  openPositions(): readonly SimPosition[] {
+    if (this.#openAt === this.#version) return this.#open;
     const ids: number[] = [];
     for (const [id, state] of this.#positions) if (state.amountX18 !== 0n) ids.push(id);
-    return ids.sort((a, b) => a - b).map((id) => this.position(id));
+    this.#open = ids.sort((a, b) => a - b).map((id) => this.position(id));
+    this.#openAt = this.#version;
+    return this.#open;
   }
 
   /** A copy of the position in `marketId` (flat when never traded). */

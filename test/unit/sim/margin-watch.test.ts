@@ -99,6 +99,26 @@ describe('MarginWatch', () => {
     sameAsModel(fewMarks, 8);
   });
 
+  it("reads the ledger's open positions as they are after each fill (the list is kept between fills)", () => {
+    fc.assert(
+      fc.property(fc.array(fill, { minLength: 1, maxLength: 12 }), (fills) => {
+        const ledger = new AccountLedger('a', 1000n * X18);
+        for (const one of fills) {
+          ledger.applyFill(one.marketId, one.side, one.amountX18, one.priceX18, one.feeX18);
+          // Read twice: the second read is the kept list, the same positions.
+          for (let read = 0; read < 2; read++) {
+            const expected = [...MARKETS.keys()]
+              .sort((a, b) => a - b)
+              .map((id) => ledger.position(id))
+              .filter((p) => p.amountX18 !== 0n);
+            expect(ledger.openPositions()).toEqual(expected);
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('sees the liquidation price of one long to the unit', () => {
     const ledger = new AccountLedger('a', 1000n * X18);
     // Long 1 ETH-USD at 3000 (MMF 2 %): liquidated below 2000 / 0.98 = 2040.816326530612244897…
