@@ -51,7 +51,11 @@ export class Liquidator {
 
   /** The liquidations so far (of one account, or all), oldest first. */
   list(accountId?: string): SimLiquidation[] {
-    return this.#liquidations.filter((l) => accountId === undefined || l.accountId === accountId);
+    // A loop, not a filter with a closure: the backtest asks after every replayed snapshot.
+    const found: SimLiquidation[] = [];
+    for (const l of this.#liquidations)
+      if (accountId === undefined || l.accountId === accountId) found.push(l);
+    return found;
   }
 
   /** Liquidates every account below its maintenance margin now (`at`, after a price change). */

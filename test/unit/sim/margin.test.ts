@@ -123,6 +123,19 @@ describe('liquidation in the simulation (margin checks off in this test engine)'
     expect(sim.liquidations(ACCOUNT)).toHaveLength(1);
     expect(sim.placeOrder(ACCOUNT, request({ amountX18: X18 / 100n })).status).toBe('FILLED');
   });
+
+  it("lists an account's liquidations, not another's", () => {
+    const { engine: sim, clock } = engine({ marginChecks: false });
+    // Another account holds a small long: it stays above its maintenance margin.
+    sim.placeOrder('other', request({ amountX18: X18 / 100n }));
+    doubleUntilRefused(sim);
+    clock.now += 1000;
+    sim.setExternalQuotes([quoteAt('2000', '2000.5')]);
+    expect(sim.liquidations(ACCOUNT)).toHaveLength(1);
+    expect(sim.liquidations('other')).toEqual([]);
+    expect(sim.liquidations('nobody')).toEqual([]);
+    expect(sim.liquidations()).toEqual(sim.liquidations(ACCOUNT));
+  });
 });
 
 describe('SPOT in the simulation', () => {
