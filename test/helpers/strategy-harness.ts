@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseConfig, type Config } from '../../src/config/index.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { createSnapshot, type Snapshot } from '../../src/market/snapshot.ts';
 import { loadStrategy, parseStrategyParams } from '../../src/strategy/load-strategy.ts';
@@ -44,4 +45,23 @@ export function quoteAt(marketId: number, bid: string, ask: string): Quote {
 
 export function snapshotOf(seq: number, markets: Market[], quotes: Quote[] = []): Snapshot {
   return createSnapshot({ seq, takenAt: seq * 1000, markets, quotes });
+}
+
+/**
+ * The config of a backtest of test/fixtures/strategies/buy-hold.ts on ETH-USD (embedded venue,
+ * limits far above what it buys), named `file` in its errors.
+ */
+export function buyHoldConfig(holdSnapshots: number, file: string): Config {
+  return parseConfig(
+    `
+venue: { writeUrl: embedded, readUrl: embedded }
+risk: { maxOrderNotional: '100000', maxPositionNotional: '1000000' }
+strategies:
+  - module: test/fixtures/strategies/buy-hold.ts
+    markets: [ETH-USD]
+    params: { amount: '0.01', holdSnapshots: ${holdSnapshots} }
+`,
+    file,
+    ROOT,
+  );
 }

@@ -8,12 +8,11 @@ import { compareRuns } from '../../../src/backtest/compare.ts';
 import { liveLatencies } from '../../../src/backtest/live-latency.ts';
 import { computeMetrics } from '../../../src/backtest/metrics.ts';
 import { runBacktest } from '../../../src/backtest/run-backtest.ts';
-import { parseConfig } from '../../../src/config/index.ts';
 import type { OrderRecord } from '../../../src/execution/order-record.ts';
 import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
 import { parseDecimalToX18 } from '../../../src/money/index.ts';
 import { testMarket } from '../../helpers/markets.ts';
-import { ROOT } from '../../helpers/strategy-harness.ts';
+import { buyHoldConfig, ROOT } from '../../helpers/strategy-harness.ts';
 import { order } from '../../unit/backtest/trace-fixtures.ts';
 
 const T0 = Date.parse('2026-03-02T10:00:00Z');
@@ -65,18 +64,7 @@ function liveJournal(): OrderRecord[] {
 }
 
 async function compare(live: readonly OrderRecord[], useLiveLatencies: boolean) {
-  const config = parseConfig(
-    `
-venue: { writeUrl: embedded, readUrl: embedded }
-risk: { maxOrderNotional: '100000', maxPositionNotional: '1000000' }
-strategies:
-  - module: test/fixtures/strategies/buy-hold.ts
-    markets: [ETH-USD]
-    params: { amount: '0.01', holdSnapshots: 3 }
-`,
-    'compare-latency.yaml',
-    ROOT,
-  );
+  const config = buyHoldConfig(3, 'compare-latency.yaml');
   const latencies = useLiveLatencies ? liveLatencies(live) : undefined;
   const trace = await runBacktest({
     config,

@@ -3,10 +3,9 @@
 // must come out as they went in, twice over.
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../../src/backtest/run-backtest.ts';
-import { parseConfig } from '../../../src/config/index.ts';
 import { createSnapshot, type Snapshot } from '../../../src/market/snapshot.ts';
 import { testMarket } from '../../helpers/markets.ts';
-import { ROOT } from '../../helpers/strategy-harness.ts';
+import { buyHoldConfig, quoteAt, ROOT } from '../../helpers/strategy-harness.ts';
 
 const T0 = Date.parse('2026-03-02T10:00:00Z');
 
@@ -17,32 +16,14 @@ function snapshots(): Snapshot[] {
       seq: i + 1,
       takenAt: T0 + i * 1000,
       markets: [eth],
-      quotes: [
-        {
-          marketId: 1,
-          timestamp: T0 + i * 1000,
-          bids: [{ price: '2999', quantity: '100' }],
-          asks: [{ price: '3000', quantity: '100' }],
-        },
-      ],
+      quotes: [{ ...quoteAt(1, '2999', '3000'), timestamp: T0 + i * 1000 }],
     }),
   );
 }
 
 describe('a backtest of snapshots the caller holds', () => {
   it('leaves the caller its array, so a second backtest of it replays them all', async () => {
-    const config = parseConfig(
-      `
-venue: { writeUrl: embedded, readUrl: embedded }
-risk: { maxOrderNotional: '100000', maxPositionNotional: '1000000' }
-strategies:
-  - module: test/fixtures/strategies/buy-hold.ts
-    markets: [ETH-USD]
-    params: { amount: '0.01', holdSnapshots: 2 }
-`,
-      'given-snapshots.yaml',
-      ROOT,
-    );
+    const config = buyHoldConfig(2, 'given-snapshots.yaml');
     const given = snapshots();
     const copy = [...given];
     const run = () =>
