@@ -194,58 +194,28 @@ export class ReplayDriver {
     if (this.#unchecked) this.#checkSymbols(false);
   }
 
-  /**
-   * The snapshot's books into the engine, then the liquidations its marks tripped. Waits only
-   * for candles (orders arriving at a candle's open): otherwise it is done when it returns, and
-   * `step` awaits its undefined, one microtask as the promise of an async function done at once
-   * took, without making one per snapshot.
-   */
-  #replayBooks(snapshot: Snapshot, run: ReplayRun): Promise<void> | undefined {
-    if (snapshot.candles !== undefined) return this.#replayCandles(snapshot, snapshot.candles, run);
-    try {
-      this.#replayQuoted(snapshot, run);
-    } catch (error) {
-      // Thrown through the await, as the async function's rejection was (the same tick).
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-    return undefined;
-  }
-
-  /** What the data is (full books or quotes, known at the first quotes), then the replay. */
-  #replayQuoted(snapshot: Snapshot, run: ReplayRun): void {
-    if (this.#dataKind === undefined && snapshot.quotes !== undefined) {
+  /** The snapshot's books into the engine, then the liquidations its marks tripped. */
+  async #replayBooks(snapshot: Snapshot, run: ReplayRun): Promise<void> {
+    const { engine, venue, executor } = run;
+    const { overlay } = this.#options;
+    if (snapshot.candles !== undefined) {
+      this.#dataKind = 'candles';
+      // The candle fill rule (data-kind.ts): the open, then the range, then the close.
+      // Fills inside a candle are booked at its open time (the path inside is not known).
+      this.#now = Math.min(...[...snapshot.candles.values()].map((c) => c.start));
+      for (const [i, step] of candleSteps(snapshot.candles).entries()) {
+        engine.replayQuotes(overlay.quotes(step));
+        if (i === 0 && venue.arrive() > 0) await settle(run);
+      }
+      this.#now = snapshot.takenAt;
+    } else if (this.#dataKind === undefined && snapshot.quotes !== undefined) {
       this.#dataKind = [...snapshot.quotes.values()].some(
         (q) => q.bids.length > 1 || q.asks.length > 1,
       )
         ? 'book'
         : 'quotes';
     }
-    this.#replayQuotes(snapshot, run);
-  }
-
-  /** The candle fill rule (data-kind.ts): the open, then the range, then the close. */
-  async #replayCandles(
-    snapshot: Snapshot,
-    candles: ReadonlyMap<number, Candle>,
-    run: ReplayRun,
-  ): Promise<void> {
-    const { overlay } = this.#options;
-    this.#dataKind = 'candles';
-    // Fills inside a candle are booked at its open time (the path inside is not known).
-    this.#now = Math.min(...[...candles.values()].map((c) => c.start));
-    for (const [i, step] of candleSteps(candles).entries()) {
-      run.engine.replayQuotes(overlay.quotes(step));
-      if (i === 0 && run.venue.arrive() > 0) await settle(run);
-    }
-    this.#now = snapshot.takenAt;
-    this.#replayQuotes(snapshot, run);
-  }
-
-  /** The snapshot's own quotes into the engine, then the liquidations its marks tripped. */
-  #replayQuotes(snapshot: Snapshot, run: ReplayRun): void {
-    const { engine, executor } = run;
-    if (snapshot.quotes !== undefined)
-      engine.replayQuotes(this.#options.overlay.quotes(snapshot.quotes));
+    if (snapshot.quotes !== undefined) engine.replayQuotes(overlay.quotes(snapshot.quotes));
     this.#liquidationsSeen = takeLiquidations(
       engine,
       ACCOUNT_ID,
