@@ -26,10 +26,6 @@ interface MaintenanceForm {
   readonly perpetual: boolean;
   /** False when a held market is unknown: the margin cannot be judged then. */
   readonly known: boolean;
-  /** The marks of the last answer, per position (undefined before the first). */
-  readonly marks: (bigint | undefined)[];
-  /** Whether the sum was below zero at `marks`. */
-  below: boolean;
 }
 
 /**
@@ -58,29 +54,13 @@ export class MarginWatch {
   liquidatable(ledger: AccountLedger): boolean {
     const form = this.#formOf(ledger);
     if (form.marketIds.length === 0) return false;
-    // Every mark is read (in order, as the account model reads them); the sum is made again only
-    // when one changed: the engine asks at each step and at each replayed snapshot, and between
-    // two snapshots the marks stay (a replayed mid is kept until the next quote).
-    let same = true;
+    let sum = form.constant;
     for (let i = 0; i < form.marketIds.length; i++) {
       const mark = this.#markOf(form.marketIds[i] as number);
-      if (mark === undefined) {
-        // `below` no longer matches the marks kept (some were just replaced).
-        form.marks.fill(undefined);
-        return false;
-      }
-      if (mark !== form.marks[i]) {
-        form.marks[i] = mark;
-        same = false;
-      }
+      if (mark === undefined) return false;
+      sum += (form.slopes[i] as bigint) * mark;
     }
-    if (!same) {
-      let sum = form.constant;
-      for (let i = 0; i < form.marks.length; i++)
-        sum += (form.slopes[i] as bigint) * (form.marks[i] as bigint);
-      form.below = sum < 0n;
-    }
-    return form.known && form.perpetual && form.below;
+    return form.known && form.perpetual && sum < 0n;
   }
 
   #formOf(ledger: AccountLedger): MaintenanceForm {
@@ -105,17 +85,7 @@ export class MarginWatch {
       constant -= q * position.avgEntryPriceX18 * X18_SCALE;
       if (market.type === 'PERPETUAL') perpetual = true;
     }
-    const marks = new Array<bigint | undefined>(marketIds.length).fill(undefined);
-    const form = {
-      version: ledger.version,
-      marketIds,
-      slopes,
-      constant,
-      perpetual,
-      known,
-      marks,
-      below: false,
-    };
+    const form = { version: ledger.version, marketIds, slopes, constant, perpetual, known };
     this.#forms.set(ledger.accountId, form);
     return form;
   }
