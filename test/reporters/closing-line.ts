@@ -3,15 +3,22 @@ import type { Reporter, TestModule } from 'vitest/node';
 /**
  * Prints one plain closing line after vitest's own summary:
  *
- *     tests: 2228 passed, 0 failed, 0 skipped
+ *     tests: 2228 passed, 0 failed, 0 skipped in 489.1s
  *
  * Vitest's summary ("Tests  2228 passed (2228)", coloured when `CI` is set) is not a format that
  * tools reading a run's last lines know; "N passed, N failed" alone on a line is. A test file that
  * failed to load has no test to count, so it counts as one failed test: the line never says
  * "0 failed" for a run that failed; nor does an error outside every test (a failed `beforeAll`, an
- * unhandled rejection), counted once each.
+ * unhandled rejection), counted once each. The time ("in 489.1s", the wall time since vitest
+ * started) makes it the shape of pytest's closing line too, and the last such line of the output.
  */
 export default class ClosingLineReporter implements Reporter {
+  #startedMs = performance.now();
+
+  onInit(): void {
+    this.#startedMs = performance.now();
+  }
+
   onTestRunEnd(
     testModules: ReadonlyArray<TestModule>,
     unhandledErrors: ReadonlyArray<unknown>,
@@ -33,6 +40,9 @@ export default class ClosingLineReporter implements Reporter {
     }
     // After the default reporter's summary: vitest calls reporters in the order configured, and
     // both write synchronously here.
-    process.stdout.write(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    const seconds = ((performance.now() - this.#startedMs) / 1000).toFixed(1);
+    process.stdout.write(
+      `tests: ${passed} passed, ${failed} failed, ${skipped} skipped in ${seconds}s\n`,
+    );
   }
 }
