@@ -2,6 +2,7 @@ import { stdout } from 'node:process';
 import { systemClock } from '../clock/clock.ts';
 import { ErrorCodes, ExitCode, QuantaError } from '../errors/index.ts';
 import { formatViolation } from '../simulation/invariants.ts';
+import { rangeDigest } from '../simulation/range-digest.ts';
 import { runSchedule, type ScheduleResult } from '../simulation/run-schedule.ts';
 import { runSeeds } from '../simulation/run-seeds.ts';
 import type { CommandInput } from './command-spec.ts';
@@ -26,8 +27,9 @@ function line(result: ScheduleResult): string {
 
 /**
  * `quanta sim --seed N | --seeds A-B`: runs whole-bot schedules (src/simulation) and prints
- * one line per seed, and each violation with its seed, invariant and last events. Exit 1 when
- * any schedule broke an invariant.
+ * one line per seed, and each violation with its seed, invariant and last events; a range ends
+ * with its digest (`rangeDigest`: rerun the range to check it). Exit 1 when any schedule broke an
+ * invariant.
  */
 export async function run({ flags }: CommandInput<typeof COMMANDS.sim>): Promise<number> {
   const minutes = count('minutes', flags.minutes);
@@ -57,8 +59,9 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.sim>): Promise
       onResult: (result) => stdout.write(line(result)),
     });
     const seconds = (systemClock.monotonic() - started) / 1000;
+    const violating = results.filter((r) => r.violations.length > 0).length;
     stdout.write(
-      `${results.length} schedules in ${seconds.toFixed(1)} s (${(results.length / seconds).toFixed(2)}/s), ${results.filter((r) => r.violations.length > 0).length} with violations\n`,
+      `seeds ${from}-${to}: ${results.length} schedules, ${violating} with violations, range digest ${rangeDigest(results)}; ${seconds.toFixed(1)} s of wall time (${(results.length / seconds).toFixed(2)} schedules/s)\n`,
     );
   } else {
     throw usage('quanta sim needs --seed N or --seeds A-B (one of them)');

@@ -17,6 +17,7 @@
  */
 import { expect, it } from 'vitest';
 import { formatViolation } from '../../../src/simulation/invariants.ts';
+import { rangeDigest } from '../../../src/simulation/range-digest.ts';
 import { runSeeds } from '../../../src/simulation/run-seeds.ts';
 
 const FROM = Number(process.env.QUANTA_SIM_CI_FROM ?? 1);
@@ -30,7 +31,7 @@ it(`seeds ${FROM}-${TO}: default 10-minute schedules with a crash, no violation`
   // Not "N schedules in S s": a line shaped like pytest's closing ("N passed in S s") reads, to a
   // tool looking for a runner's last summary, as a run that executed no test.
   console.log(
-    `schedules: ${results.length}; wall time: ${seconds.toFixed(1)} s; rate: ${(results.length / seconds).toFixed(2)}/s`,
+    `schedules: ${results.length}; range digest: ${rangeDigest(results)}; wall time: ${seconds.toFixed(1)} s; rate: ${(results.length / seconds).toFixed(2)}/s`,
   );
   expect(results.map((result) => result.seed)).toEqual(
     Array.from({ length: TO - FROM + 1 }, (_, i) => FROM + i),
