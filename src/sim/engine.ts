@@ -138,6 +138,24 @@ export class SimEngine {
   }
 
   /**
+   * {@link quotes} as the JSON text of the venue's quotes body, `{"quotes":[...]}`: the bytes
+   * `JSON.stringify` writes of their wire form. The quotes are polled every second, and writing
+   * the text straight from the books costs less than making the quotes, copying them to the wire
+   * form and writing that.
+   */
+  quotesJson(marketId?: number): string {
+    const now = this.#sync();
+    let text = '{"quotes":[';
+    let first = true;
+    for (const sim of this.#markets.values()) {
+      if (!sim.market.isActive || (marketId !== undefined && sim.market.id !== marketId)) continue;
+      text += first ? this.#markets.quoteJson(sim, now) : `,${this.#markets.quoteJson(sim, now)}`;
+      first = false;
+    }
+    return `${text}]}`;
+  }
+
+  /**
    * The current mid price x18: the random walk's mid, or in replay mode the middle of the last
    * quote's best bid and ask (floored, by the one mid rule `midPriceX18`). `undefined` for an
    * unknown market or a replayed quote with an empty side.

@@ -32,30 +32,55 @@ class DecimalTexts {
 }
 
 /**
- * The quoted levels of one side, best first, consumed levels left out. A size is formatted once
- * per run of equal sizes (a synthetic side holds the same size at every level no fill touched).
- * Prices go through `texts` when given (a replayed book: its levels come back step after step);
- * a synthetic book's are formatted as they come: the walk moves every level's price at each
- * step, so a kept text was about never asked again, and the map cost more than it saved (it also
- * kept thousands of texts alive through young-generation collections).
+ * Hands each quoted level of one side to `take` as price and quantity texts, best first,
+ * consumed levels left out, at most BOOK_DEPTH: the one walk behind a quote as objects and as
+ * JSON text. A size is formatted once per run of equal sizes (a synthetic side holds the same
+ * size at every level no fill touched). Prices go through `texts` when given (a replayed book:
+ * its levels come back step after step); a synthetic book's are formatted as they come: the
+ * walk moves every level's price at each step, so a kept text was about never asked again, and
+ * the map cost more than it saved (it also kept thousands of texts alive through young-generation
+ * collections).
  */
-function quoteLevels(levels: readonly BookLevel[], texts: DecimalTexts | undefined): QuoteLevel[] {
-  const out: QuoteLevel[] = [];
+function eachQuotedLevel(
+  levels: readonly BookLevel[],
+  texts: DecimalTexts | undefined,
+  take: (price: string, quantity: string) => void,
+): void {
+  let count = 0;
   let size = -1n;
   let sizeText = '';
   for (const level of levels) {
-    if (out.length === BOOK_DEPTH) break;
+    if (count === BOOK_DEPTH) break;
     const remaining = level.remainingX18;
     if (remaining > 0n) {
       if (remaining !== size) {
         size = remaining;
         sizeText = texts === undefined ? formatX18(remaining) : texts.of(remaining);
       }
-      const price = texts === undefined ? formatX18(level.priceX18) : texts.of(level.priceX18);
-      out.push({ price, quantity: sizeText });
+      take(texts === undefined ? formatX18(level.priceX18) : texts.of(level.priceX18), sizeText);
+      count += 1;
     }
   }
+}
+
+/** The quoted levels of one side (see {@link eachQuotedLevel}). */
+function quoteLevels(levels: readonly BookLevel[], texts: DecimalTexts | undefined): QuoteLevel[] {
+  const out: QuoteLevel[] = [];
+  eachQuotedLevel(levels, texts, (price, quantity) => out.push({ price, quantity }));
   return out;
+}
+
+/**
+ * The quoted levels of one side as the JSON array `JSON.stringify` writes of
+ * {@link quoteLevels}: the texts are formatX18's (digits, `.` and `-`), which JSON writes as they
+ * are, between quotes.
+ */
+function levelsJson(levels: readonly BookLevel[], texts: DecimalTexts | undefined): string {
+  let text = '[';
+  eachQuotedLevel(levels, texts, (price, quantity) => {
+    text += `${text.length === 1 ? '' : ','}{"price":"${price}","quantity":"${quantity}"}`;
+  });
+  return `${text}]`;
 }
 
 /** How the engine's markets move and quote, from the engine's resolved options. */
@@ -142,6 +167,18 @@ export class SimMarkets {
       bids: quoteLevels(book.bids, texts),
       asks: quoteLevels(book.asks, texts),
     };
+  }
+
+  /**
+   * {@link quote} as the JSON text `JSON.stringify` writes of its wire form (keys in the wire
+   * schema's order), for the venue's quotes answer: no quote and level objects made to be
+   * written out at once.
+   */
+  quoteJson(sim: MarketSim, timestamp: number): string {
+    const book = this.bookOf(sim);
+    const texts = sim.external === null ? undefined : this.#texts;
+    const head = `{"marketId":${JSON.stringify(sim.market.id)},"timestamp":${JSON.stringify(timestamp)}`;
+    return `${head},"bids":${levelsJson(book.bids, texts)},"asks":${levelsJson(book.asks, texts)}}`;
   }
 
   /** The best price an order on `side` would meet now, undefined when that side is empty. */

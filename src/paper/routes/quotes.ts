@@ -1,6 +1,5 @@
-import { quotesToWire } from '../../venue/schemas/index.ts';
 import type { PaperContext } from '../context.ts';
-import { fail, ok, type Reply } from '../reply.ts';
+import { EncodedBody, fail, ok, type Reply } from '../reply.ts';
 import type { Route, RouteRequest } from '../router.ts';
 
 const MARKET_ID = /^(?:0|[1-9]\d*)$/;
@@ -16,7 +15,7 @@ function quotes(request: RouteRequest, context: PaperContext): Reply {
       return fail(400, 'marketId: expected a non-negative integer');
     }
   }
-  return ok(quotesToWire(context.engine.quotes(marketId)), 'Quotes fetched successfully');
+  return ok(new EncodedBody(context.engine.quotesJson(marketId)), 'Quotes fetched successfully');
 }
 
 /**
