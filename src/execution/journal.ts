@@ -74,13 +74,15 @@ export class OrderJournal {
    * @param options.now - the wall clock of the journal's bookkeeping rows; default the system's.
    * @param options.walPreallocatedBytes - the WAL's space written at open; default 16 MB (see
    *   the store).
+   * @param options.idleCheckpointCommits - the fewest commits a quiet-tick checkpoint waits
+   *   for; default 1 (see the store).
    * @throws QuantaError `QUANTA_JOURNAL` or `QUANTA_JOURNAL_DAMAGED` (see the store).
    */
   static open(
     path: string,
     options: Pick<
       SqliteJournalOptions,
-      'bootId' | 'startTimer' | 'now' | 'walPreallocatedBytes'
+      'bootId' | 'startTimer' | 'now' | 'walPreallocatedBytes' | 'idleCheckpointCommits'
     > = {},
   ): OrderJournal {
     return OrderJournal.#over(SqliteJournalStore.open(path, options));

@@ -42,6 +42,11 @@ export interface SqliteJournalOptions {
    * asks less: its files are in memory (/dev/shm), where no fsync waits for a disk.
    */
   readonly walPreallocatedBytes?: number | undefined;
+  /**
+   * The fewest commits the WAL must hold for a quiet tick to checkpoint it (`JournalSync`);
+   * default 1. The simulator asks more: its journal is quiet between nearly every order.
+   */
+  readonly idleCheckpointCommits?: number | undefined;
 }
 
 /**
@@ -158,7 +163,11 @@ export class SqliteJournalStore implements JournalStore {
         path,
         writable,
         onDisk: opened.onDisk,
-        sync: { startTimer: options.startTimer, now: options.now },
+        sync: {
+          startTimer: options.startTimer,
+          now: options.now,
+          idleCheckpointCommits: options.idleCheckpointCommits,
+        },
       });
       if (opened.markFile !== undefined) store.#startMark(opened.markFile);
       return store;

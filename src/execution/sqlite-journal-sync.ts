@@ -23,6 +23,7 @@ export interface JournalSyncOptions {
   readonly onDisk: boolean;
   readonly startTimer?: StartTimer | undefined;
   readonly now?: (() => number) | undefined;
+  readonly idleCheckpointCommits?: number | undefined;
 }
 
 /**
@@ -36,7 +37,7 @@ export interface JournalSyncOptions {
  *
  * WAL checkpoints (two fsyncs each) are kept off the order path: SQLite's automatic ones are
  * off, and this runs a PASSIVE checkpoint when the journal has been quiet for a tick (100-200
- * ms), or after a post-answer write once the WAL holds 1000 commits; closing checkpoints the
+ * ms; `idleCheckpointCommits` may ask the WAL to hold more commits first), or after a post-answer write once the WAL holds 1000 commits; closing checkpoints the
  * rest. The tick is a one-shot timer armed by a commit and re-armed while commits keep coming,
  * so an idle journal starts no timer at all, and a simulation on virtual time (which injects
  * `startTimer`) checkpoints at the same virtual instants on every replay of a seed. A journal that is not a writable file (`:memory:`, read-only) has no policy: its writes
@@ -54,6 +55,7 @@ export class JournalSync {
   #commitsSeen = 0;
   readonly #startTimer: StartTimer;
   readonly #now: () => number;
+  readonly #idleCheckpointCommits: number;
   /** The connection is at synchronous NORMAL now (else FULL, as the file was opened). */
   #atNormal = false;
   /** Cancels the armed quiet-tick timer; undefined when none is armed. */
@@ -64,12 +66,16 @@ export class JournalSync {
    * @param options.startTimer - the quiet tick's timer; default a real one that does not hold
    *   the process open.
    * @param options.now - the wall clock stamped on the WAL restart row; default the system's.
+   * @param options.idleCheckpointCommits - the fewest commits the WAL must hold for a quiet
+   *   tick to checkpoint it; default 1 (every quiet tick after a write). The ticks themselves
+   *   are armed and run the same whatever it is.
    */
   constructor(db: Database.Database, options: JournalSyncOptions) {
     this.#db = db;
     this.#onDisk = options.onDisk;
     this.#startTimer = options.startTimer ?? systemBackgroundTimer;
     this.#now = options.now ?? systemClock.now;
+    this.#idleCheckpointCommits = options.idleCheckpointCommits ?? 1;
     if (!options.onDisk) return;
     this.#syncNormal = db.prepare('PRAGMA synchronous = NORMAL');
     this.#syncFull = db.prepare('PRAGMA synchronous = FULL');
@@ -164,12 +170,15 @@ export class JournalSync {
     }
   }
 
-  /** A tick passed: checkpoint if it saw no commit, else look again a tick later. */
+  /**
+   * A tick passed: checkpoint if it saw no commit (and the WAL holds enough of them), else look
+   * again a tick later.
+   */
   #checkpointIfIdle(): void {
     if (this.#commits !== this.#commitsSeen) {
       this.#commitsSeen = this.#commits;
       this.#armTick();
-    } else this.#checkpointNow();
+    } else if (this.#commits >= this.#idleCheckpointCommits) this.#checkpointNow();
   }
 }
 
