@@ -36,3 +36,28 @@ it('reads as JSON, bytes, a blob or a clone as a Response of the same text does'
   expect(await original.text()).toBe(TEXT);
   expect(copy.status).toBe(200);
 });
+
+it("reads its headers as a fetch Response's headers read", () => {
+  // Not in order and not all lower case: Headers sorts and lowercases the names.
+  const record = {
+    'retry-after': '1',
+    Date: 'Tue, 14 Nov 2023 22:13:20 GMT',
+    'content-type': 'text/plain',
+  };
+  const sim = new SimResponse('', { status: 429, headers: record }).headers;
+  const real = new Response(null, { status: 429, headers: record }).headers;
+  for (const name of ['date', 'DATE', 'Retry-After', 'content-length', 'set-cookie']) {
+    expect(sim.get(name)).toBe(real.get(name));
+    expect(sim.has(name)).toBe(real.has(name));
+  }
+  expect([...sim]).toEqual([...real]);
+  expect([...sim.keys()]).toEqual([...real.keys()]);
+  expect([...sim.values()]).toEqual([...real.values()]);
+  expect(sim.getSetCookie()).toEqual(real.getSetCookie());
+  const seen: string[] = [];
+  sim.forEach((value, name) => seen.push(`${name}=${value}`));
+  expect(seen).toEqual([...real].map(([name, value]) => `${name}=${value}`));
+  expect(() => sim.set('date', 'x')).toThrow(TypeError);
+  expect(() => sim.append('x-a', 'x')).toThrow(TypeError);
+  expect(() => sim.delete('date')).toThrow(TypeError);
+});
