@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { ORDER_STATES, UNFINISHED_STATES, type OrderState } from '../domain/index.ts';
 import { summarizeError } from '../errors/index.ts';
+import { CheckedRows } from './journal-checked-rows.ts';
 import { journalDamaged, whileReading } from './journal-damage.ts';
 import { fileBytes, JournalMarkFile, type JournalMark } from './journal-mark.ts';
 import {
@@ -81,6 +82,8 @@ export class SqliteJournalStore implements JournalStore {
   readonly #inStates = new Map<string, Database.Statement>();
   /** One copy of each repeated text and x18 value across the rows read (a backtest keeps them all). */
   readonly #texts = new RepeatedValues();
+  /** The rows read and checked, each read again with the same values not checked again. */
+  readonly #checked = new CheckedRows();
   readonly #insertMany: (records: readonly OrderRecord[], sums: readonly number[]) => void;
   readonly #kv: SqliteKeyValues;
   readonly #sync: JournalSync;
@@ -305,10 +308,15 @@ export class SqliteJournalStore implements JournalStore {
 
   /** The record of a row read from the file; a value no quanta writes is damage. */
   #toRecord(row: RawOrderRow): OrderRecord {
+    return this.#checked.record(row, this.#check);
+  }
+
+  /** Reads one row into a record, checked; a value no quanta writes is damage. */
+  readonly #check = (row: RawOrderRow): OrderRecord => {
     const read = readOrderRow(row, this.#texts);
     if (isRowProblem(read)) throw journalDamaged(this.#path, [describeRowProblem(read)]);
     return read;
-  }
+  };
 
   #insertOne(record: OrderRecord, fixedSum: number): void {
     // The first attempt is counted in the file with the row (see the class doc).
