@@ -3,7 +3,7 @@ import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import type { OrderRequestBody, SigningDomainConfig } from '../types.ts';
 import { orderDigest } from './order-digest.ts';
 import { accountFromPrivateKey } from './private-key.ts';
-import { signDigest, signatureHex, type DigestSignature } from './sign-digest.ts';
+import { privateKeyBytes, signDigest } from './sign-digest.ts';
 import { rememberOwnSignature } from './verify-digest-signer.ts';
 
 /**
@@ -27,20 +27,20 @@ export interface OrderSigningKey {
 
 class PreparedSigningKey implements OrderSigningKey {
   readonly address: Address;
-  readonly #scalar: bigint;
+  readonly #secret: Uint8Array;
   readonly #signer: string;
 
-  constructor(scalar: bigint, address: Address) {
-    this.#scalar = scalar;
+  constructor(secret: Uint8Array, address: Address) {
+    this.#secret = secret;
     this.address = address;
     this.#signer = address.toLowerCase();
   }
 
   signOrderBody(subaccountId: string, body: OrderRequestBody, domain: SigningDomainConfig): Hex {
     const digest = orderDigest(subaccountId, body, this.address, domain);
-    let signature: DigestSignature;
+    let hex: Hex;
     try {
-      signature = signDigest(digest, this.#scalar);
+      hex = signDigest(digest, this.#secret);
     } catch (error) {
       const kind = error instanceof Error ? error.name : typeof error;
       throw new QuantaError(
@@ -48,7 +48,6 @@ class PreparedSigningKey implements OrderSigningKey {
         `order on market ${body.marketId}: signing failed (${kind})`,
       );
     }
-    const hex: Hex = signatureHex(signature);
     rememberOwnSignature(digest, hex, this.#signer);
     return hex;
   }
@@ -74,7 +73,7 @@ export function orderSigningKey(privateKey: string, what = 'signing key'): Order
   const cached = prepared.get(privateKey);
   if (cached !== undefined) return cached;
   const account = accountFromPrivateKey(privateKey, what);
-  const key = new PreparedSigningKey(BigInt(privateKey), account.address);
+  const key = new PreparedSigningKey(privateKeyBytes(privateKey), account.address);
   if (prepared.size >= PREPARED_LIMIT) {
     const oldest = prepared.keys().next();
     if (oldest.done !== true) prepared.delete(oldest.value);

@@ -1,5 +1,4 @@
-import type { ProjPointType } from '@noble/curves/abstract/weierstrass';
-import { secp256k1 } from '@noble/curves/secp256k1';
+import { recover } from 'tiny-secp256k1';
 import {
   recoverTypedDataAddress,
   type Address,
@@ -49,23 +48,22 @@ export async function recoverTypedDataSigner<
 }
 
 /**
- * The public key that made `signature` over a 32-byte `digest`, with its address (lowercase
- * hex), or `undefined` when the signature is not canonical or recovers nothing. Synchronous and
- * without viem's per-call dynamic import: the paper venue checks every order with it (through
- * `verifyDigestSigner`).
+ * The address (lowercase hex) that made `signature` over a 32-byte `digest`, or `undefined` when
+ * the signature is not canonical or recovers nothing. Synchronous and without viem's per-call
+ * dynamic import: the paper venue checks orders with it (through `verifyDigestSigner`). The
+ * public key is recovered by libsecp256k1 (tiny-secp256k1's WebAssembly build) from r, s and
+ * the parity v − 27: the key noble's `recoverPublicKey` gives (verify-digest-signer.test.ts
+ * compares the two).
  */
-export function recoverDigestPoint(
-  digest: Uint8Array,
-  signature: string,
-): { readonly point: ProjPointType<bigint>; readonly address: string } | undefined {
+export function recoverDigestSigner(digest: Uint8Array, signature: string): string | undefined {
   if (!isCanonicalSignature(signature)) return undefined;
   try {
     const recovery = Number.parseInt(signature.slice(130, 132), 16) - 27;
-    const point = secp256k1.Signature.fromCompact(signature.slice(2, 130))
-      .addRecoveryBit(recovery)
-      .recoverPublicKey(digest);
-    const hash = keccak256Bytes(point.toRawBytes(false).subarray(1));
-    return { point, address: `0x${Buffer.from(hash.subarray(12)).toString('hex')}` };
+    const rs = Buffer.from(signature.slice(2, 130), 'hex');
+    const point = recover(digest, rs, recovery === 1 ? 1 : 0, false);
+    if (point === null) return undefined;
+    const hash = keccak256Bytes(point.subarray(1));
+    return `0x${Buffer.from(hash.buffer, hash.byteOffset + 12, 20).toString('hex')}`;
   } catch {
     return undefined;
   }

@@ -3,7 +3,7 @@ import { ErrorCodes, isQuantaError, QuantaError } from '../../errors/index.ts';
 import { parseRegistrationRequest, type RegistrationRequest } from '../schemas/index.ts';
 import type { SigningDomainConfig } from '../types.ts';
 import { accountFromPrivateKey } from './private-key.ts';
-import { signDigest, signatureHex } from './sign-digest.ts';
+import { privateKeyBytes, signDigest } from './sign-digest.ts';
 import { registerDigest as directRegisterDigest } from './register-digest.ts';
 import { buildRegisterTypedData, type RegisterTypedData } from './register-typed-data.ts';
 import { formatSubaccountId, parseSubaccountId, type SubaccountParts } from './subaccount.ts';
@@ -90,13 +90,13 @@ function buildRegistration(params: SignRegistrationParams): RegistrationRequest 
 /**
  * `digest` signed with `privateKey` (checked by `accountFromPrivateKey` already) by `signDigest`:
  * the bytes viem's `signTypedData` gives (RFC 6979, low s; the eip712 vectors pin them), without
- * its per-call dynamic import of noble and its slower k·G.
+ * its per-call dynamic import of noble and noble's slower signing.
  *
  * @throws QuantaError `QUANTA_SIGNING_FAILED`, naming only the error's class.
  */
 function signWith(digest: Uint8Array, privateKey: Hex, what: string): Hex {
   try {
-    return signatureHex(signDigest(digest, BigInt(privateKey)));
+    return signDigest(digest, privateKeyBytes(privateKey));
   } catch (error) {
     const kind = error instanceof Error ? error.name : typeof error;
     throw new QuantaError(ErrorCodes.SIGNING_FAILED, `${what}: EIP-712 signing failed (${kind})`);

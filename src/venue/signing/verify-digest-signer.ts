@@ -1,29 +1,8 @@
-import { mod } from '@noble/curves/abstract/modular';
-import { invert } from './mod-inverse.ts';
-import { bytesToNumberBE } from '@noble/curves/abstract/utils';
 import { secp256k1 } from '@noble/curves/secp256k1';
-import {
-  addScalarMultiple,
-  affineOf,
-  emptySum,
-  generatorTable,
-  hasAffineX,
-  PointTable,
-} from './point-tables.ts';
-import { isCanonicalSignature, recoverDigestPoint } from './recover-signer.ts';
+import { isCanonicalSignature, recoverDigestSigner } from './recover-signer.ts';
 
-const N = secp256k1.CURVE.n;
 /** A signature's r below p − n may be R.x − n (R.x ≥ n, recovery bit 2): never recorded. */
-const AMBIGUOUS_R = secp256k1.CURVE.Fp.ORDER - N;
-
-/**
- * Window of a signer's table (point-tables.ts; the generator's is built once and shared): a
- * small one (416 points, about as much work as ten checks), built at its second use (a venue
- * checks a session key many times).
- */
-const SIGNER_WINDOW = 5;
-/** Signers whose public key is kept: a venue sees a few session keys at a time. */
-const KEPT_SIGNERS = 8;
+const AMBIGUOUS_R = secp256k1.CURVE.Fp.ORDER - secp256k1.CURVE.n;
 
 /**
  * Answers kept, by the exact bytes checked (signer, signature, digest): a resent order and a
@@ -33,38 +12,28 @@ const KEPT_SIGNERS = 8;
 const KEPT_ANSWERS = 1024;
 const answers = new Map<string, boolean>();
 
-/** A remembered public key: affine, with its table from its second use. */
-interface KnownSigner {
-  readonly x: bigint;
-  readonly y: bigint;
-  table?: PointTable;
-}
+/**
+ * Signers (lowercase hex addresses) a full check accepted a signature of, oldest first: a
+ * signature this process records for one of them is kept as accepted without a check.
+ */
+const checkedSigners = new Set<string>();
+/** A venue sees a few session keys at a time. */
+const KEPT_SIGNERS = 8;
 
-/** Lowercase address -> its public key, oldest first. */
-const signers = new Map<string, KnownSigner>();
-
-function remember(address: string, x: bigint, y: bigint): void {
-  if (signers.size >= KEPT_SIGNERS) {
-    const oldest = signers.keys().next();
-    if (oldest.done !== true) signers.delete(oldest.value);
+function remember(signer: string): void {
+  if (checkedSigners.size >= KEPT_SIGNERS) {
+    const oldest = checkedSigners.values().next();
+    if (oldest.done !== true) checkedSigners.delete(oldest.value);
   }
-  signers.set(address, { x, y });
+  checkedSigners.add(signer);
 }
 
 /**
  * True when `signature` is canonical and recovers to `signer` (lowercase hex address) over the
- * 32-byte `digest`: the same answer as comparing the address of `recoverDigestPoint(digest,
- * signature)` with `signer`, computed faster for a signer seen before.
- *
- * Why it is the same: recovery gives Q = r⁻¹(s·R − h·G), where R is the point with x = r whose
- * y has the parity v − 27. Q equals the signer's known public key P exactly when
- * R = (h/s)·G + (r/s)·P, which is ECDSA verification with the y parity checked too (a plain
- * verify also accepts the other v). A multiplication by P uses P's tables, built once; the
- * recovery multiplies by a fresh R every time. P is remembered only after a full recovery gave
- * `signer`, so P is the key whose address is `signer` (another key with that address would be
- * a keccak collision). The answer for the exact bytes checked (signature, digest, signer) is
- * kept: a resent order or a duplicated delivery is answered without the arithmetic; so is a
- * signature this process made itself (`rememberOwnSignature`).
+ * 32-byte `digest` (`recoverDigestSigner`, libsecp256k1's recovery). The answer for the exact
+ * bytes checked (signature, digest, signer) is kept: a resent order or a duplicated delivery is
+ * answered without the arithmetic; so is a signature this process made itself
+ * (`rememberOwnSignature`).
  */
 export function verifyDigestSigner(digest: Uint8Array, signature: string, signer: string): boolean {
   if (!isCanonicalSignature(signature)) return false;
@@ -100,10 +69,10 @@ export function rememberOwnSignature(digest: Uint8Array, signature: string, sign
     return;
   const key = answerKey(digest, signature, signer);
   if (answers.has(key)) return;
-  // A signer's first signature is checked in full (and its public key remembered): a signer
-  // that makes wrong signatures (a broken table, a wrong recovery bit) is refused by the venue
-  // on its first order, not trusted.
-  keep(key, signers.has(signer) ? true : checkCanonical(digest, signature, signer));
+  // A signer's first signature is checked in full (and the signer remembered): a signer that
+  // makes wrong signatures (a wrong key, a wrong recovery bit) is refused by the venue on its
+  // first order, not trusted.
+  keep(key, checkedSigners.has(signer) ? true : checkCanonical(digest, signature, signer));
 }
 
 /** The key of an answer: the exact bytes checked. */
@@ -120,27 +89,7 @@ function keep(key: string, answer: boolean): void {
 
 /** {@link verifyDigestSigner} for a canonical `signature`, not kept. */
 function checkCanonical(digest: Uint8Array, signature: string, signer: string): boolean {
-  const known = signers.get(signer);
-  if (known === undefined) {
-    const recovered = recoverDigestPoint(digest, signature);
-    if (recovered === undefined || recovered.address !== signer) return false;
-    const { x, y } = recovered.point.toAffine();
-    remember(signer, x, y);
-    return true;
-  }
-  const r = BigInt(`0x${signature.slice(2, 66)}`);
-  const s = BigInt(`0x${signature.slice(66, 130)}`);
-  const parity = Number.parseInt(signature.slice(130, 132), 16) - 27;
-  // A 32-byte digest is the whole scalar h (noble's bits2int_modN for secp256k1).
-  const h = mod(bytesToNumberBE(digest), N);
-  const sInverse = invert(s, N);
-  known.table ??= new PointTable(known.x, known.y, SIGNER_WINDOW);
-  const sum = addScalarMultiple(
-    addScalarMultiple(emptySum(), generatorTable(), mod(h * sInverse, N)),
-    known.table,
-    mod(r * sInverse, N),
-  );
-  // x = r first (no inversion): a wrong signature ends there.
-  if (!hasAffineX(sum, r)) return false;
-  return Number(affineOf(sum)!.y & 1n) === parity;
+  if (recoverDigestSigner(digest, signature) !== signer) return false;
+  remember(signer);
+  return true;
 }

@@ -1,37 +1,58 @@
 /**
- * `signDigest` (src/venue/signing/sign-digest.ts) signs as noble's secp256k1 `sign` with
- * `lowS: true` and no extra entropy: the same r, s and recovery bit for random keys and digests
- * and for the keys and digests at the edges, and its signatures verify and recover the key.
+ * `signDigest` (src/venue/signing/sign-digest.ts, libsecp256k1 through tiny-secp256k1) signs as
+ * noble's secp256k1 `sign` with `lowS: true` and no extra entropy, as viem signs: the same r, s
+ * and v, byte for byte, for random keys and digests and for the keys and digests at the edges;
+ * and `recoverDigestSigner` (libsecp256k1 too) gives the address noble's recovery gives.
  */
 import { secp256k1 } from '@noble/curves/secp256k1';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { signDigest } from '../../../../src/venue/signing/sign-digest.ts';
+import { keccak256Bytes } from '../../../../src/venue/signing/keccak256.ts';
+import { recoverDigestSigner } from '../../../../src/venue/signing/recover-signer.ts';
+import { privateKeyBytes, signDigest } from '../../../../src/venue/signing/sign-digest.ts';
 
 const N = secp256k1.CURVE.n;
 
+function hex32(value: bigint): string {
+  return value.toString(16).padStart(64, '0');
+}
+
 function bytes32(value: bigint): Uint8Array {
-  return Uint8Array.from(Buffer.from(value.toString(16).padStart(64, '0'), 'hex'));
+  return Uint8Array.from(Buffer.from(hex32(value), 'hex'));
 }
 
-function byNoble(digest: Uint8Array, d: bigint) {
+/** noble's signature as viem serializes it: r ‖ s ‖ v, v = 27 + the recovery bit. */
+function byNoble(digest: Uint8Array, d: bigint): string {
   const { r, s, recovery } = secp256k1.sign(digest, d, { lowS: true, extraEntropy: false });
-  return { r, s, recovery };
+  return `0x${hex32(r)}${hex32(s)}${recovery === 1 ? '1c' : '1b'}`;
 }
 
-it('gives noble’s signature on random keys and digests', () => {
+/** The address of `signature` over `digest` by noble's recovery, lowercase hex. */
+function recoveredByNoble(digest: Uint8Array, signature: string): string {
+  const point = secp256k1.Signature.fromCompact(signature.slice(2, 130))
+    .addRecoveryBit(Number.parseInt(signature.slice(130), 16) - 27)
+    .recoverPublicKey(digest);
+  const hash = keccak256Bytes(point.toRawBytes(false).subarray(1));
+  return `0x${Buffer.from(hash.subarray(12)).toString('hex')}`;
+}
+
+function addressOf(d: bigint): string {
+  const hash = keccak256Bytes(secp256k1.getPublicKey(d, false).subarray(1));
+  return `0x${Buffer.from(hash.subarray(12)).toString('hex')}`;
+}
+
+it('gives noble’s signature byte for byte on random keys and digests, and recovers the key', () => {
   fc.assert(
     fc.property(
       fc.bigInt({ min: 1n, max: N - 1n }),
       fc.uint8Array({ minLength: 32, maxLength: 32 }),
       (d, digest) => {
-        const signature = signDigest(digest, d);
-        expect({ ...signature }).toEqual(byNoble(digest, d));
-        expect(signature.s <= N >> 1n).toBe(true);
-        const recovered = new secp256k1.Signature(signature.r, signature.s)
-          .addRecoveryBit(signature.recovery)
-          .recoverPublicKey(digest);
-        expect(recovered.equals(secp256k1.ProjectivePoint.BASE.multiply(d))).toBe(true);
+        const signature = signDigest(digest, privateKeyBytes(`0x${hex32(d)}`));
+        expect(signature).toBe(byNoble(digest, d));
+        expect(BigInt(`0x${signature.slice(66, 130)}`) <= N >> 1n).toBe(true);
+        const address = addressOf(d);
+        expect(recoveredByNoble(digest, signature)).toBe(address);
+        expect(recoverDigestSigner(digest, signature)).toBe(address);
       },
     ),
     { seed: 31, numRuns: 300 },
@@ -42,12 +63,43 @@ it('gives noble’s signature at the edges: keys 1 and n − 1, digests 0, n and
   const keys = [1n, 2n, N - 1n, N >> 1n];
   const digests = [0n, 1n, N - 1n, N, N + 1n, (1n << 256n) - 1n].map(bytes32);
   for (const d of keys)
-    for (const digest of digests) expect({ ...signDigest(digest, d) }).toEqual(byNoble(digest, d));
+    for (const digest of digests) expect(signDigest(digest, bytes32(d))).toBe(byNoble(digest, d));
 });
 
-it('refuses a scalar out of range and a digest that is not 32 bytes', () => {
+it('recovers what noble recovers from signatures it did not make: other v, other s, other r', () => {
+  fc.assert(
+    fc.property(
+      fc.bigInt({ min: 1n, max: N - 1n }),
+      fc.uint8Array({ minLength: 32, maxLength: 32 }),
+      fc.bigInt({ min: 1n, max: (N >> 1n) - 1n }),
+      (d, digest, delta) => {
+        const good = byNoble(digest, d);
+        const r = BigInt(`0x${good.slice(2, 66)}`);
+        const s = BigInt(`0x${good.slice(66, 130)}`);
+        const otherV = good.endsWith('1b') ? '1c' : '1b';
+        const changed = [
+          `${good.slice(0, 130)}${otherV}`,
+          `0x${hex32((r + delta) % N || 1n)}${good.slice(66)}`,
+          `0x${good.slice(2, 66)}${hex32(((s + delta) % (N >> 1n)) + 1n)}${good.slice(130)}`,
+        ];
+        for (const signature of changed) {
+          let expected: string | undefined;
+          try {
+            expected = recoveredByNoble(digest, signature);
+          } catch {
+            expected = undefined;
+          }
+          expect(recoverDigestSigner(digest, signature)).toBe(expected);
+        }
+      },
+    ),
+    { seed: 32, numRuns: 100 },
+  );
+});
+
+it('refuses a key out of range and a digest that is not 32 bytes', () => {
   const digest = bytes32(5n);
-  expect(() => signDigest(digest, 0n)).toThrow(/out of range/);
-  expect(() => signDigest(digest, N)).toThrow(/out of range/);
-  expect(() => signDigest(new Uint8Array(31), 1n)).toThrow(/32 bytes/);
+  expect(() => signDigest(digest, bytes32(0n))).toThrow();
+  expect(() => signDigest(digest, bytes32(N))).toThrow();
+  expect(() => signDigest(new Uint8Array(31), bytes32(1n))).toThrow();
 });

@@ -1,14 +1,15 @@
 /**
- * `verifyDigestSigner` answers as a full recovery compared with the claimed signer, on its first
- * check of a signer (a recovery) and on later ones (the kept public key with its tables): for
- * good signatures, the other `v`, the high `s`, another digest, another signer, a changed `r`.
+ * `verifyDigestSigner` answers as noble's full recovery compared with the claimed signer, on its
+ * first check of a signer and on later ones: for good signatures, the other `v`, the high `s`,
+ * another digest, another signer, a changed `r`.
  */
 import { secp256k1 } from '@noble/curves/secp256k1';
 import fc from 'fast-check';
 import { numberToHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { expect, it } from 'vitest';
-import { recoverDigestPoint } from '../../../../src/venue/signing/recover-signer.ts';
+import { keccak256Bytes } from '../../../../src/venue/signing/keccak256.ts';
+import { isCanonicalSignature } from '../../../../src/venue/signing/recover-signer.ts';
 import {
   rememberOwnSignature,
   verifyDigestSigner,
@@ -26,9 +27,18 @@ function addressOf(key: bigint): string {
   return privateKeyToAccount(numberToHex(key, { size: 32 })).address.toLowerCase();
 }
 
-/** What a recovery says: the signature is canonical and recovers to `signer`. */
+/** What noble's recovery says: the signature is canonical and recovers to `signer`. */
 function byRecovery(digest: Uint8Array, signature: string, signer: string): boolean {
-  return recoverDigestPoint(digest, signature)?.address === signer;
+  if (!isCanonicalSignature(signature)) return false;
+  try {
+    const point = secp256k1.Signature.fromCompact(signature.slice(2, 130))
+      .addRecoveryBit(Number.parseInt(signature.slice(130), 16) - 27)
+      .recoverPublicKey(digest);
+    const hash = keccak256Bytes(point.toRawBytes(false).subarray(1));
+    return `0x${Buffer.from(hash.subarray(12)).toString('hex')}` === signer;
+  } catch {
+    return false;
+  }
 }
 
 /** Variants of a good signature: each must be judged as a recovery judges it. */
