@@ -61,3 +61,15 @@ it("reads its headers as a fetch Response's headers read", () => {
   expect(() => sim.append('x-a', 'x')).toThrow(TypeError);
   expect(() => sim.delete('date')).toThrow(TypeError);
 });
+
+it("answers every member of Response.prototype itself (undici's would throw: none of its state is there)", () => {
+  const response = answer();
+  for (const name of Object.getOwnPropertyNames(Response.prototype)) {
+    expect((): unknown => Reflect.get(response, name) as unknown, name).not.toThrow();
+  }
+  expect(response.type).toBe('default');
+  expect(response.url).toBe('');
+  expect(response.redirected).toBe(false);
+  expect(response.body).toBeNull();
+  expect(response.bodyUsed).toBe(false);
+});
