@@ -1,11 +1,11 @@
 import type { Address, Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import { systemSleep } from '../clock/timers.ts';
 import { ErrorCodes, isQuantaError, QuantaError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
 import type { OrderCredentials } from '../venue/endpoints/index.ts';
 import { VenueError } from '../venue/errors.ts';
 import {
+  accountFromPrivateKey,
   formatSubaccountId,
   generateSigningKey,
   signRegistration,
@@ -86,7 +86,9 @@ export class CredentialManager {
 
   constructor(options: CredentialManagerOptions) {
     this.#options = options;
-    this.walletAddress = privateKeyToAccount(options.walletPrivateKey).address;
+    // The account kept for this key (a bot derives its wallet key's at every start and
+    // registration, private-key.ts); a bad key is a QuantaError that never shows it.
+    this.walletAddress = accountFromPrivateKey(options.walletPrivateKey, 'wallet key').address;
     this.subaccountId = formatSubaccountId({
       brokerId: options.brokerId,
       address: this.walletAddress,

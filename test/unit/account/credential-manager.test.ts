@@ -72,7 +72,9 @@ beforeEach(() => {
   return () => rmSync(dir, { recursive: true, force: true });
 });
 
-function manager(over: { brokerId?: number; subaccountIndex?: number } = {}): CredentialManager {
+function manager(
+  over: { brokerId?: number; subaccountIndex?: number; walletKey?: `0x${string}` } = {},
+): CredentialManager {
   return new CredentialManager({
     store: new CredentialStore(path),
     venueUrl: stub.url,
@@ -82,7 +84,7 @@ function manager(over: { brokerId?: number; subaccountIndex?: number } = {}): Cr
     chainId: 42161,
     domain: DEFAULT_SIGNING_DOMAIN,
     headerPrefix: 'Service-',
-    walletPrivateKey: WALLET_KEY,
+    walletPrivateKey: over.walletKey ?? WALLET_KEY,
     renewMarginMs: HOUR,
     credentialTtlMs: 24 * HOUR,
     now: () => clock.now,
@@ -195,4 +197,21 @@ describe('CredentialManager', () => {
     clock.now = credential.expiryTs;
     expect(m.forSigner(signer)).toBeUndefined();
   });
+});
+
+it('a wallet key of the right shape that is no secp256k1 key is refused without showing it', () => {
+  // The curve order n: 64 hex digits, not below n (viem's own error prints it, in decimal).
+  const walletKey = '0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141';
+  let refused: unknown;
+  try {
+    manager({ walletKey });
+  } catch (error) {
+    refused = error;
+  }
+  expect(refused).toBeInstanceOf(QuantaError);
+  expect((refused as QuantaError).code).toBe(ErrorCodes.INVALID_PRIVATE_KEY);
+  for (const shown of [walletKey.slice(2, 18), BigInt(walletKey).toString().slice(0, 16)]) {
+    expect(String(refused)).not.toContain(shown);
+    expect(JSON.stringify(refused)).not.toContain(shown);
+  }
 });
