@@ -69,85 +69,89 @@ export class RepeatedValues {
 // x18 amounts as the journal writes them: bigint.toString(), so no sign on zero, no leading 0.
 const CANONICAL_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
 
-/** Reads the columns of one row, each checked; the first value that fails is kept as the problem. */
-interface ColumnReader {
-  readonly fail: (column: string, expected: string) => undefined;
-  readonly problem: () => RowProblem | undefined;
-  readonly int: (column: string, min: number, max?: number) => number;
-  readonly time: (column: string) => number;
-  readonly flag: (column: string) => boolean;
-  readonly text: (column: string, nullable?: boolean) => string | null;
-  /** `text` of a column whose values repeat from row to row: one copy of each (`RepeatedValues`). */
-  readonly repeated: (column: string, nullable?: boolean) => string | null;
-  readonly x18: (column: string, nullable: boolean, min?: bigint) => bigint | null;
-  readonly oneOf: <T extends string>(column: string, allowed: ReadonlySet<string>) => T;
-}
+/**
+ * Reads the columns of one row, each checked; the first value that fails is kept as the problem.
+ * (A class, not closures made per row: a journal's rows are read by the hundred at each start.)
+ */
+class ColumnReader {
+  readonly #row: RawOrderRow;
+  readonly #texts: RepeatedValues | undefined;
+  #problem: RowProblem | undefined;
 
-function columnReader(row: RawOrderRow, texts: RepeatedValues | undefined): ColumnReader {
-  const id = row['id'];
-  let problem: RowProblem | undefined;
-  const fail = (column: string, expected: string): undefined => {
-    problem ??= { id, column, expected, value: row[column] };
+  constructor(row: RawOrderRow, texts: RepeatedValues | undefined) {
+    this.#row = row;
+    this.#texts = texts;
+  }
+
+  problem(): RowProblem | undefined {
+    return this.#problem;
+  }
+
+  fail(column: string, expected: string): undefined {
+    this.#problem ??= { id: this.#row['id'], column, expected, value: this.#row[column] };
     return undefined;
-  };
-  const text = (column: string, nullable = false): string | null => {
-    const value = row[column];
+  }
+
+  int(column: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+    const value = this.#row[column];
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max)
+      return value;
+    this.fail(column, `a whole number in [${min}, ${max}]`);
+    return 0;
+  }
+
+  time(column: string): number {
+    const value = this.#row[column];
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
+      if (value <= LATEST_JOURNAL_TS) return value;
+    }
+    this.fail(column, 'a time quanta writes (ms since 1970, before 2100)');
+    return 0;
+  }
+
+  flag(column: string): boolean {
+    const value = this.#row[column];
+    if (value === 0 || value === 1) return value === 1;
+    this.fail(column, '0 or 1');
+    return false;
+  }
+
+  text(column: string, nullable = false): string | null {
+    const value = this.#row[column];
     if (typeof value === 'string' && (value !== '' || nullable)) return value;
     if (value === null && nullable) return null;
-    fail(column, nullable ? 'text or NULL' : 'non-empty text');
+    this.fail(column, nullable ? 'text or NULL' : 'non-empty text');
     return null;
-  };
-  return {
-    fail,
-    problem: () => problem,
-    int: (column, min, max = Number.MAX_SAFE_INTEGER) => {
-      const value = row[column];
-      if (typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max)
-        return value;
-      fail(column, `a whole number in [${min}, ${max}]`);
-      return 0;
-    },
-    time: (column) => {
-      const value = row[column];
-      if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
-        if (value <= LATEST_JOURNAL_TS) return value;
-      }
-      fail(column, 'a time quanta writes (ms since 1970, before 2100)');
-      return 0;
-    },
-    flag: (column) => {
-      const value = row[column];
-      if (value === 0 || value === 1) return value === 1;
-      fail(column, '0 or 1');
-      return false;
-    },
-    text,
-    repeated: (column, nullable = false) => {
-      const value = text(column, nullable);
-      return value === null || texts === undefined ? value : texts.one(value);
-    },
-    x18: (column, nullable, min) => {
-      const value = row[column];
-      if (value === null && nullable) return null;
-      if (typeof value === 'string' && CANONICAL_INTEGER.test(value)) {
-        const parsed = BigInt(value);
-        if (min === undefined || parsed >= min)
-          return texts === undefined ? parsed : texts.one(parsed);
-      }
-      fail(
-        column,
-        `${min === undefined ? 'an integer' : `an integer ≥ ${min}`} in decimal digits${nullable ? ' or NULL' : ''} (x18)`,
-      );
-      return null;
-    },
-    oneOf: <T extends string>(column: string, allowed: ReadonlySet<string>): T => {
-      const value = row[column];
-      if (typeof value === 'string' && allowed.has(value))
-        return (CANONICAL.get(value) ?? value) as T;
-      fail(column, `one of ${[...allowed].join(', ')}`);
-      return [...allowed][0] as T;
-    },
-  };
+  }
+
+  /** `text` of a column whose values repeat from row to row: one copy of each (`RepeatedValues`). */
+  repeated(column: string, nullable = false): string | null {
+    const value = this.text(column, nullable);
+    return value === null || this.#texts === undefined ? value : this.#texts.one(value);
+  }
+
+  x18(column: string, nullable: boolean, min?: bigint): bigint | null {
+    const value = this.#row[column];
+    if (value === null && nullable) return null;
+    if (typeof value === 'string' && CANONICAL_INTEGER.test(value)) {
+      const parsed = BigInt(value);
+      if (min === undefined || parsed >= min)
+        return this.#texts === undefined ? parsed : this.#texts.one(parsed);
+    }
+    this.fail(
+      column,
+      `${min === undefined ? 'an integer' : `an integer ≥ ${min}`} in decimal digits${nullable ? ' or NULL' : ''} (x18)`,
+    );
+    return null;
+  }
+
+  oneOf<T extends string>(column: string, allowed: ReadonlySet<string>): T {
+    const value = this.#row[column];
+    if (typeof value === 'string' && allowed.has(value))
+      return (CANONICAL.get(value) ?? value) as T;
+    this.fail(column, `one of ${[...allowed].join(', ')}`);
+    return [...allowed][0] as T;
+  }
 }
 
 /**
@@ -157,36 +161,35 @@ function columnReader(row: RawOrderRow, texts: RepeatedValues | undefined): Colu
  * `texts`: the reader's pool of repeated texts and x18 values, when it keeps many rows (the store).
  */
 export function readOrderRow(row: RawOrderRow, texts?: RepeatedValues): OrderRecord | RowProblem {
-  const read = columnReader(row, texts);
-  const { int, time, flag, text, repeated, x18, oneOf } = read;
+  const read = new ColumnReader(row, texts);
   const record: OrderRecord = {
-    id: int('id', 1),
-    strategy: repeated('strategy') ?? '',
-    tag: repeated('tag', true),
-    marketId: int('market_id', 0),
-    symbol: repeated('symbol') ?? '',
-    side: oneOf<OrderSide>('side', SIDES),
-    type: oneOf<OrderType>('type', TYPES),
-    amountX18: x18('amount_x18', false, 1n) ?? 0n,
-    priceX18: x18('price_x18', false, 0n) ?? 0n,
-    reduceOnly: flag('reduce_only'),
-    body: text('body') ?? '',
-    signature: text('signature') ?? '',
-    signer: repeated('signer') ?? '',
-    expiryTs: time('expiry_ts'),
-    referencePriceX18: x18('reference_price_x18', true, 0n),
-    state: oneOf<OrderState>('state', STATES),
-    venueOrderId: row['venue_order_id'] === null ? null : int('venue_order_id', 0),
-    filledX18: x18('filled_x18', false, 0n) ?? 0n,
-    avgFillPriceX18: x18('avg_fill_price_x18', true, 0n),
-    fillPriceEstimated: flag('fill_price_estimated'),
-    feesX18: x18('fees_x18', true),
-    attempts: int('attempts', 0),
-    createdAt: time('created_at'),
-    updatedAt: time('updated_at'),
-    error: text('error', true),
+    id: read.int('id', 1),
+    strategy: read.repeated('strategy') ?? '',
+    tag: read.repeated('tag', true),
+    marketId: read.int('market_id', 0),
+    symbol: read.repeated('symbol') ?? '',
+    side: read.oneOf<OrderSide>('side', SIDES),
+    type: read.oneOf<OrderType>('type', TYPES),
+    amountX18: read.x18('amount_x18', false, 1n) ?? 0n,
+    priceX18: read.x18('price_x18', false, 0n) ?? 0n,
+    reduceOnly: read.flag('reduce_only'),
+    body: read.text('body') ?? '',
+    signature: read.text('signature') ?? '',
+    signer: read.repeated('signer') ?? '',
+    expiryTs: read.time('expiry_ts'),
+    referencePriceX18: read.x18('reference_price_x18', true, 0n),
+    state: read.oneOf<OrderState>('state', STATES),
+    venueOrderId: row['venue_order_id'] === null ? null : read.int('venue_order_id', 0),
+    filledX18: read.x18('filled_x18', false, 0n) ?? 0n,
+    avgFillPriceX18: read.x18('avg_fill_price_x18', true, 0n),
+    fillPriceEstimated: read.flag('fill_price_estimated'),
+    feesX18: read.x18('fees_x18', true),
+    attempts: read.int('attempts', 0),
+    createdAt: read.time('created_at'),
+    updatedAt: read.time('updated_at'),
+    error: read.text('error', true),
   };
-  if (read.problem() === undefined) checkBody(record, read.fail);
+  if (read.problem() === undefined) checkBody(record, read);
   // (A journal of a schema before checksums has no such column: only `journal check` reads one.)
   if (read.problem() === undefined && 'row_sum' in row && row['row_sum'] !== orderRowSum(row))
     read.fail(
@@ -200,23 +203,23 @@ export function readOrderRow(row: RawOrderRow, texts?: RepeatedValues): OrderRec
  * The signed body is the order: where it names the market or the expiry, they must be the
  * row's (a damaged body would be resent as bytes its signature does not cover).
  */
-function checkBody(record: OrderRecord, fail: (column: string, expected: string) => undefined) {
+function checkBody(record: OrderRecord, read: ColumnReader) {
   let body: unknown;
   try {
     body = JSON.parse(record.body);
   } catch {
-    fail('body', 'the JSON of a signed order');
+    read.fail('body', 'the JSON of a signed order');
     return;
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    fail('body', 'the JSON of a signed order');
+    read.fail('body', 'the JSON of a signed order');
     return;
   }
   const fields = body as Record<string, unknown>;
   if ('marketId' in fields && fields['marketId'] !== record.marketId)
-    fail('body', `a signed order for market_id ${record.marketId}`);
+    read.fail('body', `a signed order for market_id ${record.marketId}`);
   else if ('expiryTs' in fields && fields['expiryTs'] !== record.expiryTs)
-    fail('body', `a signed order expiring at expiry_ts ${record.expiryTs}`);
+    read.fail('body', `a signed order expiring at expiry_ts ${record.expiryTs}`);
 }
 
 /** True when `value` is a problem, not a record. */
