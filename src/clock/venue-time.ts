@@ -97,11 +97,10 @@ export function estimateOffset(samples: readonly VenueTimeSample[]): OffsetEstim
   // The edges in order of place, a start before an end at the same place (ranges that touch
   // agree on that point): the starts and the ends each sorted, merged as they are walked. Only
   // a start can raise the count to its highest, so the walks end with the last start.
-  const startNext = (i: number, j: number): boolean => j >= n || from[i]! <= to[j]!;
   let count = 0;
   let best = 0;
   for (let i = 0, j = 0; i < n;) {
-    if (startNext(i, j)) {
+    if (startNext(from, to, i, j)) {
       count += 1;
       i += 1;
       if (count > best) best = count;
@@ -116,15 +115,24 @@ export function estimateOffset(samples: readonly VenueTimeSample[]): OffsetEstim
   let high = -Infinity;
   count = 0;
   for (let i = 0, j = 0; i < n;) {
-    const start = startNext(i, j);
+    const start = startNext(from, to, i, j);
     const at = start ? from[i++]! : to[j++]!;
     count += start ? 1 : -1;
     if (count !== best) continue;
     low = Math.min(low, at);
-    const next = i < n && startNext(i, j) ? from[i]! : j < n ? to[j]! : at;
+    const next = i < n && startNext(from, to, i, j) ? from[i]! : j < n ? to[j]! : at;
     high = Math.max(high, next);
   }
   return { kind: 'known', bounds: { low, high }, agreeing: best, samples: n };
+}
+
+/**
+ * True when the next edge of the walk is the start `from[i]`, not the end `to[j]` (a start before
+ * an end at the same place). A function of the module, not a closure made per call:
+ * {@link estimateOffset} runs on every answer the bot reads.
+ */
+function startNext(from: Float64Array, to: Float64Array, i: number, j: number): boolean {
+  return j >= to.length || from[i]! <= to[j]!;
 }
 
 /**
