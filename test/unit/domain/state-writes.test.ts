@@ -20,6 +20,11 @@ const STATE_MACHINE = 'src/domain/order-state.ts';
 const NOT_ORDER_STATES: readonly { file: string; text: string; why: string }[] = [
   { file: 'src/venue/errors.ts', text: 'this.status = init.status', why: 'an HTTP status' },
   {
+    file: 'src/simulation/sim-response.ts',
+    text: 'this.status = init.status',
+    why: "the simulated network's answer's HTTP status",
+  },
+  {
     file: 'src/execution/journal-schema.ts',
     text: "SET state = 'PARTIALLY_FILLED'",
     why: 'a schema migration renaming the stored word; every order keeps its state',
