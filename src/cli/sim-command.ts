@@ -61,7 +61,7 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.sim>): Promise
     const seconds = (systemClock.monotonic() - started) / 1000;
     const violating = results.filter((r) => r.violations.length > 0).length;
     stdout.write(
-      `seeds ${from}-${to}: ${results.length} schedules, ${violating} with violations, range digest ${rangeDigest(results)}; ${seconds.toFixed(1)} s of wall time (${(results.length / seconds).toFixed(2)} schedules/s)\n`,
+      `seeds ${from}-${to} (${minutes} min): ${results.length} schedules, ${violating} with violations, range digest ${rangeDigest(results)}; ${seconds.toFixed(1)} s of wall time (${(results.length / seconds).toFixed(2)} schedules/s)\n`,
     );
   } else {
     throw usage('quanta sim needs --seed N or --seeds A-B (one of them)');

@@ -59,7 +59,7 @@ try {
     perSecond.two.push(SEEDS / double.seconds);
     speedup.push(single.seconds / double.seconds);
     console.log(
-      `round ${round}: ${SEEDS} schedules in ${single.seconds.toFixed(2)} s on 1 thread, ` +
+      `round ${round}: ${SEEDS} schedules, ${single.seconds.toFixed(2)} s on 1 thread, ` +
         `${double.seconds.toFixed(2)} s on 2 (${violating} with a violation)`,
     );
   }

@@ -10,12 +10,12 @@ import type { Reporter, TestModule } from 'vitest/node';
  * failed to load has no test to count, so it counts as one failed test: the line never says
  * "0 failed" for a run that failed; nor does an error outside every test (a failed `beforeAll`, an
  * unhandled rejection), counted once each. The time ("in 489.1s", the wall time since vitest
- * started) makes it the shape of pytest's closing line too, and the last such line of the output.
+ * started this run) makes it the shape of pytest's closing line too, and the last such line of the output.
  */
 export default class ClosingLineReporter implements Reporter {
   #startedMs = performance.now();
 
-  onInit(): void {
+  onTestRunStart(): void {
     this.#startedMs = performance.now();
   }
 

@@ -8,6 +8,7 @@ import { secp256k1 } from '@noble/curves/secp256k1';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { keccak256Bytes } from '../../../../src/venue/signing/keccak256.ts';
+import { nobleRecoveredAddress, nobleSignature } from '../../../helpers/noble-reference.ts';
 import { recoverDigestSigner } from '../../../../src/venue/signing/recover-signer.ts';
 import { privateKeyBytes, signDigest } from '../../../../src/venue/signing/sign-digest.ts';
 
@@ -19,21 +20,6 @@ function hex32(value: bigint): string {
 
 function bytes32(value: bigint): Uint8Array {
   return Uint8Array.from(Buffer.from(hex32(value), 'hex'));
-}
-
-/** noble's signature as viem serializes it: r ‖ s ‖ v, v = 27 + the recovery bit. */
-function byNoble(digest: Uint8Array, d: bigint): string {
-  const { r, s, recovery } = secp256k1.sign(digest, d, { lowS: true, extraEntropy: false });
-  return `0x${hex32(r)}${hex32(s)}${recovery === 1 ? '1c' : '1b'}`;
-}
-
-/** The address of `signature` over `digest` by noble's recovery, lowercase hex. */
-function recoveredByNoble(digest: Uint8Array, signature: string): string {
-  const point = secp256k1.Signature.fromCompact(signature.slice(2, 130))
-    .addRecoveryBit(Number.parseInt(signature.slice(130), 16) - 27)
-    .recoverPublicKey(digest);
-  const hash = keccak256Bytes(point.toRawBytes(false).subarray(1));
-  return `0x${Buffer.from(hash.subarray(12)).toString('hex')}`;
 }
 
 function addressOf(d: bigint): string {
@@ -48,10 +34,10 @@ it('gives noble’s signature byte for byte on random keys and digests, and reco
       fc.uint8Array({ minLength: 32, maxLength: 32 }),
       (d, digest) => {
         const signature = signDigest(digest, privateKeyBytes(`0x${hex32(d)}`));
-        expect(signature).toBe(byNoble(digest, d));
+        expect(signature).toBe(nobleSignature(digest, d));
         expect(BigInt(`0x${signature.slice(66, 130)}`) <= N >> 1n).toBe(true);
         const address = addressOf(d);
-        expect(recoveredByNoble(digest, signature)).toBe(address);
+        expect(nobleRecoveredAddress(digest, signature)).toBe(address);
         expect(recoverDigestSigner(digest, signature)).toBe(address);
       },
     ),
@@ -63,7 +49,8 @@ it('gives noble’s signature at the edges: keys 1 and n − 1, digests 0, n and
   const keys = [1n, 2n, N - 1n, N >> 1n];
   const digests = [0n, 1n, N - 1n, N, N + 1n, (1n << 256n) - 1n].map(bytes32);
   for (const d of keys)
-    for (const digest of digests) expect(signDigest(digest, bytes32(d))).toBe(byNoble(digest, d));
+    for (const digest of digests)
+      expect(signDigest(digest, bytes32(d))).toBe(nobleSignature(digest, d));
 });
 
 it('recovers what noble recovers from signatures it did not make: other v, other s, other r', () => {
@@ -73,7 +60,7 @@ it('recovers what noble recovers from signatures it did not make: other v, other
       fc.uint8Array({ minLength: 32, maxLength: 32 }),
       fc.bigInt({ min: 1n, max: (N >> 1n) - 1n }),
       (d, digest, delta) => {
-        const good = byNoble(digest, d);
+        const good = nobleSignature(digest, d);
         const r = BigInt(`0x${good.slice(2, 66)}`);
         const s = BigInt(`0x${good.slice(66, 130)}`);
         const otherV = good.endsWith('1b') ? '1c' : '1b';
@@ -85,7 +72,7 @@ it('recovers what noble recovers from signatures it did not make: other v, other
         for (const signature of changed) {
           let expected: string | undefined;
           try {
-            expected = recoveredByNoble(digest, signature);
+            expected = nobleRecoveredAddress(digest, signature);
           } catch {
             expected = undefined;
           }

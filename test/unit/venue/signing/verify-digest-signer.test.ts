@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { numberToHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { expect, it } from 'vitest';
-import { keccak256Bytes } from '../../../../src/venue/signing/keccak256.ts';
+import { nobleRecoveredAddress, nobleSignature } from '../../../helpers/noble-reference.ts';
 import { isCanonicalSignature } from '../../../../src/venue/signing/recover-signer.ts';
 import {
   rememberOwnSignature,
@@ -16,12 +16,6 @@ import {
 } from '../../../../src/venue/signing/verify-digest-signer.ts';
 
 const N = secp256k1.CURVE.n;
-
-function sign(digest: Uint8Array, key: bigint): string {
-  const signature = secp256k1.sign(digest, key, { lowS: true, extraEntropy: false });
-  const hex = (value: bigint): string => value.toString(16).padStart(64, '0');
-  return `0x${hex(signature.r)}${hex(signature.s)}${signature.recovery === 1 ? '1c' : '1b'}`;
-}
 
 function addressOf(key: bigint): string {
   return privateKeyToAccount(numberToHex(key, { size: 32 })).address.toLowerCase();
@@ -31,11 +25,7 @@ function addressOf(key: bigint): string {
 function byRecovery(digest: Uint8Array, signature: string, signer: string): boolean {
   if (!isCanonicalSignature(signature)) return false;
   try {
-    const point = secp256k1.Signature.fromCompact(signature.slice(2, 130))
-      .addRecoveryBit(Number.parseInt(signature.slice(130), 16) - 27)
-      .recoverPublicKey(digest);
-    const hash = keccak256Bytes(point.toRawBytes(false).subarray(1));
-    return `0x${Buffer.from(hash.subarray(12)).toString('hex')}` === signer;
+    return nobleRecoveredAddress(digest, signature) === signer;
   } catch {
     return false;
   }
@@ -72,7 +62,7 @@ it('answers as a full recovery, for a signer seen before and one never seen', ()
         const signer = addressOf(key);
         const other = addressOf(otherKey);
         for (const digest of digests) {
-          const signature = sign(digest, key);
+          const signature = nobleSignature(digest, key);
           const wrongDigest = Uint8Array.from(digest, (byte, i) => (i === 31 ? byte ^ 1 : byte));
           for (const variant of variants(signature)) {
             for (const [d, who] of [
@@ -100,14 +90,14 @@ it('keeps a signer only after a recovery gave it: a bad first signature teaches 
   const key = 0x1234n;
   const signer = addressOf(key);
   const digest = new Uint8Array(32).fill(7);
-  const signature = sign(digest, key);
+  const signature = nobleSignature(digest, key);
   const flipped = `${signature.slice(0, 130)}${signature.endsWith('1b') ? '1c' : '1b'}`;
   expect(verifyDigestSigner(digest, flipped, signer)).toBe(false);
   expect(verifyDigestSigner(digest, signature, signer)).toBe(true);
   // Fresh bytes, so the answers come from the signer's key kept by the recovery above, not
   // from the answers kept for the exact bytes of the two checks before.
   const later = new Uint8Array(32).fill(8);
-  const laterSignature = sign(later, key);
+  const laterSignature = nobleSignature(later, key);
   const laterFlipped = `${laterSignature.slice(0, 130)}${laterSignature.endsWith('1b') ? '1c' : '1b'}`;
   expect(verifyDigestSigner(later, laterFlipped, signer)).toBe(false);
   expect(verifyDigestSigner(later, laterSignature, signer)).toBe(true);
@@ -118,7 +108,7 @@ it('answers the same bytes again from what it kept, and only the same bytes', ()
   const signer = addressOf(key);
   const other = addressOf(0x9abcn);
   const digest = new Uint8Array(32).fill(9);
-  const signature = sign(digest, key);
+  const signature = nobleSignature(digest, key);
   const otherDigest = Uint8Array.from(digest, (byte, i) => (i === 0 ? byte ^ 1 : byte));
   // Two digests in one buffer, the signed one second: the key reads each view's own bytes, so
   // the view at offset 0 is refused and the one at offset 32 accepted (a key that ignored the
@@ -144,7 +134,7 @@ it('accepts a recorded own signature for its exact bytes only, never over a refu
   const signer = addressOf(key);
   const other = addressOf(0x1357n);
   const digest = new Uint8Array(32).fill(11);
-  const signature = sign(digest, key);
+  const signature = nobleSignature(digest, key);
   rememberOwnSignature(digest, signature, signer);
   expect(verifyDigestSigner(digest, signature, signer)).toBe(true);
   // The record is no pass for another signer, another digest or another encoding.
@@ -156,7 +146,7 @@ it('accepts a recorded own signature for its exact bytes only, never over a refu
 
   // A record of bytes already refused leaves the refusal (a wrong record: another key signed).
   const later = new Uint8Array(32).fill(12);
-  const byOther = sign(later, 0x1357n);
+  const byOther = nobleSignature(later, 0x1357n);
   expect(verifyDigestSigner(later, byOther, signer)).toBe(false);
   rememberOwnSignature(later, byOther, signer);
   expect(verifyDigestSigner(later, byOther, signer)).toBe(false);
@@ -167,7 +157,7 @@ it('does not record a signature whose r might be R.x − n', () => {
   const key = 0x3579n;
   const signer = addressOf(key);
   const digest = new Uint8Array(32).fill(13);
-  const good = sign(digest, key);
+  const good = nobleSignature(digest, key);
   const smallR = `0x${5n.toString(16).padStart(64, '0')}${good.slice(66)}`;
   expect(byRecovery(digest, smallR, signer)).toBe(false);
   rememberOwnSignature(digest, smallR, signer);
@@ -178,11 +168,11 @@ it("checks a signer's first recorded signature in full: a signer that signs wron
   // As if this process's signer were broken: the bytes it records are another key's signature.
   const signer = addressOf(0x4242n);
   const digest = new Uint8Array(32).fill(14);
-  const wrong = sign(digest, 0x4343n);
+  const wrong = nobleSignature(digest, 0x4343n);
   rememberOwnSignature(digest, wrong, signer);
   expect(verifyDigestSigner(digest, wrong, signer)).toBe(false);
   // Its good signature is then checked, accepted and the signer's key kept.
-  const good = sign(digest, 0x4242n);
+  const good = nobleSignature(digest, 0x4242n);
   rememberOwnSignature(digest, good, signer);
   expect(verifyDigestSigner(digest, good, signer)).toBe(true);
 });
