@@ -41,6 +41,13 @@ export interface CredentialManagerOptions {
   readonly walletPrivateKey: Hex;
   /** Renew when fewer than this many ms of validity remain. */
   readonly renewMarginMs: number;
+  /**
+   * An order is sent with a credential only while it stays valid for longer than this: the
+   * request's timeout plus the clock skew the bot allows (bot-credentials.ts). A request sent
+   * closer to the expiry can reach the venue after it, with a credential the venue then calls
+   * expired. Default 0: valid until the expiry itself.
+   */
+  readonly sendMarginMs?: number;
   /** Validity asked for at registration (≤ 7 days). */
   readonly credentialTtlMs: number;
   readonly now: () => number;
@@ -106,11 +113,19 @@ export class CredentialManager {
       );
   }
 
-  /** The newest credential, if it is valid for longer than the renewal margin. */
+  /**
+   * The newest credential, if it is valid for longer than the renewal margin (and than the send
+   * margin: a credential orders can no longer go out with is renewed whatever the config says).
+   */
   #reusable(): StoredCredential | undefined {
     const newest = this.#all[0];
     if (newest === undefined) return undefined;
-    return newest.expiryTs - this.#options.now() > this.#options.renewMarginMs ? newest : undefined;
+    const margin = Math.max(this.#options.renewMarginMs, this.#sendMarginMs());
+    return newest.expiryTs - this.#options.now() > margin ? newest : undefined;
+  }
+
+  #sendMarginMs(): number {
+    return this.#options.sendMarginMs ?? 0;
   }
 
   /**
@@ -147,11 +162,14 @@ export class CredentialManager {
     return this.#activate(newest);
   }
 
-  /** The still-valid credential whose signing key is `signer` (for resending older orders). */
+  /**
+   * The credential whose signing key is `signer` (for sending and resending its orders), while it
+   * stays valid for longer than the send margin; `undefined` after.
+   */
   forSigner(signer: string): ActiveCredential | undefined {
-    const now = this.#options.now();
+    const usableUntil = this.#options.now() + this.#sendMarginMs();
     const match = this.#all.find(
-      (c) => c.signerAddress.toLowerCase() === signer.toLowerCase() && c.expiryTs > now,
+      (c) => c.signerAddress.toLowerCase() === signer.toLowerCase() && c.expiryTs > usableUntil,
     );
     return match === undefined ? undefined : this.#activate(match);
   }

@@ -8,6 +8,7 @@ import type { Logger } from '../log/logger.ts';
 import type { VenueClient } from '../venue/venue-client.ts';
 import { signingDomainOf } from './signing-domain.ts';
 import type { StatePaths } from './state-paths.ts';
+import { MAX_CLOCK_SKEW_MS } from '../clock/venue-clock.ts';
 import { systemTimeoutSignal, type StartTimer } from '../clock/timers.ts';
 import { withDeadline } from './with-deadline.ts';
 
@@ -60,6 +61,9 @@ export function credentialManagerOf(
     headerPrefix: config.venue.headerPrefix,
     walletPrivateKey: options.walletKey,
     renewMarginMs: config.venue.renewMarginMs,
+    // Sent later than this before its expiry, an order could arrive after it: a request takes
+    // up to its timeout, and the venue's clock may be ahead by the skew the bot allows.
+    sendMarginMs: config.venue.timeoutMs + MAX_CLOCK_SKEW_MS,
     credentialTtlMs: config.venue.credentialTtlMs,
     now: options.now,
     log: options.log.child({ part: 'account' }),

@@ -18,7 +18,10 @@ import type { SignedOrderRequest, VenueClient, VenueReads } from './venue-client
  */
 export interface VenueCredentials {
   current(): { readonly credentials: OrderCredentials };
-  /** The valid credential of `signer`; `undefined` once every credential of it expired. */
+  /**
+   * The credential of `signer` while an order can still reach the venue before it expires;
+   * `undefined` after (credential-manager.ts: its send margin).
+   */
   forSigner(signer: string): { readonly credentials: OrderCredentials } | undefined;
 }
 
@@ -81,7 +84,7 @@ export function httpVenueClient(options: HttpVenueClientOptions): VenueClient {
             `signing key expired: no valid credential for signer ${request.signer}`,
             {
               details: [
-                'The order was signed by a key whose credentials expired; it was not sent and cannot be resent.',
+                'The order was signed by a key whose credentials expired, or would expire before the request could reach the venue (within its timeout plus the clock skew allowed); it was not sent and cannot be resent.',
               ],
             },
           ),

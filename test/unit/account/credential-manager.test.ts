@@ -73,7 +73,13 @@ beforeEach(() => {
 });
 
 function manager(
-  over: { brokerId?: number; subaccountIndex?: number; walletKey?: `0x${string}` } = {},
+  over: {
+    brokerId?: number;
+    subaccountIndex?: number;
+    walletKey?: `0x${string}`;
+    renewMarginMs?: number;
+    sendMarginMs?: number;
+  } = {},
 ): CredentialManager {
   return new CredentialManager({
     store: new CredentialStore(path),
@@ -85,10 +91,11 @@ function manager(
     domain: DEFAULT_SIGNING_DOMAIN,
     headerPrefix: 'Service-',
     walletPrivateKey: over.walletKey ?? WALLET_KEY,
-    renewMarginMs: HOUR,
+    renewMarginMs: over.renewMarginMs ?? HOUR,
     credentialTtlMs: 24 * HOUR,
     now: () => clock.now,
     log: silentLogger,
+    ...(over.sendMarginMs === undefined ? {} : { sendMarginMs: over.sendMarginMs }),
   });
 }
 
@@ -196,6 +203,30 @@ describe('CredentialManager', () => {
     expect(m.forSigner('0x000000000000000000000000000000000000dead')).toBeUndefined();
     clock.now = credential.expiryTs;
     expect(m.forSigner(signer)).toBeUndefined();
+  });
+
+  it('sends with no credential that could expire before the order reaches the venue (seed 30045)', async () => {
+    // The simulator's seed 30045: renewals lost to the network until 316 ms before the old
+    // credential's expiry, then an order sent with it arrived after that expiry (a 401).
+    const m = manager({ sendMarginMs: 7000 });
+    const { credential } = await m.ensure();
+    const signer = credential.credentials.signerAddress;
+    clock.now = credential.expiryTs - 7001;
+    expect(m.forSigner(signer)).toEqual(credential);
+    clock.now = credential.expiryTs - 7000;
+    expect(m.forSigner(signer)).toBeUndefined();
+    clock.now = credential.expiryTs - 316;
+    expect(m.forSigner(signer)).toBeUndefined();
+  });
+
+  it('renews a credential orders can no longer go out with, whatever the renewal margin', async () => {
+    const m = manager({ renewMarginMs: 1000, sendMarginMs: 7000 });
+    const { credential } = await m.ensure();
+    clock.now = credential.expiryTs - 5000;
+    expect(m.renewalDue()).toBe(true);
+    const renewed = await m.ensure();
+    expect(renewed.registered).toBe(true);
+    expect(m.forSigner(renewed.credential.credentials.signerAddress)).toEqual(renewed.credential);
   });
 });
 
