@@ -50,6 +50,7 @@ export function credentialManagerOf(
     Pick<CredentialManagerOptions, 'sleep' | 'generateSigningKey'>,
 ): CredentialManager {
   const { config } = options;
+  const sendMarginMs = credentialSendMarginMs(config);
   return new CredentialManager({
     store: new CredentialStore(options.paths.credentials),
     venueUrl: options.venueUrl,
@@ -61,9 +62,7 @@ export function credentialManagerOf(
     headerPrefix: config.venue.headerPrefix,
     walletPrivateKey: options.walletKey,
     renewMarginMs: config.venue.renewMarginMs,
-    // Sent later than this before its expiry, an order could arrive after it: a request takes
-    // up to its timeout, and the venue's clock may be ahead by the skew the bot allows.
-    sendMarginMs: config.venue.timeoutMs + MAX_CLOCK_SKEW_MS,
+    sendMarginMs,
     credentialTtlMs: config.venue.credentialTtlMs,
     now: options.now,
     log: options.log.child({ part: 'account' }),
@@ -73,6 +72,28 @@ export function credentialManagerOf(
       ? {}
       : { generateSigningKey: options.generateSigningKey }),
   });
+}
+
+/**
+ * How long before its expiry a credential stops sending orders: a request takes up to its
+ * timeout, and the venue's clock may be ahead by the skew the bot allows, so an order sent later
+ * could arrive after the expiry.
+ *
+ * @throws QuantaError `QUANTA_CONFIG_INVALID` when `venue.credentialTtlMs` is not longer: every
+ *   credential registered would be past it at once, and renewed at every poll.
+ */
+export function credentialSendMarginMs(config: Config): number {
+  const margin = config.venue.timeoutMs + MAX_CLOCK_SKEW_MS;
+  if (config.venue.credentialTtlMs <= margin)
+    throw new QuantaError(
+      ErrorCodes.CONFIG_INVALID,
+      locatedLine(
+        config.source,
+        ['venue', 'credentialTtlMs'],
+        `expected more than venue.timeoutMs + ${MAX_CLOCK_SKEW_MS} ms of allowed clock skew (${margin} ms): an order goes out with a credential only while it stays valid for longer than that`,
+      ),
+    );
+  return margin;
 }
 
 /**
