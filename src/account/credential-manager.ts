@@ -149,7 +149,7 @@ export class CredentialManager {
     return { credential: this.#activate(stored), registered: true };
   }
 
-  /** True when the current credential is within the renewal margin of its expiry. */
+  /** True when the current credential is within the renewal margin (or the send margin) of its expiry. */
   renewalDue(): boolean {
     return this.#reusable() === undefined;
   }

@@ -3,6 +3,7 @@ import { stdout } from 'node:process';
 import { CredentialManager } from '../account/credential-manager.ts';
 import { CredentialStore } from '../account/credential-store.ts';
 import { readWalletKey } from '../account/wallet-key.ts';
+import { credentialSendMarginMs } from '../runtime/bot-credentials.ts';
 import { resolveVenue } from '../runtime/embedded-venue.ts';
 import { signingDomainOf } from '../runtime/signing-domain.ts';
 import { lockStateDir, type StateLock } from '../runtime/state-lock.ts';
@@ -41,6 +42,9 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.register>): Pr
         paths.paperWalletKey,
       ),
       renewMarginMs: config.venue.renewMarginMs,
+      // As the bot's (runtime/bot-credentials.ts): a stored credential it would renew at once is
+      // not reported as reusable here.
+      sendMarginMs: credentialSendMarginMs(config),
       credentialTtlMs: config.venue.credentialTtlMs,
       now: systemClock.now,
       log: createLogger({ level: 'silent' }),

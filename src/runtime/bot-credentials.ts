@@ -79,18 +79,20 @@ export function credentialManagerOf(
  * timeout, and the venue's clock may be ahead by the skew the bot allows, so an order sent later
  * could arrive after the expiry.
  *
- * @throws QuantaError `QUANTA_CONFIG_INVALID` when `venue.credentialTtlMs` is not longer: every
- *   credential registered would be past it at once, and renewed at every poll.
+ * @throws QuantaError `QUANTA_CONFIG_INVALID` when `venue.credentialTtlMs` is not longer than that
+ *   margin plus a registration's own deadline (three request timeouts): a credential could then
+ *   be past the margin when its registration ends, and be renewed at every poll.
  */
 export function credentialSendMarginMs(config: Config): number {
   const margin = config.venue.timeoutMs + MAX_CLOCK_SKEW_MS;
-  if (config.venue.credentialTtlMs <= margin)
+  const shortest = margin + credentialTimeoutMs(config);
+  if (config.venue.credentialTtlMs <= shortest)
     throw new QuantaError(
       ErrorCodes.CONFIG_INVALID,
       locatedLine(
         config.source,
         ['venue', 'credentialTtlMs'],
-        `expected more than venue.timeoutMs + ${MAX_CLOCK_SKEW_MS} ms of allowed clock skew (${margin} ms): an order goes out with a credential only while it stays valid for longer than that`,
+        `expected more than ${shortest} ms: 4 x venue.timeoutMs (a registration's deadline, then an order's) + ${MAX_CLOCK_SKEW_MS} ms of allowed clock skew; an order goes out with a credential only while it stays valid for longer than venue.timeoutMs + ${MAX_CLOCK_SKEW_MS} ms`,
       ),
     );
   return margin;

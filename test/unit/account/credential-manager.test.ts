@@ -206,8 +206,9 @@ describe('CredentialManager', () => {
   });
 
   it('sends with no credential that could expire before the order reaches the venue (seed 30045)', async () => {
-    // The simulator's seed 30045: renewals lost to the network until 316 ms before the old
-    // credential's expiry, then an order sent with it arrived after that expiry (a 401).
+    // The simulator's seed 30045: renewals lost to the network until 204 ms before the old
+    // credential's expiry; an order sent with it then took 316 ms to arrive, 112 ms after the
+    // expiry (a 401).
     const m = manager({ sendMarginMs: 7000 });
     const { credential } = await m.ensure();
     const signer = credential.credentials.signerAddress;
@@ -215,7 +216,7 @@ describe('CredentialManager', () => {
     expect(m.forSigner(signer)).toEqual(credential);
     clock.now = credential.expiryTs - 7000;
     expect(m.forSigner(signer)).toBeUndefined();
-    clock.now = credential.expiryTs - 316;
+    clock.now = credential.expiryTs - 204;
     expect(m.forSigner(signer)).toBeUndefined();
   });
 

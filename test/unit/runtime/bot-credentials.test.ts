@@ -17,14 +17,14 @@ function configWith(venue: string): ReturnType<typeof parseConfig> {
 it('a credential stops sending orders the request timeout plus the allowed clock skew before its expiry', () => {
   expect(credentialSendMarginMs(configWith('timeoutMs: 2000'))).toBe(7000);
   expect(
-    credentialSendMarginMs(configWith('timeoutMs: 2000, credentialTtlMs: 7001, renewMarginMs: 1')),
+    credentialSendMarginMs(configWith('timeoutMs: 2000, credentialTtlMs: 13001, renewMarginMs: 1')),
   ).toBe(7000);
 });
 
-it('refuses a credential validity no longer than that margin, pointing at venue.credentialTtlMs', () => {
+it("refuses a credential validity no longer than that margin plus a registration's deadline, pointing at venue.credentialTtlMs", () => {
   let refused: unknown;
   try {
-    credentialSendMarginMs(configWith('timeoutMs: 2000, credentialTtlMs: 7000, renewMarginMs: 1'));
+    credentialSendMarginMs(configWith('timeoutMs: 2000, credentialTtlMs: 13000, renewMarginMs: 1'));
   } catch (error) {
     refused = error;
   }
@@ -32,6 +32,6 @@ it('refuses a credential validity no longer than that margin, pointing at venue.
   const error = refused as QuantaError;
   expect(error.code).toBe(ErrorCodes.CONFIG_INVALID);
   expect(error.message).toMatch(
-    /^bot\.yaml:1:\d+ venue\.credentialTtlMs: expected more than venue\.timeoutMs \+ 5000 ms/,
+    /^bot\.yaml:1:\d+ venue\.credentialTtlMs: expected more than 13000 ms: 4 x venue\.timeoutMs/,
   );
 });
