@@ -1,5 +1,6 @@
 import { CredentialManager, type CredentialManagerOptions } from '../account/credential-manager.ts';
 import { CredentialStore } from '../account/credential-store.ts';
+import { MAX_CLOCK_SKEW_MS } from '../clock/venue-clock.ts';
 import { readWalletKey } from '../account/wallet-key.ts';
 import { locatedLine, type Config } from '../config/index.ts';
 import { ErrorCodes, isQuantaError, QuantaError, summarizeError } from '../errors/index.ts';
@@ -8,7 +9,6 @@ import type { Logger } from '../log/logger.ts';
 import type { VenueClient } from '../venue/venue-client.ts';
 import { signingDomainOf } from './signing-domain.ts';
 import type { StatePaths } from './state-paths.ts';
-import { MAX_CLOCK_SKEW_MS } from '../clock/venue-clock.ts';
 import { systemTimeoutSignal, type StartTimer } from '../clock/timers.ts';
 import { withDeadline } from './with-deadline.ts';
 

@@ -81,7 +81,7 @@ export function httpVenueClient(options: HttpVenueClientOptions): VenueClient {
           // Its own code, not the venue's 401: nothing left, and the registry must know that.
           new QuantaError(
             ErrorCodes.SIGNING_KEY_EXPIRED,
-            `signing key expired: no valid credential for signer ${request.signer} (or one too close to its expiry to reach the venue before it)`,
+            `signing key expired: no valid credential for signer ${request.signer} (or only one too close to its expiry to reach the venue in time)`,
             {
               details: [
                 'The order was signed by a key whose credentials expired, or would expire before the request could reach the venue (within its timeout plus the clock skew allowed); it was not sent and cannot be resent.',
