@@ -15,6 +15,11 @@ const FOUND: readonly { readonly seed: number; readonly broke: string }[] = [
     // expiry; an order sent with it then reached the venue 112 ms after that expiry (401).
     broke: 'I5: an order was sent with a credential that expired on the way',
   },
+  // Two maker fills the bot saw in one lookup and priced as one amount: its fee one x18 unit
+  // below the venue's, which rounds each fill's fee up (an invariant defect: the venue reports
+  // no fee; src/simulation/converged.ts).
+  { seed: 42716, broke: "I4: a fee one x18 unit below the venue's" },
+  { seed: 45035, broke: "I4: a fee one x18 unit below the venue's" },
 ];
 
 for (const { seed, broke } of FOUND) {
