@@ -13,7 +13,11 @@ export interface Fill {
   readonly side: OrderSide;
   /** Filled quantity of this event (decimal string). */
   readonly amount: string;
-  /** Average fill price (decimal string). */
+  /**
+   * The average price of this event's quantity (decimal string): from the venue's average fill
+   * price of the order before and after it, so a resting order's later fill is at the price it
+   * was made at, not at the order's average.
+   */
   readonly price: string;
   /** True when the venue gave no fill price and the quote at send time is used instead. */
   readonly priceEstimated: boolean;

@@ -23,6 +23,9 @@ export interface FillBookingOptions {
 /** What an answer filled, at which price and fee. */
 interface NewFill {
   readonly newlyFilled: bigint;
+  /** The order's average fill price after this answer: what its journal row keeps. */
+  readonly averageX18: bigint;
+  /** The price of what this answer newly filled: what the positions and `onFill` are told. */
   readonly priceX18: bigint;
   readonly estimated: boolean;
   readonly liquidity: Liquidity;
@@ -106,7 +109,7 @@ export class FillBooking {
         state: order.status,
         venueOrderId: order.id,
         filledX18: order.totalFilledX18,
-        avgFillPriceX18: order.totalFilledX18 > 0n ? fill.priceX18 : null,
+        avgFillPriceX18: order.totalFilledX18 > 0n ? fill.averageX18 : null,
         fillPriceEstimated: order.totalFilledX18 > 0n && fill.estimated,
         feesX18: this.recordedFeesX18(record) + fill.feeX18,
       },
@@ -117,7 +120,7 @@ export class FillBooking {
     exposure.resolved(record.id);
     this.#options.updated?.(updated);
     if (fill.newlyFilled <= 0n) return;
-    // A later partial fill is valued at the order's average price, the best the venue tells us.
+    // A later fill at the price it was made at, from the averages before and after it (newFill).
     this.#options.portfolio.book({
       strategy: updated.strategy,
       marketId: updated.marketId,
@@ -143,7 +146,9 @@ export class FillBooking {
       order.avgFillPriceX18 !== undefined && order.avgFillPriceX18 > 0n
         ? order.avgFillPriceX18
         : undefined;
-    const priceX18 = reported ?? record.referencePriceX18 ?? record.priceX18;
+    const averageX18 = reported ?? record.referencePriceX18 ?? record.priceX18;
+    const priceX18 =
+      reported === undefined ? averageX18 : (newFillPriceX18(record, order, reported) ?? reported);
     // A LIMIT order known to rest on the venue before this fill made liquidity (maker).
     const liquidity: Liquidity = record.venueOrderId !== null ? 'maker' : 'taker';
     const feeX18 =
@@ -160,7 +165,14 @@ export class FillBooking {
       // Never book a fill at a guessed fee of 0: the market is always remembered before sending.
       throw new Error(`order ${record.id}: market ${record.marketId} unknown, fee cannot be set`);
     }
-    return { newlyFilled, priceX18, estimated: reported === undefined, liquidity, feeX18 };
+    return {
+      newlyFilled,
+      averageX18,
+      priceX18,
+      estimated: reported === undefined,
+      liquidity,
+      feeX18,
+    };
   }
 
   #logApplied(record: OrderRecord, order: VenueOrder, fill: NewFill): void {
@@ -175,7 +187,9 @@ export class FillBooking {
         state: order.status,
         filled,
         avgPrice:
-          priceExpo === undefined ? formatX18(fill.priceX18) : displayX18(fill.priceX18, priceExpo),
+          priceExpo === undefined
+            ? formatX18(fill.averageX18)
+            : displayX18(fill.averageX18, priceExpo),
         priceEstimated: fill.estimated,
         fee: displayX18(fill.feeX18, MONEY_DECIMALS, true),
         liquidity: fill.liquidity,
@@ -183,4 +197,26 @@ export class FillBooking {
       `order ${record.id} ${order.status}: filled ${filled} ${record.symbol}`,
     );
   }
+}
+
+/**
+ * The price of what filled since the journal row's last answer, from the venue's average fill
+ * price before and after (filled notional = average × filled, each average floored to x18, so
+ * exact when every fill was at one price, and within a unit of x18 otherwise). A LIMIT order
+ * that crossed the book at once and then rested fills first at the book's prices (taker), then at
+ * its own (maker): its later fills are not at the order's average. `undefined` when the row's
+ * average is not the venue's (none yet, or estimated) or nothing new filled.
+ */
+function newFillPriceX18(
+  record: OrderRecord,
+  order: VenueOrder,
+  averageX18: bigint,
+): bigint | undefined {
+  const newlyFilled = order.totalFilledX18 - record.filledX18;
+  if (newlyFilled <= 0n) return undefined;
+  if (record.filledX18 === 0n) return averageX18;
+  if (record.avgFillPriceX18 === null || record.fillPriceEstimated) return undefined;
+  const notionalX36 = averageX18 * order.totalFilledX18 - record.avgFillPriceX18 * record.filledX18;
+  const priceX18 = notionalX36 / newlyFilled;
+  return priceX18 > 0n ? priceX18 : undefined;
 }

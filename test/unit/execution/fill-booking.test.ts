@@ -1,0 +1,90 @@
+/**
+ * FillBooking books each new fill of an order at the price it was made at: from the venue's
+ * average fill price before and after it. A LIMIT order that crossed the book at once and then
+ * rested fills first at the book's prices (taker), later at its own price (maker); booking those
+ * later fills at the order's average would misstate the position's entry price and the fee.
+ */
+import { expect, it } from 'vitest';
+import type { Fill } from '../../../src/domain/index.ts';
+import { ExposureBook } from '../../../src/execution/exposure-book.ts';
+import { FillBooking } from '../../../src/execution/fill-booking.ts';
+import { OrderJournal } from '../../../src/execution/journal.ts';
+import type { OrderRecord } from '../../../src/execution/order-record.ts';
+import { Portfolio } from '../../../src/execution/portfolio.ts';
+import { silentLogger } from '../../../src/log/logger.ts';
+import type { VenueOrder } from '../../../src/venue/types.ts';
+import { newOrder } from '../../helpers/journal-orders.ts';
+import { testMarket } from '../../helpers/markets.ts';
+
+const X18 = 10n ** 18n;
+const MAKER = 2n * 10n ** 14n; // 2 bp
+const TAKER = 5n * 10n ** 14n; // 5 bp
+
+/** A LIMIT buy of 2 at 101, journaled and sent. */
+function limitBuy(journal: OrderJournal): OrderRecord {
+  const { id } = journal.insertPending(
+    newOrder('0x01', { type: 'LIMIT', amountX18: 2n * X18, priceX18: 101n * X18 }),
+    1000,
+  );
+  journal.markAttempt(id, 1000);
+  return journal.get(id);
+}
+
+function answer(over: Partial<VenueOrder>): VenueOrder {
+  return {
+    id: 7,
+    brokerId: 1,
+    subaccountId: '1',
+    marketSymbol: 'ETH-USD',
+    marketType: 'PERPETUAL',
+    side: 'BUY',
+    type: 'LIMIT',
+    status: 'PARTIALLY_FILLED',
+    amountX18: 2n * X18,
+    priceX18: 101n * X18,
+    totalFilledX18: 0n,
+    avgFillPriceX18: 0n,
+    expiryTs: 2000,
+    createdAt: '2026-01-05T00:00:00.000Z',
+    updatedAt: '2026-01-05T00:00:00.000Z',
+    ...over,
+  };
+}
+
+it('books a rested LIMIT order’s later fill at its own price, not the order’s average', async () => {
+  const journal = OrderJournal.inMemory();
+  const portfolio = new Portfolio();
+  portfolio.rememberMarket(testMarket({ makerFeeX18: MAKER, takerFeeX18: TAKER }));
+  const fills: Fill[] = [];
+  const booking = new FillBooking({
+    journal,
+    portfolio,
+    exposure: new ExposureBook(() => []),
+    now: () => 1500,
+    log: silentLogger,
+    onFill: (_strategy, fill) => {
+      fills.push(fill);
+    },
+  });
+  const row = limitBuy(journal);
+  // The creation answer: 1 filled at once at 100 (taker), 1 resting at 101.
+  await booking.apply(row, answer({ totalFilledX18: X18, avgFillPriceX18: 100n * X18 }));
+  // A lookup: the rest filled at 101 (maker); the order's average is now 100.5.
+  const afterFirst = journal.get(row.id);
+  await booking.apply(
+    afterFirst,
+    answer({ status: 'FILLED', totalFilledX18: 2n * X18, avgFillPriceX18: 1005n * 10n ** 17n }),
+  );
+
+  expect(fills.map((fill) => fill.price)).toEqual(['100', '101']);
+  const position = portfolio.account.get(1);
+  expect(position.amountX18).toBe(2n * X18);
+  expect(position.avgEntryPriceX18).toBe(1005n * 10n ** 17n);
+  expect(position.turnoverX18).toBe(201n * X18);
+  // 5 bp of 100 (taker) and 2 bp of 101 (maker), not 2 bp of 100.5.
+  expect(position.feesX18).toBe((100n * X18 * TAKER) / X18 + (101n * X18 * MAKER) / X18);
+  // The journal keeps the venue's average and the fees charged.
+  const final = journal.get(row.id);
+  expect(final.avgFillPriceX18).toBe(1005n * 10n ** 17n);
+  expect(final.feesX18).toBe(position.feesX18);
+});
