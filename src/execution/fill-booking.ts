@@ -147,8 +147,11 @@ export class FillBooking {
         ? order.avgFillPriceX18
         : undefined;
     const averageX18 = reported ?? record.referencePriceX18 ?? record.priceX18;
-    const priceX18 =
-      reported === undefined ? averageX18 : (newFillPriceX18(record, order, reported) ?? reported);
+    const derived = reported === undefined ? undefined : newFillPriceX18(record, order, reported);
+    const priceX18 = derived ?? averageX18;
+    // A later fill whose own price the averages cannot give is valued at the order's average:
+    // an estimate, said so (to onFill and in the log).
+    const estimated = reported === undefined || (derived === undefined && newlyFilled > 0n);
     // A LIMIT order known to rest on the venue before this fill made liquidity (maker).
     const liquidity: Liquidity = record.venueOrderId !== null ? 'maker' : 'taker';
     const feeX18 =
@@ -169,7 +172,7 @@ export class FillBooking {
       newlyFilled,
       averageX18,
       priceX18,
-      estimated: reported === undefined,
+      estimated,
       liquidity,
       feeX18,
     };
@@ -201,11 +204,13 @@ export class FillBooking {
 
 /**
  * The price of what filled since the journal row's last answer, from the venue's average fill
- * price before and after (filled notional = average × filled, each average floored to x18, so
- * exact when every fill was at one price, and within a unit of x18 otherwise). A LIMIT order
- * that crossed the book at once and then rested fills first at the book's prices (taker), then at
- * its own (maker): its later fills are not at the order's average. `undefined` when the row's
- * average is not the venue's (none yet, or estimated) or nothing new filled.
+ * price before and after (filled notional = average × filled). A LIMIT order that crossed the
+ * book at once and then rested fills first at the book's prices (taker), then at its own
+ * (maker): its later fills are not at the order's average. Exact when every fill was at one
+ * price; with averages floored to x18 (the paper venue's) it is off by less than the earlier
+ * filled amount over the new one, in x18 units of price. `undefined` when the row's average is
+ * not the venue's (none yet, or estimated), nothing new filled, or the result is not positive (a
+ * venue whose averages are rounded otherwise); a LIMIT order's is kept within its price.
  */
 function newFillPriceX18(
   record: OrderRecord,
@@ -218,5 +223,9 @@ function newFillPriceX18(
   if (record.avgFillPriceX18 === null || record.fillPriceEstimated) return undefined;
   const notionalX36 = averageX18 * order.totalFilledX18 - record.avgFillPriceX18 * record.filledX18;
   const priceX18 = notionalX36 / newlyFilled;
-  return priceX18 > 0n ? priceX18 : undefined;
+  if (priceX18 <= 0n) return undefined;
+  // No fill of a LIMIT order is beyond its price: the floors can put the result a hair past it.
+  if (record.type !== 'LIMIT') return priceX18;
+  if (record.side === 'BUY') return priceX18 > record.priceX18 ? record.priceX18 : priceX18;
+  return priceX18 < record.priceX18 ? record.priceX18 : priceX18;
 }

@@ -96,17 +96,20 @@ function differenceOf(row: OrderRecord, order: SimOrder | undefined): string | u
 /**
  * Whether the journal's fee is the venue's to the precision the venue tells. The venue charges
  * each fill its fee rounded up (money/fee.ts) and its orders carry no fee (docs/venue-api.md §8):
- * the bot prices what filled between two of its lookups as one amount at the average fill price,
- * so its fee can be below the venue's by up to one x18 unit a fill, never above (seeds 42716 and
- * 45035, docs/simulation-runs.md). A fee at the wrong rate or price is off by far more, and
- * still counted.
+ * the bot prices what filled between two of its lookups as one amount, at a price it derives from
+ * the venue's floored average fill prices (execution/fill-booking.ts). Rounding each fill up
+ * where the bot rounds their sum puts it below the venue's by up to a unit a fill (seeds 42716
+ * and 45035, docs/simulation-runs.md); a derived price a hair above the fills' own can put it a
+ * unit above, once a lookup. So: within one x18 unit a venue fill, either way. A fee at the wrong
+ * rate or price is off by far more, and still counted.
  */
 export function feeMatches(
   feesX18: bigint,
   order: { readonly feesPaidX18: bigint; readonly fills: readonly unknown[] },
 ): boolean {
-  const below = order.feesPaidX18 - feesX18;
-  return below >= 0n && below <= BigInt(order.fills.length);
+  const off = order.feesPaidX18 - feesX18;
+  const bound = BigInt(order.fills.length);
+  return off <= bound && -off <= bound;
 }
 
 /** Virtual ms from which `row` can match the venue's record (see {@link CONVERGE_BOUND_MS}). */

@@ -12,6 +12,7 @@ import { OrderJournal } from '../../../src/execution/journal.ts';
 import type { OrderRecord } from '../../../src/execution/order-record.ts';
 import { Portfolio } from '../../../src/execution/portfolio.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
+import { parseDecimalToX18 } from '../../../src/money/index.ts';
 import type { VenueOrder } from '../../../src/venue/types.ts';
 import { newOrder } from '../../helpers/journal-orders.ts';
 import { testMarket } from '../../helpers/markets.ts';
@@ -51,7 +52,13 @@ function answer(over: Partial<VenueOrder>): VenueOrder {
   };
 }
 
-it('books a rested LIMIT order’s later fill at its own price, not the order’s average', async () => {
+/** A FillBooking over an in-memory journal, and the fills it tells `onFill`. */
+function booked(): {
+  journal: OrderJournal;
+  portfolio: Portfolio;
+  booking: FillBooking;
+  fills: Fill[];
+} {
   const journal = OrderJournal.inMemory();
   const portfolio = new Portfolio();
   portfolio.rememberMarket(testMarket({ makerFeeX18: MAKER, takerFeeX18: TAKER }));
@@ -66,6 +73,11 @@ it('books a rested LIMIT order’s later fill at its own price, not the order’
       fills.push(fill);
     },
   });
+  return { journal, portfolio, booking, fills };
+}
+
+it('books a rested LIMIT order’s later fill at its own price, not the order’s average', async () => {
+  const { journal, portfolio, booking, fills } = booked();
   const row = limitBuy(journal);
   // The creation answer: 1 filled at once at 100 (taker), 1 resting at 101.
   await booking.apply(row, answer({ totalFilledX18: X18, avgFillPriceX18: 100n * X18 }));
@@ -87,4 +99,63 @@ it('books a rested LIMIT order’s later fill at its own price, not the order’
   const final = journal.get(row.id);
   expect(final.avgFillPriceX18).toBe(1005n * 10n ** 17n);
   expect(final.feesX18).toBe(position.feesX18);
+});
+
+it('values a later fill after a multi-price one within the floors’ error of its price, never past the limit', async () => {
+  // Two taker fills at once at 3000.638336 and 3000.770753, then a maker fill at the limit
+  // 3001.292161; the venue's averages floored to x18, as the paper venue's are.
+  const limit = 3_001_292_161n * 10n ** 12n;
+  const taker = [
+    { amountX18: 1_234_567_891n * 10n ** 9n, priceX18: 3_000_638_336n * 10n ** 12n },
+    { amountX18: 987_654_321n * 10n ** 9n, priceX18: 3_000_770_753n * 10n ** 12n },
+  ];
+  const makerAmount = 79_370n * 10n ** 9n;
+  const firstTotal = taker[0]!.amountX18 + taker[1]!.amountX18;
+  const firstNotional = taker.reduce((sum, f) => sum + f.amountX18 * f.priceX18, 0n);
+  const total = firstTotal + makerAmount;
+  const { journal, booking, fills } = booked();
+  const { id } = journal.insertPending(
+    newOrder('0x02', { type: 'LIMIT', amountX18: total, priceX18: limit }),
+    1000,
+  );
+  journal.markAttempt(id, 1000);
+  const created = answer({
+    amountX18: total,
+    priceX18: limit,
+    totalFilledX18: firstTotal,
+    avgFillPriceX18: firstNotional / firstTotal,
+  });
+  await booking.apply(journal.get(id), created);
+  await booking.apply(
+    journal.get(id),
+    answer({
+      amountX18: total,
+      priceX18: limit,
+      status: 'FILLED',
+      totalFilledX18: total,
+      avgFillPriceX18: (firstNotional + makerAmount * limit) / total,
+    }),
+  );
+  expect(fills[1]).toMatchObject({ amount: '0.00007937', priceEstimated: false });
+  // Off by less than the filled amounts over the new one (in x18 units of price), and not past
+  // the limit; the order's average (3000.69...) would be 0.6 off.
+  const price = parseDecimalToX18(fills[1]!.price);
+  expect(price).toBeLessThanOrEqual(limit);
+  expect(limit - price).toBeLessThan((firstTotal + total) / makerAmount);
+});
+
+it('says a later fill is estimated when the earlier one was (a venue that gave no average then)', async () => {
+  const { journal, booking, fills } = booked();
+  const row = limitBuy(journal);
+  // No average in the creation answer: the fill is valued at the quote seen when sending.
+  await booking.apply(row, answer({ totalFilledX18: X18, avgFillPriceX18: 0n }));
+  expect(journal.get(row.id).fillPriceEstimated).toBe(true);
+  await booking.apply(
+    journal.get(row.id),
+    answer({ status: 'FILLED', totalFilledX18: 2n * X18, avgFillPriceX18: 1005n * 10n ** 17n }),
+  );
+  expect(fills.map((fill) => [fill.price, fill.priceEstimated])).toEqual([
+    ['3000', true],
+    ['100.5', true],
+  ]);
 });
