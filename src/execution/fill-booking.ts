@@ -25,6 +25,8 @@ interface NewFill {
   readonly newlyFilled: bigint;
   /** The order's average fill price after this answer: what its journal row keeps. */
   readonly averageX18: bigint;
+  /** True when the venue gave no average and `averageX18` is the quote seen when sending. */
+  readonly averageEstimated: boolean;
   /** The price of what this answer newly filled: what the positions and `onFill` are told. */
   readonly priceX18: bigint;
   readonly estimated: boolean;
@@ -110,7 +112,7 @@ export class FillBooking {
         venueOrderId: order.id,
         filledX18: order.totalFilledX18,
         avgFillPriceX18: order.totalFilledX18 > 0n ? fill.averageX18 : null,
-        fillPriceEstimated: order.totalFilledX18 > 0n && fill.estimated,
+        fillPriceEstimated: order.totalFilledX18 > 0n && fill.averageEstimated,
         feesX18: this.recordedFeesX18(record) + fill.feeX18,
       },
       now(),
@@ -171,6 +173,7 @@ export class FillBooking {
     return {
       newlyFilled,
       averageX18,
+      averageEstimated: reported === undefined,
       priceX18,
       estimated,
       liquidity,

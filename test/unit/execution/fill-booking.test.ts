@@ -158,4 +158,9 @@ it('says a later fill is estimated when the earlier one was (a venue that gave n
     ['3000', true],
     ['100.5', true],
   ]);
+  // The row's average is the venue's now: not an estimate.
+  expect(journal.get(row.id)).toMatchObject({
+    avgFillPriceX18: 1005n * 10n ** 17n,
+    fillPriceEstimated: false,
+  });
 });
