@@ -311,6 +311,11 @@ export const COMMANDS = {
         default: '10',
       },
       threads: { value: 'N', help: 'worker threads for --seeds', otherwise: 'one per core' },
+      mix: {
+        value: 'NAME',
+        help: 'what the bot trades: default (ETH-USD, LIMIT orders rest), crossing (ETH-USD and SOL-USD, thin books, LIMIT orders priced through the book)',
+        default: 'default',
+      },
     },
   },
 } as const satisfies Readonly<Record<string, CommandSpec>>;

@@ -5,6 +5,7 @@ import { formatViolation } from '../simulation/invariants.ts';
 import { rangeDigest } from '../simulation/range-digest.ts';
 import { runSchedule, type ScheduleResult } from '../simulation/run-schedule.ts';
 import { runSeeds } from '../simulation/run-seeds.ts';
+import { isSimMixName, SIM_MIXES, type SimMixName } from '../simulation/sim-mix.ts';
 import type { CommandInput } from './command-spec.ts';
 import type { COMMANDS } from './commands.ts';
 
@@ -25,6 +26,14 @@ function line(result: ScheduleResult): string {
   return `seed ${result.seed} trace ${result.traceHash} orders ${stats.ordersJournaled} accepted ${stats.ordersAccepted} faults ${stats.faults}${planned} crashes ${stats.crashes} ${result.violations.length === 0 ? 'ok' : 'VIOLATION'}\n`;
 }
 
+function mixOf(text: string): SimMixName {
+  if (!isSimMixName(text))
+    throw usage(
+      `--mix: expected one of ${Object.keys(SIM_MIXES).join(', ')}, got ${JSON.stringify(text)}`,
+    );
+  return text;
+}
+
 /**
  * `quanta sim --seed N | --seeds A-B`: runs whole-bot schedules (src/simulation) and prints
  * one line per seed, and each violation with its seed, invariant and last events; a range ends
@@ -35,12 +44,15 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.sim>): Promise
   const minutes = count('minutes', flags.minutes);
   if (minutes < 1) throw usage('--minutes: expected at least 1');
   const durationMs = minutes * 60_000;
+  const mix = mixOf(flags.mix);
+  const mixNote = mix === 'default' ? '' : `, mix ${mix}`;
   let results: ScheduleResult[];
   if (flags.seed !== undefined && flags.seeds === undefined) {
     const result = await runSchedule({
       seed: count('seed', flags.seed),
       durationMs,
       healMs: durationMs / 5,
+      mix,
     });
     stdout.write(line(result));
     results = [result];
@@ -55,13 +67,14 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.sim>): Promise
       from,
       to,
       durationMs,
+      mix,
       ...(flags.threads === undefined ? {} : { threads: count('threads', flags.threads) }),
       onResult: (result) => stdout.write(line(result)),
     });
     const seconds = (systemClock.monotonic() - started) / 1000;
     const violating = results.filter((r) => r.violations.length > 0).length;
     stdout.write(
-      `seeds ${from}-${to} (${minutes} min): ${results.length} schedules, ${violating} with violations, range digest ${rangeDigest(results)}; ${seconds.toFixed(1)} s of wall time (${(results.length / seconds).toFixed(2)} schedules/s)\n`,
+      `seeds ${from}-${to} (${minutes} min${mixNote}): ${results.length} schedules, ${violating} with violations, range digest ${rangeDigest(results)}; ${seconds.toFixed(1)} s of wall time (${(results.length / seconds).toFixed(2)} schedules/s)\n`,
     );
   } else {
     throw usage('quanta sim needs --seed N or --seeds A-B (one of them)');

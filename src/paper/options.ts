@@ -45,6 +45,8 @@ export interface PaperVenueOptions {
   readonly volatilityBps?: number;
   /** Bid-ask spread of the built engine's books, basis points. Not with `engine`. */
   readonly spreadBps?: number;
+  /** Notional of each level of the built engine's books, quote units (decimal string). Default "25000". Not with `engine`. */
+  readonly levelNotional?: string;
   /** Markets of the built engine that turn active later (inactive until then). Not with `engine`. */
   readonly listings?: readonly SimListing[];
   /** Starting cash of every subaccount of the built engine, quote units. Default "100000". Not with `engine`. */
@@ -67,6 +69,7 @@ export interface ResolvedPaperOptions {
   readonly markets: readonly Market[] | undefined;
   readonly volatilityBps: number | undefined;
   readonly spreadBps: number | undefined;
+  readonly levelNotional: string | undefined;
   readonly listings: readonly SimListing[] | undefined;
   readonly balance: string | undefined;
 }
@@ -109,7 +112,7 @@ export function resolvePaperOptions(options: PaperVenueOptions): ResolvedPaperOp
   }
   if (options.engine !== undefined) {
     const clash = (
-      ['markets', 'volatilityBps', 'spreadBps', 'listings', 'balance'] as const
+      ['markets', 'volatilityBps', 'spreadBps', 'levelNotional', 'listings', 'balance'] as const
     ).filter((name) => options[name] !== undefined);
     if (clash.length > 0) {
       throw invalid(`${clash.join(', ')}: configure the engine itself when passing one as engine`);
@@ -128,6 +131,7 @@ export function resolvePaperOptions(options: PaperVenueOptions): ResolvedPaperOp
     markets: options.markets,
     volatilityBps: options.volatilityBps,
     spreadBps: options.spreadBps,
+    levelNotional: options.levelNotional,
     listings: options.listings,
     balance: options.balance,
   };

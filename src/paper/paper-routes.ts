@@ -21,6 +21,7 @@ function buildEngine(options: ResolvedPaperOptions): SimEngine {
     ...(options.markets === undefined ? {} : { markets: options.markets }),
     ...(options.volatilityBps === undefined ? {} : { volatilityBps: options.volatilityBps }),
     ...(options.spreadBps === undefined ? {} : { spreadBps: options.spreadBps }),
+    ...(options.levelNotional === undefined ? {} : { levelNotional: options.levelNotional }),
     ...(options.listings === undefined ? {} : { listings: options.listings }),
     ...(options.balance === undefined ? {} : { initialBalance: options.balance }),
   };

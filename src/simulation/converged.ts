@@ -3,6 +3,7 @@ import type { OrderJournal } from '../execution/journal.ts';
 import type { OrderRecord } from '../execution/order-record.ts';
 import type { InProcessPaperVenue } from '../paper/index.ts';
 import type { SimOrder } from '../sim/index.ts';
+import { fillFeeX18 } from '../money/index.ts';
 import type { ViolationLog } from './invariants.ts';
 import type { SimBot } from './sim-bot.ts';
 import { EPOCH_MS } from './sim-setup.ts';
@@ -23,6 +24,8 @@ export interface ConvergedInput {
   readonly journal: OrderJournal | undefined;
   readonly venue: InProcessPaperVenue;
   readonly accountId: string;
+  /** The markets the bot trades: its position in each must equal the venue's. */
+  readonly marketIds: readonly number[];
   readonly accepted: ReadonlyMap<string, AcceptedOrder>;
   /** Virtual ms at which the faults stopped. */
   readonly faultsUntil: number;
@@ -47,16 +50,19 @@ export function checkConverged(input: ConvergedInput): void {
     violations.violate('converges', 'no bot was trading when the schedule ended');
     return;
   }
-  let lagX18 = 0n;
+  // Per market: the fills of young differences, not yet looked up.
+  const lagX18 = new Map<number, bigint>();
   for (const row of journal.all()) {
     const sent = input.accepted.get(row.signature);
     const order =
       sent === undefined ? undefined : venue.engine.getOrder(accountId, sent.venueOrderId);
-    const difference = differenceOf(row, order);
+    const takerFeeX18 = venue.engine.market(row.marketId)?.takerFeeX18 ?? 0n;
+    const difference = differenceOf(row, order, takerFeeX18);
     if (difference === undefined) continue;
     const since = Math.max(input.faultsUntil, settlesFrom(row, order, sent));
     if (input.now - since < CONVERGE_BOUND_MS) {
-      lagX18 += signed(row, (order?.totalFilledX18 ?? 0n) - row.filledX18);
+      const lag = signed(row, (order?.totalFilledX18 ?? 0n) - row.filledX18);
+      lagX18.set(row.marketId, (lagX18.get(row.marketId) ?? 0n) + lag);
       continue;
     }
     violations.violate(
@@ -65,17 +71,26 @@ export function checkConverged(input: ConvergedInput): void {
     );
     return;
   }
-  const mine = bot.executor.positions.amountX18(1);
-  const theirs = venue.engine.position(accountId, 1).amountX18;
-  if (mine + lagX18 !== theirs)
-    violations.violate(
-      'converges',
-      `the bot's position ${mine} (x18), the venue's ${theirs}, fills not yet looked up ${lagX18}`,
-    );
+  for (const marketId of input.marketIds) {
+    const mine = bot.executor.positions.amountX18(marketId);
+    const theirs = venue.engine.position(accountId, marketId).amountX18;
+    const lag = lagX18.get(marketId) ?? 0n;
+    if (mine + lag !== theirs) {
+      violations.violate(
+        'converges',
+        `the bot's position in market ${marketId} ${mine} (x18), the venue's ${theirs}, fills not yet looked up ${lag}`,
+      );
+      return;
+    }
+  }
 }
 
 /** How `row` differs from the venue's record `order` (undefined: the venue never accepted it), or undefined. */
-function differenceOf(row: OrderRecord, order: SimOrder | undefined): string | undefined {
+function differenceOf(
+  row: OrderRecord,
+  order: SimOrder | undefined,
+  takerFeeX18: bigint,
+): string | undefined {
   if (order === undefined) {
     if (row.filledX18 !== 0n) return `is ${row.state} with a fill, and the venue never accepted it`;
     if (!NEVER_ACCEPTED_STATES.has(row.state))
@@ -87,29 +102,46 @@ function differenceOf(row: OrderRecord, order: SimOrder | undefined): string | u
   if (
     row.filledX18 > 0n &&
     (row.avgFillPriceX18 !== order.avgFillPriceX18 ||
-      (row.feesX18 !== null && !feeMatches(row.feesX18, order)))
+      (row.feesX18 !== null && !feeMatches(row.feesX18, order, takerFeeX18)))
   )
     return `price/fee ${row.avgFillPriceX18}/${row.feesX18}, the venue's ${order.id} ${order.avgFillPriceX18}/${order.feesPaidX18} (${order.fills.length} fills)`;
   return undefined;
 }
 
 /**
- * Whether the journal's fee is the venue's to the precision the venue tells. The venue charges
- * each fill its fee rounded up (money/fee.ts) and its orders carry no fee (docs/venue-api.md §8):
- * the bot prices what filled between two of its lookups as one amount, at a price it derives from
- * the venue's floored average fill prices (execution/fill-booking.ts). Rounding each fill up
- * where the bot rounds their sum puts it below the venue's by up to a unit a fill (seeds 42716
- * and 45035, docs/simulation-runs.md); a derived price a hair above the fills' own can put it a
- * unit above, once a lookup. So: within one x18 unit a venue fill, either way. A fee at the wrong
- * rate or price is off by far more, and still counted.
+ * Whether the journal's fee is the venue's to the precision the bot can know it.
+ *
+ * - Rounding: the venue charges each fill its fee rounded up (money/fee.ts) and its orders carry
+ *   no fee (docs/venue-api.md §8); the bot prices what filled between two of its lookups as one
+ *   amount, at a price it derives from the venue's floored average fill prices
+ *   (execution/fill-booking.ts). Rounding each fill up where the bot rounds their sum puts it
+ *   below the venue's by up to a unit a fill (seeds 42716 and 45035, docs/simulation-runs.md); a
+ *   derived price a hair above the fills' own can put it a unit above, once a lookup. So: one x18
+ *   unit a venue fill, either way.
+ * - Liquidity: nor does the venue say which fills made liquidity. The bot knows it only for an
+ *   order it saw answered when placed (what that answer filled took liquidity, every later fill
+ *   made it); an order it first learns of by a lookup (its placing answer lost, or a crash) may
+ *   hold both, and the bot books what it cannot tell apart at the taker rate: never understated
+ *   (execution/fill-booking.ts). So the fee may be above the venue's, up to the same fills at the
+ *   taker rate, and never below it.
+ *
+ * Where maker and taker fees are equal that is the venue's fee, a unit a fill either way. A fee
+ * understated (a fill booked at a wrong, lower price), or above the taker rate, is counted.
  */
 export function feeMatches(
   feesX18: bigint,
-  order: { readonly feesPaidX18: bigint; readonly fills: readonly unknown[] },
+  order: {
+    readonly feesPaidX18: bigint;
+    readonly fills: readonly { readonly amountX18: bigint; readonly priceX18: bigint }[];
+  },
+  takerFeeX18: bigint,
 ): boolean {
-  const off = order.feesPaidX18 - feesX18;
   const bound = BigInt(order.fills.length);
-  return off <= bound && -off <= bound;
+  let atTakerX18 = 0n;
+  for (const fill of order.fills)
+    atTakerX18 += fillFeeX18(fill.amountX18, fill.priceX18, takerFeeX18);
+  const highest = atTakerX18 > order.feesPaidX18 ? atTakerX18 : order.feesPaidX18;
+  return feesX18 >= order.feesPaidX18 - bound && feesX18 <= highest + bound;
 }
 
 /** Virtual ms from which `row` can match the venue's record (see {@link CONVERGE_BOUND_MS}). */

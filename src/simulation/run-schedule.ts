@@ -3,12 +3,11 @@ import { isFinalState } from '../domain/index.ts';
 import { ErrorCodes, summarizeError } from '../errors/index.ts';
 import type { OrderJournal } from '../execution/journal.ts';
 import { silentLogger } from '../log/logger.ts';
-import { X18_SCALE as X18 } from '../money/constants.ts';
-import { createInProcessPaperVenue, type InProcessPaperVenue } from '../paper/index.ts';
+import type { InProcessPaperVenue } from '../paper/index.ts';
 import { statePaths } from '../runtime/state-paths.ts';
-import { signingDomainOf } from '../runtime/signing-domain.ts';
 import { MAX_CLOCK_SKEW_MS, type VenueClock } from '../clock/venue-clock.ts';
 import { checkConverged } from './converged.ts';
+import { fillStats } from './fill-stats.ts';
 import {
   clockOffsetAt,
   faultNames,
@@ -24,14 +23,14 @@ import { startSimBot, type SimBot } from './sim-bot.ts';
 import { diskErrorOf, journalWithDiskFaults } from './sim-disk.ts';
 import { crashJournal, putImage, type JournalImage } from './sim-journal-files.ts';
 import { DEFAULT_NETWORK_FAULTS, simFetch } from './sim-network.ts';
+import { marketIdsOf, SIM_MIXES } from './sim-mix.ts';
+import { checkPositionCap } from './position-cap.ts';
 import { SimRandom, STREAMS } from './sim-random.ts';
-import { defaultStateRoot, EPOCH_MS, keyFrom, POSITION_CAP, SIM_BALANCE } from './sim-setup.ts';
+import { defaultStateRoot, EPOCH_MS, keyFrom } from './sim-setup.ts';
 import { MAX_EXPIRES_IN_MS } from './sim-trader.ts';
+import { simVenue } from './sim-venue.ts';
 import { Trace } from './trace.ts';
 import { VenueWatch } from './venue-watch.ts';
-
-/** Price moves between the check at send and the fill: the cap is checked with this slack. */
-const CAP_SLACK_PERCENT = 5n;
 
 export type { ScheduleOptions, ScheduleResult } from './schedule-setup.ts';
 
@@ -66,6 +65,8 @@ class ScheduleRun {
   readonly #network: SimRandom;
   readonly #journals: OrderJournal[] = [];
   readonly #journalPath: string;
+  /** The ids of the markets the bot trades (I3 and I4 check each). */
+  readonly marketIds: readonly number[];
   current: SimProcess | undefined;
   /** A crash waiting for the bot's next journal writes (`CrashFault.atWrite`). */
   #armed: { readonly fault: CrashFault; writesLeft: number } | undefined;
@@ -92,13 +93,8 @@ class ScheduleRun {
       crashes: options.crashes ?? 1,
       ...(options.choices === undefined ? {} : { choices: options.choices }),
     });
-    this.venue = createInProcessPaperVenue({
-      seed: options.seed,
-      clock: this.venueNow,
-      domain: signingDomainOf(config),
-      headerPrefix: config.venue.headerPrefix,
-      balance: SIM_BALANCE,
-    });
+    this.venue = simVenue(setup, this.venueNow);
+    this.marketIds = marketIdsOf(SIM_MIXES[options.mix ?? 'default']);
     this.watch = new VenueWatch({
       trace: this.trace,
       violations: this.violations,
@@ -123,6 +119,9 @@ class ScheduleRun {
 
   /** Runs the schedule to its end and checks what holds at the end. */
   async run(): Promise<void> {
+    const mix = this.#setup.options.mix ?? 'default';
+    // The default mix's first event as it always was (its traces are the ledger's).
+    if (mix !== 'default') this.#event(`mix ${mix}`);
     this.#event(`plan: ${faultNames(this.plan).join(', ') || 'network faults only'}`);
     this.#startPlannedFaults();
     this.boot(1);
@@ -132,6 +131,7 @@ class ScheduleRun {
       journal: this.current?.journal,
       venue: this.venue,
       accountId: this.#setup.accountId,
+      marketIds: this.marketIds,
       accepted: this.watch.accepted,
       faultsUntil: this.durationMs - this.healMs,
       now: this.scheduler.monotonic(),
@@ -179,14 +179,10 @@ class ScheduleRun {
 
   #afterStep(): void {
     this.steps += 1;
-    const position = this.venue.engine.position(this.#setup.accountId, 1);
-    const amount = position.amountX18 < 0n ? -position.amountX18 : position.amountX18;
-    const notional = (amount * position.avgEntryPriceX18) / X18;
-    if (notional * 100n > POSITION_CAP * X18 * (100n + CAP_SLACK_PERCENT))
-      this.violations.violate(
-        'positionCap',
-        `venue position ${position.amountX18} (x18) at ${position.avgEntryPriceX18} is ${notional / X18} notional, cap ${POSITION_CAP}`,
-      );
+    for (const marketId of this.marketIds) {
+      const position = this.venue.engine.position(this.#setup.accountId, marketId);
+      checkPositionCap(position, marketId, this.violations);
+    }
     const process = this.current;
     const state = process?.clock?.state();
     if (process !== undefined && state !== undefined && state !== process.clockState) {
@@ -354,9 +350,10 @@ class ScheduleRun {
 
   result(): ScheduleResult {
     const { seed } = this.#setup.options;
+    const traceHash = this.trace.digest();
     return {
       seed,
-      traceHash: this.trace.digest(),
+      traceHash,
       violations: this.violations.list,
       faultNames: faultNames(this.plan),
       stats: {
@@ -370,6 +367,8 @@ class ScheduleRun {
         ordersAccepted: this.watch.accepted.size,
         crashes: this.plan.crashes.length,
         faults: this.networkFaults,
+        // From the venue's own records, read after the trace's digest.
+        fills: fillStats(this.venue.engine, this.#setup.accountId, this.watch.accepted.values()),
       },
     };
   }

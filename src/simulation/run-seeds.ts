@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { SeedTask } from './pool-worker.ts';
 import type { ScheduleResult } from './run-schedule.ts';
+import type { SimMixName } from './sim-mix.ts';
 
 /** The worker file for this build (see optimize/local-pool.ts for why two). */
 function workerFile(): string {
@@ -29,6 +30,8 @@ export interface RunSeedsOptions {
   /** Worker threads; default one per core. */
   readonly threads?: number;
   readonly durationMs?: number;
+  /** What the schedules trade (`SIM_MIXES`); default `default`. */
+  readonly mix?: SimMixName;
   /** Told about each schedule as it ends (in the order they end). */
   readonly onResult?: (result: ScheduleResult) => void;
 }
@@ -56,6 +59,7 @@ export function openSeedPool(threads = availableParallelism()): SeedPool {
         const task: SeedTask = {
           seed,
           ...(options.durationMs === undefined ? {} : { durationMs: options.durationMs }),
+          ...(options.mix === undefined ? {} : { mix: options.mix }),
         };
         tasks.push(
           (pool.run(task) as Promise<ScheduleResult>).then((result) => {

@@ -6,14 +6,18 @@ import type { Logger } from '../log/logger.ts';
 import { prepareStrategies, type PreparedStrategy } from '../strategy/prepare-strategies.ts';
 import { accountFromPrivateKey } from '../venue/signing/index.ts';
 import type { FaultChoices } from './fault-plan.ts';
+import type { FillStats } from './fill-stats.ts';
 import type { Violation } from './invariants.ts';
 import type { NetworkFaults } from './sim-network.ts';
+import type { SimMixName } from './sim-mix.ts';
 import { SimRandom, STREAMS } from './sim-random.ts';
 import { keyFrom, simConfig } from './sim-setup.ts';
 
 /** What one schedule runs. */
 export interface ScheduleOptions {
   readonly seed: number;
+  /** What the bot trades and on which books (`SIM_MIXES`); default `default`. */
+  readonly mix?: SimMixName;
   /** Virtual length of the schedule; default 10 minutes. */
   readonly durationMs?: number;
   /** The last part of it, without faults (healing); default 2 minutes. */
@@ -47,6 +51,8 @@ export interface ScheduleResult {
     readonly crashes: number;
     /** Network faults that happened. */
     readonly faults: number;
+    /** The venue's fills of the bot's orders: what a mix exercised (see sim-mix.ts). */
+    readonly fills: FillStats;
   };
 }
 
@@ -64,7 +70,7 @@ export interface Setup {
 /** Makes the schedule's state dir under `root` and what its bots share. */
 export async function setUp(options: ScheduleOptions, root: string): Promise<Setup> {
   const dir = mkdtempSync(join(root, `seed-${options.seed}-`));
-  const config = simConfig(dir, options.seed);
+  const config = simConfig(dir, options.seed, options.mix);
   const strategies = await prepareStrategies(config.strategies, [dir], config.source);
   const keys = new SimRandom(options.seed, STREAMS.keys);
   const walletKey = keyFrom(keys);

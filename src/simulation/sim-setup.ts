@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Hex } from 'viem';
 import { parseConfig, type Config } from '../config/index.ts';
+import { SIM_MIXES, type SimMixName } from './sim-mix.ts';
 import type { SimRandom } from './sim-random.ts';
 
 /** Where virtual time starts (the venue's wall clock): 2026-01-01T00:00:00Z. */
@@ -37,8 +38,12 @@ function extensionOf(url: string): string {
   return /\.ts(\?.*)?$/.test(url) ? '.ts' : '.js';
 }
 
-/** The simulated bot's config: one sim-trader strategy on ETH-USD, its state dir under `dir`. */
-export function simConfig(dir: string, seed: number): Config {
+/**
+ * The simulated bot's config: one sim-trader strategy on the mix's markets (`default`: ETH-USD),
+ * its state dir under `dir`.
+ */
+export function simConfig(dir: string, seed: number, mixName: SimMixName = 'default'): Config {
+  const mix = SIM_MIXES[mixName];
   const document = {
     venue: {
       writeUrl: VENUE_URL,
@@ -69,8 +74,9 @@ export function simConfig(dir: string, seed: number): Config {
         module: fileURLToPath(
           new URL(`./sim-trader${extensionOf(import.meta.url)}`, import.meta.url),
         ),
-        markets: ['ETH-USD'],
-        params: { seed },
+        markets: mix.markets,
+        // The default mix's params as they always were: its traces stay the ledger's.
+        params: mix.cross ? { seed, cross: true } : { seed },
       },
     ],
   };

@@ -18,6 +18,12 @@ export default defineStrategy({
       seed: z.number().int().nonnegative(),
       /** Most of an order's notional, in quote units (the position cap is a few of these). */
       notional: z.number().int().positive().default(1200),
+      /**
+       * Price most LIMIT orders through the book (the `crossing` mix, sim-mix.ts): one to three
+       * levels deep, so that one order fills at several prices, rests what is left at its own
+       * price and fills later as maker. Off: a LIMIT order rests at the best price of its side.
+       */
+      cross: z.boolean().default(false),
     })
     .strict(),
   onSnapshot(snapshot, ctx) {
@@ -29,14 +35,23 @@ export default defineStrategy({
       const quote = snapshot.quotes?.get(marketId);
       const bid = quote?.bids[0];
       const ask = quote?.asks[0];
-      if (bid === undefined || ask === undefined) continue;
+      if (quote === undefined || bid === undefined || ask === undefined) continue;
       const side = rng.nextUint32() % 2 === 0 ? 'BUY' : 'SELL';
       const notional = String(200 + (rng.nextUint32() % ctx.params.notional));
       // Short lives: many orders expire while a fault holds them.
       const expiresInMs = 1500 + (rng.nextUint32() % (MAX_EXPIRES_IN_MS - 1500));
-      const limit = rng.nextUint32() % 3 === 0;
+      // One LIMIT order in three; when crossing, two in three.
+      const limitDraw = rng.nextUint32() % 3;
+      const limit = ctx.params.cross ? limitDraw !== 0 : limitDraw === 0;
       const reduceOnly = rng.nextUint32() % 5 === 0;
-      const price = side === 'BUY' ? bid.price : ask.price;
+      let price = side === 'BUY' ? bid.price : ask.price;
+      // Drawn only when crossing: the default mix's draws, and so its traces, stay as they were.
+      if (limit && ctx.params.cross) {
+        const depth = rng.nextUint32() % 4;
+        const through = side === 'BUY' ? quote.asks : quote.bids;
+        const level = through[Math.min(depth, through.length) - 1];
+        if (depth > 0 && level !== undefined) price = level.price;
+      }
       intents.push({
         marketId,
         side,

@@ -1,5 +1,5 @@
 /**
- * Issue 31: the simulator must be able to see defects. Each of five deliberate bugs is planted,
+ * Issue 31: the simulator must be able to see defects. Each of six deliberate bugs is planted,
  * one at a time, in a copy of `src/` in a temp dir (exact text replacements that must match:
  * when the code they patch moves, this test fails instead of passing on a bug never planted),
  * and the simulator is run from that copy in a child process: first the seed that caught it when
@@ -7,8 +7,10 @@
  * must be caught within 1,000 seeds. The seeds that
  * caught them, run on an unpatched copy made the same way, report no violation. Seeds that
  * caught them (measured): re-signed resend 4, unknown outcome as zero exposure 78, expiry not
- * checked 57, row written after the send 1, recovery skipping SENT rows 4. Production code carries no switch
- * that would turn a bug on.
+ * checked 57, row written after the send 1, recovery skipping SENT rows 4; in the `crossing` mix
+ * (src/simulation/sim-mix.ts), a later fill booked at the order's average price 1 (the defect
+ * 7d5796b fixed, which the default mix cannot see: its LIMIT orders never cross). Production code
+ * carries no switch that would turn a bug on.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -16,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
+import type { SimMixName } from '../../../src/simulation/sim-mix.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const run = promisify(execFile);
@@ -39,6 +42,8 @@ interface PlantedBug {
    * (the test still fails if no seed there catches the bug) and the new seed is printed.
    */
   readonly caughtBy: number;
+  /** The mix its schedules run in; default `default`. */
+  readonly mix?: SimMixName;
   readonly patches: readonly Patch[];
 }
 
@@ -127,6 +132,18 @@ const BUGS: readonly PlantedBug[] = [
       },
     ],
   },
+  {
+    name: "a later fill is booked at the order's average price, not at its own",
+    caughtBy: 1,
+    mix: 'crossing',
+    patches: [
+      {
+        file: 'src/execution/fill-booking.ts',
+        find: `    const priceX18 = derived ?? averageX18;`,
+        replace: `    const priceX18 = averageX18;`,
+      },
+    ],
+  },
 ];
 
 const copies: string[] = [];
@@ -164,12 +181,15 @@ interface Hunted {
   readonly violations: readonly { readonly invariant: string; readonly detail: string }[];
 }
 
-/** Runs `seeds` (`A-B` or `A,B,C`) of the copy in `dir`, stopping at the first violation unless `all`. */
-async function hunt(dir: string, seeds: string, all = false): Promise<Hunted[]> {
+/**
+ * Runs `seeds` (`A-B` or `A,B,C`) of the copy in `dir` in `mix`, stopping at the first violation
+ * unless `all`.
+ */
+async function hunt(dir: string, seeds: string, mix: SimMixName, all = false): Promise<Hunted[]> {
   const args = ['--import', 'tsx', '--conditions=quanta-source', 'hunt/hunt-seeds.ts'];
   const { stdout } = await run(
     process.execPath,
-    [...args, seeds, String(THREADS), ...(all ? ['all'] : [])],
+    [...args, seeds, String(THREADS), all ? 'all' : 'first', mix],
     { cwd: dir, maxBuffer: 64 * 1024 * 1024 },
   );
   return stdout
@@ -179,19 +199,22 @@ async function hunt(dir: string, seeds: string, all = false): Promise<Hunted[]> 
     .map((line) => JSON.parse(line) as Hunted);
 }
 
-/** The seeds that caught each bug. */
-const caughtBy = new Set<number>();
+/** The seeds that caught each bug, by mix. */
+const caughtBy = new Map<SimMixName, Set<number>>();
 
 for (const bug of BUGS) {
   it(`catches the planted bug: ${bug.name}`, async () => {
     const copy = copyWith(bug.patches);
-    const first = await hunt(copy, String(bug.caughtBy));
+    const mix = bug.mix ?? 'default';
+    const first = await hunt(copy, String(bug.caughtBy), mix);
     const hinted = first.filter((schedule) => schedule.violations.length > 0);
-    const ran = hinted.length > 0 ? first : await hunt(copy, `1-${WITHIN_SEEDS}`);
+    const ran = hinted.length > 0 ? first : await hunt(copy, `1-${WITHIN_SEEDS}`, mix);
     const caught = ran.filter((schedule) => schedule.violations.length > 0);
     expect(caught.length, `not caught in seeds 1-${WITHIN_SEEDS}`).toBeGreaterThan(0);
     expect(caught[0]!.seed).toBeLessThanOrEqual(WITHIN_SEEDS);
-    for (const schedule of caught) caughtBy.add(schedule.seed);
+    const seeds = caughtBy.get(mix) ?? new Set<number>();
+    for (const schedule of caught) seeds.add(schedule.seed);
+    caughtBy.set(mix, seeds);
     console.info(
       `planted bug "${bug.name}": caught by seed ${caught.map((c) => c.seed).join(', ')} ` +
         `(${caught[0]?.violations.map((v) => `${v.invariant}: ${v.detail}`).join('; ')})`,
@@ -201,9 +224,12 @@ for (const bug of BUGS) {
 
 it('reports no violation on the same seeds without a planted bug', async () => {
   // Every bug was caught (the tests above ran first, in this file's order).
-  expect(caughtBy.size).toBeGreaterThan(0);
-  const seeds = [...caughtBy].sort((a, b) => a - b);
-  const ran = await hunt(copyWith([]), seeds.join(','), true);
-  expect(ran.map((schedule) => schedule.seed).sort((a, b) => a - b)).toEqual(seeds);
-  expect(ran.filter((schedule) => schedule.violations.length > 0)).toEqual([]);
+  expect([...caughtBy.keys()].sort()).toEqual(['crossing', 'default']);
+  const clean = copyWith([]);
+  for (const [mix, caught] of caughtBy) {
+    const seeds = [...caught].sort((a, b) => a - b);
+    const ran = await hunt(clean, seeds.join(','), mix, true);
+    expect(ran.map((schedule) => schedule.seed).sort((a, b) => a - b)).toEqual(seeds);
+    expect(ran.filter((schedule) => schedule.violations.length > 0)).toEqual([]);
+  }
 }, 600_000);

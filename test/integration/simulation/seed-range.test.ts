@@ -12,6 +12,11 @@
  * machine with `quanta sim --seeds 151-500 --threads 2`, none with a violation: the range is now
  * the issue's 500.
  * `QUANTA_SIM_CI_FROM` / `QUANTA_SIM_CI_TO` run another range.
+ *
+ * Then the `crossing` mix (src/simulation/sim-mix.ts), seeds 1-100 (`QUANTA_SIM_CI_CROSSING_TO`):
+ * LIMIT orders priced through thin books, on a market whose maker and taker fees differ. Each of
+ * those schedules must have filled orders at several prices and orders that rested after taking
+ * and then filled as maker: what the mix is for.
  * The test runs in a group of its own, last (vitest.config.ts): beside the rest of the suite it
  * would take as long as the CPU it is left.
  */
@@ -22,6 +27,7 @@ import { runSeeds } from '../../../src/simulation/run-seeds.ts';
 
 const FROM = Number(process.env.QUANTA_SIM_CI_FROM ?? 1);
 const TO = Number(process.env.QUANTA_SIM_CI_TO ?? 500);
+const CROSSING_TO = Number(process.env.QUANTA_SIM_CI_CROSSING_TO ?? 100);
 const TEN_MINUTES = 10 * 60_000;
 
 it(`seeds ${FROM}-${TO}: default 10-minute schedules with a crash, no violation`, async () => {
@@ -41,6 +47,24 @@ it(`seeds ${FROM}-${TO}: default 10-minute schedules with a crash, no violation`
     expect(stats.virtualMs).toBe(TEN_MINUTES);
     expect(stats.crashes).toBe(1);
     expect(stats.ordersAccepted).toBeGreaterThan(0);
+  }
+  const violations = results.flatMap((result) => result.violations).map(formatViolation);
+  expect(violations, violations.join('\n\n')).toEqual([]);
+}, 900_000);
+
+it(`crossing mix, seeds 1-${CROSSING_TO}: fills at several prices, maker after taker, no violation`, async () => {
+  const started = performance.now();
+  const results = await runSeeds({ from: 1, to: CROSSING_TO, mix: 'crossing' });
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    `crossing schedules: ${results.length}; range digest: ${rangeDigest(results)}; wall time: ${seconds.toFixed(1)} s`,
+  );
+  expect(results).toHaveLength(CROSSING_TO);
+  for (const { seed, stats } of results) {
+    expect(stats.virtualMs, `seed ${seed}`).toBe(TEN_MINUTES);
+    expect(stats.crashes, `seed ${seed}`).toBe(1);
+    expect(stats.fills.ordersAtSeveralPrices, `seed ${seed}`).toBeGreaterThan(0);
+    expect(stats.fills.ordersTakerThenMaker, `seed ${seed}`).toBeGreaterThan(0);
   }
   const violations = results.flatMap((result) => result.violations).map(formatViolation);
   expect(violations, violations.join('\n\n')).toEqual([]);

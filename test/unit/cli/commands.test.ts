@@ -69,7 +69,7 @@ describe('the command table', () => {
             scaffold a strategy and a config in DIR (default .) that run at once on the embedded paper venue
         quanta paper [--host HOST] [--port N] [--seed N] [--rate-limit N]
             serve the paper venue; prints one JSON line with "url" once listening
-        quanta sim [--seed N] [--seeds A-B] [--minutes N] [--threads N]
+        quanta sim [--seed N] [--seeds A-B] [--minutes N] [--threads N] [--mix NAME]
             simulate the whole bot on virtual time under seeded faults and check its invariants (exit 1 on a violation)
         quanta <command> --help
             show one command's flags, each with its default
