@@ -67,7 +67,7 @@ export class Executor {
   readonly #admission: AdmissionContext;
   /** What a lookup's answer books (one function for every refresh, not one per call). */
   readonly #applyLookedUp = (record: OrderRecord, order: VenueOrder): Promise<void> =>
-    this.#fills.apply(record, order);
+    this.#fills.apply(record, order, 'lookup');
 
   constructor(options: ExecutorOptions) {
     this.#options = options;
@@ -319,7 +319,7 @@ export class Executor {
   ): Promise<void> {
     switch (result.kind) {
       case 'placed':
-        await this.#fills.apply(current, result.order);
+        await this.#fills.apply(current, result.order, 'placing');
         return;
       case 'accepted':
       case 'rejected':

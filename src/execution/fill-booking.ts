@@ -20,6 +20,13 @@ export interface FillBookingOptions {
   readonly onFill?: ((strategy: string, fill: Fill) => void | Promise<void>) | undefined;
 }
 
+/**
+ * Where a venue answer came from: the answer to placing the order, or a later lookup. What a
+ * placing answer filled took liquidity; a lookup's fills of an order placed without an answer
+ * seen may be either (see {@link FillBooking.apply}).
+ */
+export type AnswerSource = 'placing' | 'lookup';
+
 /** What an answer filled, at which price and fee. */
 interface NewFill {
   readonly newlyFilled: bigint;
@@ -31,6 +38,8 @@ interface NewFill {
   readonly priceX18: bigint;
   readonly estimated: boolean;
   readonly liquidity: Liquidity;
+  /** True when the venue's answer cannot tell the liquidity: taker assumed (never understated). */
+  readonly liquidityAssumed: boolean;
   readonly feeX18: bigint;
 }
 
@@ -101,9 +110,16 @@ export class FillBooking {
     );
   }
 
-  /** Books the venue's answer `order` for the journaled `record`. */
-  async apply(record: OrderRecord, order: VenueOrder): Promise<void> {
-    const fill = this.#newFill(record, order);
+  /**
+   * Books the venue's answer `order` for the journaled `record`, from the answer to placing it or
+   * from a lookup (`from`). The venue says neither fees nor which fills made liquidity: a MARKET
+   * order's fills and what a placing answer filled took it (taker); the fills of a LIMIT order
+   * known to rest made it (maker). A lookup's fills of a LIMIT order never seen resting (its
+   * placing answer lost, or a crash) may be both: they are booked at the taker rate, never
+   * understated, and the log line says the liquidity was assumed.
+   */
+  async apply(record: OrderRecord, order: VenueOrder, from: AnswerSource): Promise<void> {
+    const fill = this.#newFill(record, order, from);
     const { journal, now, exposure } = this.#options;
     const updated = journal.recordOutcome(
       record.id,
@@ -142,7 +158,7 @@ export class FillBooking {
     });
   }
 
-  #newFill(record: OrderRecord, order: VenueOrder): NewFill {
+  #newFill(record: OrderRecord, order: VenueOrder, from: AnswerSource): NewFill {
     const newlyFilled = order.totalFilledX18 - record.filledX18;
     const reported =
       order.avgFillPriceX18 !== undefined && order.avgFillPriceX18 > 0n
@@ -156,6 +172,8 @@ export class FillBooking {
     const estimated = reported === undefined || (derived === undefined && newlyFilled > 0n);
     // A LIMIT order known to rest on the venue before this fill made liquidity (maker).
     const liquidity: Liquidity = record.venueOrderId !== null ? 'maker' : 'taker';
+    const liquidityAssumed =
+      from === 'lookup' && record.type === 'LIMIT' && liquidity === 'taker' && newlyFilled > 0n;
     const feeX18 =
       newlyFilled > 0n
         ? this.#options.portfolio.feeOf(
@@ -177,6 +195,7 @@ export class FillBooking {
       priceX18,
       estimated,
       liquidity,
+      liquidityAssumed,
       feeX18,
     };
   }
@@ -199,6 +218,7 @@ export class FillBooking {
         priceEstimated: fill.estimated,
         fee: displayX18(fill.feeX18, MONEY_DECIMALS, true),
         liquidity: fill.liquidity,
+        ...(fill.liquidityAssumed ? { liquidityAssumed: true } : {}),
       },
       `order ${record.id} ${order.status}: filled ${filled} ${record.symbol}`,
     );

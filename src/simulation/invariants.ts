@@ -7,9 +7,9 @@ export const INVARIANTS = {
   notAfterExpiry:
     "I2 nothing is accepted by the venue after its expiryTs, and nothing leaves the bot once its own clock says the order's expiryTs has passed",
   positionCap:
-    "I3 the venue's position stays within the position cap (risk.maxPositionNotional, at entry prices)",
+    "I3 the venue's position in each market the bot trades stays within the position cap (risk.maxPositionNotional, at entry prices)",
   converges:
-    "I4 after healing, every journaled order is resolved and matches the venue's record (state, filled amount, price, fee), and the bot's positions equal the venue's",
+    "I4 after healing, every journaled order is resolved and matches the venue's record (state, filled amount, price, fee), and the bot's position in each market it trades equals the venue's",
   durable:
     'I5 a committed journal row is never lost, and nothing is sent with an expired credential',
   expiryHorizon:

@@ -11,7 +11,8 @@ import { FillBooking } from '../../../src/execution/fill-booking.ts';
 import { OrderJournal } from '../../../src/execution/journal.ts';
 import type { OrderRecord } from '../../../src/execution/order-record.ts';
 import { Portfolio } from '../../../src/execution/portfolio.ts';
-import { silentLogger } from '../../../src/log/logger.ts';
+import { Writable } from 'node:stream';
+import { createLogger, silentLogger, type Logger } from '../../../src/log/logger.ts';
 import { parseDecimalToX18 } from '../../../src/money/index.ts';
 import type { VenueOrder } from '../../../src/venue/types.ts';
 import { newOrder } from '../../helpers/journal-orders.ts';
@@ -53,7 +54,7 @@ function answer(over: Partial<VenueOrder>): VenueOrder {
 }
 
 /** A FillBooking over an in-memory journal, and the fills it tells `onFill`. */
-function booked(): {
+function booked(log: Logger = silentLogger): {
   journal: OrderJournal;
   portfolio: Portfolio;
   booking: FillBooking;
@@ -68,7 +69,7 @@ function booked(): {
     portfolio,
     exposure: new ExposureBook(() => []),
     now: () => 1500,
-    log: silentLogger,
+    log,
     onFill: (_strategy, fill) => {
       fills.push(fill);
     },
@@ -80,12 +81,13 @@ it('books a rested LIMIT order’s later fill at its own price, not the order’
   const { journal, portfolio, booking, fills } = booked();
   const row = limitBuy(journal);
   // The creation answer: 1 filled at once at 100 (taker), 1 resting at 101.
-  await booking.apply(row, answer({ totalFilledX18: X18, avgFillPriceX18: 100n * X18 }));
+  await booking.apply(row, answer({ totalFilledX18: X18, avgFillPriceX18: 100n * X18 }), 'placing');
   // A lookup: the rest filled at 101 (maker); the order's average is now 100.5.
   const afterFirst = journal.get(row.id);
   await booking.apply(
     afterFirst,
     answer({ status: 'FILLED', totalFilledX18: 2n * X18, avgFillPriceX18: 1005n * 10n ** 17n }),
+    'lookup',
   );
 
   expect(fills.map((fill) => fill.price)).toEqual(['100', '101']);
@@ -125,7 +127,7 @@ it('values a later fill after a multi-price one within the floors’ error of it
     totalFilledX18: firstTotal,
     avgFillPriceX18: firstNotional / firstTotal,
   });
-  await booking.apply(journal.get(id), created);
+  await booking.apply(journal.get(id), created, 'placing');
   await booking.apply(
     journal.get(id),
     answer({
@@ -135,6 +137,7 @@ it('values a later fill after a multi-price one within the floors’ error of it
       totalFilledX18: total,
       avgFillPriceX18: (firstNotional + makerAmount * limit) / total,
     }),
+    'lookup',
   );
   expect(fills[1]).toMatchObject({ amount: '0.00007937', priceEstimated: false });
   // Off by less than the filled amounts over the new one (in x18 units of price), and not past
@@ -148,11 +151,12 @@ it('says a later fill is estimated when the earlier one was (a venue that gave n
   const { journal, booking, fills } = booked();
   const row = limitBuy(journal);
   // No average in the creation answer: the fill is valued at the quote seen when sending.
-  await booking.apply(row, answer({ totalFilledX18: X18, avgFillPriceX18: 0n }));
+  await booking.apply(row, answer({ totalFilledX18: X18, avgFillPriceX18: 0n }), 'placing');
   expect(journal.get(row.id).fillPriceEstimated).toBe(true);
   await booking.apply(
     journal.get(row.id),
     answer({ status: 'FILLED', totalFilledX18: 2n * X18, avgFillPriceX18: 1005n * 10n ** 17n }),
+    'lookup',
   );
   expect(fills.map((fill) => [fill.price, fill.priceEstimated])).toEqual([
     ['3000', true],
@@ -163,4 +167,35 @@ it('says a later fill is estimated when the earlier one was (a venue that gave n
     avgFillPriceX18: 1005n * 10n ** 17n,
     fillPriceEstimated: false,
   });
+});
+
+it("books a lookup's fills of a LIMIT order never seen resting at the taker rate, and says so", async () => {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  const { journal, portfolio, booking } = booked(createLogger({ level: 'info', destination }));
+  // The placing answer was lost: a lookup finds 1 filled at 100 and 1 at 101, which may have
+  // made liquidity or taken it; the venue does not say.
+  const row = limitBuy(journal);
+  await booking.apply(
+    row,
+    answer({ status: 'FILLED', totalFilledX18: 2n * X18, avgFillPriceX18: 1005n * 10n ** 17n }),
+    'lookup',
+  );
+  expect(portfolio.account.get(1).feesX18).toBe((201n * X18 * TAKER) / X18);
+  expect(lines.at(-1)).toMatchObject({ liquidity: 'taker', liquidityAssumed: true });
+
+  // What a placing answer filled took liquidity: known, not assumed.
+  const placed = booked(createLogger({ level: 'info', destination }));
+  await placed.booking.apply(
+    limitBuy(placed.journal),
+    answer({ totalFilledX18: X18, avgFillPriceX18: 100n * X18 }),
+    'placing',
+  );
+  expect(lines.at(-1)).toMatchObject({ liquidity: 'taker' });
+  expect(lines.at(-1)).not.toHaveProperty('liquidityAssumed');
 });
