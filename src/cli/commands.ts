@@ -12,6 +12,7 @@
  */
 import { DEFAULT_CONFIG_PATH } from '../config/index.ts';
 import type { CommandSpec } from './command-spec.ts';
+import { SIM_MIX_HELP } from '../simulation/sim-mix.ts';
 
 const config = {
   value: 'FILE',
@@ -313,7 +314,7 @@ export const COMMANDS = {
       threads: { value: 'N', help: 'worker threads for --seeds', otherwise: 'one per core' },
       mix: {
         value: 'NAME',
-        help: 'what the bot trades: default (ETH-USD, LIMIT orders rest), crossing (ETH-USD and SOL-USD, thin books, LIMIT orders priced through the book)',
+        help: SIM_MIX_HELP,
         default: 'default',
       },
     },

@@ -1,9 +1,11 @@
 import type { SimEngine } from '../sim/index.ts';
 import type { AcceptedOrder } from './venue-watch.ts';
 
-/** What the venue filled of a schedule's orders: what its mix exercised (sim-mix.ts). */
+/** What the venue filled of a schedule's orders in one market: what its mix exercised (sim-mix.ts). */
 export interface FillStats {
+  /** Fills that took liquidity. */
   readonly taker: number;
+  /** Fills that made liquidity (a resting order's). */
   readonly maker: number;
   /** Orders filled at more than one price. */
   readonly ordersAtSeveralPrices: number;
@@ -11,30 +13,45 @@ export interface FillStats {
   readonly ordersTakerThenMaker: number;
 }
 
-/** Counts the fills of the `accepted` orders of `accountId`, as the venue's `engine` records them. */
+/**
+ * Counts the fills of the `accepted` orders of `accountId`, as the venue's `engine` records
+ * them, by market id (a market with no order accepted is absent).
+ */
 export function fillStats(
   engine: SimEngine,
   accountId: string,
   accepted: Iterable<AcceptedOrder>,
-): FillStats {
-  const stats = { taker: 0, maker: 0, ordersAtSeveralPrices: 0, ordersTakerThenMaker: 0 };
+): Readonly<Record<number, FillStats>> {
+  const byMarket: Record<number, FillStats> = {};
   for (const { venueOrderId } of accepted) {
     const order = engine.getOrder(accountId, venueOrderId);
-    if (order === undefined || order.fills.length === 0) continue;
+    if (order === undefined) continue;
+    const stats = (byMarket[order.marketId] ??= {
+      taker: 0,
+      maker: 0,
+      ordersAtSeveralPrices: 0,
+      ordersTakerThenMaker: 0,
+    });
+    let { taker, maker } = stats;
     let took = false;
     let madeAfterTaking = false;
     for (const fill of order.fills) {
       if (fill.liquidity === 'MAKER') {
-        stats.maker += 1;
+        maker += 1;
         madeAfterTaking ||= took;
       } else {
-        stats.taker += 1;
+        taker += 1;
         took = true;
       }
     }
     const first = order.fills[0]?.priceX18;
-    if (order.fills.some((fill) => fill.priceX18 !== first)) stats.ordersAtSeveralPrices += 1;
-    if (madeAfterTaking) stats.ordersTakerThenMaker += 1;
+    const severalPrices = order.fills.some((fill) => fill.priceX18 !== first);
+    byMarket[order.marketId] = {
+      taker,
+      maker,
+      ordersAtSeveralPrices: stats.ordersAtSeveralPrices + (severalPrices ? 1 : 0),
+      ordersTakerThenMaker: stats.ordersTakerThenMaker + (madeAfterTaking ? 1 : 0),
+    };
   }
-  return stats;
+  return byMarket;
 }

@@ -6,10 +6,15 @@ import { POSITION_CAP } from './sim-setup.ts';
 /** Price moves between the check at send and the fill: the cap is checked with this slack. */
 const CAP_SLACK_PERCENT = 5n;
 
-/** I3 for one market: the venue's position within the cap (`POSITION_CAP`), at its entry price. */
+/**
+ * I3 for one market: the venue's position within the cap (`POSITION_CAP`), at its entry price.
+ *
+ * @param where - the market, for the message: `''` when the bot trades one (the message is then
+ *   what it always was: a violation is part of the trace), else e.g. `' in market 5'`.
+ */
 export function checkPositionCap(
   position: SimPosition,
-  marketId: number,
+  where: string,
   violations: ViolationLog,
 ): void {
   const amount = position.amountX18 < 0n ? -position.amountX18 : position.amountX18;
@@ -17,6 +22,6 @@ export function checkPositionCap(
   if (notional * 100n > POSITION_CAP * X18 * (100n + CAP_SLACK_PERCENT))
     violations.violate(
       'positionCap',
-      `venue position ${position.amountX18} (x18) in market ${marketId} at ${position.avgEntryPriceX18} is ${notional / X18} notional, cap ${POSITION_CAP}`,
+      `venue position ${position.amountX18} (x18)${where} at ${position.avgEntryPriceX18} is ${notional / X18} notional, cap ${POSITION_CAP}`,
     );
 }

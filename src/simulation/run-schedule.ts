@@ -1,12 +1,14 @@
 import { rmSync } from 'node:fs';
-import { isFinalState } from '../domain/index.ts';
 import { ErrorCodes, summarizeError } from '../errors/index.ts';
+import { EXIT_TAG_PREFIX } from '../execution/exits/exit-book.ts';
 import type { OrderJournal } from '../execution/journal.ts';
+import type { OrderRecord } from '../execution/order-record.ts';
 import { silentLogger } from '../log/logger.ts';
 import type { InProcessPaperVenue } from '../paper/index.ts';
 import { statePaths } from '../runtime/state-paths.ts';
 import { MAX_CLOCK_SKEW_MS, type VenueClock } from '../clock/venue-clock.ts';
-import { checkConverged } from './converged.ts';
+import { checkCommittedRows } from './committed-rows.ts';
+import { checkConverged, VenueIdsJournaled } from './converged.ts';
 import { fillStats } from './fill-stats.ts';
 import {
   clockOffsetAt,
@@ -23,7 +25,7 @@ import { startSimBot, type SimBot } from './sim-bot.ts';
 import { diskErrorOf, journalWithDiskFaults } from './sim-disk.ts';
 import { crashJournal, putImage, type JournalImage } from './sim-journal-files.ts';
 import { DEFAULT_NETWORK_FAULTS, simFetch } from './sim-network.ts';
-import { marketIdsOf, SIM_MIXES } from './sim-mix.ts';
+import { marketIdsOf } from './sim-mix.ts';
 import { checkPositionCap } from './position-cap.ts';
 import { SimRandom, STREAMS } from './sim-random.ts';
 import { defaultStateRoot, EPOCH_MS, keyFrom } from './sim-setup.ts';
@@ -72,6 +74,8 @@ class ScheduleRun {
   #armed: { readonly fault: CrashFault; writesLeft: number } | undefined;
   /** Each row's state when the last crash came (I5). */
   #committed = new Map<number, string>();
+  /** When the bot first journaled each order's venue id (I4's fee rule). */
+  readonly #known = new VenueIdsJournaled();
   networkFaults = 0;
   steps = 0;
 
@@ -94,7 +98,7 @@ class ScheduleRun {
       ...(options.choices === undefined ? {} : { choices: options.choices }),
     });
     this.venue = simVenue(setup, this.venueNow);
-    this.marketIds = marketIdsOf(SIM_MIXES[options.mix ?? 'default']);
+    this.marketIds = marketIdsOf(setup.mix);
     this.watch = new VenueWatch({
       trace: this.trace,
       violations: this.violations,
@@ -119,9 +123,9 @@ class ScheduleRun {
 
   /** Runs the schedule to its end and checks what holds at the end. */
   async run(): Promise<void> {
-    const mix = this.#setup.options.mix ?? 'default';
+    const { mixName } = this.#setup;
     // The default mix's first event as it always was (its traces are the ledger's).
-    if (mix !== 'default') this.#event(`mix ${mix}`);
+    if (mixName !== 'default') this.#event(`mix ${mixName}`);
     this.#event(`plan: ${faultNames(this.plan).join(', ') || 'network faults only'}`);
     this.#startPlannedFaults();
     this.boot(1);
@@ -133,6 +137,7 @@ class ScheduleRun {
       accountId: this.#setup.accountId,
       marketIds: this.marketIds,
       accepted: this.watch.accepted,
+      venueIds: this.#known,
       faultsUntil: this.durationMs - this.healMs,
       now: this.scheduler.monotonic(),
       violations: this.violations,
@@ -181,7 +186,8 @@ class ScheduleRun {
     this.steps += 1;
     for (const marketId of this.marketIds) {
       const position = this.venue.engine.position(this.#setup.accountId, marketId);
-      checkPositionCap(position, marketId, this.violations);
+      const where = this.marketIds.length === 1 ? '' : ` in market ${marketId}`;
+      checkPositionCap(position, where, this.violations);
     }
     const process = this.current;
     const state = process?.clock?.state();
@@ -223,7 +229,7 @@ class ScheduleRun {
           journal,
           () => this.#diskFault(),
           (method) => this.#event(`journal ${method} refused (disk ${this.#diskFault()?.kind})`),
-          (method) => this.#wrote(process, method),
+          (method, result) => this.#wrote(process, method, result),
         ),
     });
     started
@@ -269,18 +275,7 @@ class ScheduleRun {
   #opened(process: SimProcess, journal: OrderJournal): void {
     this.#journals.push(journal);
     process.journal = journal;
-    // I5: every row committed before the crash is still there, final rows unchanged.
-    const rows = new Map(journal.all().map((r) => [r.id, r]));
-    for (const [id, state] of this.#committed) {
-      const row = rows.get(id);
-      if (row === undefined)
-        this.violations.violate('durable', `journal row ${id} (${state}) lost across the restart`);
-      else if (isFinalState(state as never) && row.state !== state)
-        this.violations.violate(
-          'durable',
-          `journal row ${id} was ${state} (final) and is ${row.state} after the restart`,
-        );
-    }
+    checkCommittedRows(this.#committed, journal, this.violations);
   }
 
   /**
@@ -316,7 +311,8 @@ class ScheduleRun {
   }
 
   /** A journal write of `process` succeeded: an armed crash may strike right after it. */
-  #wrote(process: SimProcess, method: string): void {
+  #wrote(process: SimProcess, method: string, result: unknown): void {
+    if (method === 'recordOutcome') this.#known.saw(result as OrderRecord, this.venueNow());
     const armed = this.#armed;
     if (armed === undefined || process !== this.current || --armed.writesLeft > 0) return;
     this.#event(`crash right after journal ${method}`);
@@ -369,6 +365,9 @@ class ScheduleRun {
         faults: this.networkFaults,
         // From the venue's own records, read after the trace's digest.
         fills: fillStats(this.venue.engine, this.#setup.accountId, this.watch.accepted.values()),
+        exitOrders: (this.current?.journal?.all() ?? []).filter((row) =>
+          row.tag?.startsWith(EXIT_TAG_PREFIX),
+        ).length,
       },
     };
   }

@@ -9,7 +9,7 @@ import type { FaultChoices } from './fault-plan.ts';
 import type { FillStats } from './fill-stats.ts';
 import type { Violation } from './invariants.ts';
 import type { NetworkFaults } from './sim-network.ts';
-import type { SimMixName } from './sim-mix.ts';
+import { SIM_MIXES, type SimMix, type SimMixName } from './sim-mix.ts';
 import { SimRandom, STREAMS } from './sim-random.ts';
 import { keyFrom, simConfig } from './sim-setup.ts';
 
@@ -51,8 +51,10 @@ export interface ScheduleResult {
     readonly crashes: number;
     /** Network faults that happened. */
     readonly faults: number;
-    /** The venue's fills of the bot's orders: what a mix exercised (see sim-mix.ts). */
-    readonly fills: FillStats;
+    /** The venue's fills of the bot's orders by market id: what a mix exercised (sim-mix.ts). */
+    readonly fills: Readonly<Record<number, FillStats>>;
+    /** Orders the bot's protective exits sent (tagged `exit:…`), in the last journal. */
+    readonly exitOrders: number;
   };
 }
 
@@ -60,6 +62,9 @@ export interface ScheduleResult {
 export interface Setup {
   readonly options: ScheduleOptions;
   readonly dir: string;
+  /** The options' mix, resolved (`SIM_MIXES`). */
+  readonly mixName: SimMixName;
+  readonly mix: SimMix;
   readonly config: Config;
   readonly strategies: readonly PreparedStrategy[];
   readonly walletKey: Hex;
@@ -70,11 +75,13 @@ export interface Setup {
 /** Makes the schedule's state dir under `root` and what its bots share. */
 export async function setUp(options: ScheduleOptions, root: string): Promise<Setup> {
   const dir = mkdtempSync(join(root, `seed-${options.seed}-`));
-  const config = simConfig(dir, options.seed, options.mix);
+  const mixName = options.mix ?? 'default';
+  const mix: SimMix = SIM_MIXES[mixName];
+  const config = simConfig(dir, options.seed, mix);
   const strategies = await prepareStrategies(config.strategies, [dir], config.source);
   const keys = new SimRandom(options.seed, STREAMS.keys);
   const walletKey = keyFrom(keys);
   const wallet = accountFromPrivateKey(walletKey, 'wallet key').address;
   const accountId = `${config.venue.brokerId}_${wallet.toLowerCase()}_${config.venue.subaccount}`;
-  return { options, dir, config, strategies, walletKey, keys, accountId };
+  return { options, dir, mixName, mix, config, strategies, walletKey, keys, accountId };
 }

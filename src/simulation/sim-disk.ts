@@ -29,13 +29,14 @@ function sqliteWriteError(kind: DiskFault['kind']): Error {
  * read-only mode does not stop a write): each write method of `OrderJournal` writes its row
  * before it changes anything in memory, so a refused write leaves the journal as SQLite's error
  * would, except `lastWriteError` (read only by readiness, which the simulated bot has not).
- * `wrote` is told each write that succeeded (a crash may come right after it: it may throw).
+ * `wrote` is told each write that succeeded, with what it returned (a crash may come right after
+ * it: it may throw).
  */
 export function journalWithDiskFaults(
   journal: OrderJournal,
   failing: () => DiskFault | undefined,
   refused: (method: string) => void,
-  wrote: (method: string) => void,
+  wrote: (method: string, result: unknown) => void,
 ): OrderJournal {
   // One function per method, made at its first use: the bot reads the journal's methods on
   // every order and poll, and a new bound function (and a wrapper) per read was a steady
@@ -57,7 +58,7 @@ export function journalWithDiskFaults(
               throw sqliteWriteError(fault.kind);
             }
             const result = method(...args);
-            wrote(String(property));
+            wrote(String(property), result);
             return result;
           };
       methods.set(property, made);

@@ -7,33 +7,51 @@ import { DEFAULT_SIM_MARKETS } from '../sim/index.ts';
  * every trace. Another mix is a second, separate population of schedules.
  */
 export interface SimMix {
-  /** One line for `quanta sim --help` and the docs. */
-  readonly about: string;
+  /** A few words for `quanta sim --help` (the `--mix` flag lists every mix with them). */
+  readonly summary: string;
   /** The symbols the strategy trades (each a market of the paper venue's default listing). */
   readonly markets: readonly string[];
   /** Whether the strategy prices LIMIT orders through the book (see sim-trader.ts). */
   readonly cross: boolean;
+  /** Whether the strategy protects some entries with exits (see sim-trader.ts). */
+  readonly exits: boolean;
   /** The venue's notional per synthetic book level; undefined: the paper venue's default. */
   readonly levelNotional: string | undefined;
 }
 
 /** Every mix, by name. */
 export const SIM_MIXES = {
+  /**
+   * ETH-USD on deep books: the strategy's LIMIT orders (one in three) rest at the best price of
+   * their own side, MARKET orders take. Every ledger in docs/simulation-runs.md is this mix.
+   */
   default: {
-    about:
-      'ETH-USD only, deep books; LIMIT orders rest at the best price on their own side, MARKET orders take',
+    summary: 'ETH-USD, deep books, LIMIT orders rest',
     markets: ['ETH-USD'],
     cross: false,
+    exits: false,
     levelNotional: undefined,
   },
-  crossing: {
-    about:
-      'ETH-USD (maker fee = taker fee) and SOL-USD (maker 2 bp, taker 5 bp) on thin books: most LIMIT orders are priced one to three levels through the book, fill at several prices, rest the rest at their own price and fill later as maker',
+  /**
+   * What the default mix leaves out: ETH-USD (maker fee = taker fee) and SOL-USD (maker 2 bp,
+   * taker 5 bp) on thin books (400 of notional a level). Two orders in three are LIMIT, and three
+   * in four of those are priced one to three levels through the book: they fill at several
+   * prices, rest the rest at their own price and fill later as maker. One entry in three carries
+   * protective exits close to the price, so that they fire.
+   */
+  full: {
+    summary: 'ETH-USD and SOL-USD, thin books, LIMIT orders through the book, protective exits',
     markets: ['ETH-USD', 'SOL-USD'],
     cross: true,
+    exits: true,
     levelNotional: '400',
   },
 } as const satisfies Readonly<Record<string, SimMix>>;
+
+/** `--mix`'s help: every mix with its summary. */
+export const SIM_MIX_HELP = `what the bot trades: ${Object.entries(SIM_MIXES)
+  .map(([name, mix]) => `${name} (${mix.summary})`)
+  .join('; ')}`;
 
 /** A mix's name. */
 export type SimMixName = keyof typeof SIM_MIXES;

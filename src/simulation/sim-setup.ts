@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Hex } from 'viem';
 import { parseConfig, type Config } from '../config/index.ts';
-import { SIM_MIXES, type SimMixName } from './sim-mix.ts';
+import { SIM_MIXES, type SimMix } from './sim-mix.ts';
 import type { SimRandom } from './sim-random.ts';
 
 /** Where virtual time starts (the venue's wall clock): 2026-01-01T00:00:00Z. */
@@ -42,8 +42,7 @@ function extensionOf(url: string): string {
  * The simulated bot's config: one sim-trader strategy on the mix's markets (`default`: ETH-USD),
  * its state dir under `dir`.
  */
-export function simConfig(dir: string, seed: number, mixName: SimMixName = 'default'): Config {
-  const mix = SIM_MIXES[mixName];
+export function simConfig(dir: string, seed: number, mix: SimMix = SIM_MIXES.default): Config {
   const document = {
     venue: {
       writeUrl: VENUE_URL,
@@ -76,7 +75,7 @@ export function simConfig(dir: string, seed: number, mixName: SimMixName = 'defa
         ),
         markets: mix.markets,
         // The default mix's params as they always were: its traces stay the ledger's.
-        params: mix.cross ? { seed, cross: true } : { seed },
+        params: mix.cross || mix.exits ? { seed, cross: mix.cross, exits: mix.exits } : { seed },
       },
     ],
   };

@@ -1,7 +1,6 @@
 import { createInProcessPaperVenue, type InProcessPaperVenue } from '../paper/index.ts';
 import { signingDomainOf } from '../runtime/signing-domain.ts';
 import type { Setup } from './schedule-setup.ts';
-import { SIM_MIXES } from './sim-mix.ts';
 import { SIM_BALANCE } from './sim-setup.ts';
 
 /**
@@ -10,7 +9,7 @@ import { SIM_BALANCE } from './sim-setup.ts';
  */
 export function simVenue(setup: Setup, venueNow: () => number): InProcessPaperVenue {
   const { options, config } = setup;
-  const { levelNotional } = SIM_MIXES[options.mix ?? 'default'];
+  const { levelNotional } = setup.mix;
   return createInProcessPaperVenue({
     seed: options.seed,
     clock: venueNow,

@@ -1,5 +1,5 @@
 /**
- * Issue 31: the simulator must be able to see defects. Each of six deliberate bugs is planted,
+ * Issue 31: the simulator must be able to see defects. Each of seven deliberate bugs is planted,
  * one at a time, in a copy of `src/` in a temp dir (exact text replacements that must match:
  * when the code they patch moves, this test fails instead of passing on a bug never planted),
  * and the simulator is run from that copy in a child process: first the seed that caught it when
@@ -7,10 +7,11 @@
  * must be caught within 1,000 seeds. The seeds that
  * caught them, run on an unpatched copy made the same way, report no violation. Seeds that
  * caught them (measured): re-signed resend 4, unknown outcome as zero exposure 78, expiry not
- * checked 57, row written after the send 1, recovery skipping SENT rows 4; in the `crossing` mix
+ * checked 57, row written after the send 1, recovery skipping SENT rows 4; in the `full` mix
  * (src/simulation/sim-mix.ts), a later fill booked at the order's average price 1 (the defect
- * 7d5796b fixed, which the default mix cannot see: its LIMIT orders never cross). Production code
- * carries no switch that would turn a bug on.
+ * 7d5796b fixed, which the default mix cannot see: its LIMIT orders never cross) and every LIMIT
+ * fill booked as taker 1 (where maker and taker fees differ: SOL-USD). Production code carries no
+ * switch that would turn a bug on.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -135,12 +136,24 @@ const BUGS: readonly PlantedBug[] = [
   {
     name: "a later fill is booked at the order's average price, not at its own",
     caughtBy: 1,
-    mix: 'crossing',
+    mix: 'full',
     patches: [
       {
         file: 'src/execution/fill-booking.ts',
         find: `    const priceX18 = derived ?? averageX18;`,
         replace: `    const priceX18 = averageX18;`,
+      },
+    ],
+  },
+  {
+    name: 'every fill of a LIMIT order is booked as taker, even once the bot knows it rests',
+    caughtBy: 1,
+    mix: 'full',
+    patches: [
+      {
+        file: 'src/execution/fill-booking.ts',
+        find: `    const liquidity: Liquidity = record.venueOrderId !== null ? 'maker' : 'taker';`,
+        replace: `    const liquidity: Liquidity = 'taker';`,
       },
     ],
   },
@@ -224,7 +237,7 @@ for (const bug of BUGS) {
 
 it('reports no violation on the same seeds without a planted bug', async () => {
   // Every bug was caught (the tests above ran first, in this file's order).
-  expect([...caughtBy.keys()].sort()).toEqual(['crossing', 'default']);
+  expect([...caughtBy.keys()].sort()).toEqual(['default', 'full']);
   const clean = copyWith([]);
   for (const [mix, caught] of caughtBy) {
     const seeds = [...caught].sort((a, b) => a - b);
