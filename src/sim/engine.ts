@@ -6,18 +6,16 @@ import { IsoTimestamps } from './iso-time.ts';
 import { ListingSchedule } from './listing-schedule.ts';
 import { Liquidator } from './liquidator.ts';
 import { type ResolvedSimOptions, type SimEngineOptions, resolveSimOptions } from './options.ts';
-import { midOf } from './market-sim.ts';
+import { jumpMid, midOf } from './market-sim.ts';
 import { replayLazily, replayParsed } from './replayed-book.ts';
 import { RestingOrders } from './resting-orders.ts';
 import { SimAccounts } from './sim-accounts.ts';
+import { readSimClock } from './sim-clock.ts';
 import { SimMarkets } from './sim-markets.ts';
 import type { SimAccount, SimOrder, SimOrderRequest, SimPosition } from './types.ts';
 import { SimRejection } from './sim-rejection.ts';
 import { validateOrderRequest } from './validate-order.ts';
 import { checkSimOrderMargin, type SimLiquidation } from './sim-margin.ts';
-
-// Date's own range: any clock reading outside it cannot be written as an ISO timestamp.
-const MAX_CLOCK_MS = 8.64e15;
 
 /**
  * The deterministic trading simulation behind the paper venue and the backtester: markets,
@@ -79,7 +77,7 @@ export class SimEngine {
       this.#accounts,
       this.#resting,
     );
-    this.#now = this.#readClock();
+    this.#now = readSimClock(this.#options.clock);
     this.#nextStepAt = this.#now + this.#options.stepMs;
     for (const resolved of this.#options.markets) this.#markets.add(resolved, 0);
     for (const listing of this.#options.listings) {
@@ -120,6 +118,23 @@ export class SimEngine {
     }
     if (atMs !== undefined && atMs > now) this.#schedule.add({ marketId, active, atMs });
     else this.#markets.setActive(marketId, active, now);
+  }
+
+  /**
+   * A price jump (a gap: news, a cascade): the walk's mid of `marketId` moves by `ppb` parts per
+   * billion of itself at once, on its grid, and walks on from there. Resting orders the new book
+   * crosses fill (maker, at their price); positions past maintenance are liquidated.
+   *
+   * @throws QuantaError `QUANTA_SIM_INVALID_INPUT` for an unknown market or one replaying quotes.
+   */
+  jumpMid(marketId: number, ppb: bigint): void {
+    const now = this.#sync();
+    const sim = this.#markets.get(marketId);
+    if (sim === undefined || sim.external !== null)
+      throw this.#invalid(`jumpMid: market ${marketId} not found or replaying quotes`);
+    jumpMid(sim, ppb);
+    this.#matchResting(sim.market, now);
+    this.#liquidator.liquidateDue(now);
   }
 
   /**
@@ -341,17 +356,9 @@ export class SimEngine {
     return new QuantaError(ErrorCodes.SIM_INVALID_INPUT, message);
   }
 
-  #readClock(): number {
-    const now = this.#options.clock();
-    if (typeof now !== 'number' || !Number.isFinite(now) || Math.abs(now) > MAX_CLOCK_MS) {
-      throw this.#invalid(`sim clock returned ${String(now)}: expected ms since the epoch`);
-    }
-    return now;
-  }
-
   /** Reads the clock once and brings the simulation up to it; time never goes back. */
   #sync(): number {
-    const target = Math.max(this.#readClock(), this.#now);
+    const target = Math.max(readSimClock(this.#options.clock), this.#now);
     while (this.#nextStepAt <= target) {
       const at = this.#nextStepAt;
       this.#applyScheduleUntil(at);

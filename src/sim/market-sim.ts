@@ -48,6 +48,12 @@ export function stepMid(sim: MarketSim, volatilityPpb: bigint): void {
   sim.syntheticBook = null;
 }
 
+/** A jump of the walk's mid by `ppb` of itself, on the grid (its book is rebuilt when next read). */
+export function jumpMid(sim: MarketSim, ppb: bigint): void {
+  sim.midX18 = nextMidX18(sim.midX18, ppb, sim.priceQuantumX18);
+  sim.syntheticBook = null;
+}
+
 /** The market's book now: the replayed quote's, or the synthetic book around the walk's mid. */
 export function bookOf(sim: MarketSim, shape: BookShape, factors: LevelFactors): Book {
   if (sim.external !== null) return replayedBookOf(sim.external);

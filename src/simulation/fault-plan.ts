@@ -3,7 +3,8 @@ import type { SimRandom } from './sim-random.ts';
 /**
  * The faults of one schedule besides the network's per-request ones, decided before it runs:
  * partitions, crashes (each maybe followed by damage to the journal), a host clock off the
- * venue's for a while, and a journal that cannot be written for a while.
+ * venue's for a while, a journal that cannot be written for a while; and, in a mix with venue
+ * faults, markets the venue turns off for a while and price jumps.
  */
 
 /** Damage done to the journal's files while the bot is down after a crash. */
@@ -44,12 +45,27 @@ export interface CrashFault {
   readonly damage?: DamageKind;
 }
 
+/** The venue turns a market off (`IsActive` false: it takes no order, nothing rests fills). */
+export interface MarketOff extends Window {
+  readonly marketId: number;
+}
+
+/** The venue's price of a market jumps by `ppb` parts per billion of itself at once. */
+export interface PriceJump {
+  readonly at: number;
+  readonly marketId: number;
+  readonly ppb: number;
+}
+
 /** What one schedule does wrong, besides each request's network faults. */
 export interface FaultPlan {
   readonly partitions: readonly Window[];
   readonly crashes: readonly CrashFault[];
   readonly clock?: ClockFault;
   readonly disk?: DiskFault;
+  /** Venue faults (a mix with `venueFaults`; none otherwise). */
+  readonly marketsOff: readonly MarketOff[];
+  readonly jumps: readonly PriceJump[];
 }
 
 /**
@@ -66,6 +82,8 @@ export interface FaultChoices {
 
 /** How often each fault is drawn in the default mix, per thousand schedules (or crashes). */
 const MIX = { clock: 400, smallClock: 200, damage: 300, disk: 250, atWrite: 500 } as const;
+/** How often each venue fault is drawn (a mix with venue faults), per thousand schedules. */
+const VENUE_MIX = { marketOff: 500, jumps: 600 } as const;
 
 /** What {@link planFaults} needs. */
 export interface PlanInput {
@@ -77,6 +95,11 @@ export interface PlanInput {
   readonly faultsUntil: number;
   readonly crashes: number;
   readonly choices?: FaultChoices;
+  /**
+   * Venue faults among these markets, drawn from their own stream (absent: none, and nothing
+   * drawn, so a mix without them replays as before).
+   */
+  readonly venue?: { readonly random: SimRandom; readonly marketIds: readonly number[] };
 }
 
 /** Draws the schedule's fault plan from its seed's streams. */
@@ -107,9 +130,12 @@ export function planFaults(input: PlanInput): FaultPlan {
   }
   const clock = chosen(choices.clock, () => drawClock(more, faultsUntil));
   const disk = chosen(choices.disk, () => drawDisk(more, faultsUntil));
+  const venue = input.venue === undefined ? undefined : drawVenue(input.venue, faultsUntil);
   return {
     partitions,
     crashes,
+    marketsOff: venue?.marketsOff ?? [],
+    jumps: venue?.jumps ?? [],
     ...(clock === undefined ? {} : { clock }),
     ...(disk === undefined ? {} : { disk }),
   };
@@ -140,6 +166,29 @@ function drawDisk(random: SimRandom, faultsUntil: number): DiskFault | undefined
   const kind = random.chance(500) ? 'full' : 'read-only';
   const from = random.int(10_000, Math.max(10_001, faultsUntil - 40_000));
   return { kind, from, to: Math.min(from + random.int(5_000, 30_000), faultsUntil) };
+}
+
+/** A market off for 5-60 s in half the schedules; 1-3 price jumps of 0.5-4% in 6 in 10. */
+function drawVenue(
+  venue: NonNullable<PlanInput['venue']>,
+  faultsUntil: number,
+): Pick<FaultPlan, 'marketsOff' | 'jumps'> {
+  const { random, marketIds } = venue;
+  const market = (): number => marketIds[random.int(0, marketIds.length - 1)]!;
+  const marketsOff: MarketOff[] = [];
+  if (random.chance(VENUE_MIX.marketOff)) {
+    const from = random.int(10_000, Math.max(10_001, faultsUntil - 60_000));
+    marketsOff.push({ marketId: market(), from, to: from + random.int(5_000, 60_000) });
+  }
+  const jumps: PriceJump[] = [];
+  if (random.chance(VENUE_MIX.jumps)) {
+    for (let i = random.int(1, 3); i > 0; i--) {
+      const size = random.int(5_000_000, 40_000_000);
+      const at = random.int(10_000, Math.max(10_001, faultsUntil - 10_000));
+      jumps.push({ at, marketId: market(), ppb: random.chance(500) ? size : -size });
+    }
+  }
+  return { marketsOff, jumps };
 }
 
 /** The host clock's offset from the venue's at virtual time `at` (ms; positive: ahead). */
@@ -179,5 +228,11 @@ export function faultNames(plan: FaultPlan): string[] {
   if (plan.clock !== undefined) names.push(clockName(plan.clock));
   if (plan.disk !== undefined)
     names.push(`disk-${plan.disk.kind} ${seconds(plan.disk.from)}-${seconds(plan.disk.to)}`);
+  for (const off of plan.marketsOff)
+    names.push(`market-${off.marketId}-off ${seconds(off.from)}-${seconds(off.to)}`);
+  for (const jump of plan.jumps)
+    names.push(
+      `jump market ${jump.marketId} ${jump.ppb > 0 ? '+' : ''}${(jump.ppb / 1e7).toFixed(1)}% ${seconds(jump.at)}`,
+    );
   return names;
 }

@@ -15,6 +15,8 @@ export interface SimMix {
   readonly cross: boolean;
   /** Whether the strategy protects some entries with exits (see sim-trader.ts). */
   readonly exits: boolean;
+  /** Whether the venue turns markets off for a while and jumps prices (fault-plan.ts). */
+  readonly venueFaults: boolean;
   /** The venue's notional per synthetic book level; undefined: the paper venue's default. */
   readonly levelNotional: string | undefined;
 }
@@ -30,6 +32,7 @@ export const SIM_MIXES = {
     markets: ['ETH-USD'],
     cross: false,
     exits: false,
+    venueFaults: false,
     levelNotional: undefined,
   },
   /**
@@ -37,13 +40,16 @@ export const SIM_MIXES = {
    * taker 5 bp) on thin books (400 of notional a level). Two orders in three are LIMIT, and three
    * in four of those are priced one to three levels through the book: they fill at several
    * prices, rest the rest at their own price and fill later as maker. One entry in three carries
-   * protective exits close to the price, so that they fire.
+   * protective exits close to the price, so that they fire. The venue turns a traded market off
+   * for 5-60 s in half the schedules and jumps prices by 0.5-4% in 6 in 10.
    */
   full: {
-    summary: 'ETH-USD and SOL-USD, thin books, LIMIT orders through the book, protective exits',
+    summary:
+      'ETH-USD and SOL-USD, thin books, LIMIT orders through the book, protective exits, markets off and price jumps',
     markets: ['ETH-USD', 'SOL-USD'],
     cross: true,
     exits: true,
+    venueFaults: true,
     levelNotional: '400',
   },
 } as const satisfies Readonly<Record<string, SimMix>>;

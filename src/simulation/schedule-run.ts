@@ -1,0 +1,378 @@
+import { ErrorCodes, summarizeError } from '../errors/index.ts';
+import { EXIT_TAG_PREFIX } from '../execution/exits/exit-book.ts';
+import type { OrderJournal } from '../execution/journal.ts';
+import type { OrderRecord } from '../execution/order-record.ts';
+import { silentLogger } from '../log/logger.ts';
+import type { InProcessPaperVenue } from '../paper/index.ts';
+import { statePaths } from '../runtime/state-paths.ts';
+import { MAX_CLOCK_SKEW_MS, type VenueClock } from '../clock/venue-clock.ts';
+import { checkCommittedRows } from './committed-rows.ts';
+import { checkConverged, VenueIdsJournaled } from './converged.ts';
+import { fillStats } from './fill-stats.ts';
+import {
+  clockOffsetAt,
+  faultNames,
+  planFaults,
+  within,
+  type CrashFault,
+  type FaultPlan,
+} from './fault-plan.ts';
+import { ViolationLog } from './invariants.ts';
+import type { ScheduleResult, Setup } from './schedule-setup.ts';
+import { VirtualScheduler } from './scheduler.ts';
+import { startSimBot, type SimBot } from './sim-bot.ts';
+import { diskErrorOf, journalWithDiskFaults } from './sim-disk.ts';
+import { crashJournal, putImage, type JournalImage } from './sim-journal-files.ts';
+import { DEFAULT_NETWORK_FAULTS, simFetch } from './sim-network.ts';
+import { marketIdsOf } from './sim-mix.ts';
+import { checkPositionCap } from './position-cap.ts';
+import { SimRandom, STREAMS } from './sim-random.ts';
+import { EPOCH_MS, keyFrom } from './sim-setup.ts';
+import { MAX_EXPIRES_IN_MS } from './sim-trader.ts';
+import { startVenueFaults } from './venue-faults.ts';
+import { simVenue } from './sim-venue.ts';
+import { Trace } from './trace.ts';
+import { VenueWatch } from './venue-watch.ts';
+
+/** One bot process of the schedule. */
+interface SimProcess {
+  readonly pid: number;
+  journal?: OrderJournal;
+  bot?: SimBot;
+  clock?: VenueClock;
+  /** How the journal it started on was damaged: it must refuse to start. */
+  readonly damaged?: string;
+  /** The last clock state of its bot the trace told. */
+  clockState?: string;
+}
+
+/**
+ * One schedule as it runs: the venue, the bot processes one after another (crashes, damaged
+ * journals refused, restores), the faults of its plan and the checks.
+ */
+export class ScheduleRun {
+  readonly scheduler = new VirtualScheduler();
+  readonly trace: Trace;
+  readonly violations: ViolationLog;
+  readonly plan: FaultPlan;
+  readonly venue: InProcessPaperVenue;
+  readonly watch: VenueWatch;
+  readonly durationMs: number;
+  readonly healMs: number;
+  readonly #setup: Setup;
+  readonly #planRandom: SimRandom;
+  readonly #moreRandom: SimRandom;
+  readonly #network: SimRandom;
+  readonly #journals: OrderJournal[] = [];
+  readonly #journalPath: string;
+  /** The ids of the markets the bot trades (I3 and I4 check each). */
+  readonly marketIds: readonly number[];
+  current: SimProcess | undefined;
+  /** A crash waiting for the bot's next journal writes (`CrashFault.atWrite`). */
+  #armed: { readonly fault: CrashFault; writesLeft: number } | undefined;
+  /** Each row's state when the last crash came (I5). */
+  #committed = new Map<number, string>();
+  /** When the bot first journaled each order's venue id (I4's fee rule). */
+  readonly #known = new VenueIdsJournaled();
+  networkFaults = 0;
+  steps = 0;
+
+  constructor(setup: Setup) {
+    const { options, config } = setup;
+    this.#setup = setup;
+    this.durationMs = options.durationMs ?? 10 * 60_000;
+    this.healMs = options.healMs ?? 2 * 60_000;
+    this.trace = new Trace(options.onEvent);
+    this.violations = new ViolationLog(options.seed, this.trace, this.scheduler.monotonic);
+    this.#planRandom = new SimRandom(options.seed, STREAMS.plan);
+    this.#moreRandom = new SimRandom(options.seed, STREAMS.more);
+    this.#network = new SimRandom(options.seed, STREAMS.network);
+    this.#journalPath = statePaths(config.state.dir, config.venue).journal;
+    this.marketIds = marketIdsOf(setup.mix);
+    const venueFaults = {
+      random: new SimRandom(options.seed, STREAMS.venue),
+      marketIds: this.marketIds,
+    };
+    this.plan = planFaults({
+      plan: this.#planRandom,
+      more: this.#moreRandom,
+      faultsUntil: this.durationMs - this.healMs,
+      crashes: options.crashes ?? 1,
+      ...(options.choices === undefined ? {} : { choices: options.choices }),
+      ...(setup.mix.venueFaults ? { venue: venueFaults } : {}),
+    });
+    this.venue = simVenue(setup, this.venueNow);
+    this.watch = new VenueWatch({
+      trace: this.trace,
+      violations: this.violations,
+      at: this.scheduler.monotonic,
+      venueNow: this.venueNow,
+      signatureHeader: `${config.venue.headerPrefix}signature`.toLowerCase(),
+      // The longest life the strategy asks, and the skew the bot lets through.
+      horizonMs: MAX_EXPIRES_IN_MS + MAX_CLOCK_SKEW_MS,
+      journal: () => this.current?.journal,
+    });
+  }
+
+  /** The venue's clock: true virtual time. */
+  readonly venueNow = (): number => EPOCH_MS + this.scheduler.monotonic();
+  /** The bot host's clock: the venue's, off by the plan's clock fault while it lasts. */
+  readonly hostNow = (): number =>
+    this.venueNow() + clockOffsetAt(this.plan, this.scheduler.monotonic());
+
+  #event(event: string): void {
+    this.trace.add(this.scheduler.monotonic(), event);
+  }
+
+  /** Runs the schedule to its end and checks what holds at the end. */
+  async run(): Promise<void> {
+    const { mixName } = this.#setup;
+    // The default mix's first event as it always was (its traces are the ledger's).
+    if (mixName !== 'default') this.#event(`mix ${mixName}`);
+    this.#event(`plan: ${faultNames(this.plan).join(', ') || 'network faults only'}`);
+    this.#startPlannedFaults();
+    this.boot(1);
+    await this.scheduler.runUntil(this.durationMs, () => this.#afterStep());
+    checkConverged({
+      bot: this.current?.bot,
+      journal: this.current?.journal,
+      venue: this.venue,
+      accountId: this.#setup.accountId,
+      marketIds: this.marketIds,
+      accepted: this.watch.accepted,
+      venueIds: this.#known,
+      faultsUntil: this.durationMs - this.healMs,
+      now: this.scheduler.monotonic(),
+      violations: this.violations,
+    });
+  }
+
+  /** Stops the last process and closes every journal. */
+  close(): void {
+    if (this.current !== undefined) this.scheduler.dropOwner(this.current.pid);
+    for (const journal of this.#journals) journal.close();
+  }
+
+  #startPlannedFaults(): void {
+    const { clock, disk, crashes } = this.plan;
+    const at = (ms: number, fire: () => void): void => {
+      this.scheduler.startTimer(0, ms, fire);
+    };
+    if (clock !== undefined) {
+      const ahead = clock.offsetMs > 0 ? 'ahead of' : 'behind';
+      at(clock.from, () =>
+        this.#event(`host clock ${Math.abs(clock.offsetMs)} ms ${ahead} the venue's`),
+      );
+      at(clock.to, () => this.#event("host clock back on the venue's time"));
+    }
+    if (disk !== undefined) {
+      at(disk.from, () => this.#event(`journal disk ${disk.kind}`));
+      at(disk.to, () => this.#event('journal disk writable again'));
+    }
+    for (const crash of crashes) {
+      if (crash.atWrite === undefined) {
+        at(crash.at, () => this.crash(crash));
+        continue;
+      }
+      at(crash.at, () => {
+        this.#armed = { fault: crash, writesLeft: crash.atWrite! };
+      });
+      // A bot that writes nothing meanwhile (not trading, or down) crashes at the timer.
+      const latest = Math.min(crash.at + 20_000, this.durationMs - this.healMs);
+      at(latest, () => {
+        if (this.#armed?.fault === crash) this.crash(crash);
+      });
+    }
+    startVenueFaults(this.plan, this.venue.engine, at, (text) => this.#event(text));
+  }
+
+  #afterStep(): void {
+    this.steps += 1;
+    for (const marketId of this.marketIds) {
+      const position = this.venue.engine.position(this.#setup.accountId, marketId);
+      const where = this.marketIds.length === 1 ? '' : ` in market ${marketId}`;
+      checkPositionCap(position, where, this.violations);
+    }
+    const process = this.current;
+    const state = process?.clock?.state();
+    if (process !== undefined && state !== undefined && state !== process.clockState) {
+      process.clockState = state;
+      this.#event(`process ${process.pid} clock ${state}`);
+    }
+  }
+
+  #diskFault(): FaultPlan['disk'] {
+    const disk = this.plan.disk;
+    return disk !== undefined && within([disk], this.scheduler.monotonic()) ? disk : undefined;
+  }
+
+  /** Starts process `pid`; `damaged` when its journal was damaged (it must refuse). */
+  boot(pid: number, damaged?: { readonly how: string; readonly image: JournalImage }): void {
+    const process: SimProcess = damaged === undefined ? { pid } : { pid, damaged: damaged.how };
+    this.current = process;
+    this.#event(
+      `boot process ${pid}${damaged === undefined ? '' : ` on a journal with ${damaged.how}`}`,
+    );
+    const { options, config, strategies, walletKey, keys } = this.#setup;
+    const time = this.scheduler.processTime(pid);
+    const started = startSimBot({
+      config,
+      strategies,
+      walletKey,
+      now: this.hostNow,
+      time,
+      fetchImpl: this.#fetchOf(process),
+      generateSigningKey: () => keyFrom(keys),
+      log: options.log ?? silentLogger,
+      opened: (journal) => this.#opened(process, journal),
+      onClock: (clock) => {
+        process.clock = clock;
+      },
+      wrapJournal: (journal) =>
+        journalWithDiskFaults(
+          journal,
+          () => this.#diskFault(),
+          (method) => this.#event(`journal ${method} refused (disk ${this.#diskFault()?.kind})`),
+          (method, result) => this.#wrote(process, method, result),
+        ),
+    });
+    started
+      .then((bot) => {
+        process.bot = bot;
+        this.#event(`process ${pid} trading`);
+        if (damaged !== undefined)
+          this.violations.violate(
+            'refusesDamage',
+            `process ${pid} started trading on a journal with ${damaged.how}`,
+          );
+        return bot.run(new AbortController().signal);
+      })
+      .catch((error: unknown) => {
+        if (this.current !== process) return;
+        if (damaged !== undefined) this.#refused(process, error, damaged.image);
+        else if (diskErrorOf(error) !== undefined) this.#exited(process, diskErrorOf(error)!);
+        else {
+          const message = summarizeError(error).message ?? String(error);
+          this.violations.violate('starts', `process ${pid} stopped: ${message}`);
+        }
+      });
+  }
+
+  #fetchOf(process: SimProcess): typeof fetch {
+    return simFetch({
+      venue: this.venue,
+      time: this.scheduler.processTime(process.pid),
+      hostNow: this.hostNow,
+      hold: (work) => this.scheduler.hold(work),
+      random: this.#network,
+      faulty: () => this.scheduler.monotonic() < this.durationMs - this.healMs,
+      partitioned: () => within(this.plan.partitions, this.scheduler.monotonic()),
+      faults: this.#setup.options.faults ?? DEFAULT_NETWORK_FAULTS,
+      delivered: (delivery) => this.watch.delivered(delivery, process),
+      fault: (what, path) => {
+        this.networkFaults += 1;
+        this.#event(`fault ${what} ${path}`);
+      },
+    });
+  }
+
+  #opened(process: SimProcess, journal: OrderJournal): void {
+    this.#journals.push(journal);
+    process.journal = journal;
+    checkCommittedRows(this.#committed, journal, this.violations);
+  }
+
+  /**
+   * A process started on a damaged journal stopped: with QUANTA_JOURNAL_DAMAGED, as it must
+   * (I7), else a violation. Then the operator does what docs/journal.md says (restore the journal
+   * with its -wal file from a backup, delete the mark) and starts the bot again.
+   */
+  #refused(process: SimProcess, error: unknown, image: JournalImage): void {
+    const { code, message } = summarizeError(error);
+    if (code !== ErrorCodes.JOURNAL_DAMAGED) {
+      this.violations.violate(
+        'refusesDamage',
+        `process ${process.pid} stopped with ${code ?? 'no code'} (${message ?? String(error)}), not ${ErrorCodes.JOURNAL_DAMAGED}`,
+      );
+    }
+    this.#event(`process ${process.pid} refused: ${code ?? 'no code'}`);
+    this.scheduler.dropOwner(process.pid);
+    const restoreIn = this.#moreRandom.int(5_000, 30_000);
+    this.scheduler.startTimer(0, restoreIn, () => {
+      putImage(this.#journalPath, image, false);
+      this.#event('operator restores the journal from its backup and deletes its mark');
+      this.boot(process.pid + 1);
+    });
+  }
+
+  /**
+   * A process stopped because its journal could not be written (the bot stops rather than trade
+   * without its journal): it exits, and is started again a little later, as a supervisor would.
+   */
+  #exited(process: SimProcess, code: string): void {
+    this.#event(`process ${process.pid} exited: ${code}`);
+    this.crash({ at: this.scheduler.monotonic() });
+  }
+
+  /** A journal write of `process` succeeded: an armed crash may strike right after it. */
+  #wrote(process: SimProcess, method: string, result: unknown): void {
+    if (method === 'recordOutcome') this.#known.saw(result as OrderRecord, this.venueNow());
+    const armed = this.#armed;
+    if (armed === undefined || process !== this.current || --armed.writesLeft > 0) return;
+    this.#event(`crash right after journal ${method}`);
+    this.crash(armed.fault);
+    // The process is dead: nothing after the write runs (what already settles goes nowhere).
+    throw new Error(`process ${process.pid} was killed`);
+  }
+
+  /**
+   * Kills the running process: everything in memory dropped, its journal's files kept as SQLite
+   * left them (the WAL not folded in, the mark still open), maybe damaged (the plan's), and a new
+   * process started on them a little later.
+   */
+  crash(fault: CrashFault): void {
+    const process = this.current;
+    if (this.#armed?.fault === fault) this.#armed = undefined;
+    if (process === undefined || process.damaged !== undefined) return;
+    this.#event(`crash process ${process.pid}`);
+    this.scheduler.dropOwner(process.pid);
+    this.current = undefined;
+    const journal = process.journal;
+    let damaged: { how: string; image: JournalImage } | undefined;
+    if (journal !== undefined) {
+      this.#committed = new Map(journal.all().map((r) => [r.id, r.state]));
+      damaged = crashJournal(this.#journalPath, journal, fault.damage, this.#moreRandom);
+      if (damaged !== undefined) this.#event(`journal damaged: ${damaged.how}`);
+    }
+    const restartIn = this.#planRandom.int(500, 5000);
+    this.scheduler.startTimer(0, restartIn, () => this.boot(process.pid + 1, damaged));
+  }
+
+  result(): ScheduleResult {
+    const { seed } = this.#setup.options;
+    const traceHash = this.trace.digest();
+    return {
+      seed,
+      traceHash,
+      violations: this.violations.list,
+      faultNames: faultNames(this.plan),
+      stats: {
+        events: this.trace.events,
+        steps: this.steps,
+        virtualMs: this.durationMs,
+        ordersJournaled: Object.values(this.current?.journal?.countByState() ?? {}).reduce(
+          (sum, n) => sum + n,
+          0,
+        ),
+        ordersAccepted: this.watch.accepted.size,
+        crashes: this.plan.crashes.length,
+        faults: this.networkFaults,
+        // From the venue's own records, read after the trace's digest.
+        fills: fillStats(this.venue.engine, this.#setup.accountId, this.watch.accepted.values()),
+        exitOrders: (this.current?.journal?.all() ?? []).filter((row) =>
+          row.tag?.startsWith(EXIT_TAG_PREFIX),
+        ).length,
+      },
+    };
+  }
+}
