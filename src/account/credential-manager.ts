@@ -90,6 +90,8 @@ export class CredentialManager {
   readonly subaccountId: string;
   readonly walletAddress: Address;
   #all: StoredCredential[] = [];
+  /** Signing keys (lowercase addresses) whose credentials the venue refused: never used again. */
+  readonly #refused = new Set<string>();
 
   constructor(options: CredentialManagerOptions) {
     this.#options = options;
@@ -119,7 +121,8 @@ export class CredentialManager {
    */
   #reusable(): StoredCredential | undefined {
     const newest = this.#all[0];
-    if (newest === undefined) return undefined;
+    if (newest === undefined || this.#refused.has(newest.signerAddress.toLowerCase()))
+      return undefined;
     const margin = Math.max(this.#options.renewMarginMs, this.#sendMarginMs());
     return newest.expiryTs - this.#options.now() > margin ? newest : undefined;
   }
@@ -168,10 +171,27 @@ export class CredentialManager {
    */
   forSigner(signer: string): ActiveCredential | undefined {
     const usableUntil = this.#options.now() + this.#sendMarginMs();
+    const key = signer.toLowerCase();
+    if (this.#refused.has(key)) return undefined;
     const match = this.#all.find(
-      (c) => c.signerAddress.toLowerCase() === signer.toLowerCase() && c.expiryTs > usableUntil,
+      (c) => c.signerAddress.toLowerCase() === key && c.expiryTs > usableUntil,
     );
     return match === undefined ? undefined : this.#activate(match);
+  }
+
+  /**
+   * The venue refused the credential of signing key `signer` (a 401: revoked, or expired by its
+   * clock): from now on it carries no order (`forSigner` says none), and when it is the newest a
+   * renewal is due (`renewalDue`): the next `ensure` registers a new key. Said once in the log.
+   */
+  refused(signer: string): void {
+    const key = signer.toLowerCase();
+    if (this.#refused.has(key)) return;
+    this.#refused.add(key);
+    this.#options.log.warn(
+      { signer },
+      `the venue refused the credentials of signing key ${signer}: no order goes out with them; a new key is registered`,
+    );
   }
 
   async #registerNewKey(signal?: AbortSignal): Promise<StoredCredential> {

@@ -41,10 +41,12 @@ export function authenticate(headers: IncomingHttpHeaders, context: PaperContext
       reply:
         check.reason === 'expired'
           ? fail(401, 'credentials expired: register a signing key again for a fresh pair')
-          : fail(
-              401,
-              `unknown credentials: ${names.key} and ${names.secret} are not an issued pair`,
-            ),
+          : check.reason === 'revoked'
+            ? fail(401, 'credentials revoked: register a signing key again for a fresh pair')
+            : fail(
+                401,
+                `unknown credentials: ${names.key} and ${names.secret} are not an issued pair`,
+              ),
     };
   }
   const { session } = check;

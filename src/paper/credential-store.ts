@@ -19,11 +19,12 @@ export interface Session {
 /** The outcome of checking a key and secret. */
 export type CredentialCheck =
   | { readonly ok: true; readonly session: Session }
-  | { readonly ok: false; readonly reason: 'unknown' | 'expired' };
+  | { readonly ok: false; readonly reason: 'unknown' | 'expired' | 'revoked' };
 
 interface Entry {
   readonly secretDigest: Buffer;
   readonly session: Session;
+  revoked: boolean;
 }
 
 /**
@@ -55,13 +56,31 @@ export class CredentialStore {
     this.#byKey.set(credentials.serviceKey, {
       secretDigest: digest(credentials.serviceSecret),
       session,
+      revoked: false,
     });
     return credentials;
   }
 
   /**
+   * Revokes every pair issued to engine account `accountId` (an operator's action: a leaked
+   * key, a compliance hold): they are refused from now on, expired or not. A registration
+   * after it issues a fresh pair as usual.
+   *
+   * @returns how many pairs were revoked.
+   */
+  revokeAccount(accountId: string): number {
+    let revoked = 0;
+    for (const entry of this.#byKey.values()) {
+      if (entry.session.accountId !== accountId || entry.revoked) continue;
+      entry.revoked = true;
+      revoked += 1;
+    }
+    return revoked;
+  }
+
+  /**
    * Checks a key and secret at `nowMs`: `unknown` when the key is not issued or the secret does
-   * not match it, `expired` from the session's `expiresAt` on.
+   * not match it, `revoked` once revoked, `expired` from the session's `expiresAt` on.
    */
   check(serviceKey: string, serviceSecret: string, nowMs: number): CredentialCheck {
     const entry = this.#byKey.get(serviceKey);
@@ -69,6 +88,7 @@ export class CredentialStore {
     if (entry === undefined || !timingSafeEqual(entry.secretDigest, given)) {
       return { ok: false, reason: 'unknown' };
     }
+    if (entry.revoked) return { ok: false, reason: 'revoked' };
     if (nowMs >= entry.session.expiresAt) return { ok: false, reason: 'expired' };
     return { ok: true, session: entry.session };
   }

@@ -19,6 +19,11 @@ export interface InProcessAnswer {
 export interface InProcessPaperVenue {
   readonly engine: SimEngine;
   /**
+   * Revokes every credential pair issued to engine account `accountId` (see
+   * `CredentialStore.revokeAccount`); returns how many.
+   */
+  revokeCredentials(accountId: string): number;
+  /**
    * Answers one request as the HTTP server does: rate limit (429 with `Retry-After`), routing
    * (404/405), the body cap (413), the route; a route that throws answers 500.
    *
@@ -54,13 +59,14 @@ function envelope(reply: Reply, date: string): InProcessAnswer {
  */
 export function createInProcessPaperVenue(options: PaperVenueOptions = {}): InProcessPaperVenue {
   const resolved = resolvePaperOptions(options);
-  const { engine, router } = buildPaperRoutes(resolved);
+  const { engine, router, credentials } = buildPaperRoutes(resolved);
   const limiter =
     resolved.rateLimit === undefined
       ? undefined
       : new SlidingWindowRateLimiter(resolved.rateLimit, 1000, resolved.clock);
   return {
     engine,
+    revokeCredentials: (accountId) => credentials.revokeAccount(accountId),
     async answer(method, pathAndQuery, headers, body) {
       const at = pathAndQuery.indexOf('?');
       const path = at === -1 ? pathAndQuery : pathAndQuery.slice(0, at);

@@ -35,6 +35,7 @@ function buildEngine(options: ResolvedPaperOptions): SimEngine {
 export function buildPaperRoutes(resolved: ResolvedPaperOptions): {
   engine: SimEngine;
   router: Router;
+  credentials: CredentialStore;
 } {
   const engine = buildEngine(resolved);
   const context: PaperContext = {
@@ -54,5 +55,5 @@ export function buildPaperRoutes(resolved: ResolvedPaperOptions): {
     listMarketsRoute(context),
     quotesRoute(context),
   ]);
-  return { engine, router };
+  return { engine, router, credentials: context.credentials };
 }

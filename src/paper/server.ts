@@ -27,6 +27,12 @@ export interface PaperVenue {
    * refused it (429).
    */
   requestLog(): readonly PaperRequest[];
+  /**
+   * Revokes every credential pair issued to engine account `accountId` (an operator's action:
+   * its requests are answered 401 "credentials revoked" until it registers again); returns how
+   * many were revoked.
+   */
+  revokeCredentials(accountId: string): number;
   /** Stops listening and cuts open connections. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -77,7 +83,7 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
 export async function startPaperVenue(options: PaperVenueOptions = {}): Promise<PaperVenue> {
   const resolved = resolvePaperOptions(options);
   const limits = resolveServerLimits(options.limits);
-  const { engine, router } = buildPaperRoutes(resolved);
+  const { engine, router, credentials } = buildPaperRoutes(resolved);
   const counts = new Map<string, number>();
   let total = 0;
   const log: PaperRequest[] = [];
@@ -118,6 +124,7 @@ export async function startPaperVenue(options: PaperVenueOptions = {}): Promise<
     engine,
     requestCount: (path) => (path === undefined ? total : (counts.get(path) ?? 0)),
     requestLog: () => log,
+    revokeCredentials: (accountId) => credentials.revokeAccount(accountId),
     close: () => {
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error === undefined ? resolve() : reject(error)));

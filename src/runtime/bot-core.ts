@@ -248,5 +248,6 @@ function lateCredentials(late: { readonly credentials?: CredentialManager }): Ve
   return {
     current: () => registered().current(),
     forSigner: (signer) => registered().forSigner(signer),
+    refused: (signer) => registered().refused(signer),
   };
 }

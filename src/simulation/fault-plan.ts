@@ -57,6 +57,11 @@ export interface PriceJump {
   readonly ppb: number;
 }
 
+/** The venue revokes every credential of the bot's account at `at` (an operator's action). */
+export interface Revocation {
+  readonly at: number;
+}
+
 /** What one schedule does wrong, besides each request's network faults. */
 export interface FaultPlan {
   readonly partitions: readonly Window[];
@@ -66,6 +71,7 @@ export interface FaultPlan {
   /** Venue faults (a mix with `venueFaults`; none otherwise). */
   readonly marketsOff: readonly MarketOff[];
   readonly jumps: readonly PriceJump[];
+  readonly revocations: readonly Revocation[];
 }
 
 /**
@@ -83,7 +89,7 @@ export interface FaultChoices {
 /** How often each fault is drawn in the default mix, per thousand schedules (or crashes). */
 const MIX = { clock: 400, smallClock: 200, damage: 300, disk: 250, atWrite: 500 } as const;
 /** How often each venue fault is drawn (a mix with venue faults), per thousand schedules. */
-const VENUE_MIX = { marketOff: 500, jumps: 600 } as const;
+const VENUE_MIX = { marketOff: 500, jumps: 600, revocation: 400 } as const;
 
 /** What {@link planFaults} needs. */
 export interface PlanInput {
@@ -136,6 +142,7 @@ export function planFaults(input: PlanInput): FaultPlan {
     crashes,
     marketsOff: venue?.marketsOff ?? [],
     jumps: venue?.jumps ?? [],
+    revocations: venue?.revocations ?? [],
     ...(clock === undefined ? {} : { clock }),
     ...(disk === undefined ? {} : { disk }),
   };
@@ -168,11 +175,14 @@ function drawDisk(random: SimRandom, faultsUntil: number): DiskFault | undefined
   return { kind, from, to: Math.min(from + random.int(5_000, 30_000), faultsUntil) };
 }
 
-/** A market off for 5-60 s in half the schedules; 1-3 price jumps of 0.5-4% in 6 in 10. */
+/**
+ * A market off for 5-60 s in half the schedules; 1-3 price jumps of 0.5-4% in 6 in 10; the
+ * bot's credentials revoked once in 4 in 10.
+ */
 function drawVenue(
   venue: NonNullable<PlanInput['venue']>,
   faultsUntil: number,
-): Pick<FaultPlan, 'marketsOff' | 'jumps'> {
+): Pick<FaultPlan, 'marketsOff' | 'jumps' | 'revocations'> {
   const { random, marketIds } = venue;
   const market = (): number => marketIds[random.int(0, marketIds.length - 1)]!;
   const marketsOff: MarketOff[] = [];
@@ -188,7 +198,10 @@ function drawVenue(
       jumps.push({ at, marketId: market(), ppb: random.chance(500) ? size : -size });
     }
   }
-  return { marketsOff, jumps };
+  const revocations: Revocation[] = random.chance(VENUE_MIX.revocation)
+    ? [{ at: random.int(10_000, Math.max(10_001, faultsUntil - 30_000)) }]
+    : [];
+  return { marketsOff, jumps, revocations };
 }
 
 /** The host clock's offset from the venue's at virtual time `at` (ms; positive: ahead). */
@@ -230,6 +243,7 @@ export function faultNames(plan: FaultPlan): string[] {
     names.push(`disk-${plan.disk.kind} ${seconds(plan.disk.from)}-${seconds(plan.disk.to)}`);
   for (const off of plan.marketsOff)
     names.push(`market-${off.marketId}-off ${seconds(off.from)}-${seconds(off.to)}`);
+  for (const revocation of plan.revocations) names.push(`revoke ${seconds(revocation.at)}`);
   for (const jump of plan.jumps)
     names.push(
       `jump market ${jump.marketId} ${jump.ppb > 0 ? '+' : ''}${(jump.ppb / 1e7).toFixed(1)}% ${seconds(jump.at)}`,

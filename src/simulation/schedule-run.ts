@@ -108,6 +108,7 @@ export class ScheduleRun {
       at: this.scheduler.monotonic,
       venueNow: this.venueNow,
       signatureHeader: `${config.venue.headerPrefix}signature`.toLowerCase(),
+      signerHeader: `${config.venue.headerPrefix}signer-address`.toLowerCase(),
       // The longest life the strategy asks, and the skew the bot lets through.
       horizonMs: MAX_EXPIRES_IN_MS + MAX_CLOCK_SKEW_MS,
       journal: () => this.current?.journal,
@@ -183,7 +184,7 @@ export class ScheduleRun {
         if (this.#armed?.fault === crash) this.crash(crash);
       });
     }
-    startVenueFaults(this.plan, this.venue.engine, at, (text) => this.#event(text));
+    startVenueFaults(this.plan, this.venue, this.#setup.accountId, at, (text) => this.#event(text));
   }
 
   #afterStep(): void {
@@ -269,6 +270,7 @@ export class ScheduleRun {
       partitioned: () => within(this.plan.partitions, this.scheduler.monotonic()),
       faults: this.#setup.options.faults ?? DEFAULT_NETWORK_FAULTS,
       delivered: (delivery) => this.watch.delivered(delivery, process),
+      answered: (delivery) => this.watch.answered(delivery, process),
       fault: (what, path) => {
         this.networkFaults += 1;
         this.#event(`fault ${what} ${path}`);

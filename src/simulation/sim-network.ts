@@ -51,6 +51,8 @@ export interface Delivery {
   readonly answer: InProcessAnswer;
   /** The sender's wall clock when it sent the request (its expiry checks read that clock). */
   readonly sentAt: number;
+  /** Virtual ms since the schedule began when it was sent. */
+  readonly sentVirtualMs: number;
 }
 
 /** What the simulated network needs. */
@@ -69,6 +71,8 @@ export interface SimNetworkOptions {
   readonly faults: NetworkFaults;
   /** Told about each request the venue answered (once per delivery, duplicates included). */
   readonly delivered: (delivery: Delivery) => void;
+  /** Told about each answer of the venue's that reached the sender as the venue gave it. */
+  readonly answered?: (delivery: Delivery) => void;
   /** Told about each fault, for the trace. */
   readonly fault: (what: string, path: string) => void;
 }
@@ -137,6 +141,7 @@ interface Sent {
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
   readonly sentAt: number;
+  readonly sentVirtualMs: number;
 }
 
 /**
@@ -215,8 +220,25 @@ class Exchange {
     );
   }
 
-  #answer(response: () => Response): void {
-    this.#later(this.#delay(), () => this.#finish(() => this.#resolve(response())));
+  /** Hands the sender `response` after a delay; `intact`: the venue's own answer it carries. */
+  #answer(response: () => Response, intact?: InProcessAnswer): void {
+    this.#later(this.#delay(), () =>
+      this.#finish(() => {
+        if (intact !== undefined) {
+          const { method, path, headers, body, sentAt, sentVirtualMs } = this.#sent;
+          this.#options.answered?.({
+            method,
+            path,
+            headers,
+            body,
+            answer: intact,
+            sentAt,
+            sentVirtualMs,
+          });
+        }
+        this.#resolve(response());
+      }),
+    );
   }
 
   /** On the way to the venue: lost, hung, refused on the way, or delivered. */
@@ -255,11 +277,11 @@ class Exchange {
   }
 
   async #venueAnswer(): Promise<InProcessAnswer> {
-    const { method, path, search, headers, body, sentAt } = this.#sent;
+    const { method, path, search, headers, body, sentAt, sentVirtualMs } = this.#sent;
     const answer = await this.#options.hold(
       this.#options.venue.answer(method, `${path}${search}`, headers, Buffer.from(body)),
     );
-    this.#options.delivered({ method, path, headers, body, answer, sentAt });
+    this.#options.delivered({ method, path, headers, body, answer, sentAt, sentVirtualMs });
     return answer;
   }
 
@@ -283,7 +305,8 @@ class Exchange {
       this.#fault('truncated');
       reply = response(answer, answer.text.slice(0, answer.text.length >> 1));
     } else {
-      reply = response(answer);
+      this.#answer(() => response(answer), answer);
+      return;
     }
     this.#answer(() => reply);
   }
@@ -304,6 +327,7 @@ export function simFetch(options: SimNetworkOptions): typeof fetch {
       headers: lowerHeaders(init),
       body: typeof init?.body === 'string' ? init.body : '',
       sentAt: options.hostNow(),
+      sentVirtualMs: options.time.monotonic(),
     };
     return new Promise<Response>((resolve, reject) => {
       new Exchange(options, sent, init?.signal, { resolve, reject }).start();

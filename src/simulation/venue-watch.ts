@@ -30,6 +30,8 @@ export interface VenueWatchOptions {
   readonly venueNow: () => number;
   /** The signature header's name, lowercased. */
   readonly signatureHeader: string;
+  /** The signer-address header's name, lowercased. */
+  readonly signerHeader: string;
   /** The furthest an expiry may be from the venue's time when an order arrives (I6). */
   readonly horizonMs: number;
   /** The journal of the process that runs now, if it opened one. */
@@ -37,9 +39,9 @@ export interface VenueWatchOptions {
 }
 
 /**
- * Reads every request the venue answered and checks the invariants a delivery can break (I1,
- * I2, I5's credential half, I6, I7's "places no order"), keeping what the venue accepted for the
- * checks at the end.
+ * Reads every request the venue answered (and the answers that reached the bot) and checks the
+ * invariants a delivery can break (I1, I2, I5's credential half, I6, I7's "places no order"),
+ * keeping what the venue accepted for the checks at the end.
  */
 export class VenueWatch {
   readonly #options: VenueWatchOptions;
@@ -49,9 +51,29 @@ export class VenueWatch {
   readonly #rows = new JournalRows();
   /** The venue order of each journal row. */
   readonly #venueOrderOfRow = new Map<number, number>();
+  /**
+   * By process: signing keys (lowercase) the venue refused (401) in an answer that process got,
+   * and when. A process knows only what it was told: a restarted one may try a refused key once
+   * more (the bot keeps refusals in memory).
+   */
+  readonly #refusedTo = new Map<number, Map<string, number>>();
 
   constructor(options: VenueWatchOptions) {
     this.#options = options;
+  }
+
+  /**
+   * Told about each answer that reached the bot as the venue gave it: a 401 tells it that the
+   * venue refused the credentials of the request's signing key (I5: nothing more goes out with
+   * them).
+   */
+  answered(delivery: Delivery, sender: Sender): void {
+    if (delivery.answer.status !== 401) return;
+    const signer = String(delivery.headers[this.#options.signerHeader] ?? '').toLowerCase();
+    if (signer === '') return;
+    const refused = this.#refusedTo.get(sender.pid) ?? new Map<string, number>();
+    if (!refused.has(signer)) refused.set(signer, this.#options.at());
+    this.#refusedTo.set(sender.pid, refused);
   }
 
   /** Told about one delivery (duplicates included) from `sender`. */
@@ -101,6 +123,13 @@ export class VenueWatch {
       violations.violate(
         'durable',
         `an order was sent with an expired credential (${answer.message})`,
+      );
+    const signer = String(delivery.headers[this.#options.signerHeader] ?? '').toLowerCase();
+    const refusedAt = this.#refusedTo.get(sender.pid)?.get(signer);
+    if (refusedAt !== undefined && delivery.sentVirtualMs > refusedAt)
+      violations.violate(
+        'durable',
+        `order ${short} went out at ${delivery.sentVirtualMs} ms with the credentials of signing key ${signer}, which the venue had refused to the bot at ${refusedAt} ms`,
       );
     if (delivery.answer.status !== 200 || answer.body === null) return;
     this.#accepted(signature, answer.body.id, at);

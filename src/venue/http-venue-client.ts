@@ -1,4 +1,4 @@
-import { ErrorCodes, QuantaError } from '../errors/index.ts';
+import { ErrorCodes, isQuantaError, QuantaError } from '../errors/index.ts';
 import {
   createOrder,
   findOrder,
@@ -23,6 +23,11 @@ export interface VenueCredentials {
    * `undefined` after (credential-manager.ts: its send margin).
    */
   forSigner(signer: string): { readonly credentials: OrderCredentials } | undefined;
+  /**
+   * The venue refused the credential of signing key `signer` (401: revoked, or expired by its
+   * clock): it must not carry another order, and a new one is due.
+   */
+  refused(signer: string): void;
 }
 
 /**
@@ -54,6 +59,23 @@ export interface HttpVenueClientOptions {
   /** Order calls: create and look up, authenticated with `credentials`; registration. */
   readonly write: VenueConnection;
   readonly credentials: VenueCredentials;
+}
+
+/**
+ * `request` itself, and `credentials` told when the venue refused the credential it went with
+ * (401). A branch beside the request, not a wrapper around it: the caller's continuation runs
+ * when it would without it (the simulator's schedules depend on that order), after this one.
+ */
+function noteRefusal<T>(
+  credentials: VenueCredentials,
+  used: OrderCredentials,
+  request: Promise<T>,
+): Promise<T> {
+  void request.catch((error: unknown) => {
+    if (isQuantaError(error, ErrorCodes.VENUE_CREDENTIALS_REFUSED))
+      credentials.refused(used.signerAddress);
+  });
+  return request;
 }
 
 /**
@@ -90,16 +112,24 @@ export function httpVenueClient(options: HttpVenueClientOptions): VenueClient {
           ),
         );
       }
-      return createOrder(
-        write,
+      return noteRefusal(
+        credentials,
         active.credentials,
-        { body: request.body, signature: request.signature },
-        { signal },
+        createOrder(
+          write,
+          active.credentials,
+          { body: request.body, signature: request.signature },
+          { signal },
+        ),
       );
     },
-    getOrder: (venueOrderId, signal) =>
-      getOrder(write, credentials.current().credentials, venueOrderId, { signal }),
-    findOrder: (signature, signal) =>
-      findOrder(write, credentials.current().credentials, signature, { signal }),
+    getOrder: (venueOrderId, signal) => {
+      const { credentials: used } = credentials.current();
+      return noteRefusal(credentials, used, getOrder(write, used, venueOrderId, { signal }));
+    },
+    findOrder: (signature, signal) => {
+      const { credentials: used } = credentials.current();
+      return noteRefusal(credentials, used, findOrder(write, used, signature, { signal }));
+    },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Issue 31: the simulator must be able to see defects. Each of seven deliberate bugs is planted,
+ * Issue 31: the simulator must be able to see defects. Each of eight deliberate bugs is planted,
  * one at a time, in a copy of `src/` in a temp dir (exact text replacements that must match:
  * when the code they patch moves, this test fails instead of passing on a bug never planted),
  * and the simulator is run from that copy in a child process: first the seed that caught it when
@@ -10,8 +10,9 @@
  * checked 57, row written after the send 1, recovery skipping SENT rows 4; in the `full` mix
  * (src/simulation/sim-mix.ts), a later fill booked at the order's average price 1 (the defect
  * 7d5796b fixed, which the default mix cannot see: its LIMIT orders never cross) and every LIMIT
- * fill booked as taker 1 (where maker and taker fees differ: SOL-USD). Production code carries no
- * switch that would turn a bug on.
+ * fill booked as taker 1 (where maker and taker fees differ: SOL-USD), the venue's refusal of the
+ * credentials forgotten 3 (the venue revokes them). Production code carries no switch that would
+ * turn a bug on.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -154,6 +155,18 @@ const BUGS: readonly PlantedBug[] = [
         file: 'src/execution/fill-booking.ts',
         find: `    const liquidity: Liquidity = record.venueOrderId !== null ? 'maker' : 'taker';`,
         replace: `    const liquidity: Liquidity = 'taker';`,
+      },
+    ],
+  },
+  {
+    name: "the venue's refusal of the credentials is forgotten: orders go on with them",
+    caughtBy: 3,
+    mix: 'full',
+    patches: [
+      {
+        file: 'src/account/credential-manager.ts',
+        find: `    this.#refused.add(key);\n`,
+        replace: '',
       },
     ],
   },

@@ -1,0 +1,84 @@
+/**
+ * The venue revokes the bot's credentials (an operator's action). Against the paper venue on
+ * port 0: the first order sent with them is answered 401 "credentials revoked"; from then on no
+ * order goes out with them (refused here, unsent), lookups say so too, a renewal is due, and the
+ * next `ensure` registers a new signing key, with which orders work again.
+ */
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { ErrorCodes } from '../../../src/errors/index.ts';
+import { httpVenueClient } from '../../../src/venue/http-venue-client.ts';
+import { marketBuy, signWith, startAccountHarness, type AccountHarness } from './helpers.ts';
+
+const ORDER = '/api/v1/order';
+const AUTH = '/api/v1/auth';
+
+let h: AccountHarness;
+
+beforeEach(async () => {
+  h = await startAccountHarness();
+});
+
+afterEach(async () => {
+  await h.close();
+});
+
+it('stops sending with revoked credentials at the first 401, and renews them', async () => {
+  const manager = h.manager();
+  const { credential } = await manager.ensure();
+  const client = httpVenueClient({ read: h.connection, write: h.connection, credentials: manager });
+  const placed = await client.createOrder(
+    await signWith(credential, marketBuy(h.clock.now)),
+    AbortSignal.timeout(5000),
+  );
+  expect(placed.status).toBe('FILLED');
+  expect(manager.renewalDue()).toBe(false);
+
+  expect(h.venue.revokeCredentials(manager.subaccountId.toLowerCase())).toBe(1);
+  const refused: unknown = await client
+    .createOrder(await signWith(credential, marketBuy(h.clock.now)), AbortSignal.timeout(5000))
+    .catch((e: unknown) => e);
+  expect(refused).toMatchObject({ code: ErrorCodes.VENUE_CREDENTIALS_REFUSED, status: 401 });
+  expect(String((refused as Error).message)).toContain('revoked');
+
+  // No order goes out with them any more: refused here, before a byte leaves.
+  const sentBefore = h.venue.requestCount(ORDER);
+  expect(manager.forSigner(credential.credentials.signerAddress)).toBeUndefined();
+  const unsent: unknown = await client
+    .createOrder(await signWith(credential, marketBuy(h.clock.now)), AbortSignal.timeout(5000))
+    .catch((e: unknown) => e);
+  expect(unsent).toMatchObject({ code: ErrorCodes.SIGNING_KEY_EXPIRED });
+  expect(h.venue.requestCount(ORDER)).toBe(sentBefore);
+
+  // A renewal is due at once (long before the credential's expiry), and registers a new key.
+  expect(manager.renewalDue()).toBe(true);
+  const authBefore = h.venue.requestCount(AUTH);
+  const renewed = await manager.ensure();
+  expect(renewed.registered).toBe(true);
+  expect(h.venue.requestCount(AUTH)).toBe(authBefore + 1);
+  expect(renewed.credential.credentials.signerAddress).not.toBe(
+    credential.credentials.signerAddress,
+  );
+  expect(manager.renewalDue()).toBe(false);
+  const again = await client.createOrder(
+    await signWith(renewed.credential, marketBuy(h.clock.now)),
+    AbortSignal.timeout(5000),
+  );
+  expect(again.status).toBe('FILLED');
+});
+
+it('learns of the revocation from a lookup as well', async () => {
+  const manager = h.manager();
+  const { credential } = await manager.ensure();
+  const client = httpVenueClient({ read: h.connection, write: h.connection, credentials: manager });
+  const placed = await client.createOrder(
+    await signWith(credential, marketBuy(h.clock.now)),
+    AbortSignal.timeout(5000),
+  );
+  h.venue.revokeCredentials(manager.subaccountId.toLowerCase());
+  const lookup: unknown = await client
+    .getOrder(placed.id, AbortSignal.timeout(5000))
+    .catch((e: unknown) => e);
+  expect(lookup).toMatchObject({ code: ErrorCodes.VENUE_CREDENTIALS_REFUSED, status: 401 });
+  expect(manager.forSigner(credential.credentials.signerAddress)).toBeUndefined();
+  expect(manager.renewalDue()).toBe(true);
+});
