@@ -11,7 +11,7 @@ export const INVARIANTS = {
   converges:
     "I4 after healing, every journaled order is resolved and matches the venue's record (state, filled amount, price, fee), and the bot's position in each market it trades equals the venue's",
   durable:
-    'I5 a committed journal row is never lost, and nothing is sent with an expired credential',
+    'I5 a committed journal row is never lost; nothing is sent with an expired credential, nor with one the venue refused in an answer the bot got',
   expiryHorizon:
     "I6 no order reaches the venue with an expiry further from the venue's time than the longest validity the strategy asks plus the clock skew the bot allows (a host clock ahead must not make orders rest longer than asked)",
   refusesDamage:
