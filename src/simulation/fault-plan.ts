@@ -84,8 +84,11 @@ export interface FaultChoices {
   /** The first crash comes right after this journal write from its time on (or at the time). */
   readonly crashAtWrite?: number | 'none';
   readonly disk?: DiskFault | 'none';
-  /** `'none'`: no venue fault, even in a mix that has them (a schedule found before they were). */
-  readonly venue?: 'none';
+  /**
+   * The venue's faults: `'none'`, none even in a mix that has them (a schedule found before they
+   * were); or exactly these, in any mix.
+   */
+  readonly venue?: 'none' | Partial<Pick<FaultPlan, 'marketsOff' | 'jumps' | 'revocations'>>;
 }
 
 /** How often each fault is drawn in the default mix, per thousand schedules (or crashes). */
@@ -139,9 +142,11 @@ export function planFaults(input: PlanInput): FaultPlan {
   const clock = chosen(choices.clock, () => drawClock(more, faultsUntil));
   const disk = chosen(choices.disk, () => drawDisk(more, faultsUntil));
   const venue =
-    input.venue === undefined || choices.venue === 'none'
-      ? undefined
-      : drawVenue(input.venue, faultsUntil);
+    typeof choices.venue === 'object'
+      ? choices.venue
+      : input.venue === undefined || choices.venue === 'none'
+        ? undefined
+        : drawVenue(input.venue, faultsUntil);
   return {
     partitions,
     crashes,

@@ -129,3 +129,66 @@ it('replays a schedule with every new fault exactly: the same trace hash twice',
     first.faultNames.filter((f) => /^(clock-step|crash .* wal-lost|disk-read-only)/.test(f)),
   ).toHaveLength(3);
 }, 60_000);
+
+it('the venue turns the market off: nothing is taken while it is off, and the bot trades again after', async () => {
+  const off = { marketId: 1, from: 10_000, to: 40_000 };
+  const { result, events, broken } = await traced({
+    venue: { marketsOff: [off] },
+    damage: 'none',
+    clock: 'none',
+    disk: 'none',
+  });
+  expect(broken).toEqual([]);
+  expect(result.faultNames).toContain('market-1-off 10.0 s-40.0 s');
+  expect(times(events, /venue: market 1 inactive$/)).toEqual([off.from]);
+  expect(times(events, /venue: market 1 active again$/)).toEqual([off.to]);
+  // The venue took no order while the market was off; what reached it then was refused.
+  const accepted = times(events, / order 0x\S+ exp \d+ -> 200 /);
+  expect(accepted.filter((at) => at >= off.from && at < off.to)).toEqual([]);
+  const during = events
+    .filter((e) => / order 0x/.test(e))
+    .filter((e) => {
+      const at = Number(e.slice(0, e.indexOf(' ')));
+      return at >= off.from && at < off.to;
+    });
+  for (const line of during) expect(line).toMatch(/-> 400 market 1 is not active$/);
+  expect(accepted.filter((at) => at >= off.to).length).toBeGreaterThan(0);
+}, 60_000);
+
+it('the venue revokes the credentials: the bot registers a new key and trades with it', async () => {
+  const revokedAt = 11_000;
+  const { result, events, broken } = await traced({
+    venue: { revocations: [{ at: revokedAt }] },
+    damage: 'none',
+    clock: 'none',
+    disk: 'none',
+  });
+  // I5 among them: no order left a process with credentials refused in an answer it got.
+  expect(broken).toEqual([]);
+  expect(result.faultNames).toContain('revoke 11.0 s');
+  expect(times(events, /venue: revoked the bot's credentials \(1\)$/)).toEqual([revokedAt]);
+  const refused = times(events, / order 0x\S+ exp \d+ -> 401 credentials revoked/);
+  expect(refused.length).toBeGreaterThan(0);
+  const renewed = times(events, / POST \/api\/v1\/auth 200$/).filter((at) => at > revokedAt);
+  expect(renewed.length).toBeGreaterThan(0);
+  // Within the credential's life, long before its renewal was due (4 minutes): at once.
+  expect(renewed[0]! - refused[0]!).toBeLessThan(10_000);
+  const accepted = times(events, / order 0x\S+ exp \d+ -> 200 /);
+  expect(accepted.filter((at) => at > renewed[0]!).length).toBeGreaterThan(0);
+  expect(refused.filter((at) => at > renewed[0]!)).toEqual([]);
+}, 60_000);
+
+it('a price jump: the venue moves the market at once, and every invariant holds', async () => {
+  const { result, events, broken } = await traced({
+    venue: { jumps: [{ at: 15_000, marketId: 1, ppb: 40_000_000 }] },
+    damage: 'none',
+    clock: 'none',
+    disk: 'none',
+  });
+  expect(broken).toEqual([]);
+  expect(result.faultNames).toContain('jump market 1 +4.0% 15.0 s');
+  expect(times(events, /venue: market 1 price jump 40000000 ppb$/)).toEqual([15_000]);
+  expect(
+    times(events, / order 0x\S+ exp \d+ -> 200 /).filter((at) => at > 15_000).length,
+  ).toBeGreaterThan(0);
+}, 60_000);
