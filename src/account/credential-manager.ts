@@ -1,6 +1,6 @@
 import type { Address, Hex } from 'viem';
 import { systemSleep } from '../clock/timers.ts';
-import { ErrorCodes, isQuantaError, QuantaError } from '../errors/index.ts';
+import { ErrorCodes, isQuantaError, QuantaError, summarizeError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
 import type { OrderCredentials } from '../venue/endpoints/index.ts';
 import { VenueError } from '../venue/errors.ts';
@@ -79,11 +79,19 @@ export interface ActiveCredential {
 }
 
 const NONCE_HINT = /invalid nonce: expected (\d+)/;
+/** The first wait before registering again after a key refused before any request worked. */
+const REFUSED_FRESH_WAIT_MS = 10_000;
+/** The longest such wait (it doubles with each key refused in a row). */
+const REFUSED_FRESH_MAX_WAIT_MS = 10 * 60_000;
 
 /**
  * Owns the subaccount's credentials: reuses stored ones while they stay valid for longer than
  * the margin, registers a new signing key (next nonce) otherwise, and keeps earlier keys usable
- * until they expire so orders signed with them can still be resent.
+ * until they expire so orders signed with them can still be resent. A credential the venue
+ * refused (a 401: revoked) is never used again, and kept so in the store (`refusedAt`); when it
+ * is the newest, a new key is due at once, unless keys registered here keep being refused before
+ * any request with them worked (a config error, not a revocation): then it waits, longer each
+ * time, and says so.
  */
 export class CredentialManager {
   readonly #options: CredentialManagerOptions;
@@ -92,6 +100,12 @@ export class CredentialManager {
   #all: StoredCredential[] = [];
   /** Signing keys (lowercase addresses) whose credentials the venue refused: never used again. */
   readonly #refused = new Set<string>();
+  /** Keys registered by this process, and those with a request the venue accepted. */
+  readonly #registeredHere = new Set<string>();
+  readonly #worked = new Set<string>();
+  /** Keys registered here refused in a row before any request worked; no renewal before then. */
+  #refusedFresh = 0;
+  #renewNotBefore = 0;
 
   constructor(options: CredentialManagerOptions) {
     this.#options = options;
@@ -121,8 +135,7 @@ export class CredentialManager {
    */
   #reusable(): StoredCredential | undefined {
     const newest = this.#all[0];
-    if (newest === undefined || this.#refused.has(newest.signerAddress.toLowerCase()))
-      return undefined;
+    if (newest === undefined || this.#isRefused(newest)) return undefined;
     const margin = Math.max(this.#options.renewMarginMs, this.#sendMarginMs());
     return newest.expiryTs - this.#options.now() > margin ? newest : undefined;
   }
@@ -152,9 +165,33 @@ export class CredentialManager {
     return { credential: this.#activate(stored), registered: true };
   }
 
-  /** True when the current credential is within the renewal margin (or the send margin) of its expiry. */
+  #isRefused(credential: StoredCredential): boolean {
+    return (
+      credential.refusedAt !== undefined ||
+      this.#refused.has(credential.signerAddress.toLowerCase())
+    );
+  }
+
+  /**
+   * True when the current credential is within the renewal margin (or the send margin) of its
+   * expiry, or the venue refused it (unless a wait after keys refused in a row still runs).
+   */
   renewalDue(): boolean {
-    return this.#reusable() === undefined;
+    return this.#reusable() === undefined && this.#options.now() >= this.#renewNotBefore;
+  }
+
+  /**
+   * Why no order can be signed now, or undefined: the current credential was refused by the
+   * venue, or expires too soon for an order to reach it (the send margin). A new key is then due.
+   */
+  signingRefusal(): string | undefined {
+    const newest = this.#all[0];
+    if (newest === undefined) return 'no credentials yet';
+    if (this.#isRefused(newest))
+      return `the venue refused the credentials of signing key ${newest.signerAddress}; a new key is due`;
+    if (this.forSigner(newest.signerAddress) === undefined)
+      return `the credentials of signing key ${newest.signerAddress} expire too soon for an order to reach the venue; a new key is due`;
+    return undefined;
   }
 
   /** The current credential. @throws when `ensure` has not succeeded yet. */
@@ -172,23 +209,62 @@ export class CredentialManager {
   forSigner(signer: string): ActiveCredential | undefined {
     const usableUntil = this.#options.now() + this.#sendMarginMs();
     const key = signer.toLowerCase();
-    if (this.#refused.has(key)) return undefined;
     const match = this.#all.find(
-      (c) => c.signerAddress.toLowerCase() === key && c.expiryTs > usableUntil,
+      (c) =>
+        c.signerAddress.toLowerCase() === key && c.expiryTs > usableUntil && !this.#isRefused(c),
     );
     return match === undefined ? undefined : this.#activate(match);
   }
 
+  /** Whether the venue refused the credentials of signing key `signer`. */
+  isRefused(signer: string): boolean {
+    const key = signer.toLowerCase();
+    return (
+      this.#refused.has(key) ||
+      this.#all.some((c) => c.signerAddress.toLowerCase() === key && c.refusedAt !== undefined)
+    );
+  }
+
+  /** A request with the credentials of signing key `signer` was accepted by the venue. */
+  worked(signer: string): void {
+    const key = signer.toLowerCase();
+    if (this.#worked.has(key)) return;
+    this.#worked.add(key);
+    this.#refusedFresh = 0;
+  }
+
   /**
-   * The venue refused the credential of signing key `signer` (a 401: revoked, or expired by its
-   * clock): from now on it carries no order (`forSigner` says none), and when it is the newest a
-   * renewal is due (`renewalDue`): the next `ensure` registers a new key. Said once in the log.
+   * The venue refused the credentials of signing key `signer` (a 401: revoked, or expired by its
+   * clock): from now on they carry no order (`forSigner` says none, and `signingRefusal` while
+   * they are the newest), the store keeps them refused, and a new key is due (`renewalDue`). A
+   * key registered here and refused before any request with it worked points at the config (a
+   * wrong `venue.headerPrefix`, a proxy answering 401): registering again waits 10 s, doubling
+   * with each such key in a row up to 10 minutes, and the log says why. Said once; never throws.
    */
   refused(signer: string): void {
     const key = signer.toLowerCase();
     if (this.#refused.has(key)) return;
     this.#refused.add(key);
-    this.#options.log.warn(
+    const { log, now } = this.#options;
+    try {
+      this.#options.store.markRefused(signer, now());
+    } catch (error) {
+      log.error({ err: summarizeError(error) }, 'could not mark refused credentials in the store');
+    }
+    if (this.#registeredHere.has(key) && !this.#worked.has(key)) {
+      this.#refusedFresh += 1;
+      const waitMs = Math.min(
+        REFUSED_FRESH_WAIT_MS * 2 ** (this.#refusedFresh - 1),
+        REFUSED_FRESH_MAX_WAIT_MS,
+      );
+      this.#renewNotBefore = now() + waitMs;
+      log.error(
+        { signer, waitMs, inARow: this.#refusedFresh },
+        `the venue refused the credentials of signing key ${signer}, registered here, before any request with them worked: check venue.headerPrefix, venue.brokerId and the venue's URL; registering again in ${waitMs} ms`,
+      );
+      return;
+    }
+    log.warn(
       { signer },
       `the venue refused the credentials of signing key ${signer}: no order goes out with them; a new key is registered`,
     );
@@ -229,6 +305,7 @@ export class CredentialManager {
         };
         this.#options.store.save(stored, now());
         this.#all = this.#mine();
+        this.#registeredHere.add(request.signingKey.toLowerCase());
         log.info(
           { serviceKey: issued.serviceKey, signer: request.signingKey, nonce, expiryTs },
           'registered a new signing key',

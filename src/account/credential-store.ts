@@ -16,6 +16,11 @@ const storedCredentialSchema = z
     serviceSecret: hex(64),
     expiryTs: z.number().int(),
     nonce: z.number().int().nonnegative(),
+    /**
+     * When the venue refused this credential (a 401: revoked): never used again, kept only for
+     * its nonce (the next registration's is one more) until it expires.
+     */
+    refusedAt: z.number().int().optional(),
   })
   .strict();
 
@@ -72,6 +77,20 @@ export class CredentialStore {
       );
     }
     return result.data.credentials;
+  }
+
+  /** Marks the credential of signing key `signer` refused at `now` (see `refusedAt`). */
+  markRefused(signer: string, now: number): void {
+    const all = this.load();
+    const key = signer.toLowerCase();
+    if (!all.some((c) => c.signerAddress.toLowerCase() === key && c.refusedAt === undefined))
+      return;
+    const marked = all.map((c) =>
+      c.signerAddress.toLowerCase() === key && c.refusedAt === undefined
+        ? { ...c, refusedAt: now }
+        : c,
+    );
+    writeFileAtomic(this.path, `${JSON.stringify({ version: 1, credentials: marked }, null, 2)}\n`);
   }
 
   /** Puts `credential` first and keeps earlier ones that are still valid at `now`. */

@@ -35,6 +35,8 @@ export const ErrorCodes = {
   CREDENTIAL_STORE: 'QUANTA_CREDENTIAL_STORE',
   /** An order's signing key has no valid credential any more; the order was never sent. */
   SIGNING_KEY_EXPIRED: 'QUANTA_SIGNING_KEY_EXPIRED',
+  /** The venue refused (401) the credentials of an order's signing key; the order was never sent. */
+  SIGNING_KEY_REFUSED: 'QUANTA_SIGNING_KEY_REFUSED',
   // config and usage
   CONFIG_INVALID: 'QUANTA_CONFIG_INVALID',
   CONFIG_NOT_FOUND: 'QUANTA_CONFIG_NOT_FOUND',

@@ -103,6 +103,8 @@ export const ErrorMeanings = {
   [ErrorCodes.CREDENTIAL_STORE]: unexpected(FAILURE),
   // The order's signing key has no valid credential any more: it is refused before sending.
   [ErrorCodes.SIGNING_KEY_EXPIRED]: notSent(CREDENTIALS),
+  // The venue refused the credentials of the order's signing key (revoked): refused before sending.
+  [ErrorCodes.SIGNING_KEY_REFUSED]: notSent(CREDENTIALS),
 
   [ErrorCodes.CONFIG_INVALID]: unexpected(USAGE),
   [ErrorCodes.CONFIG_NOT_FOUND]: unexpected(USAGE),

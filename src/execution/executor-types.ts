@@ -45,6 +45,12 @@ export interface ExecutorOptions {
    * (backtests, whose venue runs on the same virtual clock).
    */
   readonly clockRefusal?: (ttlMs: number) => string | undefined;
+  /**
+   * Asked before an order is signed: why no credential can carry it to the venue now (refused by
+   * the venue, or expiring too soon: `CredentialManager.signingRefusal`), or undefined. Absent: no
+   * check (backtests).
+   */
+  readonly credentialRefusal?: () => string | undefined;
   /** The base of the account's equity (see `RiskEngine.equityX18`); undefined: not known. */
   readonly capitalX18?: bigint | undefined;
 }

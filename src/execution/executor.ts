@@ -108,6 +108,7 @@ export class Executor {
       orderTtlMs: options.orderTtlMs,
       shares: options.shares,
       clockRefusal: options.clockRefusal,
+      credentialRefusal: options.credentialRefusal,
     };
   }
 

@@ -29,6 +29,11 @@ export type RefusalReason =
   | 'STRATEGY_THROTTLED'
   | 'DAILY_LOSS_LIMIT'
   | 'CLOCK_SKEW'
+  /**
+   * No credential to sign with that can carry an order to the venue now: the current one was
+   * refused by the venue (revoked), or expires too soon; a new one is being registered.
+   */
+  | 'CREDENTIALS'
   /** The strategy's warm-up has not ended (its `warmup` bars, its indicators' first values). */
   | 'WARMING_UP';
 

@@ -53,8 +53,8 @@ export class VenueWatch {
   readonly #venueOrderOfRow = new Map<number, number>();
   /**
    * By process: signing keys (lowercase) the venue refused (401) in an answer that process got,
-   * and when. A process knows only what it was told: a restarted one may try a refused key once
-   * more (the bot keeps refusals in memory).
+   * and when. A process knows only what it was told: the credential file keeps a refusal for the
+   * next one, but a crash (or a full disk) can come before it is written.
    */
   readonly #refusedTo = new Map<number, Map<string, number>>();
 

@@ -72,6 +72,8 @@ export interface TradingStackOptions {
   readonly drainTimer?: StartTimer;
   /** Why this host's clock must not sign an order now (`VenueClock.refusal`); absent: no check. */
   readonly clockRefusal?: (ttlMs: number) => string | undefined;
+  /** Why no credential can carry an order now (`CredentialManager.signingRefusal`); absent: no check. */
+  readonly credentialRefusal?: () => string | undefined;
   /** Told about every `ctx.plot` point (the backtest draws them; live logs them at debug). */
   readonly onPlot?: (instance: string, name: string, value: string, at: number) => void;
   /** Keep each strategy's candles and indicator values for the report (`StrategyHost.barCharts`). */
@@ -119,6 +121,9 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
     lookupOrder: (venueOrderId) => options.venue.getOrder(venueOrderId),
     ...(options.venue.findOrder === undefined ? {} : { findOrder: options.venue.findOrder }),
     ...(options.clockRefusal === undefined ? {} : { clockRefusal: options.clockRefusal }),
+    ...(options.credentialRefusal === undefined
+      ? {}
+      : { credentialRefusal: options.credentialRefusal }),
     onFill: async (strategy, fill) => {
       await fillRoute.session?.onFill(strategy, fill);
       options.onFill?.(strategy, fill);

@@ -25,9 +25,13 @@ export interface VenueCredentials {
   forSigner(signer: string): { readonly credentials: OrderCredentials } | undefined;
   /**
    * The venue refused the credential of signing key `signer` (401: revoked, or expired by its
-   * clock): it must not carry another order, and a new one is due.
+   * clock): it must not carry another order, and a new one is due. Must not throw.
    */
   refused(signer: string): void;
+  /** The venue accepted a request with the credential of signing key `signer`. Must not throw. */
+  worked(signer: string): void;
+  /** Whether the venue refused the credential of signing key `signer`. */
+  isRefused(signer: string): boolean;
 }
 
 /**
@@ -62,19 +66,23 @@ export interface HttpVenueClientOptions {
 }
 
 /**
- * `request` itself, and `credentials` told when the venue refused the credential it went with
- * (401). A branch beside the request, not a wrapper around it: the caller's continuation runs
- * when it would without it (the simulator's schedules depend on that order), after this one.
+ * `request` itself, and `credentials` told whether the venue accepted the credential it went
+ * with or refused it (401). A branch beside the request, not a wrapper around it: the caller's
+ * continuation runs when it would without it (the simulator's schedules depend on that order),
+ * right after this one. What the branch calls must not throw (it would go unhandled).
  */
-function noteRefusal<T>(
+function noteAnswer<T>(
   credentials: VenueCredentials,
   used: OrderCredentials,
   request: Promise<T>,
 ): Promise<T> {
-  void request.catch((error: unknown) => {
-    if (isQuantaError(error, ErrorCodes.VENUE_CREDENTIALS_REFUSED))
-      credentials.refused(used.signerAddress);
-  });
+  void request.then(
+    () => credentials.worked(used.signerAddress),
+    (error: unknown) => {
+      if (isQuantaError(error, ErrorCodes.VENUE_CREDENTIALS_REFUSED))
+        credentials.refused(used.signerAddress);
+    },
+  );
   return request;
 }
 
@@ -98,6 +106,14 @@ export function httpVenueClient(options: HttpVenueClientOptions): VenueClient {
     ...httpVenueRegistrar(write),
     createOrder(request: SignedOrderRequest, signal: AbortSignal) {
       const active = credentials.forSigner(request.signer);
+      if (active === undefined && credentials.isRefused(request.signer)) {
+        return Promise.reject(
+          new QuantaError(
+            ErrorCodes.SIGNING_KEY_REFUSED,
+            `signing key refused: the venue refused the credentials of signer ${request.signer} (revoked); the order was not sent and cannot be resent`,
+          ),
+        );
+      }
       if (active === undefined) {
         return Promise.reject(
           // Its own code, not the venue's 401: nothing left, and the registry must know that.
@@ -112,7 +128,7 @@ export function httpVenueClient(options: HttpVenueClientOptions): VenueClient {
           ),
         );
       }
-      return noteRefusal(
+      return noteAnswer(
         credentials,
         active.credentials,
         createOrder(
@@ -125,11 +141,11 @@ export function httpVenueClient(options: HttpVenueClientOptions): VenueClient {
     },
     getOrder: (venueOrderId, signal) => {
       const { credentials: used } = credentials.current();
-      return noteRefusal(credentials, used, getOrder(write, used, venueOrderId, { signal }));
+      return noteAnswer(credentials, used, getOrder(write, used, venueOrderId, { signal }));
     },
     findOrder: (signature, signal) => {
       const { credentials: used } = credentials.current();
-      return noteRefusal(credentials, used, findOrder(write, used, signature, { signal }));
+      return noteAnswer(credentials, used, findOrder(write, used, signature, { signal }));
     },
   };
 }

@@ -8,7 +8,8 @@
  * - `risk.ts`: the kill switch and trading mode, the daily loss baseline, the account's equity;
  * - `evaluate-intent.ts`: market lookup, then `sizing.ts`, then `checks.ts` (notional and
  *   position limits, `margin-check.ts` over `margin-facts.ts`);
- * - then the host clock's skew (`CLOCK_SKEW`) and the send backlog (`SEND_BACKLOG`).
+ * - then the host clock's skew (`CLOCK_SKEW`), a credential that can carry the order
+ *   (`CREDENTIALS`) and the send backlog (`SEND_BACKLOG`).
  *
  * `risk-limits.ts` reads the limits from the config's `risk:` section.
  */
@@ -46,6 +47,8 @@ export interface AdmissionContext {
   readonly shares?: StrategyShares | undefined;
   /** Why this host's clock must not sign an order valid for `ttlMs` now, or undefined. */
   readonly clockRefusal?: ((ttlMs: number) => string | undefined) | undefined;
+  /** Why no credential can carry an order to the venue now, or undefined. */
+  readonly credentialRefusal?: (() => string | undefined) | undefined;
 }
 
 /**
@@ -89,6 +92,10 @@ export function admitIntent(
   const clockRefusal = context.clockRefusal?.(ttlMs);
   if (clockRefusal !== undefined)
     return { refusal: refuse('CLOCK_SKEW', clockRefusal), withIntent: true };
+  // Signed with a key that cannot reach the venue, it would be journaled and never sent.
+  const credentialRefusal = context.credentialRefusal?.();
+  if (credentialRefusal !== undefined)
+    return { refusal: refuse('CREDENTIALS', credentialRefusal), withIntent: true };
   // Shed load knowingly: an order the send backlog would carry past its expiry is refused now,
   // counted, instead of being signed, queued and left to die in the queue.
   const waitMs = dispatcher.estimatedWaitMs(ahead);

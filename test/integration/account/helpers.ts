@@ -58,7 +58,7 @@ export interface AccountHarness {
   /** A manager on `path` (default `credentialsPath`), with a 429 sleep or a permit if given. */
   manager(
     path?: string,
-    extra?: Pick<CredentialManagerOptions, 'sleep' | 'takePermit'>,
+    extra?: Pick<CredentialManagerOptions, 'sleep' | 'takePermit'> & { headerPrefix?: string },
   ): CredentialManager;
   close(): Promise<void>;
 }
@@ -87,13 +87,13 @@ export async function startAccountHarness(
         subaccountIndex: 1,
         chainId: 42161,
         domain: DEFAULT_SIGNING_DOMAIN,
-        headerPrefix: 'Service-',
         walletPrivateKey: WALLET_KEY,
         renewMarginMs: MARGIN_MS,
         credentialTtlMs: TTL_MS,
         now: () => clock.now,
         log: silentLogger,
         ...extra,
+        headerPrefix: extra.headerPrefix ?? 'Service-',
       }),
     async close() {
       await venue.close();

@@ -46,7 +46,9 @@ it('stops sending with revoked credentials at the first 401, and renews them', a
   const unsent: unknown = await client
     .createOrder(await signWith(credential, marketBuy(h.clock.now)), AbortSignal.timeout(5000))
     .catch((e: unknown) => e);
-  expect(unsent).toMatchObject({ code: ErrorCodes.SIGNING_KEY_EXPIRED });
+  expect(unsent).toMatchObject({ code: ErrorCodes.SIGNING_KEY_REFUSED });
+  // Nor is one signed with them: the pre-trade stage asks this first.
+  expect(manager.signingRefusal()).toMatch(/the venue refused the credentials of signing key/);
   expect(h.venue.requestCount(ORDER)).toBe(sentBefore);
 
   // A renewal is due at once (long before the credential's expiry), and registers a new key.
@@ -59,6 +61,7 @@ it('stops sending with revoked credentials at the first 401, and renews them', a
     credential.credentials.signerAddress,
   );
   expect(manager.renewalDue()).toBe(false);
+  expect(manager.signingRefusal()).toBeUndefined();
   const again = await client.createOrder(
     await signWith(renewed.credential, marketBuy(h.clock.now)),
     AbortSignal.timeout(5000),
@@ -80,5 +83,58 @@ it('learns of the revocation from a lookup as well', async () => {
     .catch((e: unknown) => e);
   expect(lookup).toMatchObject({ code: ErrorCodes.VENUE_CREDENTIALS_REFUSED, status: 401 });
   expect(manager.forSigner(credential.credentials.signerAddress)).toBeUndefined();
+  expect(manager.renewalDue()).toBe(true);
+});
+
+it('keeps a refusal across a restart: the refused credential is not reused', async () => {
+  const manager = h.manager();
+  const { credential } = await manager.ensure();
+  const client = httpVenueClient({ read: h.connection, write: h.connection, credentials: manager });
+  await client.createOrder(
+    await signWith(credential, marketBuy(h.clock.now)),
+    AbortSignal.timeout(5000),
+  );
+  h.venue.revokeCredentials(manager.subaccountId.toLowerCase());
+  await client
+    .createOrder(await signWith(credential, marketBuy(h.clock.now)), AbortSignal.timeout(5000))
+    .catch(() => undefined);
+  expect(manager.isRefused(credential.credentials.signerAddress)).toBe(true);
+
+  const restarted = h.manager();
+  const authBefore = h.venue.requestCount(AUTH);
+  const started = await restarted.ensure();
+  expect(started.registered).toBe(true);
+  expect(h.venue.requestCount(AUTH)).toBe(authBefore + 1);
+  expect(restarted.isRefused(credential.credentials.signerAddress)).toBe(true);
+  expect(restarted.forSigner(credential.credentials.signerAddress)).toBeUndefined();
+});
+
+it('a key refused before any request with it worked (a config error): registering again waits, longer each time', async () => {
+  // A wrong header prefix: the venue finds no credentials in the request and answers 401.
+  const manager = h.manager(undefined, { headerPrefix: 'Wrong-' });
+  const first = await manager.ensure();
+  const client = httpVenueClient({ read: h.connection, write: h.connection, credentials: manager });
+  const refused: unknown = await client
+    .createOrder(
+      await signWith(first.credential, marketBuy(h.clock.now)),
+      AbortSignal.timeout(5000),
+    )
+    .catch((e: unknown) => e);
+  expect(refused).toMatchObject({ code: ErrorCodes.VENUE_CREDENTIALS_REFUSED, status: 401 });
+  // No registration on the next poll: it would only be refused again.
+  expect(manager.renewalDue()).toBe(false);
+  expect(manager.signingRefusal()).toMatch(/refused/);
+  h.clock.now += 9_999;
+  expect(manager.renewalDue()).toBe(false);
+  h.clock.now += 1;
+  expect(manager.renewalDue()).toBe(true);
+  const second = await manager.ensure();
+  expect(second.registered).toBe(true);
+  await client.getOrder(1, AbortSignal.timeout(5000)).catch((e: unknown) => e);
+  // The second key in a row refused the same way: twice the wait.
+  expect(manager.isRefused(second.credential.credentials.signerAddress)).toBe(true);
+  h.clock.now += 19_999;
+  expect(manager.renewalDue()).toBe(false);
+  h.clock.now += 1;
   expect(manager.renewalDue()).toBe(true);
 });

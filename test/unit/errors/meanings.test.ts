@@ -51,6 +51,7 @@ describe('ErrorMeanings', () => {
         "QUANTA_WALLET_KEY_MISSING          unexpected UNKNOWN  2",
         "QUANTA_CREDENTIAL_STORE            unexpected UNKNOWN  1",
         "QUANTA_SIGNING_KEY_EXPIRED         not-sent   NOT_SENT 3",
+        "QUANTA_SIGNING_KEY_REFUSED         not-sent   NOT_SENT 3",
         "QUANTA_CONFIG_INVALID              unexpected UNKNOWN  2",
         "QUANTA_CONFIG_NOT_FOUND            unexpected UNKNOWN  2",
         "QUANTA_USAGE                       unexpected UNKNOWN  2",
@@ -111,6 +112,7 @@ describe('ErrorMeanings', () => {
         ErrorCodes.VENUE_CREDENTIALS_REFUSED,
         ErrorCodes.VENUE_FORBIDDEN,
         ErrorCodes.SIGNING_KEY_EXPIRED,
+        ErrorCodes.SIGNING_KEY_REFUSED,
       ].sort(),
     );
     // 0 is success and 130 an interruption: no error code ends a process with either.
