@@ -13,6 +13,7 @@ import {
 import type { SigningDomainConfig } from '../venue/types.ts';
 import type { VenueClient } from '../venue/venue-client.ts';
 import type { CredentialStore, StoredCredential } from './credential-store.ts';
+import { RefusalSpacing } from './refusal-spacing.ts';
 
 /**
  * A registration the venue answered 429 is tried again after its `Retry-After`, this many times:
@@ -51,6 +52,11 @@ export interface CredentialManagerOptions {
   /** Validity asked for at registration (≤ 7 days). */
   readonly credentialTtlMs: number;
   readonly now: () => number;
+  /**
+   * The monotonic clock, for the wait between registrations caused by refusals (a wall clock
+   * stepped back must not stretch it); default `now`.
+   */
+  readonly monotonic?: () => number;
   readonly log: Logger;
   /**
    * Waits out a 429's `Retry-After` before a registration is tried again; injectable so tests
@@ -79,19 +85,14 @@ export interface ActiveCredential {
 }
 
 const NONCE_HINT = /invalid nonce: expected (\d+)/;
-/** The first wait before registering again after a key refused before any request worked. */
-const REFUSED_FRESH_WAIT_MS = 10_000;
-/** The longest such wait (it doubles with each key refused in a row). */
-const REFUSED_FRESH_MAX_WAIT_MS = 10 * 60_000;
 
 /**
  * Owns the subaccount's credentials: reuses stored ones while they stay valid for longer than
  * the margin, registers a new signing key (next nonce) otherwise, and keeps earlier keys usable
  * until they expire so orders signed with them can still be resent. A credential the venue
  * refused (a 401: revoked) is never used again, and kept so in the store (`refusedAt`); when it
- * is the newest, a new key is due at once, unless keys registered here keep being refused before
- * any request with them worked (a config error, not a revocation): then it waits, longer each
- * time, and says so.
+ * is the newest, a new key is due: at once the first time, after a wait that doubles when
+ * refusals keep coming (`RefusalSpacing`).
  */
 export class CredentialManager {
   readonly #options: CredentialManagerOptions;
@@ -100,12 +101,7 @@ export class CredentialManager {
   #all: StoredCredential[] = [];
   /** Signing keys (lowercase addresses) whose credentials the venue refused: never used again. */
   readonly #refused = new Set<string>();
-  /** Keys registered by this process, and those with a request the venue accepted. */
-  readonly #registeredHere = new Set<string>();
-  readonly #worked = new Set<string>();
-  /** Keys registered here refused in a row before any request worked; no renewal before then. */
-  #refusedFresh = 0;
-  #renewNotBefore = 0;
+  readonly #spacing = new RefusalSpacing();
 
   constructor(options: CredentialManagerOptions) {
     this.#options = options;
@@ -172,26 +168,44 @@ export class CredentialManager {
     );
   }
 
+  #monotonic(): number {
+    return (this.#options.monotonic ?? this.#options.now)();
+  }
+
   /**
    * True when the current credential is within the renewal margin (or the send margin) of its
-   * expiry, or the venue refused it (unless a wait after keys refused in a row still runs).
+   * expiry, or the venue refused it (then once the wait after repeated refusals has passed).
    */
   renewalDue(): boolean {
-    return this.#reusable() === undefined && this.#options.now() >= this.#renewNotBefore;
+    if (this.#reusable() !== undefined) return false;
+    const newest = this.#all[0];
+    if (newest === undefined || !this.#isRefused(newest)) return true;
+    return this.#spacing.mayRenew(this.#monotonic());
   }
 
   /**
    * Why no order can be signed now, or undefined: the current credential was refused by the
-   * venue, or expires too soon for an order to reach it (the send margin). A new key is then due.
+   * venue, or expires before an order signed now can reach it: the send margin, plus `queuedMs`
+   * it may wait to be sent. A new key is then due.
    */
-  signingRefusal(): string | undefined {
+  signingRefusal(queuedMs = 0): string | undefined {
     const newest = this.#all[0];
     if (newest === undefined) return 'no credentials yet';
     if (this.#isRefused(newest))
       return `the venue refused the credentials of signing key ${newest.signerAddress}; a new key is due`;
-    if (this.forSigner(newest.signerAddress) === undefined)
+    if (newest.expiryTs <= this.#options.now() + this.#sendMarginMs() + queuedMs)
       return `the credentials of signing key ${newest.signerAddress} expire too soon for an order to reach the venue; a new key is due`;
     return undefined;
+  }
+
+  /**
+   * The credential a lookup goes with: the newest the venue has not refused and that has not
+   * expired by this host's clock; undefined when there is none (the lookup is not sent).
+   */
+  forLookup(): ActiveCredential | undefined {
+    const now = this.#options.now();
+    const usable = this.#all.find((c) => !this.#isRefused(c) && c.expiryTs > now);
+    return usable === undefined ? undefined : this.#activate(usable);
   }
 
   /** The current credential. @throws when `ensure` has not succeeded yet. */
@@ -225,21 +239,13 @@ export class CredentialManager {
     );
   }
 
-  /** A request with the credentials of signing key `signer` was accepted by the venue. */
-  worked(signer: string): void {
-    const key = signer.toLowerCase();
-    if (this.#worked.has(key)) return;
-    this.#worked.add(key);
-    this.#refusedFresh = 0;
-  }
-
   /**
    * The venue refused the credentials of signing key `signer` (a 401: revoked, or expired by its
    * clock): from now on they carry no order (`forSigner` says none, and `signingRefusal` while
-   * they are the newest), the store keeps them refused, and a new key is due (`renewalDue`). A
-   * key registered here and refused before any request with it worked points at the config (a
-   * wrong `venue.headerPrefix`, a proxy answering 401): registering again waits 10 s, doubling
-   * with each such key in a row up to 10 minutes, and the log says why. Said once; never throws.
+   * they are the newest), the store keeps them refused, and when they are the newest a new key
+   * is due (`renewalDue`): at once, unless the last registration caused by a refusal was less
+   * than 10 minutes ago; then after 10 s, doubling with each such refusal up to 10 minutes, and
+   * the log says what to check. Said once a key; never throws.
    */
   refused(signer: string): void {
     const key = signer.toLowerCase();
@@ -251,22 +257,24 @@ export class CredentialManager {
     } catch (error) {
       log.error({ err: summarizeError(error) }, 'could not mark refused credentials in the store');
     }
-    if (this.#registeredHere.has(key) && !this.#worked.has(key)) {
-      this.#refusedFresh += 1;
-      const waitMs = Math.min(
-        REFUSED_FRESH_WAIT_MS * 2 ** (this.#refusedFresh - 1),
-        REFUSED_FRESH_MAX_WAIT_MS,
-      );
-      this.#renewNotBefore = now() + waitMs;
-      log.error(
-        { signer, waitMs, inARow: this.#refusedFresh },
-        `the venue refused the credentials of signing key ${signer}, registered here, before any request with them worked: check venue.headerPrefix, venue.brokerId and the venue's URL; registering again in ${waitMs} ms`,
+    if (this.#all[0]?.signerAddress.toLowerCase() !== key) {
+      log.warn(
+        { signer },
+        `the venue refused the credentials of signing key ${signer}, an earlier one: no order goes out with them`,
       );
       return;
     }
-    log.warn(
-      { signer },
-      `the venue refused the credentials of signing key ${signer}: no order goes out with them; a new key is registered`,
+    const { waitMs, inARow } = this.#spacing.refused(this.#monotonic());
+    if (waitMs === 0) {
+      log.warn(
+        { signer },
+        `the venue refused the credentials of signing key ${signer}: no order goes out with them; a new key is registered`,
+      );
+      return;
+    }
+    log.error(
+      { signer, waitMs, refusalsInARow: inARow },
+      `the venue refused the credentials of signing key ${signer} too, soon after the last new key: registering again in ${waitMs} ms (a venue or proxy refusing every key: check venue.headerPrefix, venue.brokerId and the venue's URL)`,
     );
   }
 
@@ -305,7 +313,6 @@ export class CredentialManager {
         };
         this.#options.store.save(stored, now());
         this.#all = this.#mine();
-        this.#registeredHere.add(request.signingKey.toLowerCase());
         log.info(
           { serviceKey: issued.serviceKey, signer: request.signingKey, nonce, expiryTs },
           'registered a new signing key',

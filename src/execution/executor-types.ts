@@ -50,7 +50,7 @@ export interface ExecutorOptions {
    * the venue, or expiring too soon: `CredentialManager.signingRefusal`), or undefined. Absent: no
    * check (backtests).
    */
-  readonly credentialRefusal?: () => string | undefined;
+  readonly credentialRefusal?: (queuedMs: number) => string | undefined;
   /** The base of the account's equity (see `RiskEngine.equityX18`); undefined: not known. */
   readonly capitalX18?: bigint | undefined;
 }

@@ -83,6 +83,7 @@ function liveStartUp(
         walletKey,
         takePermit: (signal) => budget.take('order', signal),
         now: options.now ?? systemClock.now,
+        monotonic: options.monotonic ?? systemClock.monotonic,
         log,
       }),
     openJournal() {

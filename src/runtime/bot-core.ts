@@ -178,7 +178,7 @@ export async function startTrading(
     now: time.now,
     monotonic: time.monotonic,
     clockRefusal: (ttlMs) => core.venueClock.refusal(ttlMs),
-    credentialRefusal: () => core.credentials.signingRefusal(),
+    credentialRefusal: (queuedMs) => core.credentials.signingRefusal(queuedMs),
     sleep: time.sleep,
     log,
     ...(time.strategyTimer === undefined ? {} : { strategyTimer: time.strategyTimer }),
@@ -250,7 +250,7 @@ function lateCredentials(late: { readonly credentials?: CredentialManager }): Ve
     current: () => registered().current(),
     forSigner: (signer) => registered().forSigner(signer),
     refused: (signer) => registered().refused(signer),
-    worked: (signer) => registered().worked(signer),
     isRefused: (signer) => registered().isRefused(signer),
+    forLookup: () => registered().forLookup(),
   };
 }

@@ -26,6 +26,8 @@ export interface OpenCredentialsOptions {
   /** A permit of the account's rate budget for each registration request. */
   readonly takePermit?: CredentialManagerOptions['takePermit'];
   readonly now: () => number;
+  /** The monotonic clock (the wait between registrations after refusals); default `now`. */
+  readonly monotonic?: () => number;
   readonly log: Logger;
 }
 
@@ -65,6 +67,7 @@ export function credentialManagerOf(
     sendMarginMs,
     credentialTtlMs: config.venue.credentialTtlMs,
     now: options.now,
+    ...(options.monotonic === undefined ? {} : { monotonic: options.monotonic }),
     log: options.log.child({ part: 'account' }),
     ...(options.takePermit === undefined ? {} : { takePermit: options.takePermit }),
     ...(options.sleep === undefined ? {} : { sleep: options.sleep }),

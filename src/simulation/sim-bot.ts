@@ -111,6 +111,7 @@ function simStartUp(options: SimBotOptions, file: { journal?: OrderJournal }): B
         walletKey,
         takePermit: (signal) => budget.take('order', signal),
         now: options.now,
+        monotonic: time.monotonic,
         log,
         sleep: (ms, signal) => time.sleep(ms, signal ?? new AbortController().signal),
         generateSigningKey: options.generateSigningKey,

@@ -73,7 +73,7 @@ export interface TradingStackOptions {
   /** Why this host's clock must not sign an order now (`VenueClock.refusal`); absent: no check. */
   readonly clockRefusal?: (ttlMs: number) => string | undefined;
   /** Why no credential can carry an order now (`CredentialManager.signingRefusal`); absent: no check. */
-  readonly credentialRefusal?: () => string | undefined;
+  readonly credentialRefusal?: (queuedMs: number) => string | undefined;
   /** Told about every `ctx.plot` point (the backtest draws them; live logs them at debug). */
   readonly onPlot?: (instance: string, name: string, value: string, at: number) => void;
   /** Keep each strategy's candles and indicator values for the report (`StrategyHost.barCharts`). */

@@ -28,10 +28,13 @@ export interface VenueCredentials {
    * clock): it must not carry another order, and a new one is due. Must not throw.
    */
   refused(signer: string): void;
-  /** The venue accepted a request with the credential of signing key `signer`. Must not throw. */
-  worked(signer: string): void;
   /** Whether the venue refused the credential of signing key `signer`. */
   isRefused(signer: string): boolean;
+  /**
+   * The credential a lookup goes with: one the venue has not refused and that has not expired;
+   * undefined: none (the lookup is not sent).
+   */
+  forLookup(): { readonly credentials: OrderCredentials } | undefined;
 }
 
 /**
@@ -66,24 +69,29 @@ export interface HttpVenueClientOptions {
 }
 
 /**
- * `request` itself, and `credentials` told whether the venue accepted the credential it went
- * with or refused it (401). A branch beside the request, not a wrapper around it: the caller's
- * continuation runs when it would without it (the simulator's schedules depend on that order),
- * right after this one. What the branch calls must not throw (it would go unhandled).
+ * `request` itself, and `credentials` told when the venue refused the credential it went with
+ * (401). A branch beside the request, not a wrapper around it: the caller's continuation runs
+ * when it would without it (the simulator's schedules depend on that order), right after this
+ * one. What the branch calls must not throw (it would go unhandled).
  */
-function noteAnswer<T>(
+function noteRefusal<T>(
   credentials: VenueCredentials,
   used: OrderCredentials,
   request: Promise<T>,
 ): Promise<T> {
-  void request.then(
-    () => credentials.worked(used.signerAddress),
-    (error: unknown) => {
-      if (isQuantaError(error, ErrorCodes.VENUE_CREDENTIALS_REFUSED))
-        credentials.refused(used.signerAddress);
-    },
-  );
+  void request.catch((error: unknown) => {
+    if (isQuantaError(error, ErrorCodes.VENUE_CREDENTIALS_REFUSED))
+      credentials.refused(used.signerAddress);
+  });
   return request;
+}
+
+/** The error of a lookup no credential can carry (all refused or expired): it is not sent. */
+function noLookupCredential(): QuantaError {
+  return new QuantaError(
+    ErrorCodes.SIGNING_KEY_REFUSED,
+    'no credentials to look an order up with: the venue refused them, or they expired; a new key is due',
+  );
 }
 
 /**
@@ -128,7 +136,7 @@ export function httpVenueClient(options: HttpVenueClientOptions): VenueClient {
           ),
         );
       }
-      return noteAnswer(
+      return noteRefusal(
         credentials,
         active.credentials,
         createOrder(
@@ -140,12 +148,14 @@ export function httpVenueClient(options: HttpVenueClientOptions): VenueClient {
       );
     },
     getOrder: (venueOrderId, signal) => {
-      const { credentials: used } = credentials.current();
-      return noteAnswer(credentials, used, getOrder(write, used, venueOrderId, { signal }));
+      const used = credentials.forLookup()?.credentials;
+      if (used === undefined) return Promise.reject(noLookupCredential());
+      return noteRefusal(credentials, used, getOrder(write, used, venueOrderId, { signal }));
     },
     findOrder: (signature, signal) => {
-      const { credentials: used } = credentials.current();
-      return noteAnswer(credentials, used, findOrder(write, used, signature, { signal }));
+      const used = credentials.forLookup()?.credentials;
+      if (used === undefined) return Promise.reject(noLookupCredential());
+      return noteRefusal(credentials, used, findOrder(write, used, signature, { signal }));
     },
   };
 }

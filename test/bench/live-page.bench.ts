@@ -92,7 +92,8 @@ async function botStack(venue: PaperVenue, credentials: Awaited<ReturnType<typeo
     journal,
     credentials: {
       current: () => ({ expiryTs: Date.now() + 3_600_000 }),
-    } as unknown as Pick<CredentialManager, 'current'>,
+      signingRefusal: () => undefined,
+    } as unknown as Pick<CredentialManager, 'current' | 'signingRefusal'>,
     modes: new TradingModes({ now: Date.now, log }),
     symbolOf: () => 'ETH-USD',
     feed: new LiveFeed({ now: () => performance.now(), minIntervalMs: 250, log }),

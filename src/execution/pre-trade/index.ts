@@ -47,8 +47,8 @@ export interface AdmissionContext {
   readonly shares?: StrategyShares | undefined;
   /** Why this host's clock must not sign an order valid for `ttlMs` now, or undefined. */
   readonly clockRefusal?: ((ttlMs: number) => string | undefined) | undefined;
-  /** Why no credential can carry an order to the venue now, or undefined. */
-  readonly credentialRefusal?: (() => string | undefined) | undefined;
+  /** Why no credential can carry an order to the venue after `queuedMs` in the queue, or undefined. */
+  readonly credentialRefusal?: ((queuedMs: number) => string | undefined) | undefined;
 }
 
 /**
@@ -92,13 +92,14 @@ export function admitIntent(
   const clockRefusal = context.clockRefusal?.(ttlMs);
   if (clockRefusal !== undefined)
     return { refusal: refuse('CLOCK_SKEW', clockRefusal), withIntent: true };
-  // Signed with a key that cannot reach the venue, it would be journaled and never sent.
-  const credentialRefusal = context.credentialRefusal?.();
+  const waitMs = dispatcher.estimatedWaitMs(ahead);
+  // Signed with a key that cannot reach the venue (refused, or expiring before the order leaves
+  // the queue), it would be journaled and never sent.
+  const credentialRefusal = context.credentialRefusal?.(waitMs);
   if (credentialRefusal !== undefined)
     return { refusal: refuse('CREDENTIALS', credentialRefusal), withIntent: true };
   // Shed load knowingly: an order the send backlog would carry past its expiry is refused now,
   // counted, instead of being signed, queued and left to die in the queue.
-  const waitMs = dispatcher.estimatedWaitMs(ahead);
   if (waitMs + dispatcher.expiryMarginMs >= ttlMs) {
     const refusal = refuse(
       'SEND_BACKLOG',

@@ -36,7 +36,7 @@ export interface BotOperationsOptions {
   >;
   readonly poller: Pick<Poller, 'failures' | 'lastGoodAt' | 'lastGoodAgeMs'>;
   readonly journal: Pick<OrderJournal, 'inStates' | 'latest' | 'lastWriteError' | 'all'>;
-  readonly credentials: Pick<CredentialManager, 'current'>;
+  readonly credentials: Pick<CredentialManager, 'current' | 'signingRefusal'>;
   readonly modes: TradingModes;
   /** A market's symbol (its id when unknown). */
   readonly symbolOf: (marketId: number) => string;
@@ -146,6 +146,11 @@ export class BotOperations {
       reasons.push(`credentials cannot renew: ${this.#renewalError}`);
     const expiry = credentials.current().expiryTs;
     if (expiry <= now()) reasons.push(`credentials expired at ${new Date(expiry).toISOString()}`);
+    else {
+      // Refused by the venue (revoked), or too close to its expiry: every intent is refused.
+      const signing = credentials.signingRefusal();
+      if (signing !== undefined) reasons.push(`orders cannot be signed: ${signing}`);
+    }
     // The last real write's outcome, not a probe: readiness is read by every scrape of
     // /readyz, /status and /metrics, and a probe row was an fsync on the order journal each time.
     const journalError = journal.lastWriteError;

@@ -58,7 +58,9 @@ export interface AccountHarness {
   /** A manager on `path` (default `credentialsPath`), with a 429 sleep or a permit if given. */
   manager(
     path?: string,
-    extra?: Pick<CredentialManagerOptions, 'sleep' | 'takePermit'> & { headerPrefix?: string },
+    extra?: Pick<CredentialManagerOptions, 'sleep' | 'takePermit' | 'monotonic'> & {
+      headerPrefix?: string;
+    },
   ): CredentialManager;
   close(): Promise<void>;
 }

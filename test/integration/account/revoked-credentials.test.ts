@@ -7,7 +7,13 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { ErrorCodes } from '../../../src/errors/index.ts';
 import { httpVenueClient } from '../../../src/venue/http-venue-client.ts';
-import { marketBuy, signWith, startAccountHarness, type AccountHarness } from './helpers.ts';
+import {
+  MARGIN_MS,
+  marketBuy,
+  signWith,
+  startAccountHarness,
+  type AccountHarness,
+} from './helpers.ts';
 
 const ORDER = '/api/v1/order';
 const AUTH = '/api/v1/auth';
@@ -109,32 +115,69 @@ it('keeps a refusal across a restart: the refused credential is not reused', asy
   expect(restarted.forSigner(credential.credentials.signerAddress)).toBeUndefined();
 });
 
-it('a key refused before any request with it worked (a config error): registering again waits, longer each time', async () => {
-  // A wrong header prefix: the venue finds no credentials in the request and answers 401.
-  const manager = h.manager(undefined, { headerPrefix: 'Wrong-' });
-  const first = await manager.ensure();
+it('keys refused again and again (a config error): the first new key at once, then waits that double, on the monotonic clock', async () => {
+  // A wrong header prefix: the venue finds no credentials in the requests and answers 401 to
+  // every key; registration, which needs none, goes on working.
+  let monotonic = 0;
+  const manager = h.manager(undefined, { headerPrefix: 'Wrong-', monotonic: () => monotonic });
   const client = httpVenueClient({ read: h.connection, write: h.connection, credentials: manager });
-  const refused: unknown = await client
-    .createOrder(
-      await signWith(first.credential, marketBuy(h.clock.now)),
-      AbortSignal.timeout(5000),
-    )
-    .catch((e: unknown) => e);
-  expect(refused).toMatchObject({ code: ErrorCodes.VENUE_CREDENTIALS_REFUSED, status: 401 });
-  // No registration on the next poll: it would only be refused again.
+  const refuseCurrent = async (): Promise<string> => {
+    const { credential } = await manager.ensure();
+    const refused: unknown = await client
+      .createOrder(await signWith(credential, marketBuy(h.clock.now)), AbortSignal.timeout(5000))
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: ErrorCodes.VENUE_CREDENTIALS_REFUSED, status: 401 });
+    return credential.credentials.signerAddress;
+  };
+  await refuseCurrent();
+  // The first refusal: a new key at once (a revocation is the usual reason).
+  expect(manager.renewalDue()).toBe(true);
+  await refuseCurrent();
+  // Refused again soon after: 10 s before the next key, then 20 s. The wall clock stepping back
+  // a day does not stretch the wait.
   expect(manager.renewalDue()).toBe(false);
   expect(manager.signingRefusal()).toMatch(/refused/);
-  h.clock.now += 9_999;
+  h.clock.now -= 24 * 3_600_000;
+  monotonic += 9_999;
   expect(manager.renewalDue()).toBe(false);
-  h.clock.now += 1;
+  monotonic += 1;
   expect(manager.renewalDue()).toBe(true);
-  const second = await manager.ensure();
-  expect(second.registered).toBe(true);
-  await client.getOrder(1, AbortSignal.timeout(5000)).catch((e: unknown) => e);
-  // The second key in a row refused the same way: twice the wait.
-  expect(manager.isRefused(second.credential.credentials.signerAddress)).toBe(true);
-  h.clock.now += 19_999;
+  await refuseCurrent();
+  monotonic += 19_999;
   expect(manager.renewalDue()).toBe(false);
-  h.clock.now += 1;
+  monotonic += 1;
   expect(manager.renewalDue()).toBe(true);
+  // Ten minutes after the last new key a refusal causes (due 40 s after this one), a refusal is
+  // a first one again: a new key at once.
+  const last = await refuseCurrent();
+  expect(manager.isRefused(last)).toBe(true);
+  expect(manager.renewalDue()).toBe(false);
+  monotonic += 40_000 + 10 * 60_000;
+  await refuseCurrent();
+  expect(manager.renewalDue()).toBe(true);
+});
+
+it('a refused earlier key blocks no renewal; lookups go with a credential the venue has not refused', async () => {
+  const manager = h.manager();
+  const { credential: old } = await manager.ensure();
+  const client = httpVenueClient({ read: h.connection, write: h.connection, credentials: manager });
+  const placed = await client.createOrder(
+    await signWith(old, marketBuy(h.clock.now)),
+    AbortSignal.timeout(5000),
+  );
+  // A new key while the old one is still valid (its renewal margin reached).
+  h.clock.now = old.expiryTs - MARGIN_MS + 1;
+  const fresh = (await manager.ensure()).credential;
+  expect(fresh.credentials.signerAddress).not.toBe(old.credentials.signerAddress);
+  manager.refused(old.credentials.signerAddress);
+  expect(manager.renewalDue()).toBe(false);
+  expect(manager.signingRefusal()).toBeUndefined();
+  // The newest refused too: a lookup has no credential left, and is not sent.
+  manager.refused(fresh.credentials.signerAddress);
+  const lookupsBefore = h.venue.requestCount(`${ORDER}/${placed.id}`);
+  const lookup: unknown = await client
+    .getOrder(placed.id, AbortSignal.timeout(5000))
+    .catch((e: unknown) => e);
+  expect(lookup).toMatchObject({ code: ErrorCodes.SIGNING_KEY_REFUSED });
+  expect(h.venue.requestCount(`${ORDER}/${placed.id}`)).toBe(lookupsBefore);
 });
