@@ -28,7 +28,8 @@ afterEach(async () => {
   await h.close();
 });
 
-it('stops sending with revoked credentials at the first 401, and renews them', async () => {
+/** A registered manager, its venue client, and one order placed with its credentials. */
+async function tradingWithOneOrder() {
   const manager = h.manager();
   const { credential } = await manager.ensure();
   const client = httpVenueClient({ read: h.connection, write: h.connection, credentials: manager });
@@ -36,6 +37,11 @@ it('stops sending with revoked credentials at the first 401, and renews them', a
     await signWith(credential, marketBuy(h.clock.now)),
     AbortSignal.timeout(5000),
   );
+  return { manager, credential, client, placed };
+}
+
+it('stops sending with revoked credentials at the first 401, and renews them', async () => {
+  const { manager, credential, client, placed } = await tradingWithOneOrder();
   expect(placed.status).toBe('FILLED');
   expect(manager.renewalDue()).toBe(false);
 
@@ -76,13 +82,7 @@ it('stops sending with revoked credentials at the first 401, and renews them', a
 });
 
 it('learns of the revocation from a lookup as well', async () => {
-  const manager = h.manager();
-  const { credential } = await manager.ensure();
-  const client = httpVenueClient({ read: h.connection, write: h.connection, credentials: manager });
-  const placed = await client.createOrder(
-    await signWith(credential, marketBuy(h.clock.now)),
-    AbortSignal.timeout(5000),
-  );
+  const { manager, credential, client, placed } = await tradingWithOneOrder();
   h.venue.revokeCredentials(manager.subaccountId.toLowerCase());
   const lookup: unknown = await client
     .getOrder(placed.id, AbortSignal.timeout(5000))
