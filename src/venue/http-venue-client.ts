@@ -104,8 +104,8 @@ function noLookupCredential(): QuantaError {
  * leaves the combined signals retained by the long-lived one on Node 20.
  *
  * An order is sent with the credential that belongs to the key that signed it (a renewal leaves
- * older keys valid until they expire, so their orders can be resent); a lookup with the current
- * one.
+ * older keys valid until they expire, so their orders can be resent); a lookup with the newest
+ * one the venue has not refused (`forLookup`). A 401 marks the key it went with refused.
  */
 export function httpVenueClient(options: HttpVenueClientOptions): VenueClient {
   const { write, credentials } = options;
