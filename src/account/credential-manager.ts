@@ -235,7 +235,7 @@ export class CredentialManager {
     const key = signer.toLowerCase();
     return (
       this.#refused.has(key) ||
-      this.#all.some((c) => c.signerAddress.toLowerCase() === key && c.refusedAt !== undefined)
+      this.#all.some((c) => c.signerAddress.toLowerCase() === key && this.#isRefused(c))
     );
   }
 

@@ -5,6 +5,7 @@ import type { InProcessPaperVenue } from '../paper/index.ts';
 import type { SimOrder } from '../sim/index.ts';
 import { fillFeeX18 } from '../money/index.ts';
 import type { ViolationLog } from './invariants.ts';
+import { marketInMessage } from './sim-mix.ts';
 import type { SimBot } from './sim-bot.ts';
 import { EPOCH_MS } from './sim-setup.ts';
 import type { AcceptedOrder } from './venue-watch.ts';
@@ -78,8 +79,7 @@ export function checkConverged(input: ConvergedInput): void {
     const theirs = venue.engine.position(accountId, marketId).amountX18;
     const lag = lagX18.get(marketId) ?? 0n;
     if (mine + lag !== theirs) {
-      // One market: the message as it always was (a violation is part of the trace).
-      const where = input.marketIds.length === 1 ? '' : ` in market ${marketId}`;
+      const where = marketInMessage(input.marketIds, marketId);
       violations.violate(
         'converges',
         `the bot's position${where} ${mine} (x18), the venue's ${theirs}, fills not yet looked up ${lag}`,

@@ -9,8 +9,7 @@ const CAP_SLACK_PERCENT = 5n;
 /**
  * I3 for one market: the venue's position within the cap (`POSITION_CAP`), at its entry price.
  *
- * @param where - the market, for the message: `''` when the bot trades one (the message is then
- *   what it always was: a violation is part of the trace), else e.g. `' in market 5'`.
+ * @param where - the market, for the message (`marketInMessage`).
  */
 export function checkPositionCap(
   position: SimPosition,

@@ -24,7 +24,7 @@ import { startSimBot, type SimBot } from './sim-bot.ts';
 import { diskErrorOf, journalWithDiskFaults } from './sim-disk.ts';
 import { crashJournal, putImage, type JournalImage } from './sim-journal-files.ts';
 import { DEFAULT_NETWORK_FAULTS, simFetch } from './sim-network.ts';
-import { marketIdsOf } from './sim-mix.ts';
+import { marketIdsOf, marketInMessage } from './sim-mix.ts';
 import { checkPositionCap } from './position-cap.ts';
 import { SimRandom, STREAMS } from './sim-random.ts';
 import { EPOCH_MS, keyFrom } from './sim-setup.ts';
@@ -191,8 +191,7 @@ export class ScheduleRun {
     this.steps += 1;
     for (const marketId of this.marketIds) {
       const position = this.venue.engine.position(this.#setup.accountId, marketId);
-      const where = this.marketIds.length === 1 ? '' : ` in market ${marketId}`;
-      checkPositionCap(position, where, this.violations);
+      checkPositionCap(position, marketInMessage(this.marketIds, marketId), this.violations);
     }
     const process = this.current;
     const state = process?.clock?.state();

@@ -69,6 +69,14 @@ export function isSimMixName(name: string): name is SimMixName {
   return Object.hasOwn(SIM_MIXES, name);
 }
 
+/**
+ * The market in a violation's message: `''` when the bot trades one (the message is then what it
+ * always was: a violation is part of the trace), else e.g. `' in market 5'`.
+ */
+export function marketInMessage(marketIds: readonly number[], marketId: number): string {
+  return marketIds.length === 1 ? '' : ` in market ${marketId}`;
+}
+
 /** The ids of `mix`'s markets in the paper venue's default listing (the simulator's venue). */
 export function marketIdsOf(mix: SimMix): number[] {
   return mix.markets.map((symbol) => {

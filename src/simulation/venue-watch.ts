@@ -69,11 +69,16 @@ export class VenueWatch {
    */
   answered(delivery: Delivery, sender: Sender): void {
     if (delivery.answer.status !== 401) return;
-    const signer = String(delivery.headers[this.#options.signerHeader] ?? '').toLowerCase();
+    const signer = this.#signerOf(delivery);
     if (signer === '') return;
     const refused = this.#refusedTo.get(sender.pid) ?? new Map<string, number>();
     if (!refused.has(signer)) refused.set(signer, this.#options.at());
     this.#refusedTo.set(sender.pid, refused);
+  }
+
+  /** The signing key a request went with (lowercase), `''` when it carried none. */
+  #signerOf(delivery: Delivery): string {
+    return String(delivery.headers[this.#options.signerHeader] ?? '').toLowerCase();
   }
 
   /** Told about one delivery (duplicates included) from `sender`. */
@@ -124,7 +129,7 @@ export class VenueWatch {
         'durable',
         `an order was sent with an expired credential (${answer.message})`,
       );
-    const signer = String(delivery.headers[this.#options.signerHeader] ?? '').toLowerCase();
+    const signer = this.#signerOf(delivery);
     const refusedAt = this.#refusedTo.get(sender.pid)?.get(signer);
     if (refusedAt !== undefined && delivery.sentVirtualMs > refusedAt)
       violations.violate(
