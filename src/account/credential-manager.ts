@@ -1,31 +1,21 @@
 import type { Address, Hex } from 'viem';
-import { systemSleep } from '../clock/timers.ts';
 import { ErrorCodes, isQuantaError, QuantaError, summarizeError } from '../errors/index.ts';
 import type { Logger } from '../log/logger.ts';
 import type { OrderCredentials } from '../venue/endpoints/index.ts';
-import { VenueError } from '../venue/errors.ts';
 import {
   accountFromPrivateKey,
   formatSubaccountId,
   generateSigningKey,
-  signRegistration,
 } from '../venue/signing/index.ts';
 import type { SigningDomainConfig } from '../venue/types.ts';
 import type { VenueClient } from '../venue/venue-client.ts';
 import type { CredentialStore, StoredCredential } from './credential-store.ts';
-import { RefusalSpacing } from './refusal-spacing.ts';
-
-/**
- * A registration the venue answered 429 is tried again after its `Retry-After`, this many times:
- * the venue refused it unread, so sending it again cannot register twice. A bot's registrations
- * take permits of its rate budget, but a process outside the budget (`quanta register`, another
- * tool on the same account) can still fill the venue's window: then this waits, not exits.
- */
-const RATE_LIMITED_RETRIES = 5;
-/** The longest single wait a 429 may ask of a registration. */
-const MAX_RATE_LIMITED_WAIT_MS = 10_000;
-/** The wait when a 429 names none. */
-const DEFAULT_RATE_LIMITED_WAIT_MS = 1000;
+import {
+  RefusalSpacing,
+  REFUSED_EVERY_KEY_HINT,
+  type CredentialRefusal,
+} from './refusal-spacing.ts';
+import { registerSigningKey } from './register-signing-key.ts';
 
 /** Options of {@link CredentialManager}. */
 export interface CredentialManagerOptions {
@@ -76,6 +66,8 @@ export interface CredentialManagerOptions {
   readonly generateSigningKey?: () => Hex;
 }
 
+export type { CredentialRefusal } from './refusal-spacing.ts';
+
 /** A usable credential: headers for order calls and the key that signs orders. */
 export interface ActiveCredential {
   readonly credentials: OrderCredentials;
@@ -84,7 +76,18 @@ export interface ActiveCredential {
   readonly expiryTs: number;
 }
 
-const NONCE_HINT = /invalid nonce: expected (\d+)/;
+/** The credentials as `GET /status` shows them (no secret: addresses and times only). */
+export interface CredentialState {
+  /** The newest signing key's address. */
+  readonly signer: string;
+  readonly expiryTs: number;
+  /** Why no order can be signed now (see {@link CredentialManager.signingRefusal}); undefined: they can. */
+  readonly signingRefusal: string | undefined;
+  /** Keys of this subaccount the venue refused, kept so in the store. */
+  readonly refusedKeys: number;
+  /** When the newest key was refused: ms until a new one may be registered (0: at the next poll). */
+  readonly newKeyInMs: number | undefined;
+}
 
 /**
  * Owns the subaccount's credentials: reuses stored ones while they stay valid for longer than
@@ -102,6 +105,7 @@ export class CredentialManager {
   /** Signing keys (lowercase addresses) whose credentials the venue refused: never used again. */
   readonly #refused = new Set<string>();
   readonly #spacing = new RefusalSpacing();
+  readonly #refusalListeners: ((refusal: CredentialRefusal) => void)[] = [];
 
   constructor(options: CredentialManagerOptions) {
     this.#options = options;
@@ -230,6 +234,44 @@ export class CredentialManager {
     return match === undefined ? undefined : this.#activate(match);
   }
 
+  /**
+   * The credentials as `GET /status` shows them.
+   * @throws QuantaError when `ensure` has not succeeded yet.
+   */
+  state(): CredentialState {
+    const active = this.current();
+    const newest = this.#all[0];
+    const refused = newest !== undefined && this.#isRefused(newest);
+    return {
+      signer: active.credentials.signerAddress,
+      expiryTs: active.expiryTs,
+      signingRefusal: this.signingRefusal(),
+      refusedKeys: this.#all.filter((c) => this.#isRefused(c)).length,
+      newKeyInMs: refused ? this.#spacing.waitLeftMs(this.#monotonic()) : undefined,
+    };
+  }
+
+  /**
+   * Calls `listener` at each refusal {@link refused} reports (alerts); a listener that throws is
+   * logged, never stops the others.
+   */
+  onRefused(listener: (refusal: CredentialRefusal) => void): void {
+    this.#refusalListeners.push(listener);
+  }
+
+  #tell(refusal: CredentialRefusal): void {
+    for (const listener of this.#refusalListeners) {
+      try {
+        listener(refusal);
+      } catch (error) {
+        this.#options.log.error(
+          { err: summarizeError(error) },
+          'a credential refusal listener failed',
+        );
+      }
+    }
+  }
+
   /** Whether the venue refused the credentials of signing key `signer`. */
   isRefused(signer: string): boolean {
     const key = signer.toLowerCase();
@@ -245,7 +287,8 @@ export class CredentialManager {
    * they are the newest), the store keeps them refused, and when they are the newest a new key
    * is due (`renewalDue`): at once, unless the last registration caused by a refusal was less
    * than 10 minutes ago; then after 10 s, doubling with each such refusal up to 10 minutes, and
-   * the log says what to check. Said once a key; never throws.
+   * the log says what to check. Said once a key (to the log and to {@link onRefused}'s
+   * listeners); never throws.
    */
   refused(signer: string): void {
     const key = signer.toLowerCase();
@@ -262,6 +305,7 @@ export class CredentialManager {
         { signer },
         `the venue refused the credentials of signing key ${signer}, an earlier one: no order goes out with them`,
       );
+      this.#tell({ signer, newest: false, waitMs: 0, inARow: 0 });
       return;
     }
     const { waitMs, inARow } = this.#spacing.refused(this.#monotonic());
@@ -270,90 +314,59 @@ export class CredentialManager {
         { signer },
         `the venue refused the credentials of signing key ${signer}: no order goes out with them; a new key is registered`,
       );
-      return;
+    } else {
+      log.error(
+        { signer, waitMs, refusalsInARow: inARow },
+        `the venue refused the credentials of signing key ${signer} too, soon after the last new key: registering again in ${waitMs} ms (${REFUSED_EVERY_KEY_HINT})`,
+      );
     }
-    log.error(
-      { signer, waitMs, refusalsInARow: inARow },
-      `the venue refused the credentials of signing key ${signer} too, soon after the last new key: registering again in ${waitMs} ms (a venue or proxy refusing every key: check venue.headerPrefix, venue.brokerId and the venue's URL)`,
-    );
+    this.#tell({ signer, newest: true, waitMs, inARow });
   }
 
   async #registerNewKey(signal?: AbortSignal): Promise<StoredCredential> {
-    const { brokerId, venue, venueUrl, log, now } = this.#options;
-    let nonce = this.#all.reduce((max, c) => Math.max(max, c.nonce + 1), 0);
+    const { brokerId, venueUrl, log, now } = this.#options;
     const signingPrivateKey = (this.#options.generateSigningKey ?? generateSigningKey)();
-    let nonceTaken = false;
-    let rateLimited = 0;
-    for (;;) {
-      const expiryTs = now() + this.#options.credentialTtlMs;
-      const request = await signRegistration({
-        walletPrivateKey: this.#options.walletPrivateKey,
-        signingPrivateKey,
-        brokerId,
-        subaccountIndex: this.#options.subaccountIndex,
-        expiryTs,
-        nonce,
-        chainId: this.#options.chainId,
-        domain: this.#options.domain,
-      });
-      try {
-        const issued = await this.#withPermit(signal, () =>
-          venue.register(brokerId, request, signal),
-        );
-        const stored: StoredCredential = {
-          venue: venueUrl,
-          brokerId,
-          subaccountId: this.subaccountId,
-          signerAddress: request.signingKey,
-          signingPrivateKey,
-          serviceKey: issued.serviceKey,
-          serviceSecret: issued.serviceSecret,
-          expiryTs,
-          nonce,
-        };
-        this.#options.store.save(stored, now());
-        this.#all = this.#mine();
-        log.info(
-          { serviceKey: issued.serviceKey, signer: request.signingKey, nonce, expiryTs },
-          'registered a new signing key',
-        );
-        return stored;
-      } catch (error) {
-        if (
-          error instanceof VenueError &&
-          error.code === ErrorCodes.VENUE_RATE_LIMITED &&
-          rateLimited < RATE_LIMITED_RETRIES
-        ) {
-          rateLimited += 1;
-          const waitMs = Math.min(
-            error.retryAfterMs ?? DEFAULT_RATE_LIMITED_WAIT_MS,
-            MAX_RATE_LIMITED_WAIT_MS,
-          );
-          log.warn(
-            { endpoint: error.endpoint, waitMs, retry: rateLimited, of: RATE_LIMITED_RETRIES },
-            'registration rate-limited by the venue; trying again after its Retry-After',
-          );
-          await (this.#options.sleep ?? systemSleep)(waitMs, signal);
-          continue;
-        }
-        // The stored counter can lag the venue's (a lost state dir): take the venue's word once.
-        const expected =
-          error instanceof VenueError ? NONCE_HINT.exec(error.venueMessage ?? '') : null;
-        if (!nonceTaken && expected?.[1] !== undefined && Number(expected[1]) !== nonce) {
-          nonceTaken = true;
-          log.warn(
-            { storedNonce: nonce, venueNonce: Number(expected[1]) },
-            "registration nonce out of step with the venue; using the venue's",
-          );
-          nonce = Number(expected[1]);
-          continue;
-        }
-        if (isQuantaError(error)) throw error;
-        throw new QuantaError(ErrorCodes.VENUE_BAD_RESPONSE, 'registration failed', {
-          cause: error,
-        });
-      }
+    const issued = await registerSigningKey(
+      {
+        ...this.#options,
+        withPermit: (send) => this.#withPermit(signal, send),
+      },
+      signingPrivateKey,
+      this.#all.reduce((max, c) => Math.max(max, c.nonce + 1), 0),
+      signal,
+    );
+    const stored: StoredCredential = {
+      venue: venueUrl,
+      brokerId,
+      subaccountId: this.subaccountId,
+      signerAddress: issued.signerAddress,
+      signingPrivateKey,
+      serviceKey: issued.serviceKey,
+      serviceSecret: issued.serviceSecret,
+      expiryTs: issued.expiryTs,
+      nonce: issued.nonce,
+    };
+    try {
+      this.#options.store.save(stored, now());
+    } catch (error) {
+      if (isQuantaError(error)) throw error;
+      throw new QuantaError(
+        ErrorCodes.CREDENTIAL_STORE,
+        `the venue registered signing key ${issued.signerAddress}, but it could not be stored: ${summarizeError(error).message}`,
+        { cause: error },
+      );
     }
+    this.#all = this.#mine();
+    log.info(
+      {
+        serviceKey: issued.serviceKey,
+        signer: issued.signerAddress,
+        nonce: issued.nonce,
+        expiryTs: issued.expiryTs,
+      },
+      'registered a new signing key',
+    );
+    return stored;
   }
 
   /** Runs one registration request under a permit of the rate budget, when there is one. */

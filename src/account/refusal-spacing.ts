@@ -1,3 +1,19 @@
+/** The venue refused a key's credentials (see `CredentialManager.refused`). */
+export interface CredentialRefusal {
+  /** The refused signing key's address (public). */
+  readonly signer: string;
+  /** Whether it was the newest key: then no order can be signed until a new one registers. */
+  readonly newest: boolean;
+  /** When the newest: how long until a new key is registered (0: at the next poll). */
+  readonly waitMs: number;
+  /** When the newest: refusals of new keys in a row, this one included. */
+  readonly inARow: number;
+}
+
+/** What to check when the venue refuses key after key. */
+export const REFUSED_EVERY_KEY_HINT =
+  "a venue or proxy refusing every key: check venue.headerPrefix, venue.brokerId and the venue's URL";
+
 /**
  * Registrations caused by refusals: the first comes at once; one within this long of the one
  * before waits, 10 s the first time, doubling up to 10 minutes (a venue or proxy that refuses
@@ -37,5 +53,10 @@ export class RefusalSpacing {
   /** Whether a key refused earlier may be replaced at `at` (monotonic ms). */
   mayRenew(at: number): boolean {
     return at >= this.#notBefore;
+  }
+
+  /** How long from `at` (monotonic ms) until a key refused earlier may be replaced; 0 when it may now. */
+  waitLeftMs(at: number): number {
+    return Math.max(0, this.#notBefore - at);
   }
 }

@@ -99,4 +99,5 @@ export function watchAlerts(
   });
   state.alertRoute.watch = watch;
   modes.onChange((change) => watch.modeChanged(change));
+  core.credentials.onRefused((refusal) => watch.credentialsRefused(refusal));
 }

@@ -93,7 +93,14 @@ async function botStack(venue: PaperVenue, credentials: Awaited<ReturnType<typeo
     credentials: {
       current: () => ({ expiryTs: Date.now() + 3_600_000 }),
       signingRefusal: () => undefined,
-    } as unknown as Pick<CredentialManager, 'current' | 'signingRefusal'>,
+      state: () => ({
+        signer: '0x0000000000000000000000000000000000000001',
+        expiryTs: Date.now() + 3_600_000,
+        signingRefusal: undefined,
+        refusedKeys: 0,
+        newKeyInMs: undefined,
+      }),
+    } as unknown as Pick<CredentialManager, 'current' | 'signingRefusal' | 'state'>,
     modes: new TradingModes({ now: Date.now, log }),
     symbolOf: () => 'ETH-USD',
     feed: new LiveFeed({ now: () => performance.now(), minIntervalMs: 250, log }),

@@ -5,6 +5,7 @@ import type { Snapshot } from '../../market/snapshot.ts';
 import { formatX18 } from '../../money/index.ts';
 import type { Fill } from '../../domain/index.ts';
 import { summarizeError } from '../../errors/index.ts';
+import { REFUSED_EVERY_KEY_HINT, type CredentialRefusal } from '../../account/refusal-spacing.ts';
 import type { Alert } from './notifier.ts';
 
 const DAY_MS = 86_400_000;
@@ -29,8 +30,8 @@ export interface AlertWatchOptions {
 /**
  * Turns what happens in a bot into alerts, each once per event: start and stop, fills, a
  * strategy paused, a mode change, the daily loss limit reached (once per UTC day), credential
- * renewal starting to fail (again after it recovered), data turning stale (again after fresh
- * data), an order ending UNKNOWN. Cheap checks after each traded snapshot; nothing here waits.
+ * renewal starting to fail (again after it recovered), the venue refusing a key's credentials
+ * (once a key), data turning stale (again after fresh data), an order ending UNKNOWN. Cheap checks after each traded snapshot; nothing here waits.
  */
 export class AlertWatch {
   readonly #options: AlertWatchOptions;
@@ -92,6 +93,21 @@ export class AlertWatch {
     this.#renewalFailing = true;
     const reason = summarizeError(error).message;
     this.#send('credential-renewal-failing', `credential renewal failing: ${reason}`, { reason });
+  }
+
+  /** The venue refused a signing key's credentials (a 401: revoked). */
+  credentialsRefused(refusal: CredentialRefusal): void {
+    const { signer, newest, waitMs, inARow } = refusal;
+    const then = !newest
+      ? 'an earlier key; the newest still signs'
+      : waitMs === 0
+        ? 'orders are refused until a new key registers, at the next poll'
+        : `${inARow} keys refused in a row: orders are refused until a new key registers in ${Math.ceil(waitMs / 1000)} s (${REFUSED_EVERY_KEY_HINT})`;
+    this.#send(
+      'credentials-refused',
+      `the venue refused the credentials of signing key ${signer}: ${then}`,
+      { signer, newest, waitMs, inARow },
+    );
   }
 
   /** An order's journal row changed. */

@@ -16,7 +16,7 @@ import type { LiveParams } from '../live-params.ts';
 import type { ControlHandlers } from './control-handlers.ts';
 import type { LiveFeed } from './live-feed.ts';
 import { realizedPnlHistory } from './pnl-history.ts';
-import { clockJson, orderJson, type BotStatus } from './status-json.ts';
+import { clockJson, credentialsJson, orderJson, type BotStatus } from './status-json.ts';
 import { valueAccount, type AccountValue } from './position-values.ts';
 
 /** The parts of a running bot that operations read. */
@@ -36,7 +36,7 @@ export interface BotOperationsOptions {
   >;
   readonly poller: Pick<Poller, 'failures' | 'lastGoodAt' | 'lastGoodAgeMs'>;
   readonly journal: Pick<OrderJournal, 'inStates' | 'latest' | 'lastWriteError' | 'all'>;
-  readonly credentials: Pick<CredentialManager, 'current' | 'signingRefusal'>;
+  readonly credentials: Pick<CredentialManager, 'current' | 'signingRefusal' | 'state'>;
   readonly modes: TradingModes;
   /** A market's symbol (its id when unknown). */
   readonly symbolOf: (marketId: number) => string;
@@ -224,6 +224,7 @@ export class BotOperations {
             paramChanges: this.#options.params.audit().slice(-STATUS_PARAM_CHANGES).reverse(),
           }),
       credentialsExpireAt: new Date(credentials.current().expiryTs).toISOString(),
+      credentials: credentialsJson(credentials.state(), this.#options.now()),
       openOrders: journal.inStates(OPEN_ORDER_STATES).map(orderJson),
       lastOrders: journal.latest(lastOrders).map(orderJson),
     };

@@ -13,6 +13,7 @@ export const ALERT_KINDS = [
   'mode-change',
   'daily-loss-limit',
   'credential-renewal-failing',
+  'credentials-refused',
   'data-stale',
   'order-unknown',
 ] as const;

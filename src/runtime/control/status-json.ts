@@ -1,3 +1,4 @@
+import type { CredentialState } from '../../account/credential-manager.ts';
 import type { ClockReport, ClockState } from '../../clock/venue-clock.ts';
 import type { RefusalReason } from '../../execution/refusal.ts';
 import type { OrderRecord } from '../../execution/order-record.ts';
@@ -87,8 +88,37 @@ export interface BotStatus {
   readonly params?: unknown;
   readonly paramChanges?: readonly ParamsChangeRecord[];
   readonly credentialsExpireAt: string;
+  readonly credentials: CredentialsJson;
   readonly openOrders: readonly OrderJson[];
   readonly lastOrders: readonly OrderJson[];
+}
+
+/** The order credentials in `GET /status`: addresses and times, never a secret. */
+export interface CredentialsJson {
+  /** The newest signing key's address. */
+  readonly signer: string;
+  readonly expiresAt: string;
+  /** Whether an order can be signed now. */
+  readonly canSign: boolean;
+  /** Why not (refused by the venue, or expiring too soon), or null. */
+  readonly refusal: string | null;
+  /** Keys of this subaccount the venue refused. */
+  readonly refusedKeys: number;
+  /** When the newest key was refused: when a new one may be registered (at the next poll from then). */
+  readonly newKeyAfter: string | null;
+}
+
+/** The JSON shape of `state` (the credential manager's) at `now`. */
+export function credentialsJson(state: CredentialState, now: number): CredentialsJson {
+  return {
+    signer: state.signer,
+    expiresAt: new Date(state.expiryTs).toISOString(),
+    canSign: state.signingRefusal === undefined,
+    refusal: state.signingRefusal ?? null,
+    refusedKeys: state.refusedKeys,
+    newKeyAfter:
+      state.newKeyInMs === undefined ? null : new Date(now + state.newKeyInMs).toISOString(),
+  };
 }
 
 /** The JSON shape of the clocks in `GET /status`. */

@@ -10,7 +10,7 @@ import { stringify } from 'yaml';
 import { parseConfig, type Config } from '../../../src/config/index.ts';
 import type { OrderRecord } from '../../../src/execution/order-record.ts';
 import type { Logger } from '../../../src/log/logger.ts';
-import { startBotWithParts, type RunSummary } from '../../../src/runtime/bot.ts';
+import { startBotWithParts, type BotWithParts, type RunSummary } from '../../../src/runtime/bot.ts';
 import type { TestClock } from './helpers.ts';
 
 /** The repository root (package.json, strategies/, bin/). */
@@ -88,7 +88,10 @@ export interface RunResult {
  * Starts a bot, runs `plan.polls` polls and shuts it down. Every order a poll starts is settled
  * before the clock moves, so what each poll does is decided by the clock alone.
  */
-export async function runBotFor(plan: RunPlan, onStarted?: () => void): Promise<RunResult> {
+export async function runBotFor(
+  plan: RunPlan,
+  onStarted?: (bot: BotWithParts) => void,
+): Promise<RunResult> {
   const controller = new AbortController();
   let polls = 0;
   const started: { settle?: () => Promise<void> } = {};
@@ -112,7 +115,7 @@ export async function runBotFor(plan: RunPlan, onStarted?: () => void): Promise<
     },
   });
   started.settle = () => bot.executor.settle();
-  onStarted?.();
+  onStarted?.(bot);
   await bot.run(controller.signal);
   await bot.executor.settle();
   const rows = bot.journal.all();

@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { ErrorCodes } from '../../../src/errors/index.ts';
+import type { CredentialRefusal } from '../../../src/account/credential-manager.ts';
 import { httpVenueClient } from '../../../src/venue/http-venue-client.ts';
 import {
   MARGIN_MS,
@@ -120,6 +121,8 @@ it('keys refused again and again (a config error): the first new key at once, th
   // every key; registration, which needs none, goes on working.
   let monotonic = 0;
   const manager = h.manager(undefined, { headerPrefix: 'Wrong-', monotonic: () => monotonic });
+  const told: CredentialRefusal[] = [];
+  manager.onRefused((refusal) => told.push(refusal));
   const client = httpVenueClient({ read: h.connection, write: h.connection, credentials: manager });
   const refuseCurrent = async (): Promise<string> => {
     const { credential } = await manager.ensure();
@@ -137,9 +140,15 @@ it('keys refused again and again (a config error): the first new key at once, th
   // a day does not stretch the wait.
   expect(manager.renewalDue()).toBe(false);
   expect(manager.signingRefusal()).toMatch(/refused/);
+  expect(manager.state()).toMatchObject({ refusedKeys: 2, newKeyInMs: 10_000 });
+  expect(told.map((r) => [r.newest, r.waitMs, r.inARow])).toEqual([
+    [true, 0, 1],
+    [true, 10_000, 2],
+  ]);
   h.clock.now -= 24 * 3_600_000;
   monotonic += 9_999;
   expect(manager.renewalDue()).toBe(false);
+  expect(manager.state().newKeyInMs).toBe(1);
   monotonic += 1;
   expect(manager.renewalDue()).toBe(true);
   await refuseCurrent();

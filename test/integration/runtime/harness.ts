@@ -308,6 +308,10 @@ export function signedFilled(record: OrderRecord): bigint {
 export interface SeenOrder {
   readonly signature: string;
   readonly body: string;
+  /** The signing key's address its headers name, as sent ('' when none). */
+  readonly signer: string;
+  /** The status the client was answered, once it was (undefined: not answered, or not yet). */
+  status?: number;
 }
 
 /**
@@ -375,12 +379,19 @@ export async function startOrderProxy(
       const body = Buffer.concat(chunks);
       const isOrder = req.method === 'POST' && req.url === '/api/v1/order';
       let action: ProxyAction = 'forward';
+      let seen: SeenOrder | undefined;
       if (isOrder) {
         const signature = req.headers['service-signature'];
-        orders.push({
+        const signerHeader = Object.keys(req.headers).find((name) =>
+          name.endsWith('signer-address'),
+        );
+        const signer = signerHeader === undefined ? undefined : req.headers[signerHeader];
+        seen = {
           signature: typeof signature === 'string' ? signature : '',
           body: body.toString('utf8'),
-        });
+          signer: typeof signer === 'string' ? signer : '',
+        };
+        orders.push(seen);
         action = decide(orders.length);
       }
       const answer = (
@@ -389,6 +400,7 @@ export async function startOrderProxy(
         type = 'application/json',
         date?: string | null,
       ): void => {
+        if (seen !== undefined) seen.status = status;
         res.writeHead(status, { 'content-type': type, ...(date == null ? {} : { date }) });
         res.end(text);
       };

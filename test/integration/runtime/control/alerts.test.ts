@@ -11,6 +11,7 @@ import { startPaperVenue } from '../../../../src/paper/index.ts';
 import { startBotWithParts, type BotWithParts } from '../../../../src/runtime/bot.ts';
 import { ALERT_KINDS } from '../../../../src/runtime/control/notifier.ts';
 import {
+  accountIdOf,
   captureLogs,
   journalPath,
   readJournal,
@@ -37,9 +38,15 @@ afterEach(async () => {
 async function started(
   dir: string,
   config: ControlTestConfig,
-): Promise<{ bot: BotWithParts; stop: () => Promise<void>; snapshots: () => number }> {
+): Promise<{
+  bot: BotWithParts;
+  stop: () => Promise<void>;
+  snapshots: () => number;
+  accountId: string;
+}> {
   const configPath = await writeControlConfig(dir, config);
-  const env = { [WALLET_ENV]: generatePrivateKey() };
+  const walletKey = generatePrivateKey();
+  const env = { [WALLET_ENV]: walletKey };
   const loaded = await loadConfig(configPath, { env });
   let snapshots = 0;
   const bot = await startBotWithParts({
@@ -61,7 +68,7 @@ async function started(
     return stopped;
   };
   cleanups.push(stop);
-  return { bot, stop, snapshots: () => snapshots };
+  return { bot, stop, snapshots: () => snapshots, accountId: accountIdOf(walletKey) };
 }
 
 it('one alert per event kind in a scripted run, to every webhook in its format', async () => {
@@ -140,10 +147,12 @@ it('one alert per event kind in a scripted run, to every webhook in its format',
   await stop();
   await waitFor('stop', has('stop'));
 
-  expect(kinds().sort()).toEqual([...ALERT_KINDS].sort());
+  // Every kind but the venue refusing credentials, which has its own run below.
+  const scripted = ALERT_KINDS.filter((kind) => kind !== 'credentials-refused');
+  expect(kinds().sort()).toEqual([...scripted].sort());
   // The Slack-format webhook gets the same alerts but fills, as { text }.
   const slack = receiver.received.filter((r) => r.path === '/slack').map((r) => r.body);
-  expect(slack).toHaveLength(ALERT_KINDS.length - 1);
+  expect(slack).toHaveLength(scripted.length - 1);
   for (const body of slack) expect(Object.keys(body)).toEqual(['text']);
   const json = receiver.received.filter((r) => r.path === '/json').map((r) => r.body);
   expect(json.find((b) => b.kind === 'mode-change')).toMatchObject({
@@ -167,6 +176,40 @@ it('one alert per event kind in a scripted run, to every webhook in its format',
     details: { strategy: 'hang' },
   });
 }, 90_000);
+
+it('one alert when the venue refuses the credentials; trading goes on with a new key', async () => {
+  const venue = await startPaperVenue({ port: 0, seed: 43 });
+  cleanups.push(() => venue.close());
+  const receiver = await startWebhookReceiver();
+  cleanups.push(() => receiver.close());
+  const { dir, remove } = await tempDir();
+  cleanups.push(remove);
+  const { bot, accountId } = await started(dir, {
+    writeUrl: venue.url,
+    poll: { intervalMs: 100 },
+    notify: [{ url: `${receiver.url}/json`, format: 'json' }],
+    strategies: [
+      { module: strategyModule('dca'), markets: ['ETH-USD'], params: { everySnapshots: 1 } },
+    ],
+  });
+  const filled = (): number => bot.journal.all().filter((r) => r.state === 'FILLED').length;
+  await waitFor('2 orders filled', () => (filled() >= 2 ? true : undefined));
+  const signer = bot.status().credentials.signer;
+  expect(venue.revokeCredentials(accountId)).toBe(1);
+  const refusedAlerts = () =>
+    receiver.received.map((r) => r.body).filter((b) => b.kind === 'credentials-refused');
+  await waitFor('the refusal alert', () => (refusedAlerts().length > 0 ? true : undefined));
+  const before = filled();
+  await waitFor('orders filled with a new key', () =>
+    filled() >= before + 2 && bot.status().credentials.signer !== signer ? true : undefined,
+  );
+  expect(refusedAlerts()).toEqual([
+    expect.objectContaining({
+      message: `the venue refused the credentials of signing key ${signer}: orders are refused until a new key registers, at the next poll`,
+      details: { signer, newest: true, waitMs: 0, inARow: 1 },
+    }),
+  ]);
+}, 60_000);
 
 it('orders land on time while the webhook never answers', async () => {
   const venue = await startPaperVenue({ port: 0, seed: 42 });

@@ -1,0 +1,38 @@
+/** The alert of the venue refusing a key's credentials: one per refusal, saying what follows. */
+import { expect, it } from 'vitest';
+import { AlertWatch } from '../../../src/runtime/control/alert-watch.ts';
+import type { Alert } from '../../../src/runtime/control/notifier.ts';
+
+const SIGNER = '0x45f8924221D9Da55123C8E2569A52f0622Ec663D';
+
+function watch(): { watch: AlertWatch; alerts: Alert[] } {
+  const alerts: Alert[] = [];
+  const w = new AlertWatch({
+    notify: (alert) => alerts.push(alert),
+    wantsFills: false,
+    now: () => 1_000,
+    pausedStrategies: () => [],
+    refusals: () => ({}),
+    symbolOf: (id) => String(id),
+    staleAfterMs: 5_000,
+  });
+  return { watch: w, alerts };
+}
+
+it('says whether orders stop, and for how long, in each case', () => {
+  const { watch: w, alerts } = watch();
+  w.credentialsRefused({ signer: SIGNER, newest: true, waitMs: 0, inARow: 1 });
+  w.credentialsRefused({ signer: SIGNER, newest: true, waitMs: 20_000, inARow: 3 });
+  w.credentialsRefused({ signer: SIGNER, newest: false, waitMs: 0, inARow: 0 });
+  expect(alerts.map((a) => [a.kind, a.at])).toEqual([
+    ['credentials-refused', 1_000],
+    ['credentials-refused', 1_000],
+    ['credentials-refused', 1_000],
+  ]);
+  expect(alerts.map((a) => a.message)).toEqual([
+    `the venue refused the credentials of signing key ${SIGNER}: orders are refused until a new key registers, at the next poll`,
+    `the venue refused the credentials of signing key ${SIGNER}: 3 keys refused in a row: orders are refused until a new key registers in 20 s (a venue or proxy refusing every key: check venue.headerPrefix, venue.brokerId and the venue's URL)`,
+    `the venue refused the credentials of signing key ${SIGNER}: an earlier key; the newest still signs`,
+  ]);
+  expect(alerts[1]?.details).toEqual({ signer: SIGNER, newest: true, waitMs: 20_000, inARow: 3 });
+});
