@@ -65,6 +65,7 @@ export function liveOperations(
     pollFailuresInRow: () => poller.failures,
     lastGoodPollAgeMs: () => poller.lastGoodAgeMs(),
     credentialsExpireAt: () => credentials.current().expiryTs,
+    credentialsCanSign: () => credentials.signingRefusal() === undefined,
     pausedStrategies: () => session.pausedStrategies(),
     strategyTimeouts: () => session.strategyTimeouts(),
     strategyErrors: () => session.strategyErrors(),

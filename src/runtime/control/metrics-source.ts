@@ -13,6 +13,8 @@ export interface MetricsSource {
   /** Ms since the last good poll, on the monotonic clock (undefined before the first). */
   readonly lastGoodPollAgeMs: () => number | undefined;
   readonly credentialsExpireAt: () => number;
+  /** Whether an order can be signed now (no refusal by the venue, not too close to the expiry). */
+  readonly credentialsCanSign: () => boolean;
   readonly pausedStrategies: () => readonly string[];
   readonly strategyTimeouts: () => Readonly<Record<string, number>>;
   readonly strategyErrors: () => Readonly<Record<string, number>>;

@@ -261,6 +261,14 @@ function accountMetrics(context: ScrapeContext): void {
     },
     (g, from) => g.set(from.credentialsExpireAt() / 1000),
   );
+  scrapeGauge(
+    context,
+    {
+      name: 'quanta_credentials_can_sign',
+      help: '1 while an order can be signed: 0 after the venue refused the newest key (until a new one registers) or close to its expiry',
+    },
+    (g, from) => g.set(from.credentialsCanSign() ? 1 : 0),
+  );
 }
 
 function strategyMetrics(context: ScrapeContext): void {

@@ -3,8 +3,9 @@
  * the paper venue revokes, twice in a row: the end-to-end view of what
  * revoked-credentials.test.ts checks part by part. After the first 401 no order goes out with
  * that key and a new key registers at the next poll; after the second, soon after, the bot
- * refuses intents `CREDENTIALS` for the 10 s wait, says so in `/readyz`'s reasons and
- * `GET /status`, then registers a third key and fills again.
+ * refuses intents `CREDENTIALS` for the 10 s wait, says so in `/readyz`'s reasons,
+ * `GET /status` and the `quanta_credentials_can_sign` gauge, then registers a third key and
+ * fills again.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,10 +41,15 @@ afterEach(async () => {
 
 it('a bot whose keys are revoked twice in a row: no order with a refused key, intents refused CREDENTIALS for the wait, a third key, fills again', async () => {
   const accountId = accountIdOf(WALLET_KEY);
-  const config = botConfig(dir, { venueUrl: proxy.url, stateDir: join(dir, 'state') });
+  const config = botConfig(dir, {
+    venueUrl: proxy.url,
+    stateDir: join(dir, 'state'),
+    control: true,
+  });
   let bot: BotWithParts | undefined;
   const statusAfter = new Map<number, BotStatus>();
   const authAfter = new Map<number, number>();
+  const canSignAfter = new Map<number, string>();
   const POLLS = 20;
   const { rows } = await runBotFor(
     {
@@ -52,10 +58,12 @@ it('a bot whose keys are revoked twice in a row: no order with a refused key, in
       log: silentLogger,
       clock,
       polls: POLLS,
-      afterPoll: (n) => {
+      afterPoll: async (n) => {
         if (bot === undefined) throw new Error('the bot has not started');
         statusAfter.set(n, bot.status());
         authAfter.set(n, venue.requestCount(AUTH));
+        const metrics = await (await fetch(`${bot.controlUrl ?? ''}/metrics`)).text();
+        canSignAfter.set(n, /^quanta_credentials_can_sign (\d+)$/m.exec(metrics)?.[1] ?? '');
         // The key of the first registration, then the one registered after its refusal.
         if (n === 2 || n === 4) expect(venue.revokeCredentials(accountId)).toBe(1);
       },
@@ -100,7 +108,12 @@ it('a bot whose keys are revoked twice in a row: no order with a refused key, in
   );
   // Polls 1 s apart: from poll 5's refusal to the new key at poll 15.
   expect(waiting.map(([n]) => n)).toEqual([5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
-  for (const [, status] of waiting) expect(status.ready).toBe(false);
+  for (const [n, status] of waiting) {
+    expect(status.ready).toBe(false);
+    expect(canSignAfter.get(n)).toBe('0');
+  }
+  expect(canSignAfter.get(4)).toBe('1');
+  expect(canSignAfter.get(POLLS)).toBe('1');
   // Every poll of the wait after the refused order refused its intent before signing it.
   expect(statusAfter.get(POLLS)?.refused.CREDENTIALS).toBe(9);
   expect(authAfter.get(POLLS)).toBe((authAfter.get(5) ?? 0) + 1);

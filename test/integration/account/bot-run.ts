@@ -26,6 +26,8 @@ export interface BotConfigOptions {
   readonly credentialTtlMs?: number;
   readonly renewMarginMs?: number;
   readonly logLevel?: string;
+  /** A control server on 127.0.0.1, on a free port. */
+  readonly control?: boolean;
 }
 
 /** The YAML a test writes: dca buying 100 USD of ETH-USD on every snapshot. */
@@ -44,6 +46,7 @@ export function botConfigYaml(options: BotConfigOptions): string {
     poll: { intervalMs: 1000 },
     risk: { capital: '100000' }, // the paper venue's balance: the bot knows its account
     log: { level: options.logLevel ?? 'info' },
+    ...(options.control === true ? { control: { host: '127.0.0.1', port: 0 } } : {}),
     strategies: [
       {
         module: join(ROOT, 'strategies', 'dca.ts'),
@@ -75,7 +78,7 @@ export interface RunPlan {
   /** Polls before the run is stopped. */
   readonly polls: number;
   /** Called after poll `n` (1-based) has settled, before the clock moves on: time jumps go here. */
-  readonly afterPoll?: (n: number) => void;
+  readonly afterPoll?: (n: number) => void | Promise<void>;
 }
 
 /** What a finished run leaves. */
@@ -107,7 +110,7 @@ export async function runBotFor(
       if (signal === controller.signal) {
         await started.settle?.();
         polls += 1;
-        plan.afterPoll?.(polls);
+        await plan.afterPoll?.(polls);
         if (polls >= plan.polls) controller.abort();
       }
       plan.clock.now += ms;

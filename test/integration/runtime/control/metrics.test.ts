@@ -97,6 +97,7 @@ it('exposes the issue’s metrics with bounded labels', async () => {
     'quanta_unrealized_pnl',
     'quanta_net_pnl',
     'quanta_credentials_expiry_timestamp_seconds',
+    'quanta_credentials_can_sign',
     'quanta_strategy_errors_total',
     'quanta_strategy_paused',
     'quanta_trading_mode',
@@ -131,6 +132,7 @@ it('exposes the issue’s metrics with bounded labels', async () => {
   expect(value('quanta_position', '{market="ETH-USD"}')).toBeGreaterThan(0);
   const expiry = value('quanta_credentials_expiry_timestamp_seconds') ?? 0;
   expect(expiry * 1000).toBeGreaterThan(Date.now());
+  expect(value('quanta_credentials_can_sign')).toBe(1);
   for (const sample of all.filter((s) => s.labels.includes('strategy=')))
     expect(sample.labels).toMatch(/strategy="(dca|outside|other|quanta:flatten)"/);
 }, 60_000);
