@@ -138,6 +138,7 @@ it('a paper bot watched and commanded from its page, the token asked off loopbac
   expect(shownAfterMs).toBeLessThanOrEqual(2_000);
   expect(await page.locator('#last-orders').textContent()).toContain('FILLED');
   expect(await page.locator('#positions').textContent()).toContain('ETH-USD');
+  expect(await page.locator('#credentials').textContent()).toMatch(/^expire \d{4}-\d\d-\d\dT/);
 
   // Halt from the page: no order reaches the venue after it.
   await page.click('button[data-mode="halt"]');

@@ -34,7 +34,7 @@ export const PAGE_HTML = `<!doctype html>
     <div class="card"><h2>Unrealized</h2><p id="unrealized">…</p></div>
     <div class="card"><h2>Data</h2><p id="freshness">…</p></div>
     <div class="card"><h2>Orders in flight</h2><p id="in-flight">…</p></div>
-    <div class="card"><h2>Credentials expire</h2><p id="credentials">…</p></div>
+    <div class="card"><h2>Credentials</h2><p id="credentials">…</p></div>
   </section>
   <section><h2>PnL over time (realized from the journal, net live)</h2><svg id="pnl-chart" viewBox="0 0 800 160" preserveAspectRatio="none"></svg></section>
   <section id="bars-section" hidden><h2 id="bars-title">Bars</h2><svg id="bars-chart" viewBox="0 0 800 160" preserveAspectRatio="none"></svg></section>

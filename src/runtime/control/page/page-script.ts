@@ -185,7 +185,7 @@ export const PAGE_SCRIPT = `(function () {
     text('unrealized', money(s.unrealized));
     text('freshness', (s.stale ? 'STALE, ' : '') + 'last good poll ' + ago(s.lastGoodPollAt) + (s.pollFailures > 0 ? ', ' + s.pollFailures + ' failing' : ''));
     text('in-flight', s.inFlight + ' in flight, ' + s.unresolvedOrders + ' unresolved');
-    text('credentials', s.credentialsExpireAt);
+    text('credentials', s.credentials.canSign ? 'expire ' + s.credentials.expiresAt : 'CANNOT SIGN: ' + s.credentials.refusal);
     text('snapshots', s.snapshots);
     text('updated', s.at);
     table('positions', ['Market', 'Amount', 'Avg entry', 'Mark', 'Unrealized PnL', 'Realized PnL', 'Fees'],
