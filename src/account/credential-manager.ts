@@ -16,6 +16,7 @@ import {
   type CredentialRefusal,
 } from './refusal-spacing.ts';
 import { registerSigningKey } from './register-signing-key.ts';
+import type { CredentialState } from './credential-state.ts';
 
 /** Options of {@link CredentialManager}. */
 export interface CredentialManagerOptions {
@@ -67,6 +68,7 @@ export interface CredentialManagerOptions {
 }
 
 export type { CredentialRefusal } from './refusal-spacing.ts';
+export type { CredentialState } from './credential-state.ts';
 
 /** A usable credential: headers for order calls and the key that signs orders. */
 export interface ActiveCredential {
@@ -74,19 +76,6 @@ export interface ActiveCredential {
   readonly signingPrivateKey: Hex;
   readonly subaccountId: string;
   readonly expiryTs: number;
-}
-
-/** The credentials as `GET /status` shows them (no secret: addresses and times only). */
-export interface CredentialState {
-  /** The newest signing key's address. */
-  readonly signer: string;
-  readonly expiryTs: number;
-  /** Why no order can be signed now (see {@link CredentialManager.signingRefusal}); undefined: they can. */
-  readonly signingRefusal: string | undefined;
-  /** Keys of this subaccount the venue refused, kept so in the store. */
-  readonly refusedKeys: number;
-  /** When the newest key was refused: ms until a new one may be registered (0: at the next poll). */
-  readonly newKeyInMs: number | undefined;
 }
 
 /**
@@ -242,10 +231,12 @@ export class CredentialManager {
     const active = this.current();
     const newest = this.#all[0];
     const refused = newest !== undefined && this.#isRefused(newest);
+    const signingRefusal = this.signingRefusal();
     return {
       signer: active.credentials.signerAddress,
       expiryTs: active.expiryTs,
-      signingRefusal: this.signingRefusal(),
+      canSign: signingRefusal === undefined,
+      signingRefusal,
       refusedKeys: this.#all.filter((c) => this.#isRefused(c)).length,
       newKeyInMs: refused ? this.#spacing.waitLeftMs(this.#monotonic()) : undefined,
     };
@@ -305,7 +296,13 @@ export class CredentialManager {
         { signer },
         `the venue refused the credentials of signing key ${signer}, an earlier one: no order goes out with them`,
       );
-      this.#tell({ signer, newest: false, waitMs: 0, inARow: 0 });
+      this.#tell({
+        signer,
+        newest: false,
+        waitMs: 0,
+        inARow: 0,
+        signingRefusal: this.signingRefusal(),
+      });
       return;
     }
     const { waitMs, inARow } = this.#spacing.refused(this.#monotonic());
@@ -320,7 +317,7 @@ export class CredentialManager {
         `the venue refused the credentials of signing key ${signer} too, soon after the last new key: registering again in ${waitMs} ms (${REFUSED_EVERY_KEY_HINT})`,
       );
     }
-    this.#tell({ signer, newest: true, waitMs, inARow });
+    this.#tell({ signer, newest: true, waitMs, inARow, signingRefusal: this.signingRefusal() });
   }
 
   async #registerNewKey(signal?: AbortSignal): Promise<StoredCredential> {
@@ -349,11 +346,11 @@ export class CredentialManager {
     try {
       this.#options.store.save(stored, now());
     } catch (error) {
-      if (isQuantaError(error)) throw error;
+      // The venue holds the key now: say so, whatever kept it from the store.
       throw new QuantaError(
         ErrorCodes.CREDENTIAL_STORE,
         `the venue registered signing key ${issued.signerAddress}, but it could not be stored: ${summarizeError(error).message}`,
-        { cause: error },
+        { cause: error, ...(isQuantaError(error) ? { details: error.details } : {}) },
       );
     }
     this.#all = this.#mine();

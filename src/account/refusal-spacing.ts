@@ -8,6 +8,11 @@ export interface CredentialRefusal {
   readonly waitMs: number;
   /** When the newest: refusals of new keys in a row, this one included. */
   readonly inARow: number;
+  /**
+   * Why no order can be signed after this refusal (`CredentialManager.signingRefusal`);
+   * undefined when the newest key still signs (an earlier key was refused, the newest not).
+   */
+  readonly signingRefusal: string | undefined;
 }
 
 /** What to check when the venue refuses key after key. */

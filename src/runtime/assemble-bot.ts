@@ -133,6 +133,9 @@ export async function assembleBot(
     client,
     liveAdditions(options, state),
   );
+  const symbolOf = symbolLookup(core.markets);
+  // Before recovery: its lookups can meet the venue refusing a key, an alert (README).
+  watchAlerts(config, core, trading, state, symbolOf);
   recoverOrders(core, trading);
   if (options.warmup !== undefined)
     await preloadHistory({
@@ -143,9 +146,7 @@ export async function assembleBot(
       now: core.options.time.now(),
       log,
     });
-  const symbolOf = symbolLookup(core.markets);
   const operations = liveOperations(core, trading, state, symbolOf);
-  watchAlerts(config, core, trading, state, symbolOf);
   const loop = liveLoop(options, core, trading, state, operations);
   const controlUrl = await startControl(options, operations, cleanup);
   state.alertRoute.watch?.started({

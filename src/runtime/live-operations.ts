@@ -65,7 +65,7 @@ export function liveOperations(
     pollFailuresInRow: () => poller.failures,
     lastGoodPollAgeMs: () => poller.lastGoodAgeMs(),
     credentialsExpireAt: () => credentials.current().expiryTs,
-    credentialsCanSign: () => credentials.signingRefusal() === undefined,
+    credentialsCanSign: () => credentials.state().canSign,
     pausedStrategies: () => session.pausedStrategies(),
     strategyTimeouts: () => session.strategyTimeouts(),
     strategyErrors: () => session.strategyErrors(),

@@ -97,12 +97,16 @@ export class AlertWatch {
 
   /** The venue refused a signing key's credentials (a 401: revoked). */
   credentialsRefused(refusal: CredentialRefusal): void {
-    const { signer, newest, waitMs, inARow } = refusal;
-    const then = !newest
-      ? 'an earlier key; the newest still signs'
-      : waitMs === 0
-        ? 'orders are refused until a new key registers, at the next poll'
-        : `${inARow} keys refused in a row: orders are refused until a new key registers in ${Math.ceil(waitMs / 1000)} s (${REFUSED_EVERY_KEY_HINT})`;
+    const { signer, newest, waitMs, inARow, signingRefusal } = refusal;
+    let then: string;
+    if (!newest)
+      then =
+        signingRefusal === undefined
+          ? 'an earlier key; the newest still signs'
+          : `an earlier key; orders cannot be signed either: ${signingRefusal}`;
+    else if (waitMs === 0) then = 'orders are refused until a new key registers, at the next poll';
+    else
+      then = `${inARow} keys refused in a row: orders are refused until a new key registers in ${Math.ceil(waitMs / 1000)} s (${REFUSED_EVERY_KEY_HINT})`;
     this.#send(
       'credentials-refused',
       `the venue refused the credentials of signing key ${signer}: ${then}`,

@@ -104,7 +104,10 @@ export interface CredentialsJson {
   readonly refusal: string | null;
   /** Keys of this subaccount the venue refused. */
   readonly refusedKeys: number;
-  /** When the newest key was refused: when a new one may be registered (at the next poll from then). */
+  /**
+   * Null unless the newest key was refused; then when a new one may be registered, at the next
+   * poll from then (at or before `at`: due now).
+   */
   readonly newKeyAfter: string | null;
 }
 
@@ -113,7 +116,7 @@ export function credentialsJson(state: CredentialState, now: number): Credential
   return {
     signer: state.signer,
     expiresAt: new Date(state.expiryTs).toISOString(),
-    canSign: state.signingRefusal === undefined,
+    canSign: state.canSign,
     refusal: state.signingRefusal ?? null,
     refusedKeys: state.refusedKeys,
     newKeyAfter:

@@ -4,8 +4,8 @@
  * with nonce + 1 → orders keep working with the new key and, until it expires, with the old one.
  * Against the paper venue on port 0, venue and client reading one injected clock.
  */
-import { readFileSync, statSync, unlinkSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generatePrivateKey } from 'viem/accounts';
 import { CredentialStore } from '../../../src/account/credential-store.ts';
@@ -229,5 +229,23 @@ describe('credential lifecycle against the paper venue', () => {
     await h.manager().ensure();
     const text = readFileSync(h.credentialsPath, 'utf8').toLowerCase();
     expect(text).not.toContain(WALLET_KEY.slice(2).toLowerCase());
+  });
+
+  it('a key the venue registered but that cannot be stored: an error that says so, and no secret', async () => {
+    // The state dir's place is taken by a file: the credential file cannot be written.
+    const blocked = join(h.dir, 'blocked');
+    writeFileSync(blocked, 'not a folder');
+    const failure: unknown = await h
+      .manager(join(blocked, 'credentials.json'))
+      .ensure()
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(QuantaError);
+    const error = failure as QuantaError;
+    expect(error.code).toBe(ErrorCodes.CREDENTIAL_STORE);
+    expect(error.message).toMatch(
+      /^the venue registered signing key 0x[0-9a-fA-F]{40}, but it could not be stored: /,
+    );
+    expect(h.venue.requestCount(AUTH)).toBe(1);
+    expect(error.message.toLowerCase()).not.toContain(WALLET_KEY.slice(2).toLowerCase());
   });
 });

@@ -122,6 +122,10 @@ it('keys refused again and again (a config error): the first new key at once, th
   let monotonic = 0;
   const manager = h.manager(undefined, { headerPrefix: 'Wrong-', monotonic: () => monotonic });
   const told: CredentialRefusal[] = [];
+  // A listener that throws stops neither the refusal nor the listeners after it.
+  manager.onRefused(() => {
+    throw new Error('listener down');
+  });
   manager.onRefused((refusal) => told.push(refusal));
   const client = httpVenueClient({ read: h.connection, write: h.connection, credentials: manager });
   const refuseCurrent = async (): Promise<string> => {

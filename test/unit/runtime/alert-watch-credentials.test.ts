@@ -4,6 +4,7 @@ import { AlertWatch } from '../../../src/runtime/control/alert-watch.ts';
 import type { Alert } from '../../../src/runtime/control/notifier.ts';
 
 const SIGNER = '0x45f8924221D9Da55123C8E2569A52f0622Ec663D';
+const NEWEST = '0x0aB7d8a5cbcF4f1dD3dE4C2a1f0b9e8D7c6B5A49';
 
 function watch(): { watch: AlertWatch; alerts: Alert[] } {
   const alerts: Alert[] = [];
@@ -21,10 +22,38 @@ function watch(): { watch: AlertWatch; alerts: Alert[] } {
 
 it('says whether orders stop, and for how long, in each case', () => {
   const { watch: w, alerts } = watch();
-  w.credentialsRefused({ signer: SIGNER, newest: true, waitMs: 0, inARow: 1 });
-  w.credentialsRefused({ signer: SIGNER, newest: true, waitMs: 20_000, inARow: 3 });
-  w.credentialsRefused({ signer: SIGNER, newest: false, waitMs: 0, inARow: 0 });
+  const refusedNewest = `the venue refused the credentials of signing key ${NEWEST}; a new key is due`;
+  w.credentialsRefused({
+    signer: SIGNER,
+    newest: true,
+    waitMs: 0,
+    inARow: 1,
+    signingRefusal: refusedNewest,
+  });
+  w.credentialsRefused({
+    signer: SIGNER,
+    newest: true,
+    waitMs: 20_000,
+    inARow: 3,
+    signingRefusal: refusedNewest,
+  });
+  w.credentialsRefused({
+    signer: SIGNER,
+    newest: false,
+    waitMs: 0,
+    inARow: 0,
+    signingRefusal: undefined,
+  });
+  // An earlier key refused after the newest was: no "the newest still signs".
+  w.credentialsRefused({
+    signer: SIGNER,
+    newest: false,
+    waitMs: 0,
+    inARow: 0,
+    signingRefusal: refusedNewest,
+  });
   expect(alerts.map((a) => [a.kind, a.at])).toEqual([
+    ['credentials-refused', 1_000],
     ['credentials-refused', 1_000],
     ['credentials-refused', 1_000],
     ['credentials-refused', 1_000],
@@ -33,6 +62,7 @@ it('says whether orders stop, and for how long, in each case', () => {
     `the venue refused the credentials of signing key ${SIGNER}: orders are refused until a new key registers, at the next poll`,
     `the venue refused the credentials of signing key ${SIGNER}: 3 keys refused in a row: orders are refused until a new key registers in 20 s (a venue or proxy refusing every key: check venue.headerPrefix, venue.brokerId and the venue's URL)`,
     `the venue refused the credentials of signing key ${SIGNER}: an earlier key; the newest still signs`,
+    `the venue refused the credentials of signing key ${SIGNER}: an earlier key; orders cannot be signed either: ${refusedNewest}`,
   ]);
   expect(alerts[1]?.details).toEqual({ signer: SIGNER, newest: true, waitMs: 20_000, inARow: 3 });
 });
