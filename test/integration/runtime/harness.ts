@@ -310,8 +310,6 @@ export interface SeenOrder {
   readonly body: string;
   /** The signing key's address its headers name, as sent ('' when none). */
   readonly signer: string;
-  /** The status the client was answered, once it was (undefined: not answered, or not yet). */
-  status?: number;
 }
 
 /**
@@ -329,6 +327,8 @@ export interface OrderProxy {
   readonly url: string;
   /** Order requests in arrival order. */
   readonly orders: SeenOrder[];
+  /** The status each of `orders` was answered (undefined: not answered, or not yet). */
+  readonly statuses: (number | undefined)[];
   /** Order requests held unanswered right now. */
   held(): number;
   /** Requests of any kind received and not answered yet (held ones included). */
@@ -362,6 +362,7 @@ export async function startOrderProxy(
   decide: (n: number) => ProxyAction,
 ): Promise<OrderProxy> {
   const orders: SeenOrder[] = [];
+  const statuses: (number | undefined)[] = [];
   let held = 0;
   let open = 0;
   const server = createServer((req, res) => {
@@ -379,19 +380,20 @@ export async function startOrderProxy(
       const body = Buffer.concat(chunks);
       const isOrder = req.method === 'POST' && req.url === '/api/v1/order';
       let action: ProxyAction = 'forward';
-      let seen: SeenOrder | undefined;
+      let seenAt: number | undefined;
       if (isOrder) {
         const signature = req.headers['service-signature'];
         const signerHeader = Object.keys(req.headers).find((name) =>
           name.endsWith('signer-address'),
         );
         const signer = signerHeader === undefined ? undefined : req.headers[signerHeader];
-        seen = {
+        seenAt = orders.length;
+        orders.push({
           signature: typeof signature === 'string' ? signature : '',
           body: body.toString('utf8'),
           signer: typeof signer === 'string' ? signer : '',
-        };
-        orders.push(seen);
+        });
+        statuses.push(undefined);
         action = decide(orders.length);
       }
       const answer = (
@@ -400,7 +402,7 @@ export async function startOrderProxy(
         type = 'application/json',
         date?: string | null,
       ): void => {
-        if (seen !== undefined) seen.status = status;
+        if (seenAt !== undefined) statuses[seenAt] = status;
         res.writeHead(status, { 'content-type': type, ...(date == null ? {} : { date }) });
         res.end(text);
       };
@@ -444,6 +446,7 @@ export async function startOrderProxy(
   return {
     url: `http://127.0.0.1:${port}`,
     orders,
+    statuses,
     held: () => held,
     inFlight: () => open,
     close: () =>
