@@ -235,9 +235,9 @@ export const COMMANDS = {
   },
   status: {
     summary:
-      "a running or stopped bot's mode, positions, open, unresolved and last orders, read from its journal",
+      "a running or stopped bot's mode, positions, open, unresolved and last orders, read from its journal, and its signing keys",
     about:
-      "Reads a running or stopped bot's journal (read-only, safe beside the bot): trading mode,\npositions, open and unresolved orders, the last orders.",
+      "Reads a running or stopped bot's journal (read-only, safe beside the bot): trading mode,\npositions, open and unresolved orders, the last orders; and from its credential file the\nsigning keys it keeps, which the venue refused (addresses and times, never a secret).",
     flags: {
       config,
       json: { help: 'print the status as JSON' },

@@ -60,5 +60,12 @@ export function formatStatus(status: BotStatus): string {
   section('open orders', status.openOrders);
   section('unresolved orders (unknown outcome: check the venue)', status.unresolvedOrders);
   section('last orders', status.lastOrders);
+  const { credentials } = status;
+  if (credentials.error !== null) lines.push(`credentials: ${credentials.error}`);
+  else lines.push(`credentials: ${credentials.keys.length === 0 ? 'none stored' : ''}`.trimEnd());
+  for (const [i, key] of credentials.keys.entries())
+    lines.push(
+      `  ${key.signer} expires ${key.expiresAt}${key.refusedAt === null ? '' : `, refused by the venue at ${key.refusedAt}`}${i === 0 ? ' (newest: signs the orders unless refused)' : ''}`,
+    );
   return `${lines.join('\n')}\n`;
 }

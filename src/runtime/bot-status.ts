@@ -11,7 +11,9 @@ import {
 } from '../execution/trading-mode.ts';
 import { formatX18 } from '../money/index.ts';
 import { keptPrecision } from './kept-precision.ts';
-import { journalPathOf } from './state-paths.ts';
+import { journalPathOf, statePaths } from './state-paths.ts';
+import { CredentialStore } from '../account/credential-store.ts';
+import { summarizeError } from '../errors/index.ts';
 
 /** One order as `quanta status` shows it (decimal strings). */
 export interface StatusOrder {
@@ -53,6 +55,42 @@ export interface BotStatus {
   readonly unresolvedOrders: readonly StatusOrder[];
   readonly lastOrders: readonly StatusOrder[];
   readonly ordersByState: Partial<Record<OrderState, number>>;
+  /** The signing keys kept in the state dir's credential file (no secret), or why it could not be read. */
+  readonly credentials: StatusCredentials;
+}
+
+/** The credential file as `quanta status` shows it: addresses and times, never a secret. */
+export interface StatusCredentials {
+  readonly file: string;
+  /** Newest first: the first one signs the bot's orders, unless the venue refused it. */
+  readonly keys: readonly {
+    signer: string;
+    venue: string;
+    expiresAt: string;
+    /** When the venue refused it (a 401: revoked), or null. */
+    refusedAt: string | null;
+  }[];
+  /** Why the file could not be read, or null. */
+  readonly error: string | null;
+}
+
+/**
+ * The credential file of `config`'s state dir (an absent file: no keys). Read as the bot reads
+ * it, which tightens a file readable by others to 0600 and writes nothing else.
+ */
+function statusCredentials(config: Config): StatusCredentials {
+  const file = statePaths(config.state.dir, config.venue).credentials;
+  try {
+    const keys = new CredentialStore(file).load().map((c) => ({
+      signer: c.signerAddress,
+      venue: c.venue,
+      expiresAt: new Date(c.expiryTs).toISOString(),
+      refusedAt: c.refusedAt === undefined ? null : new Date(c.refusedAt).toISOString(),
+    }));
+    return { file, keys, error: null };
+  } catch (error) {
+    return { file, keys: [], error: summarizeError(error).message };
+  }
 }
 
 /**
@@ -112,6 +150,7 @@ export function readBotStatus(config: Config, lastOrders = 10): BotStatus {
       unresolvedOrders: journal.inStates(UNRESOLVED_STATES).map(statusOrder),
       lastOrders: journal.latest(lastOrders).map(statusOrder),
       ordersByState: journal.countByState(),
+      credentials: statusCredentials(config),
     };
   } finally {
     journal.close();

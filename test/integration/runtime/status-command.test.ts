@@ -3,6 +3,7 @@
  * running bot and after it stopped; the commanded trading mode is kept in the journal, so a
  * halted bot stays halted across a restart and the status says so.
  */
+import { readFileSync } from 'node:fs';
 import { afterEach, expect, it } from 'vitest';
 import { OrderJournal } from '../../../src/execution/journal.ts';
 import { MODE_SCOPE, TradingModes } from '../../../src/execution/trading-mode.ts';
@@ -71,6 +72,20 @@ it('quanta status shows positions and orders beside the running bot, and the kep
   ]);
   expect(live.openOrders).toEqual([]);
   expect(live.ordersByState).toEqual({ FILLED: 1 });
+  // The signing key the bot registered, from its credential file: addresses and times only.
+  const stored = JSON.parse(readFileSync(live.credentials.file, 'utf8')) as {
+    credentials: { signerAddress: string; serviceSecret: string; signingPrivateKey: string }[];
+  };
+  expect(live.credentials).toMatchObject({
+    error: null,
+    keys: [{ signer: stored.credentials[0]?.signerAddress, refusedAt: null }],
+  });
+  const shown = JSON.stringify(live);
+  for (const secret of [
+    stored.credentials[0]?.serviceSecret,
+    stored.credentials[0]?.signingPrivateKey.slice(2),
+  ])
+    expect(shown).not.toContain(secret);
   await running.stop();
 
   // An operator halted it (as POST /halt does): the mode is in the journal for the next start.

@@ -60,7 +60,7 @@ describe('the command table', () => {
         quanta compare --journal STATE_DIR --data PATH [--config FILE] [--report DIR] [--json] [--latency-ms N] [--slippage-bps N] [--maker-fee-bps N] [--taker-fee-bps N]
             pair every order of a live run (its journal) with its backtest on the run's recording; per-order divergence and the PnL gap by cause
         quanta status [--config FILE] [--json] [--last N]
-            a running or stopped bot's mode, positions, open, unresolved and last orders, read from its journal
+            a running or stopped bot's mode, positions, open, unresolved and last orders, read from its journal, and its signing keys
         quanta journal [--config FILE] [--journal FILE] [--out FILE] [--json] [ACTION]
             check a bot's order journal (exit 4 if damaged), salvage what can be read, or back a live one up
         quanta params [--config FILE] [--json] [ACTION...]

@@ -40,6 +40,7 @@ describe('quanta status in a terminal', () => {
         unresolvedOrders: [],
         lastOrders: [],
         ordersByState: { FILLED: 3 },
+        credentials: { file: '/state/credentials.json', keys: [], error: null },
       }),
     ).toBe(
       [
@@ -53,8 +54,54 @@ describe('quanta status in a terminal', () => {
         'open orders: none',
         'unresolved orders (unknown outcome: check the venue): none',
         'last orders: none',
+        'credentials: none stored',
         '',
       ].join('\n'),
     );
+  });
+
+  it('shows the stored signing keys newest first, and which the venue refused', () => {
+    const status = {
+      journal: '/state/journal.sqlite',
+      mode: 'trading' as const,
+      positions: [],
+      openOrders: [],
+      unresolvedOrders: [],
+      lastOrders: [],
+      ordersByState: {},
+    };
+    const keys = [
+      {
+        signer: '0x45f8924221D9Da55123C8E2569A52f0622Ec663D',
+        venue: 'https://venue.example',
+        expiresAt: '2026-03-02T13:00:00.000Z',
+        refusedAt: '2026-03-02T12:10:00.000Z',
+      },
+      {
+        signer: '0x0aB7d8a5cbcF4f1dD3dE4C2a1f0b9e8D7c6B5A49',
+        venue: 'https://venue.example',
+        expiresAt: '2026-03-02T12:30:00.000Z',
+        refusedAt: null,
+      },
+    ];
+    const file = '/state/credentials.json';
+    expect(
+      formatStatus({ ...status, credentials: { file, keys, error: null } })
+        .split('\n')
+        .slice(-4),
+    ).toEqual([
+      'credentials:',
+      '  0x45f8924221D9Da55123C8E2569A52f0622Ec663D expires 2026-03-02T13:00:00.000Z, refused by the venue at 2026-03-02T12:10:00.000Z (newest: signs the orders unless refused)',
+      '  0x0aB7d8a5cbcF4f1dD3dE4C2a1f0b9e8D7c6B5A49 expires 2026-03-02T12:30:00.000Z',
+      '',
+    ]);
+    expect(
+      formatStatus({
+        ...status,
+        credentials: { file, keys: [], error: `credential file ${file} is unreadable` },
+      })
+        .split('\n')
+        .slice(-2),
+    ).toEqual([`credentials: credential file ${file} is unreadable`, '']);
   });
 });
