@@ -46,13 +46,15 @@ export class CredentialStore {
 
   /**
    * Every stored credential, newest first (empty when the file does not exist).
+   * @param options.tightenMode - make a file others can read 0600 (default; off for read-only
+   *   readers such as `quanta status`).
    * @throws QuantaError `QUANTA_CREDENTIAL_STORE` for an unreadable or corrupt file.
    */
-  load(): StoredCredential[] {
+  load({ tightenMode = true }: { readonly tightenMode?: boolean } = {}): StoredCredential[] {
     if (!existsSync(this.path)) return [];
     let parsed: unknown;
     try {
-      if ((statSync(this.path).mode & 0o077) !== 0) chmodSync(this.path, 0o600);
+      if (tightenMode && (statSync(this.path).mode & 0o077) !== 0) chmodSync(this.path, 0o600);
       parsed = JSON.parse(readFileSync(this.path, 'utf8'));
     } catch (cause) {
       throw new QuantaError(

@@ -10,7 +10,8 @@ import { ExitCode } from './exit-codes.ts';
 
 /**
  * `quanta status`: the state of a running or stopped bot, read from its journal (read-only, safe
- * beside the bot): trading mode, positions, open and unresolved orders, the last orders.
+ * beside the bot): trading mode, positions, open and unresolved orders, the last orders; and the
+ * signing keys in its credential file, newest first, with the venue's refusals.
  */
 export async function run({ flags }: CommandInput<typeof COMMANDS.status>): Promise<number> {
   const last = Number(flags.last);
@@ -63,9 +64,9 @@ export function formatStatus(status: BotStatus): string {
   const { credentials } = status;
   if (credentials.error !== null) lines.push(`credentials: ${credentials.error}`);
   else lines.push(`credentials: ${credentials.keys.length === 0 ? 'none stored' : ''}`.trimEnd());
-  for (const [i, key] of credentials.keys.entries())
+  for (const key of credentials.keys)
     lines.push(
-      `  ${key.signer} expires ${key.expiresAt}${key.refusedAt === null ? '' : `, refused by the venue at ${key.refusedAt}`}${i === 0 ? ' (newest: signs the orders unless refused)' : ''}`,
+      `  ${key.signer} for ${key.venue}, expires ${key.expiresAt}${key.refusedAt === null ? '' : `, refused by the venue at ${key.refusedAt}`}`,
     );
   return `${lines.join('\n')}\n`;
 }

@@ -11,7 +11,7 @@ import {
 } from '../execution/trading-mode.ts';
 import { formatX18 } from '../money/index.ts';
 import { keptPrecision } from './kept-precision.ts';
-import { journalPathOf, statePaths } from './state-paths.ts';
+import { credentialsPathOf, journalPathOf } from './state-paths.ts';
 import { CredentialStore } from '../account/credential-store.ts';
 import { summarizeError } from '../errors/index.ts';
 
@@ -62,7 +62,7 @@ export interface BotStatus {
 /** The credential file as `quanta status` shows it: addresses and times, never a secret. */
 export interface StatusCredentials {
   readonly file: string;
-  /** Newest first: the first one signs the bot's orders, unless the venue refused it. */
+  /** Newest first, for every venue and subaccount the file holds. */
   readonly keys: readonly {
     signer: string;
     venue: string;
@@ -75,13 +75,13 @@ export interface StatusCredentials {
 }
 
 /**
- * The credential file of `config`'s state dir (an absent file: no keys). Read as the bot reads
- * it, which tightens a file readable by others to 0600 and writes nothing else.
+ * The credential file of `config`'s state dir (an absent file: no keys), read without writing
+ * anything: neither the folder an embedded venue's bot empties at start nor the file's mode.
  */
 function statusCredentials(config: Config): StatusCredentials {
-  const file = statePaths(config.state.dir, config.venue).credentials;
+  const file = credentialsPathOf(config.state.dir, config.venue);
   try {
-    const keys = new CredentialStore(file).load().map((c) => ({
+    const keys = new CredentialStore(file).load({ tightenMode: false }).map((c) => ({
       signer: c.signerAddress,
       venue: c.venue,
       expiresAt: new Date(c.expiryTs).toISOString(),

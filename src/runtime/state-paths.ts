@@ -14,16 +14,20 @@ export interface StatePaths {
   readonly paperWalletKey: string | undefined;
 }
 
-/**
- * The state files of a bot. An embedded paper venue is new in every process and knows neither
- * earlier credentials nor earlier orders, so fully embedded runs keep theirs in `paper/`, emptied
- * at start; a real venue's files live in `state.dir` itself and survive restarts.
- *
- * @param venue - `venue.writeUrl` and `venue.readUrl` as written in the config (`embedded` or a
- *   URL). Only when both are `embedded` is the paper directory used (and emptied).
- * @throws QuantaError `QUANTA_CONFIG_INVALID` for a venue embedded for one API only: emptying
- *   state at start, or a throwaway key, would lose a real venue's orders or funds.
- */
+/** A bot's state folder for this venue: `state.dir`, or its `paper/` for a fully embedded one. */
+function stateFolderOf(
+  stateDir: string,
+  venue: { readonly writeUrl: string; readonly readUrl: string },
+): { readonly root: string; readonly dir: string; readonly embedded: boolean } {
+  const mode = venueMode(venue);
+  if (mode === 'mixed') {
+    throw new QuantaError(ErrorCodes.CONFIG_INVALID, `venue: ${MIXED_VENUE_MESSAGE}`);
+  }
+  const root = resolve(stateDir);
+  const embedded = mode === 'embedded';
+  return { root, dir: embedded ? join(root, 'paper') : root, embedded };
+}
+
 /**
  * Where a bot with this state dir and venue keeps its journal, without touching anything (for
  * readers such as `quanta status`; {@link statePaths} empties an embedded venue's folder).
@@ -32,29 +36,40 @@ export function journalPathOf(
   stateDir: string,
   venue: { readonly writeUrl: string; readonly readUrl: string },
 ): string {
-  const mode = venueMode(venue);
-  if (mode === 'mixed') {
-    throw new QuantaError(ErrorCodes.CONFIG_INVALID, `venue: ${MIXED_VENUE_MESSAGE}`);
-  }
-  const root = resolve(stateDir);
-  return join(mode === 'embedded' ? join(root, 'paper') : root, 'journal.sqlite');
+  return join(stateFolderOf(stateDir, venue).dir, 'journal.sqlite');
 }
 
+/**
+ * Where a bot with this state dir and venue keeps its credentials, without touching anything
+ * (for readers such as `quanta status`).
+ */
+export function credentialsPathOf(
+  stateDir: string,
+  venue: { readonly writeUrl: string; readonly readUrl: string },
+): string {
+  return join(stateFolderOf(stateDir, venue).dir, 'credentials.json');
+}
+
+/**
+ * The state files of a bot. An embedded paper venue is new in every process and knows neither
+ * earlier credentials nor earlier orders, so fully embedded runs keep theirs in `paper/`, emptied
+ * here, at start; a real venue's files live in `state.dir` itself and survive restarts. Readers
+ * use {@link journalPathOf} and {@link credentialsPathOf}, which empty nothing.
+ *
+ * @param venue - `venue.writeUrl` and `venue.readUrl` as written in the config (`embedded` or a
+ *   URL). Only when both are `embedded` is the paper directory used (and emptied).
+ * @throws QuantaError `QUANTA_CONFIG_INVALID` for a venue embedded for one API only: emptying
+ *   state at start, or a throwaway key, would lose a real venue's orders or funds.
+ */
 export function statePaths(
   stateDir: string,
   venue: { readonly writeUrl: string; readonly readUrl: string },
 ): StatePaths {
-  const mode = venueMode(venue);
-  if (mode === 'mixed') {
-    throw new QuantaError(ErrorCodes.CONFIG_INVALID, `venue: ${MIXED_VENUE_MESSAGE}`);
-  }
-  const root = resolve(stateDir);
-  const embedded = mode === 'embedded';
-  const dir = embedded ? join(root, 'paper') : root;
+  const { root, dir, embedded } = stateFolderOf(stateDir, venue);
   if (embedded) rmSync(dir, { recursive: true, force: true });
   return {
-    journal: join(dir, 'journal.sqlite'),
-    credentials: join(dir, 'credentials.json'),
+    journal: journalPathOf(stateDir, venue),
+    credentials: credentialsPathOf(stateDir, venue),
     paperWalletKey: embedded ? join(root, 'paper-wallet.key') : undefined,
   };
 }

@@ -91,8 +91,8 @@ describe('quanta status in a terminal', () => {
         .slice(-4),
     ).toEqual([
       'credentials:',
-      '  0x45f8924221D9Da55123C8E2569A52f0622Ec663D expires 2026-03-02T13:00:00.000Z, refused by the venue at 2026-03-02T12:10:00.000Z (newest: signs the orders unless refused)',
-      '  0x0aB7d8a5cbcF4f1dD3dE4C2a1f0b9e8D7c6B5A49 expires 2026-03-02T12:30:00.000Z',
+      '  0x45f8924221D9Da55123C8E2569A52f0622Ec663D for https://venue.example, expires 2026-03-02T13:00:00.000Z, refused by the venue at 2026-03-02T12:10:00.000Z',
+      '  0x0aB7d8a5cbcF4f1dD3dE4C2a1f0b9e8D7c6B5A49 for https://venue.example, expires 2026-03-02T12:30:00.000Z',
       '',
     ]);
     expect(
