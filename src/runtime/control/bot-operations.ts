@@ -167,6 +167,7 @@ export class BotOperations {
     const value = this.accountValue();
     const lastOrders = this.#options.config.control?.lastOrders ?? 20;
     const reasons = this.notReadyReasons();
+    const keys = credentials.state();
     return {
       at: new Date(this.#options.now()).toISOString(),
       mode: modes.mode,
@@ -223,8 +224,8 @@ export class BotOperations {
             params: jsonSafe(this.#options.params.current()),
             paramChanges: this.#options.params.audit().slice(-STATUS_PARAM_CHANGES).reverse(),
           }),
-      credentialsExpireAt: new Date(credentials.current().expiryTs).toISOString(),
-      credentials: credentialsJson(credentials.state(), this.#options.now()),
+      credentialsExpireAt: new Date(keys.expiryTs).toISOString(),
+      credentials: credentialsJson(keys, this.#options.now()),
       openOrders: journal.inStates(OPEN_ORDER_STATES).map(orderJson),
       lastOrders: journal.latest(lastOrders).map(orderJson),
     };
