@@ -167,9 +167,12 @@ export class BotOperations {
     const value = this.accountValue();
     const lastOrders = this.#options.config.control?.lastOrders ?? 20;
     const reasons = this.notReadyReasons();
+    // One reading for `at` and the credentials' times: `newKeyAfter` at or before `at` means
+    // due now, which a second, later reading would break by the milliseconds between them.
+    const nowMs = this.#options.now();
     const keys = credentials.state();
     return {
-      at: new Date(this.#options.now()).toISOString(),
+      at: new Date(nowMs).toISOString(),
       mode: modes.mode,
       ready: reasons.length === 0,
       notReadyReasons: reasons,
@@ -225,7 +228,7 @@ export class BotOperations {
             paramChanges: this.#options.params.audit().slice(-STATUS_PARAM_CHANGES).reverse(),
           }),
       credentialsExpireAt: new Date(keys.expiryTs).toISOString(),
-      credentials: credentialsJson(keys, this.#options.now()),
+      credentials: credentialsJson(keys, nowMs),
       openOrders: journal.inStates(OPEN_ORDER_STATES).map(orderJson),
       lastOrders: journal.latest(lastOrders).map(orderJson),
     };

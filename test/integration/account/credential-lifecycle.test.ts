@@ -7,7 +7,8 @@
 import { readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generatePrivateKey } from 'viem/accounts';
+import { keccak256, toHex } from 'viem';
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { CredentialStore } from '../../../src/account/credential-store.ts';
 import { ErrorCodes, QuantaError } from '../../../src/errors/index.ts';
 import { httpVenueClient } from '../../../src/venue/http-venue-client.ts';
@@ -235,8 +236,9 @@ describe('credential lifecycle against the paper venue', () => {
     // The state dir's place is taken by a file: the credential file cannot be written.
     const blocked = join(h.dir, 'blocked');
     writeFileSync(blocked, 'not a folder');
+    const signingKey = keccak256(toHex('quanta unstored signing key'));
     const failure: unknown = await h
-      .manager(join(blocked, 'credentials.json'))
+      .manager(join(blocked, 'credentials.json'), { generateSigningKey: () => signingKey })
       .ensure()
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(QuantaError);
@@ -246,6 +248,13 @@ describe('credential lifecycle against the paper venue', () => {
       /^the venue registered signing key 0x[0-9a-fA-F]{40}, but it could not be stored: /,
     );
     expect(h.venue.requestCount(AUTH)).toBe(1);
-    expect(error.message.toLowerCase()).not.toContain(WALLET_KEY.slice(2).toLowerCase());
+    // What could leak here is what the registration just made: the new signing key and the
+    // service secret the venue issued (64 hex digits each; an address has 40).
+    const said = [error.message, ...(error.details ?? [])].join('\n').toLowerCase();
+    // The key made for it is the one the message names: what must not show is known.
+    expect(said).toContain(privateKeyToAddress(signingKey).toLowerCase());
+    expect(said).not.toContain(signingKey.slice(2).toLowerCase());
+    expect(said).not.toContain(WALLET_KEY.slice(2).toLowerCase());
+    expect(said).not.toMatch(/[0-9a-f]{64}/);
   });
 });

@@ -55,10 +55,13 @@ export interface AccountHarness {
   readonly connection: VenueConnection;
   readonly dir: string;
   readonly credentialsPath: string;
-  /** A manager on `path` (default `credentialsPath`), with a 429 sleep or a permit if given. */
+  /** A manager on `path` (default `credentialsPath`), with a 429 sleep, a permit or signing keys if given. */
   manager(
     path?: string,
-    extra?: Pick<CredentialManagerOptions, 'sleep' | 'takePermit' | 'monotonic'> & {
+    extra?: Pick<
+      CredentialManagerOptions,
+      'sleep' | 'takePermit' | 'monotonic' | 'generateSigningKey'
+    > & {
       headerPrefix?: string;
     },
   ): CredentialManager;
