@@ -36,6 +36,9 @@ import { StatusLine } from './status-line.ts';
 import type { TradingLoop } from './trading-loop.ts';
 import { preloadHistory } from './warmup-history.ts';
 
+/** The signal of a wait nothing cancels. */
+const UNCANCELLED = new AbortController().signal;
+
 /** The system's clocks and timers, or the ones a test injects through {@link BotOptions}. */
 function botTimeOf(options: BotOptions): BotTime {
   return {
@@ -59,6 +62,7 @@ function liveStartUp(
   cleanup: CleanupStack,
 ): BotStartUp {
   const { config, log } = options;
+  const botSleep = options.sleep ?? systemSleep;
   return {
     async listMarkets(client, budget) {
       // Market parameters are needed to check the configured symbols and to book recovered
@@ -84,6 +88,9 @@ function liveStartUp(
         takePermit: (signal) => budget.take('order', signal),
         now: options.now ?? systemClock.now,
         monotonic: options.monotonic ?? systemClock.monotonic,
+        // The registrations' 429 waits, at start and at every renewal: the bot's sleep (a test's
+        // injected one too). A registration without a signal of its own waits uncancelled.
+        sleep: (ms, signal) => botSleep(ms, signal ?? UNCANCELLED),
         log,
       }),
     openJournal() {

@@ -28,6 +28,8 @@ export interface OpenCredentialsOptions {
   readonly now: () => number;
   /** The monotonic clock (the wait between registrations after refusals); default `now`. */
   readonly monotonic?: () => number;
+  /** Waits out a 429's `Retry-After` during a registration; default a real timer. */
+  readonly sleep?: CredentialManagerOptions['sleep'];
   readonly log: Logger;
 }
 
@@ -43,13 +45,13 @@ export async function openCredentials(options: OpenCredentialsOptions): Promise<
 }
 
 /**
- * The bot's credential manager, nothing registered yet: {@link openCredentials} registers on
- * real timers, the simulator (src/simulation/sim-bot.ts) retries on virtual ones with its own
- * sleep and signing keys.
+ * The bot's credential manager, nothing registered yet: {@link openCredentials}'s start-up
+ * deadline is a real timer and its 429 waits the bot's sleep; the simulator
+ * (src/simulation/sim-bot.ts) retries on virtual timers with its own sleep and signing keys.
  */
 export function credentialManagerOf(
   options: Omit<OpenCredentialsOptions, 'env'> &
-    Pick<CredentialManagerOptions, 'sleep' | 'generateSigningKey'>,
+    Pick<CredentialManagerOptions, 'generateSigningKey'>,
 ): CredentialManager {
   const { config } = options;
   const sendMarginMs = credentialSendMarginMs(config);

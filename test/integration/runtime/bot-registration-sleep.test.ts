@@ -1,0 +1,62 @@
+/**
+ * A bot given its time (clock and sleep) waits out a registration's 429 on that time, not on a
+ * real timer: `quanta run`'s start-up built its credential manager without the bot's sleep, so
+ * a test's (or the simulator's) virtual time did not reach the Retry-After wait, and a venue
+ * whose clock only the test moves never freed its window.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { parseConfig } from '../../../src/config/index.ts';
+import { startPaperVenue, type PaperVenue } from '../../../src/paper/index.ts';
+import { startBotWithParts, type BotWithParts } from '../../../src/runtime/bot.ts';
+import { T0, WALLET_KEY } from '../account/helpers.ts';
+import { captureLogs, ROOT, strategyModule, WALLET_ENV } from './harness.ts';
+
+let venue: PaperVenue | undefined;
+let bot: BotWithParts | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await bot?.shutdown();
+  await venue?.close();
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+});
+
+it("waits out the registration's Retry-After with the bot's sleep, and registers", async () => {
+  const clock = { now: T0 };
+  // One request a second for everyone, on the test's clock: the bot's first listing takes it,
+  // so its registration right after is answered 429 until the clock moves.
+  venue = await startPaperVenue({ port: 0, seed: 5, clock: () => clock.now, rateLimit: 1 });
+  dir = mkdtempSync(join(tmpdir(), 'quanta-registration-sleep-'));
+  const yaml = stringify({
+    venue: { writeUrl: venue.url, readUrl: venue.url },
+    wallet: { privateKeyEnv: WALLET_ENV },
+    state: { dir: join(dir, 'state') },
+    risk: { capital: '100000' },
+    strategies: [
+      {
+        module: strategyModule('fixtures/hold'),
+        markets: ['ETH-USD'],
+        params: { side: 'BUY', amount: '0.01' },
+      },
+    ],
+  });
+  const waits: number[] = [];
+  bot = await startBotWithParts({
+    config: parseConfig(yaml, 'bot.yaml', dir),
+    env: { [WALLET_ENV]: WALLET_KEY },
+    log: captureLogs().log,
+    projectRoot: ROOT,
+    now: () => clock.now,
+    monotonic: () => clock.now,
+    sleep: (ms) => {
+      waits.push(ms);
+      clock.now += ms;
+      return Promise.resolve();
+    },
+  });
+  expect(venue.requestCount('/api/v1/auth')).toBe(2);
+  expect(waits).toContain(1000);
+});
