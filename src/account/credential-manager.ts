@@ -95,6 +95,8 @@ export class CredentialManager {
   readonly #refused = new Set<string>();
   readonly #spacing = new RefusalSpacing();
   readonly #refusalListeners: ((refusal: CredentialRefusal) => void)[] = [];
+  /** Registrations under way (a refusal that meets one words itself so). */
+  #registering = 0;
 
   constructor(options: CredentialManagerOptions) {
     this.#options = options;
@@ -302,11 +304,18 @@ export class CredentialManager {
         waitMs: 0,
         inARow: 0,
         signingRefusal: this.signingRefusal(),
+        registering: this.#registering > 0,
       });
       return;
     }
     const { waitMs, inARow } = this.#spacing.refused(this.#monotonic());
-    if (waitMs === 0) {
+    const registering = this.#registering > 0;
+    if (registering) {
+      log.warn(
+        { signer },
+        `the venue refused the credentials of signing key ${signer}: no order goes out with them; a new key is being registered already`,
+      );
+    } else if (waitMs === 0) {
       log.warn(
         { signer },
         `the venue refused the credentials of signing key ${signer}: no order goes out with them; a new key is registered`,
@@ -317,10 +326,26 @@ export class CredentialManager {
         `the venue refused the credentials of signing key ${signer} too, soon after the last new key: registering again in ${waitMs} ms (${REFUSED_EVERY_KEY_HINT})`,
       );
     }
-    this.#tell({ signer, newest: true, waitMs, inARow, signingRefusal: this.signingRefusal() });
+    this.#tell({
+      signer,
+      newest: true,
+      waitMs,
+      inARow,
+      signingRefusal: this.signingRefusal(),
+      registering,
+    });
   }
 
   async #registerNewKey(signal?: AbortSignal): Promise<StoredCredential> {
+    this.#registering += 1;
+    try {
+      return await this.#registerAndStore(signal);
+    } finally {
+      this.#registering -= 1;
+    }
+  }
+
+  async #registerAndStore(signal?: AbortSignal): Promise<StoredCredential> {
     const { brokerId, venueUrl, log, now } = this.#options;
     const signingPrivateKey = (this.#options.generateSigningKey ?? generateSigningKey)();
     const issued = await registerSigningKey(

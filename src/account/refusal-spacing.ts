@@ -13,6 +13,11 @@ export interface CredentialRefusal {
    * undefined when the newest key still signs (an earlier key was refused, the newest not).
    */
   readonly signingRefusal: string | undefined;
+  /**
+   * Whether a new key's registration was under way when the refusal came (a renewal near
+   * expiry): the next key is then on its way already, whatever `waitMs` says.
+   */
+  readonly registering: boolean;
 }
 
 /** What to check when the venue refuses key after key. */

@@ -97,9 +97,11 @@ export class AlertWatch {
 
   /** The venue refused a signing key's credentials (a 401: revoked). */
   credentialsRefused(refusal: CredentialRefusal): void {
-    const { signer, newest, waitMs, inARow, signingRefusal } = refusal;
+    const { signer, newest, waitMs, inARow, signingRefusal, registering } = refusal;
     let then: string;
-    if (!newest)
+    if (newest && registering)
+      then = 'orders are refused until the new key being registered now is in place';
+    else if (!newest)
       then =
         signingRefusal === undefined
           ? 'an earlier key; the newest still signs'
@@ -110,7 +112,7 @@ export class AlertWatch {
     this.#send(
       'credentials-refused',
       `the venue refused the credentials of signing key ${signer}: ${then}`,
-      { signer, newest, waitMs, inARow },
+      { signer, newest, waitMs, inARow, registering },
     );
   }
 

@@ -29,6 +29,7 @@ it('says whether orders stop, and for how long, in each case', () => {
     waitMs: 0,
     inARow: 1,
     signingRefusal: refusedNewest,
+    registering: false,
   });
   w.credentialsRefused({
     signer: SIGNER,
@@ -36,6 +37,7 @@ it('says whether orders stop, and for how long, in each case', () => {
     waitMs: 20_000,
     inARow: 3,
     signingRefusal: refusedNewest,
+    registering: false,
   });
   w.credentialsRefused({
     signer: SIGNER,
@@ -43,6 +45,7 @@ it('says whether orders stop, and for how long, in each case', () => {
     waitMs: 0,
     inARow: 0,
     signingRefusal: undefined,
+    registering: false,
   });
   // An earlier key refused after the newest was: no "the newest still signs".
   w.credentialsRefused({
@@ -51,8 +54,19 @@ it('says whether orders stop, and for how long, in each case', () => {
     waitMs: 0,
     inARow: 0,
     signingRefusal: refusedNewest,
+    registering: false,
+  });
+  // The newest refused while a renewal registers its successor: no wait to announce.
+  w.credentialsRefused({
+    signer: SIGNER,
+    newest: true,
+    waitMs: 10_000,
+    inARow: 2,
+    signingRefusal: refusedNewest,
+    registering: true,
   });
   expect(alerts.map((a) => [a.kind, a.at])).toEqual([
+    ['credentials-refused', 1_000],
     ['credentials-refused', 1_000],
     ['credentials-refused', 1_000],
     ['credentials-refused', 1_000],
@@ -63,6 +77,13 @@ it('says whether orders stop, and for how long, in each case', () => {
     `the venue refused the credentials of signing key ${SIGNER}: 3 keys refused in a row: orders are refused until a new key registers in 20 s (a venue or proxy refusing every key: check venue.headerPrefix, venue.brokerId and the venue's URL)`,
     `the venue refused the credentials of signing key ${SIGNER}: an earlier key; the newest still signs`,
     `the venue refused the credentials of signing key ${SIGNER}: an earlier key; orders cannot be signed either: ${refusedNewest}`,
+    `the venue refused the credentials of signing key ${SIGNER}: orders are refused until the new key being registered now is in place`,
   ]);
-  expect(alerts[1]?.details).toEqual({ signer: SIGNER, newest: true, waitMs: 20_000, inARow: 3 });
+  expect(alerts[1]?.details).toEqual({
+    signer: SIGNER,
+    newest: true,
+    waitMs: 20_000,
+    inARow: 3,
+    registering: false,
+  });
 });
