@@ -206,7 +206,7 @@ it('one alert when the venue refuses the credentials; trading goes on with a new
   expect(refusedAlerts()).toEqual([
     expect.objectContaining({
       message: `the venue refused the credentials of signing key ${signer}: orders are refused until a new key registers, at the next poll`,
-      details: { signer, newest: true, waitMs: 0, inARow: 1 },
+      details: { signer, newest: true, waitMs: 0, inARow: 1, registering: false },
     }),
   ]);
 }, 60_000);
