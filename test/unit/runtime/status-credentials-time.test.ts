@@ -70,32 +70,31 @@ function operations(now: () => number, state: CredentialState): BotOperations {
   });
 }
 
-it('gives a key due now a newKeyAfter equal to at, however far the clock moves while it is read', () => {
+/**
+ * `GET /status` of a bot whose newest key was refused and whose next key may register in
+ * `newKeyInMs`, on a clock where every reading is 7 ms after the one before: a status built
+ * from two readings shows it.
+ */
+function statusOfRefused(newKeyInMs: number): ReturnType<BotOperations['status']> {
   let ms = Date.UTC(2026, 10, 28, 12, 0, 0);
-  // Every reading is 7 ms after the one before: a status built from two readings shows it.
   const now = (): number => (ms += 7);
-  const status = operations(now, {
+  return operations(now, {
     signer: '0x45f8924221D9Da55123C8E2569A52f0622Ec663D',
     expiryTs: ms + 3_600_000,
     canSign: false,
     signingRefusal: 'the venue refused them',
     refusedKeys: 1,
-    newKeyInMs: 0,
+    newKeyInMs,
   }).status();
+}
+
+it('gives a key due now a newKeyAfter equal to at, however far the clock moves while it is read', () => {
+  const status = statusOfRefused(0);
   expect(status.credentials.newKeyAfter).not.toBeNull();
   expect(status.credentials.newKeyAfter).toBe(status.at);
 });
 
 it('gives a key due in 10 s a newKeyAfter 10 s after at', () => {
-  let ms = Date.UTC(2026, 10, 28, 12, 0, 0);
-  const now = (): number => (ms += 7);
-  const status = operations(now, {
-    signer: '0x45f8924221D9Da55123C8E2569A52f0622Ec663D',
-    expiryTs: ms + 3_600_000,
-    canSign: false,
-    signingRefusal: 'the venue refused them',
-    refusedKeys: 2,
-    newKeyInMs: 10_000,
-  }).status();
+  const status = statusOfRefused(10_000);
   expect(Date.parse(status.credentials.newKeyAfter ?? '') - Date.parse(status.at)).toBe(10_000);
 });
