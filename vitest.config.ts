@@ -28,8 +28,8 @@ export default defineConfig({
     // then shows in review.
     update: process.env.UPDATE_GOLDEN === '1' ? 'all' : 'none',
     // Vitest's default in run mode is one core fewer than the machine has: one worker on the
-    // 2-core machines CI and the README's "under ~15 minutes" are about, so every file ran after
-    // the other and most tests, which wait on child processes and sockets, left a core idle.
+    // 2-core machines CI runs on, so every file ran after the other and most tests, which wait
+    // on child processes and sockets, left a core idle.
     maxWorkers: availableParallelism(),
     // The default summary, then one plain line "tests: N passed, N failed, N skipped" for tools
     // that read a run's closing line (test/reporters/closing-line.ts).

@@ -12,7 +12,9 @@ export {
   type StrategyStore,
   type ParamsChange,
 } from './strategy/define-strategy.ts';
-export type { Fill, OpenOrder, OrderIntent } from './domain/index.ts';
+export type { ExitSpec, Fill, OpenOrder, OrderIntent } from './domain/index.ts';
+/** The type of `ctx.log`: a strategy's own logger (pino's). */
+export type { Logger } from './log/logger.ts';
 export type { Bar } from './strategy/bars/bar.ts';
 export { toOrderPrice } from './strategy/order-price.ts';
 export {

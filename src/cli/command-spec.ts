@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ErrorCodes, QuantaError } from '../errors/index.ts';
+import { ErrorCodes, EXIT_CODE_SUMMARIES, QuantaError } from '../errors/index.ts';
 
 /** One flag of a command, as its help shows it and its parser reads it. */
 export interface FlagSpec {
@@ -118,9 +118,24 @@ ${Object.entries(commands)
   quanta --version
       print the version
 
-Exit codes: 0 ok, 1 runtime failure, 2 usage or config error, 3 venue refused credentials,
-130 interrupted.
+${exitCodesHelp()}
 `;
+}
+
+/** The help's last lines: every exit code and its meaning, wrapped before 92 columns. */
+function exitCodesHelp(): string {
+  const lines: string[] = [];
+  let line = 'Exit codes:';
+  const entries = Object.entries(EXIT_CODE_SUMMARIES).sort(([a], [b]) => Number(a) - Number(b));
+  entries.forEach(([code, summary], index) => {
+    const item = `${code} ${summary}${index === entries.length - 1 ? '.' : ','}`;
+    if (line.length + 1 + item.length > 92) {
+      lines.push(line);
+      line = item;
+    } else line += ` ${item}`;
+  });
+  lines.push(line);
+  return lines.join('\n');
 }
 
 /** Whether the arguments ask for the command's help (`-h` or `--help` anywhere). */

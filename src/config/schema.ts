@@ -284,7 +284,7 @@ export const configSchema = mapping({
     .array(notifyTargetSchema, { error: 'expected a list of webhooks like [{ url, format }]' })
     .default(() => []),
   // Optional here: `quanta register` and `quanta markets` need no strategies. Commands that
-  // trade require at least one (`requireStrategies`).
+  // trade require at least one (`prepareStrategies`, src/strategy/prepare-strategies.ts).
   strategies: z
     .array(strategySchema, {
       error: 'expected a list of strategies (each with module and markets)',

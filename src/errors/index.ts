@@ -2,6 +2,7 @@ export { ErrorCodes, type ErrorCode } from './codes.ts';
 export { QuantaError, isQuantaError, type QuantaErrorOptions } from './base-error.ts';
 export {
   ErrorMeanings,
+  EXIT_CODE_SUMMARIES,
   ExitCode,
   meaningOf,
   type ErrorMeaning,

@@ -21,6 +21,16 @@ export const ExitCode = {
 /** One of The process exit codes of docs/design.md §5. */
 export type ExitStatus = (typeof ExitCode)[keyof typeof ExitCode];
 
+/** What each exit code means, as `quanta --help` lists them (every code: the type demands it). */
+export const EXIT_CODE_SUMMARIES: Readonly<Record<ExitStatus, string>> = {
+  [ExitCode.OK]: 'ok',
+  [ExitCode.FAILURE]: 'runtime failure',
+  [ExitCode.USAGE]: 'usage or config error',
+  [ExitCode.CREDENTIALS]: 'venue refused credentials',
+  [ExitCode.JOURNAL_DAMAGED]: 'order journal damaged',
+  [ExitCode.INTERRUPTED]: 'interrupted',
+};
+
 /**
  * What a failed attempt to send an order means when the error escapes the transport:
  * - `final`: the venue refused the order for good (400/401/403/404/413);

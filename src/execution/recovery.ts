@@ -18,7 +18,7 @@ export interface RecoverySteps {
 /**
  * Start-up recovery (docs/design.md §4 rule 5): rebuilds positions from every journaled fill,
  * then deals with orders a crash left in flight: unexpired ones are resent byte-identical;
- * expired ones are marked UNKNOWN when an attempt may have landed, CANCELLED when none was made.
+ * expired ones are marked UNKNOWN when an attempt may have landed, EXPIRED when none was made.
  * (Where new orders' expiries start is `expiryFloorOf`'s.)
  */
 export function recoverJournal(

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import * as quanta from 'quanta';
+import type { ExitSpec, Logger, StrategyContext } from 'quanta';
 import * as backtest from 'quanta/backtest';
 import * as indicators from 'quanta/indicators';
 import * as runtime from 'quanta/runtime';
@@ -81,4 +82,19 @@ it('quanta/backtest (backtesting from code) is a deliberate list', () => {
       "writeReport",
     ]
   `);
+});
+
+it('quanta also gives the types its strategy context hands out (checked by the typecheck)', () => {
+  // Typed through `quanta` alone: a strategy project needs no embedder entry to name them.
+  const logOf = (ctx: StrategyContext<unknown, unknown>): Logger => ctx.log;
+  const exitsOf = (
+    ctx: StrategyContext<unknown, unknown>,
+    marketId: number,
+  ): ExitSpec | undefined => ctx.exits(marketId);
+  const exits: ExitSpec = { stopLoss: '1.5%', trailingStop: '2%' };
+  expect([typeof logOf, typeof exitsOf, Object.keys(exits)]).toEqual([
+    'function',
+    'function',
+    ['stopLoss', 'trailingStop'],
+  ]);
 });

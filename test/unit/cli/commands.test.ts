@@ -11,7 +11,7 @@ import {
   usageErrorText,
 } from '../../../src/cli/command-spec.ts';
 import { COMMANDS } from '../../../src/cli/commands.ts';
-import { ErrorCodes, QuantaError } from '../../../src/errors/index.ts';
+import { ErrorCodes, ExitCode, QuantaError } from '../../../src/errors/index.ts';
 import { ROOT } from '../../helpers/strategy-harness.ts';
 
 const usageMessage = (run: () => unknown): string => {
@@ -77,9 +77,15 @@ describe('the command table', () => {
             print the version
 
       Exit codes: 0 ok, 1 runtime failure, 2 usage or config error, 3 venue refused credentials,
-      130 interrupted.
+      4 order journal damaged, 130 interrupted.
       "
     `);
+  });
+
+  it('quanta --help names every exit code the process can end with', () => {
+    const listed = (mainHelpOf(COMMANDS).split('Exit codes:')[1] ?? '').replace(/\s+/g, ' ').trim();
+    const codes = [...listed.matchAll(/(?:^|, )(\d+) [a-z]/g)].map((match) => Number(match[1]));
+    expect(codes).toEqual(Object.values(ExitCode));
   });
 
   it('quanta compare --help lists its fill model flags, each with its default', () => {
