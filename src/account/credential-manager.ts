@@ -10,11 +10,8 @@ import {
 import type { SigningDomainConfig } from '../venue/types.ts';
 import type { VenueClient } from '../venue/venue-client.ts';
 import type { CredentialStore, StoredCredential } from './credential-store.ts';
-import {
-  RefusalSpacing,
-  REFUSED_EVERY_KEY_HINT,
-  type CredentialRefusal,
-} from './refusal-spacing.ts';
+import { logRefusal } from './refusal-log.ts';
+import { RefusalSpacing, type CredentialRefusal } from './refusal-spacing.ts';
 import { registerSigningKey } from './register-signing-key.ts';
 import type { CredentialState } from './credential-state.ts';
 
@@ -293,47 +290,21 @@ export class CredentialManager {
     } catch (error) {
       log.error({ err: summarizeError(error) }, 'could not mark refused credentials in the store');
     }
-    if (this.#all[0]?.signerAddress.toLowerCase() !== key) {
-      log.warn(
-        { signer },
-        `the venue refused the credentials of signing key ${signer}, an earlier one: no order goes out with them`,
-      );
-      this.#tell({
-        signer,
-        newest: false,
-        waitMs: 0,
-        inARow: 0,
-        signingRefusal: this.signingRefusal(),
-        registering: this.#registering > 0,
-      });
-      return;
-    }
-    const { waitMs, inARow } = this.#spacing.refused(this.#monotonic());
-    const registering = this.#registering > 0;
-    if (registering) {
-      log.warn(
-        { signer },
-        `the venue refused the credentials of signing key ${signer}: no order goes out with them; a new key is being registered already`,
-      );
-    } else if (waitMs === 0) {
-      log.warn(
-        { signer },
-        `the venue refused the credentials of signing key ${signer}: no order goes out with them; a new key is registered`,
-      );
-    } else {
-      log.error(
-        { signer, waitMs, refusalsInARow: inARow },
-        `the venue refused the credentials of signing key ${signer} too, soon after the last new key: registering again in ${waitMs} ms (${REFUSED_EVERY_KEY_HINT})`,
-      );
-    }
-    this.#tell({
+    const newest = this.#all[0]?.signerAddress.toLowerCase() === key;
+    // Only a refusal of the newest key calls for a new one (spaced when refusals keep coming).
+    const { waitMs, inARow } = newest
+      ? this.#spacing.refused(this.#monotonic())
+      : { waitMs: 0, inARow: 0 };
+    const refusal: CredentialRefusal = {
       signer,
-      newest: true,
+      newest,
       waitMs,
       inARow,
       signingRefusal: this.signingRefusal(),
-      registering,
-    });
+      registering: this.#registering > 0,
+    };
+    logRefusal(log, refusal);
+    this.#tell(refusal);
   }
 
   async #registerNewKey(signal?: AbortSignal): Promise<StoredCredential> {
