@@ -308,58 +308,56 @@ export class CredentialManager {
   }
 
   async #registerNewKey(signal?: AbortSignal): Promise<StoredCredential> {
+    // Counted for the wording of a refusal that meets it (`refused`), in this one function: a
+    // wrapper would add an await step to every registration, the simulator's included.
     this.#registering += 1;
     try {
-      return await this.#registerAndStore(signal);
+      const { brokerId, venueUrl, log, now } = this.#options;
+      const signingPrivateKey = (this.#options.generateSigningKey ?? generateSigningKey)();
+      const issued = await registerSigningKey(
+        {
+          ...this.#options,
+          withPermit: (send) => this.#withPermit(signal, send),
+        },
+        signingPrivateKey,
+        this.#all.reduce((max, c) => Math.max(max, c.nonce + 1), 0),
+        signal,
+      );
+      const stored: StoredCredential = {
+        venue: venueUrl,
+        brokerId,
+        subaccountId: this.subaccountId,
+        signerAddress: issued.signerAddress,
+        signingPrivateKey,
+        serviceKey: issued.serviceKey,
+        serviceSecret: issued.serviceSecret,
+        expiryTs: issued.expiryTs,
+        nonce: issued.nonce,
+      };
+      try {
+        this.#options.store.save(stored, now());
+      } catch (error) {
+        // The venue holds the key now: say so, whatever kept it from the store.
+        throw new QuantaError(
+          ErrorCodes.CREDENTIAL_STORE,
+          `the venue registered signing key ${issued.signerAddress}, but it could not be stored: ${summarizeError(error).message}`,
+          { cause: error, ...(isQuantaError(error) ? { details: error.details } : {}) },
+        );
+      }
+      this.#all = this.#mine();
+      log.info(
+        {
+          serviceKey: issued.serviceKey,
+          signer: issued.signerAddress,
+          nonce: issued.nonce,
+          expiryTs: issued.expiryTs,
+        },
+        'registered a new signing key',
+      );
+      return stored;
     } finally {
       this.#registering -= 1;
     }
-  }
-
-  async #registerAndStore(signal?: AbortSignal): Promise<StoredCredential> {
-    const { brokerId, venueUrl, log, now } = this.#options;
-    const signingPrivateKey = (this.#options.generateSigningKey ?? generateSigningKey)();
-    const issued = await registerSigningKey(
-      {
-        ...this.#options,
-        withPermit: (send) => this.#withPermit(signal, send),
-      },
-      signingPrivateKey,
-      this.#all.reduce((max, c) => Math.max(max, c.nonce + 1), 0),
-      signal,
-    );
-    const stored: StoredCredential = {
-      venue: venueUrl,
-      brokerId,
-      subaccountId: this.subaccountId,
-      signerAddress: issued.signerAddress,
-      signingPrivateKey,
-      serviceKey: issued.serviceKey,
-      serviceSecret: issued.serviceSecret,
-      expiryTs: issued.expiryTs,
-      nonce: issued.nonce,
-    };
-    try {
-      this.#options.store.save(stored, now());
-    } catch (error) {
-      // The venue holds the key now: say so, whatever kept it from the store.
-      throw new QuantaError(
-        ErrorCodes.CREDENTIAL_STORE,
-        `the venue registered signing key ${issued.signerAddress}, but it could not be stored: ${summarizeError(error).message}`,
-        { cause: error, ...(isQuantaError(error) ? { details: error.details } : {}) },
-      );
-    }
-    this.#all = this.#mine();
-    log.info(
-      {
-        serviceKey: issued.serviceKey,
-        signer: issued.signerAddress,
-        nonce: issued.nonce,
-        expiryTs: issued.expiryTs,
-      },
-      'registered a new signing key',
-    );
-    return stored;
   }
 
   /** Runs one registration request under a permit of the rate budget, when there is one. */

@@ -3,20 +3,24 @@ import { REFUSED_EVERY_KEY_HINT, type CredentialRefusal } from './refusal-spacin
 
 /**
  * The log line of a key the venue refused (`CredentialManager.refused`), saying what follows:
- * nothing for an earlier key, a new key already under way, one at once, or one after a wait
- * (an error then: key after key refused points at the config, REFUSED_EVERY_KEY_HINT).
+ * nothing for an earlier key, a new key at once (or already under way), or one after a wait (an
+ * error then, with what to check: key after key refused points at the config); a wait set while
+ * a new key is under way only matters if that registration fails, and the line says so.
  */
 export function logRefusal(log: Logger, refusal: CredentialRefusal): void {
   const { signer, newest, waitMs, inARow, registering } = refusal;
   const refused = `the venue refused the credentials of signing key ${signer}`;
   if (!newest) log.warn({ signer }, `${refused}, an earlier one: no order goes out with them`);
-  else if (registering)
+  else if (waitMs === 0)
     log.warn(
       { signer },
-      `${refused}: no order goes out with them; a new key is being registered already`,
+      `${refused}: no order goes out with them; ${registering ? 'a new key is being registered already' : 'a new key is registered'}`,
     );
-  else if (waitMs === 0)
-    log.warn({ signer }, `${refused}: no order goes out with them; a new key is registered`);
+  else if (registering)
+    log.error(
+      { signer, waitMs, refusalsInARow: inARow },
+      `${refused} too, soon after the last new key: a new key is being registered already; if that fails, the next one waits ${waitMs} ms (${REFUSED_EVERY_KEY_HINT})`,
+    );
   else
     log.error(
       { signer, waitMs, refusalsInARow: inARow },

@@ -15,7 +15,7 @@ export interface CredentialRefusal {
   readonly signingRefusal: string | undefined;
   /**
    * Whether a new key's registration was under way when the refusal came (a renewal near
-   * expiry): the next key is then on its way already, whatever `waitMs` says.
+   * expiry): the next key is then on its way already; `waitMs` applies if that one fails.
    */
   readonly registering: boolean;
 }

@@ -51,8 +51,9 @@ function botTimeOf(options: BotOptions): BotTime {
 }
 
 /**
- * How `quanta run` starts: the first listing retried briefly on real timers and checked against
- * the configured symbols, the credentials registered or reused, the journal on its file.
+ * How `quanta run` starts: the first listing retried briefly and checked against the configured
+ * symbols, the credentials registered or reused, the journal on its file. Waits between attempts
+ * (backoff, `Retry-After`) are the bot's sleep; each attempt's deadline is a real timer.
  */
 function liveStartUp(
   options: BotOptions,
@@ -70,6 +71,7 @@ function liveStartUp(
       // request goes with an order's priority: nothing trades before it.
       const markets = await firstListing(client, log, {
         timeoutMs: config.venue.timeoutMs,
+        sleep: (ms) => botSleep(ms, UNCANCELLED),
         takePermit: (signal) => budget.take('order', signal),
       });
       const listed = new Set(markets.map((market) => market.symbol));

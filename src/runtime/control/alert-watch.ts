@@ -100,7 +100,10 @@ export class AlertWatch {
     const { signer, newest, waitMs, inARow, signingRefusal, registering } = refusal;
     let then: string;
     if (newest && registering)
-      then = 'orders are refused until the new key being registered now is in place';
+      then =
+        waitMs === 0
+          ? 'orders are refused until the new key being registered now is in place'
+          : `${inARow} keys refused in a row: orders are refused until the new key being registered now is in place; if that fails, the next one registers in ${Math.ceil(waitMs / 1000)} s (${REFUSED_EVERY_KEY_HINT})`;
     else if (!newest)
       then =
         signingRefusal === undefined

@@ -1,7 +1,8 @@
 /**
  * The venue refuses the newest key while a renewal is registering its successor (an order or a
- * lookup sent with it met a 401): the refusal says a new key is on its way, not that one is due
- * at the next poll or after a wait, and the successor signs once registered.
+ * lookup sent with it met a 401): the refusal the listeners get says a registration is under way
+ * (`registering`, which the alert and the log word; unit tests check their words), and the
+ * successor signs once registered.
  */
 import { afterEach, expect, it } from 'vitest';
 import type { CredentialRefusal } from '../../../src/account/credential-manager.ts';
@@ -13,7 +14,7 @@ afterEach(async () => {
   await harness?.close();
 });
 
-it('a refusal that meets a registration under way says the new key is being registered', async () => {
+it('a refusal that meets a registration under way is marked registering; the successor then signs', async () => {
   harness = await startAccountHarness();
   const h = harness;
   let hold = false;

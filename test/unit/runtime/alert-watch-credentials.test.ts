@@ -2,6 +2,7 @@
 import { expect, it } from 'vitest';
 import { AlertWatch } from '../../../src/runtime/control/alert-watch.ts';
 import type { Alert } from '../../../src/runtime/control/notifier.ts';
+import type { CredentialRefusal } from '../../../src/account/refusal-spacing.ts';
 
 const SIGNER = '0x45f8924221D9Da55123C8E2569A52f0622Ec663D';
 const NEWEST = '0x0aB7d8a5cbcF4f1dD3dE4C2a1f0b9e8D7c6B5A49';
@@ -20,52 +21,31 @@ function watch(): { watch: AlertWatch; alerts: Alert[] } {
   return { watch: w, alerts };
 }
 
+/** A refusal of {@link SIGNER}. */
+function refusal(
+  newest: boolean,
+  waitMs: number,
+  inARow: number,
+  signingRefusal: string | undefined,
+  registering: boolean,
+): CredentialRefusal {
+  return { signer: SIGNER, newest, waitMs, inARow, signingRefusal, registering };
+}
+
 it('says whether orders stop, and for how long, in each case', () => {
   const { watch: w, alerts } = watch();
   const refusedNewest = `the venue refused the credentials of signing key ${NEWEST}; a new key is due`;
-  w.credentialsRefused({
-    signer: SIGNER,
-    newest: true,
-    waitMs: 0,
-    inARow: 1,
-    signingRefusal: refusedNewest,
-    registering: false,
-  });
-  w.credentialsRefused({
-    signer: SIGNER,
-    newest: true,
-    waitMs: 20_000,
-    inARow: 3,
-    signingRefusal: refusedNewest,
-    registering: false,
-  });
-  w.credentialsRefused({
-    signer: SIGNER,
-    newest: false,
-    waitMs: 0,
-    inARow: 0,
-    signingRefusal: undefined,
-    registering: false,
-  });
+  w.credentialsRefused(refusal(true, 0, 1, refusedNewest, false));
+  w.credentialsRefused(refusal(true, 20_000, 3, refusedNewest, false));
+  w.credentialsRefused(refusal(false, 0, 0, undefined, false));
   // An earlier key refused after the newest was: no "the newest still signs".
-  w.credentialsRefused({
-    signer: SIGNER,
-    newest: false,
-    waitMs: 0,
-    inARow: 0,
-    signingRefusal: refusedNewest,
-    registering: false,
-  });
-  // The newest refused while a renewal registers its successor: no wait to announce.
-  w.credentialsRefused({
-    signer: SIGNER,
-    newest: true,
-    waitMs: 10_000,
-    inARow: 2,
-    signingRefusal: refusedNewest,
-    registering: true,
-  });
+  w.credentialsRefused(refusal(false, 0, 0, refusedNewest, false));
+  // The newest refused while a renewal registers its successor: that key is on its way; a wait
+  // set by refusals in a row applies only if it fails.
+  w.credentialsRefused(refusal(true, 0, 1, refusedNewest, true));
+  w.credentialsRefused(refusal(true, 10_000, 2, refusedNewest, true));
   expect(alerts.map((a) => [a.kind, a.at])).toEqual([
+    ['credentials-refused', 1_000],
     ['credentials-refused', 1_000],
     ['credentials-refused', 1_000],
     ['credentials-refused', 1_000],
@@ -78,6 +58,7 @@ it('says whether orders stop, and for how long, in each case', () => {
     `the venue refused the credentials of signing key ${SIGNER}: an earlier key; the newest still signs`,
     `the venue refused the credentials of signing key ${SIGNER}: an earlier key; orders cannot be signed either: ${refusedNewest}`,
     `the venue refused the credentials of signing key ${SIGNER}: orders are refused until the new key being registered now is in place`,
+    `the venue refused the credentials of signing key ${SIGNER}: 2 keys refused in a row: orders are refused until the new key being registered now is in place; if that fails, the next one registers in 10 s (a venue or proxy refusing every key: check venue.headerPrefix, venue.brokerId and the venue's URL)`,
   ]);
   expect(alerts[1]?.details).toEqual({
     signer: SIGNER,
