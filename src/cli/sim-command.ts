@@ -79,7 +79,11 @@ export async function run({ flags }: CommandInput<typeof COMMANDS.sim>): Promise
   } else {
     throw usage('quanta sim needs --seed N or --seeds A-B (one of them)');
   }
+  // Spelled out even at their defaults: the replay line then runs this very schedule whatever
+  // the defaults become.
+  const runFlags = `--minutes ${minutes} --mix ${mix}`;
   for (const result of results)
-    for (const violation of result.violations) stdout.write(`${formatViolation(violation)}\n`);
+    for (const violation of result.violations)
+      stdout.write(`${formatViolation(violation, runFlags)}\n`);
   return results.some((r) => r.violations.length > 0) ? ExitCode.FAILURE : ExitCode.OK;
 }

@@ -55,12 +55,18 @@ export class ViolationLog {
   };
 }
 
-/** A violation as printed: seed, invariant, detail, then the last events. */
-export function formatViolation(violation: Violation): string {
+/**
+ * A violation as printed: seed, invariant, detail, the command that replays it, then the last
+ * events.
+ *
+ * @param runFlags - the run's flags that shape a schedule (`--minutes N --mix NAME`): a seed
+ *   names a schedule only together with them, so the replay line repeats them.
+ */
+export function formatViolation(violation: Violation, runFlags = ''): string {
   return [
     `seed ${violation.seed}: ${INVARIANTS[violation.invariant]}`,
     `  at ${violation.at} ms: ${violation.detail}`,
-    `  replay: quanta sim --seed ${violation.seed}`,
+    `  replay: quanta sim --seed ${violation.seed}${runFlags === '' ? '' : ` ${runFlags}`}`,
     '  last events:',
     ...violation.lastEvents.map((event) => `    ${event}`),
   ].join('\n');

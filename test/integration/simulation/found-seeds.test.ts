@@ -27,7 +27,7 @@ const FOUND: readonly { readonly seed: number; readonly broke: string }[] = [
 for (const { seed, broke } of FOUND) {
   it(`seed ${seed} (once ${broke}) ends without a violation`, async () => {
     const result = await runSchedule({ seed, choices: { venue: 'none' } });
-    const violations = result.violations.map(formatViolation);
+    const violations = result.violations.map((violation) => formatViolation(violation));
     expect(violations, violations.join('\n\n')).toEqual([]);
     // The schedule still ran whole: its crash, and orders the venue accepted.
     expect(result.stats.virtualMs).toBe(10 * 60_000);

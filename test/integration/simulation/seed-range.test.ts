@@ -51,7 +51,9 @@ it(`seeds ${FROM}-${TO}: default 10-minute schedules with a crash, no violation`
     expect(stats.crashes).toBe(1);
     expect(stats.ordersAccepted).toBeGreaterThan(0);
   }
-  const violations = results.flatMap((result) => result.violations).map(formatViolation);
+  const violations = results
+    .flatMap((result) => result.violations)
+    .map((violation) => formatViolation(violation));
   expect(violations, violations.join('\n\n')).toEqual([]);
 }, 900_000);
 
@@ -72,6 +74,8 @@ it(`full mix, seeds 1-${FULL_TO}: fills at several prices, maker after taker, ex
     expect(stats.fills[SOL_USD]?.ordersTakerThenMaker, `seed ${seed}`).toBeGreaterThan(0);
     expect(stats.exitOrders, `seed ${seed}`).toBeGreaterThan(0);
   }
-  const violations = results.flatMap((result) => result.violations).map(formatViolation);
+  const violations = results
+    .flatMap((result) => result.violations)
+    .map((violation) => formatViolation(violation));
   expect(violations, violations.join('\n\n')).toEqual([]);
 }, 900_000);
