@@ -16,14 +16,13 @@ export function logRefusal(log: Logger, refusal: CredentialRefusal): void {
       { signer },
       `${refused}: no order goes out with them; ${registering ? 'a new key is being registered already' : 'a new key is registered'}`,
     );
-  else if (registering)
+  else {
+    const next = registering
+      ? `a new key is being registered already; if that fails, the next one waits ${waitMs} ms`
+      : `registering again in ${waitMs} ms`;
     log.error(
       { signer, waitMs, refusalsInARow: inARow },
-      `${refused} too, soon after the last new key: a new key is being registered already; if that fails, the next one waits ${waitMs} ms (${REFUSED_EVERY_KEY_HINT})`,
+      `${refused} too, soon after the last new key: ${next} (${REFUSED_EVERY_KEY_HINT})`,
     );
-  else
-    log.error(
-      { signer, waitMs, refusalsInARow: inARow },
-      `${refused} too, soon after the last new key: registering again in ${waitMs} ms (${REFUSED_EVERY_KEY_HINT})`,
-    );
+  }
 }

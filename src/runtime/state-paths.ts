@@ -14,6 +14,10 @@ export interface StatePaths {
   readonly paperWalletKey: string | undefined;
 }
 
+/** The journal's and the credentials' file names in a bot's state folder. */
+const JOURNAL_FILE = 'journal.sqlite';
+const CREDENTIALS_FILE = 'credentials.json';
+
 /** A bot's state folder for this venue: `state.dir`, or its `paper/` for a fully embedded one. */
 function stateFolderOf(
   stateDir: string,
@@ -36,7 +40,7 @@ export function journalPathOf(
   stateDir: string,
   venue: { readonly writeUrl: string; readonly readUrl: string },
 ): string {
-  return join(stateFolderOf(stateDir, venue).dir, 'journal.sqlite');
+  return join(stateFolderOf(stateDir, venue).dir, JOURNAL_FILE);
 }
 
 /**
@@ -47,7 +51,7 @@ export function credentialsPathOf(
   stateDir: string,
   venue: { readonly writeUrl: string; readonly readUrl: string },
 ): string {
-  return join(stateFolderOf(stateDir, venue).dir, 'credentials.json');
+  return join(stateFolderOf(stateDir, venue).dir, CREDENTIALS_FILE);
 }
 
 /**
@@ -68,8 +72,8 @@ export function statePaths(
   const { root, dir, embedded } = stateFolderOf(stateDir, venue);
   if (embedded) rmSync(dir, { recursive: true, force: true });
   return {
-    journal: journalPathOf(stateDir, venue),
-    credentials: credentialsPathOf(stateDir, venue),
+    journal: join(dir, JOURNAL_FILE),
+    credentials: join(dir, CREDENTIALS_FILE),
     paperWalletKey: embedded ? join(root, 'paper-wallet.key') : undefined,
   };
 }
