@@ -92,8 +92,8 @@ export class LatentVenue implements VenueClient {
     return this.#reads.listMarkets(signal);
   }
 
-  getQuotes(signal: AbortSignal): Promise<Quote[] | undefined> {
-    return this.#reads.getQuotes(signal);
+  getQuotes(signal: AbortSignal, marketId?: number): Promise<Quote[] | undefined> {
+    return this.#reads.getQuotes(signal, marketId);
   }
 
   readonly getOrder: OrderLookup = (venueOrderId, signal) =>

@@ -51,7 +51,7 @@ export function simVenueError(message: string): Error {
 export function simVenueClient(engine: SimEngine, accountId: string): VenueClient {
   return {
     listMarkets: () => Promise.resolve(engine.listMarkets()),
-    getQuotes: () => Promise.resolve(engine.quotes()),
+    getQuotes: (_signal, marketId) => Promise.resolve(engine.quotes(marketId)),
     createOrder(request: SignedOrderRequest): Promise<VenueOrder> {
       try {
         return Promise.resolve(placeSignedOrder(engine, accountId, request));

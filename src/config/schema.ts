@@ -70,9 +70,17 @@ const stateSchema = mapping({
   dir: text('expected a directory path').default('.quanta'),
 });
 
+/**
+ * `poll.quoteMarkets`: `all` asks every market's quotes; `traded` asks only the market the bot
+ * trades when that is one market (the strategies' markets and those it holds or has orders in;
+ * runtime/quote-scope.ts), every market's otherwise.
+ */
+export const QUOTE_MARKETS = ['all', 'traded'] as const;
+
 const pollSchema = mapping({
   intervalMs: durationMs(50).default(1000),
   quotes: bool().default(true),
+  quoteMarkets: oneOf(QUOTE_MARKETS).default('all'),
   staleAfterMs: durationMs().optional(),
   maxBackoffMs: durationMs().default(30_000),
 })

@@ -8,8 +8,16 @@ import { createSnapshot, type Snapshot } from './snapshot.ts';
 export interface PollerOptions {
   /** Lists markets (the venue client's `listMarkets`). */
   readonly fetchMarkets: (signal: AbortSignal) => Promise<Market[]>;
-  /** Fetches quotes; resolves `undefined` when the venue has no quotes endpoint. */
-  readonly fetchQuotes?: (signal: AbortSignal) => Promise<Quote[] | undefined>;
+  /**
+   * Fetches quotes (of one market when `marketId` is given); resolves `undefined` when the venue
+   * has no quotes endpoint.
+   */
+  readonly fetchQuotes?: (signal: AbortSignal, marketId?: number) => Promise<Quote[] | undefined>;
+  /**
+   * The one market whose quote each poll asks for, decided before the poll from the previous
+   * poll's markets (empty before the first); `undefined`: every market's. Absent: every market's.
+   */
+  readonly quoteScope?: (markets: ReadonlyMap<number, Market>) => number | undefined;
   readonly intervalMs: number;
   /** After this long without a good poll, a stale snapshot is emitted. */
   readonly staleAfterMs: number;
@@ -97,7 +105,10 @@ export class Poller {
       const [markets, quotes] = await Promise.all([
         released(this.#options.fetchMarkets(signal), 0),
         withQuotes && this.#options.fetchQuotes !== undefined
-          ? released(this.#options.fetchQuotes(signal), 1)
+          ? released(
+              this.#options.fetchQuotes(signal, this.#options.quoteScope?.(this.#markets)),
+              1,
+            )
           : Promise.resolve(undefined),
       ]);
       if (

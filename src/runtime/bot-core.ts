@@ -27,6 +27,7 @@ import { lookupsUnderBudget } from './lookup-permits.ts';
 import { openRateBudget, stackRateOf } from './rate-budget.ts';
 import { signingDomainOf } from './signing-domain.ts';
 import { TradingLoop, type TradingLoopOptions } from './trading-loop.ts';
+import { marketsInPlay, tradedQuoteScope } from './quote-scope.ts';
 import { createVenuePoller } from './venue-poller.ts';
 
 /**
@@ -193,6 +194,14 @@ export async function startTrading(
     sleep: time.sleep,
     log,
     budget: core.budget,
+    ...(config.poll.quoteMarkets === 'traded'
+      ? {
+          quoteScope: tradedQuoteScope({
+            symbols: strategies.flatMap((strategy) => strategy.symbols),
+            inPlay: () => marketsInPlay(stack.executor.positions, core.journal),
+          }),
+        }
+      : {}),
   });
   return { stack, poller };
 }

@@ -1,7 +1,7 @@
 import type { Config } from '../config/index.ts';
 import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
 import type { Logger } from '../log/logger.ts';
-import { Poller } from '../market/poller.ts';
+import { Poller, type PollerOptions } from '../market/poller.ts';
 import type { VenueReads } from '../venue/venue-client.ts';
 
 /**
@@ -21,6 +21,8 @@ export interface VenuePollerOptions {
   readonly log: Logger;
   /** Every poll request takes a permit of it, or the poll is skipped (never waits). */
   readonly budget?: RateBudget;
+  /** The one market each poll asks quotes of (see `PollerOptions.quoteScope`); absent: all. */
+  readonly quoteScope?: PollerOptions['quoteScope'];
 }
 
 /** The poller of `config.poll` over `transport` (quotes only when `poll.quotes` is on). */
@@ -28,7 +30,13 @@ export function createVenuePoller(options: VenuePollerOptions): Poller {
   const { transport, poll, budget } = options;
   return new Poller({
     fetchMarkets: (signal) => transport.listMarkets(signal),
-    ...(poll.quotes ? { fetchQuotes: (signal: AbortSignal) => transport.getQuotes(signal) } : {}),
+    ...(poll.quotes
+      ? {
+          fetchQuotes: (signal: AbortSignal, marketId?: number) =>
+            transport.getQuotes(signal, marketId),
+        }
+      : {}),
+    ...(options.quoteScope === undefined ? {} : { quoteScope: options.quoteScope }),
     intervalMs: poll.intervalMs,
     staleAfterMs: poll.staleAfterMs,
     maxBackoffMs: poll.maxBackoffMs,

@@ -54,7 +54,9 @@ export function simConfig(dir: string, seed: number, mix: SimMix = SIM_MIXES.def
     },
     wallet: { privateKeyEnv: 'QUANTA_SIM_WALLET_KEY' },
     state: { dir: join(dir, 'state') },
-    poll: { intervalMs: 1000, quotes: true },
+    // Quotes of the one market the bot trades (ETH-USD in the default mix): the other markets' books
+    // are not read by anything in a schedule.
+    poll: { intervalMs: 1000, quotes: true, quoteMarkets: 'traded' },
     execution: {
       orderTtlMs: 20_000,
       maxAttempts: 3,

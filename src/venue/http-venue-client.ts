@@ -45,7 +45,7 @@ export function httpVenueReads(read: VenueConnection): VenueReads {
   const memo = newMarketListMemo();
   return {
     listMarkets: (signal) => listMarkets(read, { signal, memo }),
-    getQuotes: (signal) => getQuotes(read, { signal }),
+    getQuotes: (signal, marketId) => getQuotes(read, { signal, marketId }),
   };
 }
 

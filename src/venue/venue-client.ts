@@ -61,8 +61,12 @@ export type Registrar = (
 export interface VenueClient {
   /** The market list (docs/trading-service-api.md §4.1); rejects when `signal` aborts. */
   listMarkets(signal: AbortSignal): Promise<Market[]>;
-  /** Quotes, or `undefined` when the venue has no quotes endpoint; rejects when `signal` aborts. */
-  getQuotes(signal: AbortSignal): Promise<Quote[] | undefined>;
+  /**
+   * Quotes, or `undefined` when the venue has no quotes endpoint; rejects when `signal` aborts.
+   * With `marketId`, that market's quote only (docs/conventions.md §6: `?marketId=`; an empty
+   * list when it is unknown or inactive).
+   */
+  getQuotes(signal: AbortSignal, marketId?: number): Promise<Quote[] | undefined>;
   /**
    * Places signed order bytes once (docs/trading-service-api.md §4.2). Resolves to the venue's
    * order or rejects with a `VenueError`; a resend is another call with the same bytes.

@@ -172,10 +172,10 @@ export class BotMetrics {
           done();
         }
       },
-      getQuotes: async (signal) => {
+      getQuotes: async (signal, marketId) => {
         const done = this.#readLatency.startTimer({ read: 'quotes' });
         try {
-          return await client.getQuotes(signal);
+          return await client.getQuotes(signal, marketId);
         } catch (error) {
           this.#countRateLimited(error, 'read');
           throw error;

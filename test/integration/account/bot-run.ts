@@ -28,6 +28,8 @@ export interface BotConfigOptions {
   readonly logLevel?: string;
   /** A control server on 127.0.0.1, on a free port. */
   readonly control?: boolean;
+  /** `poll.quoteMarkets`; default: not written (the loader's default). */
+  readonly quoteMarkets?: 'all' | 'traded';
 }
 
 /** The YAML a test writes: dca buying 100 USD of ETH-USD on every snapshot. */
@@ -43,7 +45,10 @@ export function botConfigYaml(options: BotConfigOptions): string {
     },
     wallet: { privateKeyEnv: WALLET_ENV },
     state: { dir: options.stateDir },
-    poll: { intervalMs: 1000 },
+    poll: {
+      intervalMs: 1000,
+      ...(options.quoteMarkets === undefined ? {} : { quoteMarkets: options.quoteMarkets }),
+    },
     risk: { capital: '100000' }, // the paper venue's balance: the bot knows its account
     log: { level: options.logLevel ?? 'info' },
     ...(options.control === true ? { control: { host: '127.0.0.1', port: 0 } } : {}),

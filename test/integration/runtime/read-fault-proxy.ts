@@ -20,6 +20,8 @@ export type ReadAction = 'forward' | 'error' | 'slow' | 'garbage' | 'wrong-shape
 /** One read request the proxy saw. */
 export interface SeenRead {
   readonly path: string;
+  /** The query string, `?` included (`''` when none). */
+  readonly query: string;
   readonly action: ReadAction;
   readonly at: number;
 }
@@ -76,15 +78,24 @@ export async function startReadFaultProxy(
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      const url = req.url ?? '/';
+      const queryAt = url.indexOf('?');
+      const path = queryAt === -1 ? url : url.slice(0, queryAt);
+      const query = queryAt === -1 ? '' : url.slice(queryAt);
       let action: ReadAction = 'forward';
       if (req.method === 'GET' && READ_PATHS.has(path)) {
         action = decide(reads.length + 1, path);
-        reads.push({ path, action, at: Date.now() });
+        reads.push({ path, query, action, at: Date.now() });
       }
-      const answer = (status: number, text: string, type = 'application/json'): void => {
+      const answer = (
+        status: number,
+        text: string,
+        type = 'application/json',
+        date?: string | null,
+      ): void => {
         if (res.destroyed || res.headersSent) return;
-        res.writeHead(status, { 'content-type': type });
+        // A forwarded answer keeps the venue's Date (the bot reads the venue's clock from it).
+        res.writeHead(status, { 'content-type': type, ...(date ? { date } : {}) });
         res.end(text);
       };
       if (action === 'error') {
@@ -114,17 +125,18 @@ export async function startReadFaultProxy(
         });
         const text = await upstream.text();
         const type = upstream.headers.get('content-type') ?? 'application/json';
+        const date = upstream.headers.get('date');
         if (action === 'truncated')
-          return answer(200, text.slice(0, Math.floor(text.length / 2)), type);
+          return answer(200, text.slice(0, Math.floor(text.length / 2)), type, date);
         if (action === 'slow') {
           const timer = setTimeout(() => {
             timers.delete(timer);
-            answer(upstream.status, text, type);
+            answer(upstream.status, text, type, date);
           }, options.slowMs);
           timers.add(timer);
           return;
         }
-        answer(upstream.status, text, type);
+        answer(upstream.status, text, type, date);
       })().catch(() =>
         answer(502, JSON.stringify({ body: null, message: 'proxy: upstream failed', status: 502 })),
       );

@@ -56,7 +56,13 @@ describe('parseConfig: valid files', () => {
       },
       wallet: { privateKeyEnv: 'QUANTA_WALLET_KEY' },
       state: { dir: '/srv/bot/config/.quanta' },
-      poll: { intervalMs: 1000, quotes: true, staleAfterMs: 3000, maxBackoffMs: 30_000 },
+      poll: {
+        intervalMs: 1000,
+        quotes: true,
+        quoteMarkets: 'all',
+        staleAfterMs: 3000,
+        maxBackoffMs: 30_000,
+      },
       execution: {
         rateLimit: { requests: 10, perMs: 1000 },
         rateBudget: 'local',
@@ -246,7 +252,7 @@ describe('parseConfig: errors name the key path and line:col', () => {
   readUrl: embedded
   timeoutMs: soon
   signing: { version: 1 }
-poll: { quotes: "yes", intervalMs: 10 }
+poll: { quotes: "yes", intervalMs: 10, quoteMarkets: held }
 log: { level: verbose }
 strategies:
   - module: strategies/dca.ts
@@ -254,12 +260,13 @@ strategies:
     params: [1]
 `;
     expect(configError(text).message).toMatchInlineSnapshot(`
-      "invalid config bot.yaml (8 problems):
+      "invalid config bot.yaml (9 problems):
       bot.yaml:2:13 venue.writeUrl: expected "embedded" or an http(s) URL, got "ftp://example.com"
       bot.yaml:4:14 venue.timeoutMs: expected a positive integer (milliseconds), got "soon"
       bot.yaml:5:23 venue.signing.version: expected a non-empty string (quote numbers: "1"), got 1
       bot.yaml:6:17 poll.quotes: expected true or false, got "yes"
       bot.yaml:6:36 poll.intervalMs: expected an integer ≥ 50 (milliseconds), got 10
+      bot.yaml:6:54 poll.quoteMarkets: expected one of all, traded, got "held"
       bot.yaml:7:15 log.level: expected one of fatal, error, warn, info, debug, trace, silent, got "verbose"
       bot.yaml:10:14 strategies[0].markets: expected a non-empty list of market symbols like [ETH-USD], got "ETH-USD"
       bot.yaml:11:13 strategies[0].params: expected a mapping of strategy parameters, got a list of 1"

@@ -112,6 +112,39 @@ describe('Poller', () => {
     expect(snapshot?.quotes?.get(1)?.asks[0]?.price).toBe('2');
     expect(down).toBeInstanceOf(VenueError);
   });
+
+  it('asks quotes of the market its scope names, judged on the previous poll listing', async () => {
+    const eth = testMarket();
+    const btc = testMarket({ id: 2, symbol: 'BTC-USD' });
+    const seen: ReadonlyMap<number, Market>[] = [];
+    const asked: (number | undefined)[] = [];
+    const poller = new Poller({
+      fetchMarkets: () => Promise.resolve([eth, btc]),
+      fetchQuotes: (_signal, marketId) => {
+        asked.push(marketId);
+        const all = [quoteAt(1, '1', '2'), quoteAt(2, '3', '4')];
+        return Promise.resolve(all.filter((q) => marketId === undefined || q.marketId === marketId));
+      },
+      quoteScope: (markets) => {
+        seen.push(markets);
+        return markets.has(2) ? 2 : undefined;
+      },
+      intervalMs: 1000,
+      staleAfterMs: 3000,
+      maxBackoffMs: 8000,
+      now: () => 0,
+      sleep: () => Promise.resolve(),
+      log: silentLogger,
+    });
+    const signal = new AbortController().signal;
+    const first = await poller.pollOnce(signal);
+    const second = await poller.pollOnce(signal);
+    expect(asked).toEqual([undefined, 2]);
+    expect(seen[0]?.size).toBe(0);
+    expect(seen[1]).toBe(first?.markets);
+    expect([...(first?.quotes?.keys() ?? [])]).toEqual([1, 2]);
+    expect([...(second?.quotes?.keys() ?? [])]).toEqual([2]);
+  });
 });
 
 describe('Poller with a rate budget', () => {
