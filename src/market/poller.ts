@@ -96,6 +96,8 @@ export class Poller {
   async pollOnce(signal: AbortSignal): Promise<Snapshot | undefined> {
     const { now, log } = this.#options;
     const withQuotes = this.#quotesSupported && this.#options.fetchQuotes !== undefined;
+    // Decided before any permit is taken or request started: nothing is left half begun.
+    const quoteMarket = withQuotes ? this.#options.quoteScope?.(this.#markets) : undefined;
     const permits = await this.#options.takePermits?.(withQuotes ? 2 : 1);
     // No permit: skipped, not failed (orders go first); stale after staleAfterMs all the same.
     if (permits === undefined && this.#options.takePermits !== undefined) return this.#noData();
@@ -105,10 +107,7 @@ export class Poller {
       const [markets, quotes] = await Promise.all([
         released(this.#options.fetchMarkets(signal), 0),
         withQuotes && this.#options.fetchQuotes !== undefined
-          ? released(
-              this.#options.fetchQuotes(signal, this.#options.quoteScope?.(this.#markets)),
-              1,
-            )
+          ? released(this.#options.fetchQuotes(signal, quoteMarket), 1)
           : Promise.resolve(undefined),
       ]);
       if (

@@ -30,6 +30,8 @@ export interface BotConfigOptions {
   readonly control?: boolean;
   /** `poll.quoteMarkets`; default: not written (the loader's default). */
   readonly quoteMarkets?: 'all' | 'traded';
+  /** The markets dca buys; default [ETH-USD]. */
+  readonly markets?: readonly string[];
 }
 
 /** The YAML a test writes: dca buying 100 USD of ETH-USD on every snapshot. */
@@ -55,7 +57,7 @@ export function botConfigYaml(options: BotConfigOptions): string {
     strategies: [
       {
         module: join(ROOT, 'strategies', 'dca.ts'),
-        markets: ['ETH-USD'],
+        markets: options.markets ?? ['ETH-USD'],
         params: { quoteAmount: '100', everySnapshots: 1 },
       },
     ],
