@@ -61,3 +61,18 @@ export function systemTimeoutSignal(ms: number): AbortSignal {
 export function nextMacrotask(): Promise<void> {
   return new Promise<void>((resolve) => setImmediate(resolve));
 }
+
+/**
+ * The end of the microtask queue, without a turn of the event loop: resolves once every promise
+ * reaction queued before the call, and every one those queue in turn, has run. A tick queued
+ * from inside a promise reaction runs only when V8 has emptied the microtask queue (Node runs
+ * its tick queue between microtask drains); the first `await` puts the caller inside one, so
+ * this holds wherever it is called from. Nothing that waits for the event loop (I/O, a real
+ * timer, `setImmediate`) is waited for: see {@link nextMacrotask} for that. Cheaper than a
+ * macrotask boundary, which takes a turn of the event loop and its poll for I/O: the simulator
+ * drains after every step of virtual time, thousands of times a schedule.
+ */
+export async function microtasksDrained(): Promise<void> {
+  await undefined;
+  await new Promise<void>((resolve) => process.nextTick(resolve));
+}

@@ -5,7 +5,7 @@
  * then never settle, as in a process that was killed).
  */
 
-import { nextMacrotask } from '../clock/timers.ts';
+import { microtasksDrained, nextMacrotask } from '../clock/timers.ts';
 
 /** Whoever started a timer: one simulated process (or the simulator itself). */
 export type Owner = number;
@@ -78,9 +78,15 @@ export class VirtualScheduler {
     });
   }
 
+  /**
+   * Lets every promise chain that can move at this instant move: the microtask queue emptied,
+   * then, while held work (an answer waiting for real I/O) is unsettled, turns of the event loop
+   * until it settles. Nothing else in a schedule waits for the event loop: the bot's waits,
+   * timeouts and timers are this scheduler's, its journal is synchronous SQLite.
+   */
   async #drain(): Promise<void> {
-    do await nextMacrotask();
-    while (this.#held > 0);
+    await microtasksDrained();
+    while (this.#held > 0) await nextMacrotask();
   }
 
   /**

@@ -38,7 +38,8 @@ const CLOCK_READS = [
   /\bprocess\.uptime\b/,
 ];
 
-const TIMERS = /\b(setTimeout|setInterval|setImmediate|AbortSignal\.timeout)\b|'node:timers/g;
+const TIMERS =
+  /\b(setTimeout|setInterval|setImmediate|AbortSignal\.timeout|process\.nextTick)\b|'node:timers/g;
 
 /** Calls that draw randomness (seeded simulations use src/sim/random.ts, which draws none). */
 const RANDOM_DRAWS =
