@@ -73,6 +73,6 @@ export function nextMacrotask(): Promise<void> {
  * drains after every step of virtual time, thousands of times a schedule.
  */
 export async function microtasksDrained(): Promise<void> {
-  await undefined;
+  await Promise.resolve();
   await new Promise<void>((resolve) => process.nextTick(resolve));
 }

@@ -123,7 +123,9 @@ describe('Poller', () => {
       fetchQuotes: (_signal, marketId) => {
         asked.push(marketId);
         const all = [quoteAt(1, '1', '2'), quoteAt(2, '3', '4')];
-        return Promise.resolve(all.filter((q) => marketId === undefined || q.marketId === marketId));
+        return Promise.resolve(
+          all.filter((q) => marketId === undefined || q.marketId === marketId),
+        );
       },
       quoteScope: (markets) => {
         seen.push(markets);
