@@ -3,7 +3,7 @@ import { ErrorCodes, isQuantaError, QuantaError, summarizeError } from '../error
 import type { Logger } from '../log/logger.ts';
 import type { OrderCredentials } from '../venue/endpoints/index.ts';
 import {
-  accountFromPrivateKey,
+  addressOfPrivateKey,
   formatSubaccountId,
   generateSigningKey,
 } from '../venue/signing/index.ts';
@@ -97,9 +97,9 @@ export class CredentialManager {
 
   constructor(options: CredentialManagerOptions) {
     this.#options = options;
-    // The account kept for this key (a bot derives its wallet key's at every start and
+    // The address kept for this key (a bot derives its wallet key's at every start and
     // registration, private-key.ts); a bad key is a QuantaError that never shows it.
-    this.walletAddress = accountFromPrivateKey(options.walletPrivateKey, 'wallet key').address;
+    this.walletAddress = addressOfPrivateKey(options.walletPrivateKey, 'wallet key');
     this.subaccountId = formatSubaccountId({
       brokerId: options.brokerId,
       address: this.walletAddress,

@@ -19,7 +19,7 @@ import type { PreparedStrategy } from '../strategy/prepare-strategies.ts';
 import type { VenueConnection } from '../venue/endpoints/index.ts';
 import { httpVenueClient, type VenueCredentials } from '../venue/http-venue-client.ts';
 import type { VenueClient } from '../venue/venue-client.ts';
-import { accountFromPrivateKey } from '../venue/signing/index.ts';
+import { addressOfPrivateKey } from '../venue/signing/index.ts';
 import { credentialRenewal } from './bot-credentials.ts';
 import { CleanupStack } from './cleanup-stack.ts';
 import { credentialOrderSigner } from './credential-order-signer.ts';
@@ -118,7 +118,7 @@ export async function openBotCore(options: BotCoreOptions): Promise<BotCore> {
   const budget = await openRateBudget({
     config,
     writeUrl: options.venue.writeUrl,
-    walletAddress: accountFromPrivateKey(options.walletKey, 'wallet key').address,
+    walletAddress: addressOfPrivateKey(options.walletKey, 'wallet key'),
     monotonic: time.monotonic,
     sleep: time.sleep,
     log,

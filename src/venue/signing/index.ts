@@ -6,7 +6,12 @@ export {
   type SubaccountParts,
   type SubaccountInput,
 } from './subaccount.ts';
-export { accountFromPrivateKey, generateSigningKey, signTypedDataWith } from './private-key.ts';
+export {
+  accountFromPrivateKey,
+  addressOfPrivateKey,
+  generateSigningKey,
+  signTypedDataWith,
+} from './private-key.ts';
 export { isCanonicalSignature, recoverTypedDataSigner } from './recover-signer.ts';
 export {
   REGISTER_TYPES,

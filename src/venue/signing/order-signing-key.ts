@@ -2,7 +2,7 @@ import type { Address, Hex } from 'viem';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import type { OrderRequestBody, SigningDomainConfig } from '../types.ts';
 import { orderDigest } from './order-digest.ts';
-import { accountFromPrivateKey } from './private-key.ts';
+import { addressOfPrivateKey } from './private-key.ts';
 import { privateKeyBytes, signDigest } from './sign-digest.ts';
 import { rememberOwnSignature } from './verify-digest-signer.ts';
 
@@ -72,8 +72,8 @@ const PREPARED_LIMIT = 8;
 export function orderSigningKey(privateKey: string, what = 'signing key'): OrderSigningKey {
   const cached = prepared.get(privateKey);
   if (cached !== undefined) return cached;
-  const account = accountFromPrivateKey(privateKey, what);
-  const key = new PreparedSigningKey(privateKeyBytes(privateKey), account.address);
+  const address = addressOfPrivateKey(privateKey, what);
+  const key = new PreparedSigningKey(privateKeyBytes(privateKey), address);
   if (prepared.size >= PREPARED_LIMIT) {
     const oldest = prepared.keys().next();
     if (oldest.done !== true) prepared.delete(oldest.value);

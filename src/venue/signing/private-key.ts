@@ -1,7 +1,10 @@
-import type { Hex, TypedData, TypedDataDefinition } from 'viem';
+import { pointFromScalar } from 'tiny-secp256k1';
+import { getAddress, type Address, type Hex, type TypedData, type TypedDataDefinition } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { systemPrivateKey } from '../../clock/entropy.ts';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
+import { keccak256Bytes } from './keccak256.ts';
+import { privateKeyBytes } from './sign-digest.ts';
 
 const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
 
@@ -38,21 +41,64 @@ export function accountFromPrivateKey(privateKey: string, what: string): Private
 
 /** {@link accountFromPrivateKey}'s checks and derivation, not kept. */
 function deriveAccount(privateKey: string, what: string): PrivateKeyAccount {
-  const rule = 'expected 0x + 64 hex digits, a valid secp256k1 private key';
-  if (typeof privateKey !== 'string' || !PRIVATE_KEY.test(privateKey)) {
-    throw new QuantaError(
-      ErrorCodes.INVALID_PRIVATE_KEY,
-      `${what}: malformed private key (${rule})`,
-    );
-  }
+  checkFormat(privateKey, what);
   try {
     return privateKeyToAccount(privateKey as Hex);
   } catch {
+    throw outOfRange(what);
+  }
+}
+
+// The addresses of keys already derived, by key (see `accounts` above for why the keys may be
+// the map's own): a bot derives its wallet's address at every start and registration, and
+// each new signing key's at its registration and again for its first order.
+const addresses = new Map<string, Address>();
+
+/**
+ * The checksummed address of a private key: `accountFromPrivateKey(key, what).address`, without
+ * building a viem account. The public key is libsecp256k1's (tiny-secp256k1, as signing uses),
+ * its address the last 20 bytes of its keccak-256 (private-keys.test.ts compares it with viem's
+ * on random keys). Kept a few keys at a time, as the accounts are.
+ *
+ * @throws QuantaError `QUANTA_INVALID_PRIVATE_KEY` (never quoting the key).
+ */
+export function addressOfPrivateKey(privateKey: string, what: string): Address {
+  const kept = addresses.get(privateKey);
+  if (kept !== undefined) return kept;
+  checkFormat(privateKey, what);
+  let point: Uint8Array | null;
+  try {
+    point = pointFromScalar(privateKeyBytes(privateKey), false);
+  } catch {
+    point = null;
+  }
+  if (point === null) throw outOfRange(what);
+  const hash = keccak256Bytes(point.subarray(1));
+  const address = getAddress(`0x${Buffer.from(hash.subarray(12)).toString('hex')}`);
+  if (addresses.size >= ACCOUNTS_LIMIT) {
+    const oldest = addresses.keys().next();
+    if (oldest.done !== true) addresses.delete(oldest.value);
+  }
+  addresses.set(privateKey, address);
+  return address;
+}
+
+/** Refuses a key that is not `0x` + 64 hex digits, without quoting it. */
+function checkFormat(privateKey: string, what: string): void {
+  if (typeof privateKey !== 'string' || !PRIVATE_KEY.test(privateKey)) {
     throw new QuantaError(
       ErrorCodes.INVALID_PRIVATE_KEY,
-      `${what}: not a valid secp256k1 private key (zero or not below the curve order)`,
+      `${what}: malformed private key (expected 0x + 64 hex digits, a valid secp256k1 private key)`,
     );
   }
+}
+
+/** The error for a key of the right form that is zero or not below the curve order. */
+function outOfRange(what: string): QuantaError {
+  return new QuantaError(
+    ErrorCodes.INVALID_PRIVATE_KEY,
+    `${what}: not a valid secp256k1 private key (zero or not below the curve order)`,
+  );
 }
 
 /**

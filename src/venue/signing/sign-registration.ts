@@ -2,7 +2,7 @@ import type { Hex } from 'viem';
 import { ErrorCodes, isQuantaError, QuantaError } from '../../errors/index.ts';
 import { parseRegistrationRequest, type RegistrationRequest } from '../schemas/index.ts';
 import type { SigningDomainConfig } from '../types.ts';
-import { accountFromPrivateKey } from './private-key.ts';
+import { addressOfPrivateKey } from './private-key.ts';
 import { privateKeyBytes, signDigest } from './sign-digest.ts';
 import { registerDigest as directRegisterDigest } from './register-digest.ts';
 import { buildRegisterTypedData, type RegisterTypedData } from './register-typed-data.ts';
@@ -53,8 +53,8 @@ export function signRegistration(params: SignRegistrationParams): Promise<Regist
 
 /** {@link signRegistration}'s work, synchronous. */
 function buildRegistration(params: SignRegistrationParams): RegistrationRequest {
-  const wallet = accountFromPrivateKey(params.walletPrivateKey, 'wallet key');
-  const signer = accountFromPrivateKey(params.signingPrivateKey, 'signing key');
+  const wallet = { address: addressOfPrivateKey(params.walletPrivateKey, 'wallet key') };
+  const signer = { address: addressOfPrivateKey(params.signingPrivateKey, 'signing key') };
   const fields = {
     subaccountId: formatSubaccountId({
       brokerId: params.brokerId,

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCodes, QuantaError } from '../../../../src/errors/index.ts';
 import {
   accountFromPrivateKey,
+  addressOfPrivateKey,
   formatSubaccountId,
   generateSigningKey,
   signOrder,
@@ -133,6 +134,46 @@ describe('private keys', () => {
     // A bad key is refused every time, never kept.
     for (let i = 0; i < 2; i++)
       expect(() => accountFromPrivateKey(`0x${'0'.repeat(64)}`, 'wallet key')).toThrow(QuantaError);
+  });
+
+  it('addressOfPrivateKey is viem’s checksummed address of the key (200 random keys and the edges)', () => {
+    fc.assert(
+      fc.property(keyArb, (key) => {
+        expect(addressOfPrivateKey(key, 'signing key')).toBe(privateKeyToAccount(key).address);
+      }),
+      { numRuns: 200 },
+    );
+    for (const key of [numberToHex(1n, { size: 32 }), numberToHex(N - 1n, { size: 32 }), GOOD_KEY])
+      expect(addressOfPrivateKey(key, 'wallet key')).toBe(privateKeyToAccount(key).address);
+  });
+
+  it('addressOfPrivateKey refuses a bad key as accountFromPrivateKey does, never quoting it', () => {
+    const bad = [
+      `0x${'0'.repeat(64)}`,
+      numberToHex(N, { size: 32 }),
+      `0x${'f'.repeat(64)}`,
+      `${GOOD_KEY.slice(0, 65)}`,
+      `${GOOD_KEY}00`,
+      GOOD_KEY.slice(2),
+    ];
+    for (const key of bad) {
+      let fast: unknown;
+      let viem: unknown;
+      try {
+        addressOfPrivateKey(key, 'wallet key');
+      } catch (error) {
+        fast = error;
+      }
+      try {
+        accountFromPrivateKey(key, 'wallet key');
+      } catch (error) {
+        viem = error;
+      }
+      expect(fast).toBeInstanceOf(QuantaError);
+      expect((fast as QuantaError).code).toBe(ErrorCodes.INVALID_PRIVATE_KEY);
+      expect((fast as QuantaError).message).toBe((viem as QuantaError).message);
+      expect((fast as QuantaError).message).not.toContain(key.replace(/^0x/, '').slice(0, 16));
+    }
   });
 
   it('generateSigningKey gives distinct well-formed keys', () => {
