@@ -55,8 +55,8 @@ export function systemTimeoutSignal(ms: number): AbortSignal {
 
 /**
  * One macrotask boundary (`setImmediate`): every promise chain that can move at this instant has
- * moved. The simulator's one real timer: a boundary, never a wait (virtual time does not move
- * there).
+ * moved, and Node has looked for rejected promises nobody handled. The simulator's one real
+ * timer: a boundary, never a wait (virtual time does not move there).
  */
 export function nextMacrotask(): Promise<void> {
   return new Promise<void>((resolve) => setImmediate(resolve));
@@ -68,9 +68,12 @@ export function nextMacrotask(): Promise<void> {
  * from inside a promise reaction runs only when V8 has emptied the microtask queue (Node runs
  * its tick queue between microtask drains); the first `await` puts the caller inside one, so
  * this holds wherever it is called from. Nothing that waits for the event loop (I/O, a real
- * timer, `setImmediate`) is waited for: see {@link nextMacrotask} for that. Cheaper than a
- * macrotask boundary, which takes a turn of the event loop and its poll for I/O: the simulator
- * drains after every step of virtual time, thousands of times a schedule.
+ * timer, `setImmediate`) is waited for: see {@link nextMacrotask} for that; nor is a chain that
+ * passes through another tick (all ticks queued by then run before this one's continuation,
+ * and a reaction that tick queues runs after it), and Node does not look for unhandled
+ * rejections in between. Cheaper than a macrotask boundary, which takes a turn of the event
+ * loop and its poll for I/O: the simulator drains after every step of virtual time, thousands
+ * of times a schedule.
  */
 export async function microtasksDrained(): Promise<void> {
   await Promise.resolve();

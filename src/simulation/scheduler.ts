@@ -27,6 +27,16 @@ export interface ProcessTime {
   readonly timeoutSignal: (ms: number) => AbortSignal;
 }
 
+/**
+ * How often a drain takes a turn of the event loop instead of only emptying the microtask
+ * queue. Node looks for rejected promises that nobody handled only when its tick queue is empty,
+ * which the microtask drain never lets it be: without a turn now and then, a bot that handles a
+ * rejection a step late (a crash in a live bot, where every timer is a turn of the loop) would
+ * go unnoticed until the schedule ends. With a turn every 8 drains, a handler 8 or more steps
+ * late is always caught, a nearer one at some seeds (test/unit/simulation/scheduler-rejections.test.ts).
+ */
+export const TURN_EVERY_DRAINS = 8;
+
 /** The virtual clock and timer queue of one schedule. */
 export class VirtualScheduler {
   #now = 0;
@@ -38,6 +48,8 @@ export class VirtualScheduler {
   #held = 0;
   /** Owners whose process crashed: a timer they start after it never fires (see {@link dropOwner}). */
   readonly #dead = new Set<Owner>();
+  /** Drains so far (see {@link TURN_EVERY_DRAINS}). */
+  #drains = 0;
 
   /** Virtual ms since the schedule started. */
   readonly monotonic = (): number => this.#now;
@@ -67,9 +79,9 @@ export class VirtualScheduler {
   }
 
   /**
-   * Virtual time does not move until `work` settles: for the venue's answers, which may await
-   * work outside the microtask queue (viem's signature recovery imports a module at run time,
-   * a real wait), so that how long that takes never changes what the schedule does.
+   * Virtual time does not move until `work` settles: for the venue's answers, which could await
+   * work outside the microtask queue (a module imported at run time, a real wait), so that how
+   * long that takes never changes what the schedule does.
    */
   hold<T>(work: Promise<T>): Promise<T> {
     this.#held += 1;
@@ -79,13 +91,18 @@ export class VirtualScheduler {
   }
 
   /**
-   * Lets every promise chain that can move at this instant move: the microtask queue emptied,
-   * then, while held work (an answer waiting for real I/O) is unsettled, turns of the event loop
-   * until it settles. Nothing else in a schedule waits for the event loop: the bot's waits,
-   * timeouts and timers are this scheduler's, its journal is synchronous SQLite.
+   * Lets the promise chains that can move at this instant move: the microtask queue emptied
+   * (`microtasksDrained`), or, every {@link TURN_EVERY_DRAINS}th time, a turn of the event loop;
+   * then, while held work is unsettled, turns of the event loop until it settles. Nothing else
+   * in a schedule waits for the event loop: the bot's waits, timeouts and timers are this
+   * scheduler's, its journal is synchronous SQLite, and the answers it reads are strings or
+   * undici bodies, read through promise reactions. A chain that passes through
+   * `process.nextTick` would not be waited for by the microtask drain (none does today).
    */
   async #drain(): Promise<void> {
-    await microtasksDrained();
+    this.#drains += 1;
+    if (this.#drains % TURN_EVERY_DRAINS === 0) await nextMacrotask();
+    else await microtasksDrained();
     while (this.#held > 0) await nextMacrotask();
   }
 

@@ -2,7 +2,8 @@
  * Time comes from the injected clock (docs/style.md §24, docs/clock.md, issue 25): no file of
  * src/ reads the wall clock or the process's own clocks but src/clock/clock.ts, whose
  * `systemClock` is what a bot is given when a test gives it nothing else. Timers and random draws
- * likewise: src/clock/timers.ts is the one file that starts real timers and src/clock/entropy.ts
+ * likewise: src/clock/timers.ts is the one file that starts real timers (or queues a tick, which
+ * the simulator's scheduler drains with) and src/clock/entropy.ts
  * the one that draws randomness; every other part takes them injected (the whole-bot simulation
  * gives its virtual timers and seeded keys) or uses those as its default.
  */
@@ -39,7 +40,7 @@ const CLOCK_READS = [
 ];
 
 const TIMERS =
-  /\b(setTimeout|setInterval|setImmediate|AbortSignal\.timeout|process\.nextTick)\b|'node:timers/g;
+  /\b(setTimeout|setInterval|setImmediate|AbortSignal\.timeout|nextTick)\b|'node:timers/g;
 
 /** Calls that draw randomness (seeded simulations use src/sim/random.ts, which draws none). */
 const RANDOM_DRAWS =
