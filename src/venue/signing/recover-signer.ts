@@ -6,9 +6,17 @@ import {
   type TypedDataDefinition,
 } from 'viem';
 
+import { keccak256Bytes } from './keccak256.ts';
+
 /** The order of the secp256k1 group. */
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
-import { keccak256Bytes } from './keccak256.ts';
+/**
+ * n and n/2 as 64 lowercase hex digits: two hex strings of one length compare as their numbers
+ * do, so a signature's r and s are checked without parsing them (a venue checks every order's).
+ */
+const N_HEX = SECP256K1_N.toString(16).padStart(64, '0');
+const HALF_N_HEX = (SECP256K1_N / 2n).toString(16).padStart(64, '0');
+const ZERO_HEX = '0'.repeat(64);
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 
@@ -22,10 +30,12 @@ const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
  */
 export function isCanonicalSignature(signature: string): boolean {
   if (typeof signature !== 'string' || !SIGNATURE.test(signature)) return false;
-  const r = BigInt(`0x${signature.slice(2, 66)}`);
-  const s = BigInt(`0x${signature.slice(66, 130)}`);
-  const v = Number.parseInt(signature.slice(130, 132), 16);
-  return (v === 27 || v === 28) && r > 0n && r < SECP256K1_N && s > 0n && s <= SECP256K1_N / 2n;
+  const r = signature.slice(2, 66).toLowerCase();
+  const s = signature.slice(66, 130).toLowerCase();
+  const v = signature.slice(130, 132).toLowerCase();
+  return (
+    (v === '1b' || v === '1c') && r !== ZERO_HEX && r < N_HEX && s !== ZERO_HEX && s <= HALF_N_HEX
+  );
 }
 
 /**
