@@ -3,14 +3,19 @@
  * least 10 virtual minutes). Each round runs the same `BENCH_SIM_SEEDS` seeds (default 40) with
  * the default schedule (10 virtual minutes, default fault mix, one crash, a healing phase) on a
  * pool of 1 worker thread and then of 2, as `quanta sim --seeds A-B --threads N` does; the pools
- * are started and warmed up (8 other seeds each) before the rounds, so a round times the schedules,
- * not the threads' start-up. Figures: schedules per wall second and virtual seconds per wall
+ * are started and warmed up (100 other seeds per thread) before the rounds, so a round times the
+ * schedules, not the threads' start-up and compilation. Figures: schedules per wall second and virtual seconds per wall
  * second for each pool, and the 2-thread pool's speed over the 1-thread pool's on the same seeds.
  *
  * Forty seeds a round, not the 8 of earlier tables: the issue's rate is a sustained one (a million
  * schedules a day), and a short round is cut by its ends (the last schedule runs alone while the
  * other thread waits). Three rounds of each on a quiet machine (2026-11-28, 157f5f5): 5.81/s on 2
  * threads and 4.38/s on 1 with 8 seeds; 8.09/s and 4.61/s with 40 (commit 4b2e151 has them).
+ *
+ * The warm-up was 8 seeds a pool (4 a thread of the 2-thread pool) until 2026-11-28: that table's
+ * rounds still sped up from the first to the fifth (2 threads: 5.17, 4.44, 4.11, 4.03, 3.93 s),
+ * and an ad hoc run of 5 × 200 distinct seeds on a pool warmed so gave 10.3/s for the first 200
+ * and 11.3-11.7/s for the next 800: the code was still being compiled. 100 a thread is past that.
  *
  * Checked, not timed: both pools give every seed the same trace hash (a schedule is named by its
  * seed). Schedules that broke an invariant are counted and printed, not a failure here.
@@ -24,8 +29,8 @@ import { reportFigure } from './figures.ts';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SEEDS = Number(process.env.BENCH_SIM_SEEDS ?? 40);
 const DURATION_MS = 10 * 60_000;
-/** Enough for the threads to load the sources and compile the hot paths. */
-const WARM_UP_SEEDS = 8;
+/** Enough for each thread to load the sources and compile the hot paths (see above). */
+const WARM_UP_SEEDS_PER_THREAD = 100;
 /** Issue 31: 12 schedules a second on 2 cores; one core's share of it for one thread. */
 const GOAL_TWO_THREADS = 12;
 const GOAL_ONE_THREAD = GOAL_TWO_THREADS / 2;
@@ -46,8 +51,8 @@ const two = openSeedPool(2);
 try {
   // Warm-up: the threads load the sources and compile the hot paths (other seeds than the
   // rounds': a warm-up of the very schedules would measure nothing different).
-  await timed(one, 1_000_001, WARM_UP_SEEDS);
-  await timed(two, 1_000_001, WARM_UP_SEEDS);
+  await timed(one, 1_000_001, WARM_UP_SEEDS_PER_THREAD);
+  await timed(two, 1_000_001, 2 * WARM_UP_SEEDS_PER_THREAD);
   const hashes = new Map<number, string>();
   const perSecond = { one: [] as number[], two: [] as number[] };
   const speedup: number[] = [];
