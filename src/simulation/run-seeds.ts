@@ -1,4 +1,4 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { SeedTask } from './pool-worker.ts';
@@ -14,14 +14,21 @@ function workerFile(): string {
 }
 
 /**
- * The young generation of a worker thread, in MB (V8 gives a third of it to each semi-space:
- * 64 MB, four times the default 16 MB). A schedule allocates ~130 MB, most of it dead within a
- * few steps; with the default a worker scavenged ~9 times a schedule, with this ~2.5 times, and
- * a scavenge costs what survives it, not what it frees: GC pauses in a worker went from ~60 to
- * ~30 ms a schedule (2 threads, seeds 1-8, 3 interleaved rounds; the commit has the figures).
- * What it costs: ~100 MB more memory a worker once its new space has grown.
+ * The young generation of a worker thread, in MB (V8 gives a third of it to each semi-space).
+ * A schedule allocates ~130 MB, most of it dead within a few steps, and a scavenge costs what
+ * survives it, not what it frees: the fewer scavenges, the less a schedule pays. With the
+ * default 16 MB semi-spaces a worker scavenged ~9 times a schedule; with a 192 MB young
+ * generation ~2 times (about 6 ms each, `--trace-gc`), and GC pauses in a worker went from ~60
+ * to ~30 ms a schedule. 512 MB was about 4% faster again (2 threads, 3 rounds of 200 distinct
+ * seeds on warmed pools: 11.6-11.8/s against 11.0-11.3/s), for ~300 MB more memory a worker
+ * (the process's peak RSS 1.39 GB against 0.76 GB). So a worker gets up to 512 MB, and never
+ * more than its share of an eighth of the machine's memory (`totalBytes`): all the pool's
+ * young generations together stay within that eighth (64 MB a worker at the least).
  */
-export const SIM_WORKER_YOUNG_GENERATION_MB = 192;
+export function workerYoungGenerationMb(threads: number, totalBytes: number = totalmem()): number {
+  const eighthPerThreadMb = Math.floor(totalBytes / 8 / Math.max(1, threads) / 2 ** 20);
+  return Math.max(64, Math.min(512, eighthPerThreadMb));
+}
 
 /** What {@link runSeeds} runs. */
 export interface RunSeedsOptions {
@@ -50,7 +57,7 @@ export function openSeedPool(threads = availableParallelism()): SeedPool {
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Infinity,
-    resourceLimits: { maxYoungGenerationSizeMb: SIM_WORKER_YOUNG_GENERATION_MB },
+    resourceLimits: { maxYoungGenerationSizeMb: workerYoungGenerationMb(threads) },
   });
   return {
     async run(options) {
