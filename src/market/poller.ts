@@ -110,8 +110,11 @@ export class Poller {
           ? released(this.#options.fetchQuotes(signal, quoteMarket), 1)
           : Promise.resolve(undefined),
       ]);
+      // Only a request for every market's quotes tells that the venue has none: a 404 for one
+      // market (a venue that answers so for an id it no longer lists) says nothing of the rest.
       if (
         quotes === undefined &&
+        quoteMarket === undefined &&
         this.#quotesSupported &&
         this.#options.fetchQuotes !== undefined
       ) {

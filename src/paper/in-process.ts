@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { SimEngine } from '../sim/index.ts';
+import { dateHeaderCache } from './date-header.ts';
 import { resolvePaperOptions, type PaperVenueOptions } from './options.ts';
 import { buildPaperRoutes } from './paper-routes.ts';
 import { SlidingWindowRateLimiter } from './rate-limiter.ts';
@@ -64,18 +65,7 @@ export function createInProcessPaperVenue(options: PaperVenueOptions = {}): InPr
     resolved.rateLimit === undefined
       ? undefined
       : new SlidingWindowRateLimiter(resolved.rateLimit, 1000, resolved.clock);
-  // The Date header names whole seconds: the same string for every answer within one (a
-  // simulated bot makes about 1,200 requests in 600 virtual seconds).
-  let dateSecond = Number.NaN;
-  let dateText = '';
-  const dateHeader = (ms: number): string => {
-    const second = Math.floor(ms / 1000);
-    if (second !== dateSecond) {
-      dateSecond = second;
-      dateText = new Date(ms).toUTCString();
-    }
-    return dateText;
-  };
+  const dateHeader = dateHeaderCache();
   return {
     engine,
     revokeCredentials: (accountId) => credentials.revokeAccount(accountId),

@@ -17,7 +17,8 @@ export interface TradedQuoteScopeOptions {
  * one request for all costs a poll no more permits than one for one).
  *
  * Also `undefined` while a strategy's symbol is not in the previous poll's listing (the first
- * poll has none): a market is never left without its quote because its id was not known yet.
+ * poll has none), so a market's first quote does not wait for its id. A market the venue lists
+ * again under another id has no quote in the one poll that still asks for the old id.
  *
  * @example
  * const scope = tradedQuoteScope({ symbols: ['ETH-USD'], inPlay: () => [] });

@@ -19,15 +19,24 @@ function workerFile(): string {
  * survives it, not what it frees: the fewer scavenges, the less a schedule pays. With the
  * default 16 MB semi-spaces a worker scavenged ~9 times a schedule; with a 192 MB young
  * generation ~2 times (about 6 ms each, `--trace-gc`), and GC pauses in a worker went from ~60
- * to ~30 ms a schedule. 512 MB was about 4% faster again (2 threads, 3 rounds of 200 distinct
- * seeds on warmed pools: 11.6-11.8/s against 11.0-11.3/s), for ~300 MB more memory a worker
- * (the process's peak RSS 1.39 GB against 0.76 GB). So a worker gets up to 512 MB, and never
- * more than its share of an eighth of the machine's memory (`totalBytes`): all the pool's
- * young generations together stay within that eighth (64 MB a worker at the least).
+ * to ~30 ms a schedule. 512 MB was about 4% faster again, for ~300 MB more memory a worker
+ * (ad hoc runs; the commit that made it 512 has the figures). So a worker gets up to 512 MB,
+ * and no more than its share of an eighth of the memory the process may use (`totalBytes`:
+ * the machine's, or a container's limit when lower); 64 MB at the least, even where that
+ * floor takes more than the eighth.
  */
-export function workerYoungGenerationMb(threads: number, totalBytes: number = totalmem()): number {
+export function workerYoungGenerationMb(
+  threads: number,
+  totalBytes: number = memoryBytes(),
+): number {
   const eighthPerThreadMb = Math.floor(totalBytes / 8 / Math.max(1, threads) / 2 ** 20);
   return Math.max(64, Math.min(512, eighthPerThreadMb));
+}
+
+/** The memory this process may use: the machine's, or its container's limit when lower. */
+function memoryBytes(): number {
+  const limit = process.constrainedMemory();
+  return limit !== undefined && limit > 0 ? Math.min(limit, totalmem()) : totalmem();
 }
 
 /** What {@link runSeeds} runs. */

@@ -4,7 +4,7 @@ import type { Hex } from 'viem';
 import type { Config } from '../config/index.ts';
 import type { Logger } from '../log/logger.ts';
 import { prepareStrategies, type PreparedStrategy } from '../strategy/prepare-strategies.ts';
-import { accountFromPrivateKey } from '../venue/signing/index.ts';
+import { addressOfPrivateKey } from '../venue/signing/index.ts';
 import type { FaultChoices } from './fault-plan.ts';
 import type { FillStats } from './fill-stats.ts';
 import type { Violation } from './invariants.ts';
@@ -81,7 +81,7 @@ export async function setUp(options: ScheduleOptions, root: string): Promise<Set
   const strategies = await prepareStrategies(config.strategies, [dir], config.source);
   const keys = new SimRandom(options.seed, STREAMS.keys);
   const walletKey = keyFrom(keys);
-  const wallet = accountFromPrivateKey(walletKey, 'wallet key').address;
+  const wallet = addressOfPrivateKey(walletKey, 'wallet key');
   const accountId = `${config.venue.brokerId}_${wallet.toLowerCase()}_${config.venue.subaccount}`;
   return { options, dir, mixName, mix, config, strategies, walletKey, keys, accountId };
 }

@@ -12,10 +12,11 @@
  * other thread waits). Three rounds of each on a quiet machine (2026-11-28, 157f5f5): 5.81/s on 2
  * threads and 4.38/s on 1 with 8 seeds; 8.09/s and 4.61/s with 40 (commit 4b2e151 has them).
  *
- * The warm-up was 8 seeds a pool (4 a thread of the 2-thread pool) until 2026-11-28: that table's
- * rounds still sped up from the first to the fifth (2 threads: 5.17, 4.44, 4.11, 4.03, 3.93 s),
- * and an ad hoc run of 5 × 200 distinct seeds on a pool warmed so gave 10.3/s for the first 200
- * and 11.3-11.7/s for the next 800: the code was still being compiled. 100 a thread is past that.
+ * The warm-up was 8 seeds a pool (4 a thread of the 2-thread pool) until 2026-11-28. A run of
+ * this bench then had rounds that sped up from the first to the fifth, and an ad hoc run of
+ * 5 × 200 distinct seeds on a pool warmed so was about 10% slower over its first 200 than over
+ * the next 800 (the commit that changed it has both): the pools were still warming up
+ * (compilation, the new space growing). With 100 a thread the rounds are flat.
  *
  * Checked, not timed: both pools give every seed the same trace hash (a schedule is named by its
  * seed). Schedules that broke an invariant are counted and printed, not a failure here.

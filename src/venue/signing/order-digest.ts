@@ -4,6 +4,7 @@ import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import { parseDecimalToX18 } from '../../money/index.ts';
 import type { OrderRequestBody, SigningDomainConfig } from '../types.ts';
 import { packSubaccountId } from './subaccount.ts';
+import { keepBounded } from './bounded-cache.ts';
 
 /**
  * The EIP-712 digest of an order (docs/conventions.md §4.2), computed directly: the Order struct's nine
@@ -32,11 +33,7 @@ const TWO_256 = 1n << 256n;
 const CACHE_LIMIT = 16;
 
 function remember<K, V>(cache: Map<K, V>, key: K, value: V): V {
-  if (cache.size >= CACHE_LIMIT) {
-    const oldest = cache.keys().next();
-    if (oldest.done !== true) cache.delete(oldest.value);
-  }
-  cache.set(key, value);
+  keepBounded(cache, key, value, CACHE_LIMIT);
   return value;
 }
 

@@ -2,6 +2,7 @@ import type { Address, Hex } from 'viem';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import type { OrderRequestBody, SigningDomainConfig } from '../types.ts';
 import { orderDigest } from './order-digest.ts';
+import { keepBounded } from './bounded-cache.ts';
 import { addressOfPrivateKey } from './private-key.ts';
 import { privateKeyBytes, signDigest } from './sign-digest.ts';
 import { rememberOwnSignature } from './verify-digest-signer.ts';
@@ -74,10 +75,6 @@ export function orderSigningKey(privateKey: string, what = 'signing key'): Order
   if (cached !== undefined) return cached;
   const address = addressOfPrivateKey(privateKey, what);
   const key = new PreparedSigningKey(privateKeyBytes(privateKey), address);
-  if (prepared.size >= PREPARED_LIMIT) {
-    const oldest = prepared.keys().next();
-    if (oldest.done !== true) prepared.delete(oldest.value);
-  }
-  prepared.set(privateKey, key);
+  keepBounded(prepared, privateKey, key, PREPARED_LIMIT);
   return key;
 }

@@ -3,7 +3,8 @@ import { getAddress, type Address, type Hex, type TypedData, type TypedDataDefin
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { systemPrivateKey } from '../../clock/entropy.ts';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
-import { keccak256Bytes } from './keccak256.ts';
+import { keepBounded } from './bounded-cache.ts';
+import { addressOfPublicKey } from './public-key-address.ts';
 import { privateKeyBytes } from './sign-digest.ts';
 
 const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
@@ -31,11 +32,7 @@ export function accountFromPrivateKey(privateKey: string, what: string): Private
   const kept = accounts.get(privateKey);
   if (kept !== undefined) return kept;
   const account = deriveAccount(privateKey, what);
-  if (accounts.size >= ACCOUNTS_LIMIT) {
-    const oldest = accounts.keys().next();
-    if (oldest.done !== true) accounts.delete(oldest.value);
-  }
-  accounts.set(privateKey, account);
+  keepBounded(accounts, privateKey, account, ACCOUNTS_LIMIT);
   return account;
 }
 
@@ -73,13 +70,8 @@ export function addressOfPrivateKey(privateKey: string, what: string): Address {
     point = null;
   }
   if (point === null) throw outOfRange(what);
-  const hash = keccak256Bytes(point.subarray(1));
-  const address = getAddress(`0x${Buffer.from(hash.subarray(12)).toString('hex')}`);
-  if (addresses.size >= ACCOUNTS_LIMIT) {
-    const oldest = addresses.keys().next();
-    if (oldest.done !== true) addresses.delete(oldest.value);
-  }
-  addresses.set(privateKey, address);
+  const address = getAddress(addressOfPublicKey(point));
+  keepBounded(addresses, privateKey, address, ACCOUNTS_LIMIT);
   return address;
 }
 

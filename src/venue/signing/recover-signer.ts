@@ -6,7 +6,7 @@ import {
   type TypedDataDefinition,
 } from 'viem';
 
-import { keccak256Bytes } from './keccak256.ts';
+import { addressOfPublicKey } from './public-key-address.ts';
 
 /** The order of the secp256k1 group. */
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
@@ -72,8 +72,7 @@ export function recoverDigestSigner(digest: Uint8Array, signature: string): stri
     const rs = Buffer.from(signature.slice(2, 130), 'hex');
     const point = recover(digest, rs, recovery === 1 ? 1 : 0, false);
     if (point === null) return undefined;
-    const hash = keccak256Bytes(point.subarray(1));
-    return `0x${Buffer.from(hash.buffer, hash.byteOffset + 12, 20).toString('hex')}`;
+    return addressOfPublicKey(point);
   } catch {
     return undefined;
   }

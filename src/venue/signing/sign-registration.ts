@@ -88,7 +88,7 @@ function buildRegistration(params: SignRegistrationParams): RegistrationRequest 
 }
 
 /**
- * `digest` signed with `privateKey` (checked by `accountFromPrivateKey` already) by `signDigest`:
+ * `digest` signed with `privateKey` (checked by `addressOfPrivateKey` already) by `signDigest`:
  * the bytes viem's `signTypedData` gives (RFC 6979, low s; the eip712 vectors pin them), without
  * its per-call dynamic import of noble and noble's slower signing.
  *

@@ -113,6 +113,32 @@ describe('Poller', () => {
     expect(down).toBeInstanceOf(VenueError);
   });
 
+  it('keeps asking for quotes after a scoped request found none (404 for one market id)', async () => {
+    const asked: (number | undefined)[] = [];
+    const poller = new Poller({
+      fetchMarkets: () => Promise.resolve([testMarket()]),
+      // A venue that answers 404 (undefined) for a market id it no longer lists.
+      fetchQuotes: (_signal, marketId) => {
+        asked.push(marketId);
+        return Promise.resolve(marketId === 9 ? undefined : [quoteAt(1, '1', '2')]);
+      },
+      quoteScope: (markets) => (markets.size === 0 ? undefined : asked.length === 1 ? 9 : 1),
+      intervalMs: 1000,
+      staleAfterMs: 3000,
+      maxBackoffMs: 8000,
+      now: () => 0,
+      sleep: () => Promise.resolve(),
+      log: silentLogger,
+    });
+    const signal = new AbortController().signal;
+    await poller.pollOnce(signal);
+    const stale = await poller.pollOnce(signal);
+    const next = await poller.pollOnce(signal);
+    expect(asked).toEqual([undefined, 9, 1]);
+    expect(stale?.quotes?.size ?? 0).toBe(0);
+    expect(next?.quotes?.get(1)?.asks[0]?.price).toBe('2');
+  });
+
   it('asks quotes of the market its scope names, judged on the previous poll listing', async () => {
     const eth = testMarket();
     const btc = testMarket({ id: 2, symbol: 'BTC-USD' });

@@ -3,7 +3,7 @@ import { workerYoungGenerationMb } from '../../../src/simulation/run-seeds.ts';
 
 const GB = 2 ** 30;
 
-it('gives each worker up to 512 MB of young generation, all of them within an eighth of memory', () => {
+it('gives each worker up to 512 MB of young generation, its share of an eighth of memory, 64 MB at the least', () => {
   // 2 threads on 24 GB: the cap.
   expect(workerYoungGenerationMb(2, 24 * GB)).toBe(512);
   // 2 threads on 4 GB: 4096 / 8 / 2.
