@@ -33,6 +33,7 @@ import { parseMarketList } from '../../../src/venue/schemas/index.ts';
 import type { Market } from '../../../src/domain/index.ts';
 import { settle } from '../../helpers/manual-timer.ts';
 import type { VirtualTime } from '../../helpers/virtual-time.ts';
+import { writeProxyAnswer } from './proxy-answer.ts';
 
 /** The repository root (package.json, strategies/, bin/). */
 export const ROOT = resolve(import.meta.dirname, '../../..');
@@ -403,8 +404,7 @@ export async function startOrderProxy(
         date?: string | null,
       ): void => {
         if (seenAt !== undefined) statuses[seenAt] = status;
-        res.writeHead(status, { 'content-type': type, ...(date == null ? {} : { date }) });
-        res.end(text);
+        writeProxyAnswer(res, status, text, type, date);
       };
       const fault = (): void =>
         answer(500, JSON.stringify({ body: null, message: 'proxy: injected fault', status: 500 }));

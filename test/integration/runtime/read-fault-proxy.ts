@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { writeProxyAnswer } from './proxy-answer.ts';
 
 /**
  * What the proxy does with the n-th read request (from 1):
@@ -92,12 +93,7 @@ export async function startReadFaultProxy(
         text: string,
         type = 'application/json',
         date?: string | null,
-      ): void => {
-        if (res.destroyed || res.headersSent) return;
-        // A forwarded answer keeps the venue's Date (the bot reads the venue's clock from it).
-        res.writeHead(status, { 'content-type': type, ...(date ? { date } : {}) });
-        res.end(text);
-      };
+      ): void => writeProxyAnswer(res, status, text, type, date);
       if (action === 'error') {
         return answer(
           500,

@@ -44,6 +44,21 @@ function scripted(answers: (Market[] | Error)[], quotes?: () => Quote[] | undefi
   };
 }
 
+/** A poller of the given reads and quote scope, on a clock that stands still. */
+function scopedPoller(
+  reads: Pick<PollerOptions, 'fetchMarkets' | 'fetchQuotes' | 'quoteScope'>,
+): Poller {
+  return new Poller({
+    ...reads,
+    intervalMs: 1000,
+    staleAfterMs: 3000,
+    maxBackoffMs: 8000,
+    now: () => 0,
+    sleep: () => Promise.resolve(),
+    log: silentLogger,
+  });
+}
+
 const down = venueErrorFromStatus({ status: 502, endpoint: 'GET /api/v1/market' });
 
 describe('Poller', () => {
@@ -115,7 +130,7 @@ describe('Poller', () => {
 
   it('keeps asking for quotes after a scoped request found none (404 for one market id)', async () => {
     const asked: (number | undefined)[] = [];
-    const poller = new Poller({
+    const poller = scopedPoller({
       fetchMarkets: () => Promise.resolve([testMarket()]),
       // A venue that answers 404 (undefined) for a market id it no longer lists.
       fetchQuotes: (_signal, marketId) => {
@@ -123,12 +138,6 @@ describe('Poller', () => {
         return Promise.resolve(marketId === 9 ? undefined : [quoteAt(1, '1', '2')]);
       },
       quoteScope: (markets) => (markets.size === 0 ? undefined : asked.length === 1 ? 9 : 1),
-      intervalMs: 1000,
-      staleAfterMs: 3000,
-      maxBackoffMs: 8000,
-      now: () => 0,
-      sleep: () => Promise.resolve(),
-      log: silentLogger,
     });
     const signal = new AbortController().signal;
     await poller.pollOnce(signal);
@@ -144,7 +153,7 @@ describe('Poller', () => {
     const btc = testMarket({ id: 2, symbol: 'BTC-USD' });
     const seen: ReadonlyMap<number, Market>[] = [];
     const asked: (number | undefined)[] = [];
-    const poller = new Poller({
+    const poller = scopedPoller({
       fetchMarkets: () => Promise.resolve([eth, btc]),
       fetchQuotes: (_signal, marketId) => {
         asked.push(marketId);
@@ -157,12 +166,6 @@ describe('Poller', () => {
         seen.push(markets);
         return markets.has(2) ? 2 : undefined;
       },
-      intervalMs: 1000,
-      staleAfterMs: 3000,
-      maxBackoffMs: 8000,
-      now: () => 0,
-      sleep: () => Promise.resolve(),
-      log: silentLogger,
     });
     const signal = new AbortController().signal;
     const first = await poller.pollOnce(signal);
