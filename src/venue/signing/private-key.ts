@@ -10,10 +10,10 @@ import { privateKeyBytes } from './sign-digest.ts';
 const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
 
 // The accounts of keys already derived, by key: a derivation is an elliptic-curve
-// multiplication (its public key) and a bot derives the same wallet key at every start and
-// registration, and a new signing key at its registration and again for its first order. The
+// multiplication (its public key), and a caller that needs the viem account (not only its
+// address: `addressOfPrivateKey`, which the bot uses) gets the same object for the same key. The
 // keys are the map's own: it is module-private, never logged, and holds only keys the process
-// already holds (as order-signing-key.ts's does). Bounded: a few wallet and session keys at once.
+// already holds (as order-signing-key.ts's does). Bounded: a few keys at once.
 const accounts = new Map<string, PrivateKeyAccount>();
 const ACCOUNTS_LIMIT = 8;
 
@@ -48,7 +48,7 @@ function deriveAccount(privateKey: string, what: string): PrivateKeyAccount {
 
 // The addresses of keys already derived, by key (see `accounts` above for why the keys may be
 // the map's own): a bot derives its wallet's address at every start and registration, and
-// each new signing key's at its registration and again for its first order.
+// each new signing key's at its registration and again for its first order. Bounded likewise.
 const addresses = new Map<string, Address>();
 
 /**
