@@ -124,16 +124,24 @@ export class RiskEngine {
     );
   }
 
-  // The baseline is taken once per UTC day and stored; a restart the same day reads it back.
+  /**
+   * The baseline is taken once per UTC day and stored; a restart the same day reads it back. The
+   * day never goes back: a wall clock stepped back across midnight (or a restart on a clock
+   * behind the last run's) keeps the later day and its baseline. Taking a new baseline there, as
+   * this did, forgave the loss made since that midnight, each time the clock crossed it. Keeping
+   * a later day fails closed: its baseline is older, so it counts more loss, never less.
+   */
   #rollDay(portfolio: Portfolio): void {
     const day = Math.floor(this.#options.now() / DAY_MS) * DAY_MS;
-    if (day === this.#day) return;
-    this.#day = day;
+    if (this.#day !== undefined && day <= this.#day) return;
     const { store } = this.#options;
-    if (store.get('day') === String(day)) {
+    const storedDay = Number(store.get('day'));
+    if (Number.isSafeInteger(storedDay) && storedDay >= day) {
+      this.#day = storedDay;
       this.#realizedAtDayStart = BigInt(store.get('realizedAtDayStartX18') ?? '0');
       return;
     }
+    this.#day = day;
     this.#realizedAtDayStart = portfolio.account.realizedNetX18();
     store.set('realizedAtDayStartX18', this.#realizedAtDayStart.toString());
     store.set('day', String(day));

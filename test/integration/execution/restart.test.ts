@@ -136,6 +136,36 @@ it('the daily loss limit still holds after a restart the same day', async () => 
   third.journal.close();
 });
 
+it("a wall clock stepped back across midnight forgives none of the day's loss, running or restarted", async () => {
+  const { path, engine, clock, snapshot } = await setup();
+  clock.now = Date.UTC(2026, 10, 24, 0, 2); // two minutes into a UTC day
+  const first = start(path, engine, clock, '0.01');
+  expect((await first.executor.submit('s', market('BUY'), snapshot(1))).kind).toBe('sent');
+  await first.executor.settle();
+  expect(
+    (await first.executor.submit('s', market('SELL', { reduceOnly: true }), snapshot(2))).kind,
+  ).toBe('sent');
+  await first.executor.settle();
+  const refused = async (executor: Executor, seq: number): Promise<string | false> => {
+    const outcome = await executor.submit('s', market('BUY'), snapshot(seq));
+    return outcome.kind === 'refused' && outcome.refusal.reason;
+  };
+  expect(await refused(first.executor, 3)).toBe('DAILY_LOSS_LIMIT');
+  // The host's clock is stepped back three minutes (before midnight), then forward again.
+  clock.now = Date.UTC(2026, 10, 23, 23, 59);
+  expect(await refused(first.executor, 4)).toBe('DAILY_LOSS_LIMIT');
+  clock.now = Date.UTC(2026, 10, 24, 0, 3);
+  expect(await refused(first.executor, 5)).toBe('DAILY_LOSS_LIMIT');
+  first.journal.close();
+
+  // A restart on a clock still behind, across midnight: the journal's later day holds.
+  clock.now = Date.UTC(2026, 10, 23, 23, 58);
+  const second = start(path, engine, clock, '0.01');
+  expect(await refused(second.executor, 6)).toBe('DAILY_LOSS_LIMIT');
+  await second.executor.settle();
+  second.journal.close();
+});
+
 it('a restart books recovered fills at the fees charged when they happened (maker stays maker)', async () => {
   const { path, engine, clock, snapshot } = await setup();
   const first = start(path, engine, clock);
