@@ -268,6 +268,7 @@ export class ScheduleRun {
       faulty: () => this.scheduler.monotonic() < this.durationMs - this.healMs,
       partitioned: () => within(this.plan.partitions, this.scheduler.monotonic()),
       faults: this.#setup.options.faults ?? DEFAULT_NETWORK_FAULTS,
+      sending: (request) => this.watch.sending(request, process),
       delivered: (delivery) => this.watch.delivered(delivery, process),
       answered: (delivery) => this.watch.answered(delivery, process),
       fault: (what, path) => {

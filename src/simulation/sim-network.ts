@@ -42,17 +42,21 @@ export const DEFAULT_NETWORK_FAULTS: NetworkFaults = {
   maxDelayMs: 400,
 };
 
-/** One request as the venue received it, and its answer (before any fault on the way back). */
-export interface Delivery {
+/** One request as it leaves the sender, before the network decides anything about it. */
+export interface Outgoing {
   readonly method: string;
   readonly path: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
-  readonly answer: InProcessAnswer;
   /** The sender's wall clock when it sent the request (its expiry checks read that clock). */
   readonly sentAt: number;
   /** Virtual ms since the schedule began when it was sent. */
   readonly sentVirtualMs: number;
+}
+
+/** One request as the venue received it, and its answer (before any fault on the way back). */
+export interface Delivery extends Outgoing {
+  readonly answer: InProcessAnswer;
 }
 
 /** What the simulated network needs. */
@@ -69,6 +73,11 @@ export interface SimNetworkOptions {
   /** Whether the network is partitioned now (every request is lost). */
   readonly partitioned: () => boolean;
   readonly faults: NetworkFaults;
+  /**
+   * Told about each request as the sender lets it go, in the sender's own turn: what the sender
+   * knew then is what it had done and been told before (whether the request is lost or not).
+   */
+  readonly sending?: (request: Outgoing) => void;
   /** Told about each request the venue answered (once per delivery, duplicates included). */
   readonly delivered: (delivery: Delivery) => void;
   /** Told about each answer of the venue's that reached the sender as the venue gave it. */
@@ -329,6 +338,7 @@ export function simFetch(options: SimNetworkOptions): typeof fetch {
       sentAt: options.hostNow(),
       sentVirtualMs: options.time.monotonic(),
     };
+    options.sending?.(sent);
     return new Promise<Response>((resolve, reject) => {
       new Exchange(options, sent, init?.signal, { resolve, reject }).start();
     });

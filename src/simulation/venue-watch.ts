@@ -2,7 +2,7 @@ import type { OrderJournal } from '../execution/journal.ts';
 import { EPOCH_MS } from './sim-setup.ts';
 import type { ViolationLog } from './invariants.ts';
 import { JournalRows } from './journal-rows.ts';
-import type { Delivery } from './sim-network.ts';
+import type { Delivery, Outgoing } from './sim-network.ts';
 import type { Trace } from './trace.ts';
 
 /** An order the venue accepted. */
@@ -18,6 +18,8 @@ export interface Sender {
   readonly pid: number;
   /** Set when it was started on a journal the schedule damaged: it must send nothing. */
   readonly damaged?: string;
+  /** The journal it opened, once it has (read when it sends). */
+  readonly journal?: OrderJournal | undefined;
 }
 
 /** What {@link VenueWatch} needs. */
@@ -39,9 +41,12 @@ export interface VenueWatchOptions {
 }
 
 /**
- * Reads every request the venue answered (and the answers that reached the bot) and checks the
- * invariants a delivery can break (I1, I2, I5's credential half, I6, I7's "places no order"),
- * keeping what the venue accepted for the checks at the end.
+ * Reads every request as the bot sends it, every request the venue answered, and the answers
+ * that reached the bot, and checks the invariants a request can break (I1, I2, I5's credential
+ * half, I6, I7's "places no order"), keeping what the venue accepted for the checks at the end.
+ * What the bot alone decides (a journal row before the send, no send past the expiry on its own
+ * clock, nothing with refused credentials, nothing from a damaged journal) is checked as the
+ * request leaves the process, so a request the network then loses is checked too.
  */
 export class VenueWatch {
   readonly #options: VenueWatchOptions;
@@ -77,8 +82,43 @@ export class VenueWatch {
   }
 
   /** The signing key a request went with (lowercase), `''` when it carried none. */
-  #signerOf(delivery: Delivery): string {
+  #signerOf(delivery: Outgoing): string {
     return String(delivery.headers[this.#options.signerHeader] ?? '').toLowerCase();
+  }
+
+  /** Told about each request as `sender` lets it go (see the class doc). */
+  sending(request: Outgoing, sender: Sender): void {
+    const { violations } = this.#options;
+    const signer = this.#signerOf(request);
+    const refusedAt = signer === '' ? undefined : this.#refusedTo.get(sender.pid)?.get(signer);
+    if (refusedAt !== undefined)
+      violations.violate(
+        'durable',
+        `${request.method} ${request.path} went out at ${request.sentVirtualMs} ms with the credentials of signing key ${signer}, which the venue had refused to the bot at ${refusedAt} ms`,
+      );
+    if (request.method !== 'POST' || request.path !== '/api/v1/order') return;
+    const signature = String(request.headers[this.#options.signatureHeader] ?? '');
+    const short = `${signature.slice(0, 12)}…`;
+    if (sender.damaged !== undefined)
+      violations.violate(
+        'refusesDamage',
+        `process ${sender.pid}, started on a journal with ${sender.damaged}, sent order ${short}`,
+      );
+    const journal = sender.journal;
+    if (journal === undefined || this.#rows.rowIdOf(journal, signature) === undefined)
+      violations.violate(
+        'oneVenueOrder',
+        `order ${short} left process ${sender.pid} with no row in its journal`,
+      );
+    const body = JSON.parse(request.body) as { expiryTs: number };
+    // The bot's part: it sends nothing its own clock says has expired. Its clock may be off the
+    // venue's within the skew it allows, and the request takes time on the way: so an order can
+    // reach the venue after its expiry, and the venue must then refuse it.
+    if (request.sentAt >= body.expiryTs)
+      violations.violate(
+        'notAfterExpiry',
+        `order ${short} left the bot at ${request.sentAt - EPOCH_MS} ms on its own clock, its expiryTs is ${body.expiryTs - EPOCH_MS} ms`,
+      );
   }
 
   /** Told about one delivery (duplicates included) from `sender`. */
@@ -87,6 +127,8 @@ export class VenueWatch {
     const at = this.#options.at();
     if (delivery.method !== 'POST' || delivery.path !== '/api/v1/order') {
       trace.add(at, `${delivery.method} ${delivery.path} ${delivery.answer.status}`);
+      if (delivery.answer.status === 401 && this.#signerOf(delivery) !== '')
+        this.#expiredCredential(delivery, `${delivery.method} ${delivery.path}`);
       return;
     }
     const signature = String(delivery.headers[this.#options.signatureHeader] ?? '');
@@ -100,20 +142,7 @@ export class VenueWatch {
       `order ${signature.slice(0, 10)} exp ${body.expiryTs - EPOCH_MS} -> ${delivery.answer.status} ${answer.body?.id ?? answer.message}`,
     );
     const short = `${signature.slice(0, 12)}…`;
-    if (sender.damaged !== undefined)
-      violations.violate(
-        'refusesDamage',
-        `process ${sender.pid}, started on a journal with ${sender.damaged}, sent order ${short}`,
-      );
     const ahead = body.expiryTs - venueNow();
-    // The bot's part: it sends nothing its own clock says has expired. Its clock may be off the
-    // venue's within the skew it allows, and the request takes time on the way: so an order can
-    // reach the venue after its expiry, and the venue must then refuse it.
-    if (delivery.sentAt >= body.expiryTs)
-      violations.violate(
-        'notAfterExpiry',
-        `order ${short} left the bot at ${delivery.sentAt - EPOCH_MS} ms on its own clock, its expiryTs is ${body.expiryTs - EPOCH_MS} ms`,
-      );
     if (ahead <= 0 && delivery.answer.status === 200)
       violations.violate(
         'notAfterExpiry',
@@ -124,20 +153,19 @@ export class VenueWatch {
         'expiryHorizon',
         `order ${short} reached the venue ${ahead} ms before its expiry, more than the ${this.#options.horizonMs} ms allowed`,
       );
-    if (delivery.answer.status === 401 && answer.message.includes('expired'))
-      violations.violate(
-        'durable',
-        `an order was sent with an expired credential (${answer.message})`,
-      );
-    const signer = this.#signerOf(delivery);
-    const refusedAt = this.#refusedTo.get(sender.pid)?.get(signer);
-    if (refusedAt !== undefined && delivery.sentVirtualMs > refusedAt)
-      violations.violate(
-        'durable',
-        `order ${short} went out at ${delivery.sentVirtualMs} ms with the credentials of signing key ${signer}, which the venue had refused to the bot at ${refusedAt} ms`,
-      );
+    if (delivery.answer.status === 401) this.#expiredCredential(delivery, `order ${short}`);
     if (delivery.answer.status !== 200 || answer.body === null) return;
     this.#accepted(signature, answer.body.id, at);
+  }
+
+  /** I5: a request the venue refused (401) for an expired credential went out with it. */
+  #expiredCredential(delivery: Delivery, what: string): void {
+    const { message } = JSON.parse(delivery.answer.text) as { message: string };
+    if (message.includes('expired'))
+      this.#options.violations.violate(
+        'durable',
+        `${what} was sent with an expired credential (${message})`,
+      );
   }
 
   #accepted(signature: string, venueOrderId: number, at: number): void {
