@@ -269,7 +269,7 @@ export class ScheduleRun {
       partitioned: () => within(this.plan.partitions, this.scheduler.monotonic()),
       faults: this.#setup.options.faults ?? DEFAULT_NETWORK_FAULTS,
       sending: (request) => this.watch.sending(request, process),
-      delivered: (delivery) => this.watch.delivered(delivery, process),
+      delivered: (delivery) => this.watch.delivered(delivery),
       answered: (delivery) => this.watch.answered(delivery, process),
       fault: (what, path) => {
         this.networkFaults += 1;

@@ -121,8 +121,8 @@ export class VenueWatch {
       );
   }
 
-  /** Told about one delivery (duplicates included) from `sender`. */
-  delivered(delivery: Delivery, sender: Sender): void {
+  /** Told about one delivery (duplicates included). */
+  delivered(delivery: Delivery): void {
     const { trace, violations, venueNow } = this.#options;
     const at = this.#options.at();
     if (delivery.method !== 'POST' || delivery.path !== '/api/v1/order') {
