@@ -1,5 +1,5 @@
 import { applyFill, FLAT_POSITION, type PositionState } from '../execution/positions.ts';
-import { formatX18 } from '../money/index.ts';
+import { absX18, formatX18 } from '../money/index.ts';
 import { bigintRatio, formatRatio } from './ratio-decimal.ts';
 import type { FillEvent } from './trace.ts';
 
@@ -46,10 +46,6 @@ interface OpenTrade {
   pnlX18: bigint;
   feesX18: bigint;
   fills: number;
-}
-
-function abs(value: bigint): bigint {
-  return value < 0n ? -value : value;
 }
 
 function open(fill: FillEvent, amountX18: bigint, feeX18: bigint): OpenTrade {
@@ -123,12 +119,15 @@ export function roundTrips(fills: readonly FillEvent[]): RoundTrip[] {
       current.entryAmountX18 += fill.amountX18;
       current.entryNotionalX36 += fill.amountX18 * fill.priceX18;
       current.maxAmountX18 =
-        abs(after.amountX18) > current.maxAmountX18 ? abs(after.amountX18) : current.maxAmountX18;
+        absX18(after.amountX18) > current.maxAmountX18
+          ? absX18(after.amountX18)
+          : current.maxAmountX18;
       current.feesX18 += fill.feeX18;
       current.fills += 1;
       continue;
     }
-    const closed = fill.amountX18 < abs(before.amountX18) ? fill.amountX18 : abs(before.amountX18);
+    const closed =
+      fill.amountX18 < absX18(before.amountX18) ? fill.amountX18 : absX18(before.amountX18);
     const closingFee = (fill.feeX18 * closed) / fill.amountX18;
     current.exitAmountX18 += closed;
     current.exitNotionalX36 += closed * fill.priceX18;

@@ -17,3 +17,4 @@ export {
 } from './grid.ts';
 export { notionalX36, notionalX18, notionalExceeds } from './notional.ts';
 export { fillFeeX18 } from './fee.ts';
+export { absX18 } from './abs.ts';

@@ -1,4 +1,4 @@
-import { X18_SCALE } from '../money/index.ts';
+import { absX18, X18_SCALE } from '../money/index.ts';
 import type { OrderSide } from '../domain/index.ts';
 // Floors toward −∞ (bigint division truncates toward zero), so negative cash is not overstated.
 import { floorDiv } from '../domain/account/index.ts';
@@ -9,10 +9,6 @@ interface PositionState {
   /** What the open amount cost, |amount| × entry price, exact at x36. */
   openCostX36: bigint;
   realizedPnlX36: bigint;
-}
-
-function abs(value: bigint): bigint {
-  return value < 0n ? -value : value;
 }
 
 /**
@@ -87,14 +83,14 @@ export class AccountLedger {
       position.amountX18 = held + signed;
       return;
     }
-    const closed = abs(signed) < abs(held) ? abs(signed) : abs(held);
-    const closedCostX36 = (position.openCostX36 * closed) / abs(held);
+    const closed = absX18(signed) < absX18(held) ? absX18(signed) : absX18(held);
+    const closedCostX36 = (position.openCostX36 * closed) / absX18(held);
     const closedValueX36 = closed * priceX18;
     position.realizedPnlX36 +=
       held > 0n ? closedValueX36 - closedCostX36 : closedCostX36 - closedValueX36;
     position.openCostX36 -= closedCostX36;
     position.amountX18 = held + signed;
-    const opened = abs(signed) - closed;
+    const opened = absX18(signed) - closed;
     if (opened > 0n) position.openCostX36 = opened * priceX18;
   }
 
@@ -128,7 +124,7 @@ export class AccountLedger {
     return {
       marketId,
       amountX18: state.amountX18,
-      avgEntryPriceX18: state.amountX18 === 0n ? 0n : state.openCostX36 / abs(state.amountX18),
+      avgEntryPriceX18: state.amountX18 === 0n ? 0n : state.openCostX36 / absX18(state.amountX18),
       realizedPnlX18: floorDiv(state.realizedPnlX36, X18_SCALE),
     };
   }

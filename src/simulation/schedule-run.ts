@@ -1,3 +1,4 @@
+import { UNFINISHED_STATES } from '../domain/index.ts';
 import { ErrorCodes, summarizeError } from '../errors/index.ts';
 import { EXIT_TAG_PREFIX } from '../execution/exits/exit-book.ts';
 import type { OrderJournal } from '../execution/journal.ts';
@@ -23,9 +24,10 @@ import { VirtualScheduler } from './scheduler.ts';
 import { startSimBot, type SimBot } from './sim-bot.ts';
 import { diskErrorOf, journalWithDiskFaults } from './sim-disk.ts';
 import { crashJournal, putImage, type JournalImage } from './sim-journal-files.ts';
-import { DEFAULT_NETWORK_FAULTS, simFetch } from './sim-network.ts';
+import { DEFAULT_NETWORK_FAULTS, simFetch, type Outgoing } from './sim-network.ts';
 import { marketIdsOf, marketInMessage } from './sim-mix.ts';
 import { checkPositionCap } from './position-cap.ts';
+import { checkExposureCap } from './exposure-cap.ts';
 import { SimRandom, STREAMS } from './sim-random.ts';
 import { EPOCH_MS, keyFrom } from './sim-setup.ts';
 import { MAX_EXPIRES_IN_MS } from './sim-trader.ts';
@@ -74,6 +76,8 @@ export class ScheduleRun {
   #committed = new Map<number, string>();
   /** When the bot first journaled each order's venue id (I4's fee rule). */
   readonly #known = new VenueIdsJournaled();
+  /** The signatures of the orders sent so far (by any process): the first send of each is checked. */
+  readonly #ordersSent = new Set<string>();
   networkFaults = 0;
   steps = 0;
 
@@ -268,7 +272,7 @@ export class ScheduleRun {
       faulty: () => this.scheduler.monotonic() < this.durationMs - this.healMs,
       partitioned: () => within(this.plan.partitions, this.scheduler.monotonic()),
       faults: this.#setup.options.faults ?? DEFAULT_NETWORK_FAULTS,
-      sending: (request) => this.watch.sending(request, process),
+      sending: (request) => this.#sending(request, process),
       delivered: (delivery) => this.watch.delivered(delivery),
       answered: (delivery) => this.watch.answered(delivery, process),
       fault: (what, path) => {
@@ -276,6 +280,41 @@ export class ScheduleRun {
         this.#event(`fault ${what} ${path}`);
       },
     });
+  }
+
+  /**
+   * A request leaves `process`: the watch's checks, and for an order's first send I3's exposure
+   * on its side of its market, the order itself counted (its row is unresolved, the venue has
+   * not seen it).
+   */
+  #sending(request: Outgoing, process: SimProcess): void {
+    this.watch.sending(request, process);
+    const journal = process.journal;
+    if (request.method !== 'POST' || request.path !== '/api/v1/order' || journal === undefined)
+      return;
+    const signature = String(request.headers[this.watch.signatureHeader] ?? '');
+    // The bot checks an order against the cap once, before its first send; a resend (the same
+    // bytes, by this process or after a restart) may find it in the venue's position already.
+    if (this.#ordersSent.has(signature)) return;
+    this.#ordersSent.add(signature);
+    const unresolved = journal.inStates(UNFINISHED_STATES);
+    // No row: I1 (the watch) has said so.
+    const order = unresolved.find((row) => row.signature === signature);
+    if (order === undefined) return;
+    const { engine } = this.venue;
+    const { accountId } = this.#setup;
+    checkExposureCap(
+      {
+        order,
+        position: engine.position(accountId, order.marketId),
+        venueOpen: engine.listOpenOrders(accountId),
+        unresolved,
+        accepted: (accepted) => this.watch.accepted.has(accepted),
+        venueNow: this.venueNow(),
+      },
+      marketInMessage(this.marketIds, order.marketId),
+      this.violations,
+    );
   }
 
   #opened(process: SimProcess, journal: OrderJournal): void {

@@ -50,6 +50,8 @@ export interface VenueWatchOptions {
  */
 export class VenueWatch {
   readonly #options: VenueWatchOptions;
+  /** The header an order's signature goes in, lowercased. */
+  readonly signatureHeader: string;
   /** What the venue accepted, by signature. */
   readonly accepted = new Map<string, AcceptedOrder>();
   /** Which journal row holds a signature (without reading every row per order). */
@@ -65,6 +67,7 @@ export class VenueWatch {
 
   constructor(options: VenueWatchOptions) {
     this.#options = options;
+    this.signatureHeader = options.signatureHeader;
   }
 
   /**

@@ -1,4 +1,10 @@
-import { displayX18, formatX18, MONEY_DECIMALS, notionalExceeds } from '../../money/index.ts';
+import {
+  absX18,
+  displayX18,
+  formatX18,
+  MONEY_DECIMALS,
+  notionalExceeds,
+} from '../../money/index.ts';
 import type { Market, Quote } from '../../domain/index.ts';
 import { bestPriceX18 } from '../../market/best-price.ts';
 import { refuse, type Refusal } from '../refusal.ts';
@@ -46,8 +52,6 @@ export function referencePriceX18(order: SizedOrder, quote: Quote | undefined): 
   return bestPriceX18(quote, order.side === 'BUY' ? 'asks' : 'bids');
 }
 
-const abs = (value: bigint): bigint => (value < 0n ? -value : value);
-
 /**
  * Runs the pre-send checks of docs/design.md §4 rule 2 on a sized order, in a fixed order,
  * and returns the first refusal, or undefined when the order may be journaled and sent. Pure.
@@ -64,7 +68,7 @@ export function checkOrder(order: SizedOrder, context: CheckContext): Refusal | 
   }
   const signedAmount = order.side === 'BUY' ? order.amountX18 : -order.amountX18;
   const positionAfter = context.positionX18 + signedAmount;
-  const reduces = abs(positionAfter) < abs(context.positionX18);
+  const reduces = absX18(positionAfter) < absX18(context.positionX18);
   if (order.reduceOnly && !reduces) {
     return refuse(
       'REDUCE_ONLY_WITHOUT_POSITION',
@@ -102,7 +106,7 @@ export function checkOrder(order: SizedOrder, context: CheckContext): Refusal | 
       `notional of ${formatX18(order.amountX18)} ${symbol} at ${formatX18(priceX18)} is above risk.maxOrderNotional ${formatX18(limits.maxOrderNotionalX18)}`,
     );
   }
-  if (!reduces && notionalExceeds(abs(positionAfter), priceX18, limits.maxPositionNotionalX18)) {
+  if (!reduces && notionalExceeds(absX18(positionAfter), priceX18, limits.maxPositionNotionalX18)) {
     return refuse(
       'ABOVE_MAX_POSITION',
       `position after fill ${formatX18(positionAfter)} ${symbol} at ${formatX18(priceX18)} is above risk.maxPositionNotional ${formatX18(limits.maxPositionNotionalX18)}`,

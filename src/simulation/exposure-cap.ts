@@ -1,0 +1,79 @@
+import type { OrderRecord } from '../execution/order-record.ts';
+import { absX18, X18_SCALE as X18 } from '../money/index.ts';
+import type { SimOrder, SimPosition } from '../sim/index.ts';
+import type { ViolationLog } from './invariants.ts';
+import { POSITION_CAP } from './sim-setup.ts';
+
+/** What {@link exposureOnItsSide} reads when an order leaves the bot. */
+export interface ExposureInput {
+  /** The journal row of the order leaving now. */
+  readonly order: OrderRecord;
+  /** The venue's position of the account in the order's market. */
+  readonly position: SimPosition;
+  /** The venue's open orders of the account (any market). */
+  readonly venueOpen: readonly SimOrder[];
+  /** The journal's rows that are not final (any market), the order's own among them. */
+  readonly unresolved: readonly OrderRecord[];
+  /** Whether the venue has accepted the order with this signature. */
+  readonly accepted: (signature: string) => boolean;
+  /** The venue's time (ms): an order it never accepted cannot land once this is past its expiry. */
+  readonly venueNow: number;
+}
+
+/** The order's side of its market, as the venue's record and the journal make it. */
+export interface SideExposure {
+  /** Signed: the position if every open order on the order's side filled in full, without it. */
+  readonly beforeX18: bigint;
+  /** The same with the order filled in full. */
+  readonly afterX18: bigint;
+}
+
+/**
+ * The venue's position plus the full unfilled size of every order on the leaving order's side
+ * that may still fill: the venue's open orders (their remaining size, as the venue says) and the
+ * journal's unresolved rows the venue never accepted and that have not expired (their whole
+ * size: they may still land), this order among them.
+ */
+export function exposureOnItsSide(input: ExposureInput): SideExposure {
+  const { order } = input;
+  const sign = order.side === 'BUY' ? 1n : -1n;
+  let sameSide = 0n;
+  for (const open of input.venueOpen)
+    if (open.marketId === order.marketId && open.side === order.side)
+      sameSide += open.amountX18 - open.totalFilledX18;
+  for (const row of input.unresolved) {
+    if (row.marketId !== order.marketId || row.side !== order.side || row.id === order.id) continue;
+    if (input.accepted(row.signature) || row.expiryTs <= input.venueNow) continue;
+    sameSide += row.amountX18;
+  }
+  const beforeX18 = input.position.amountX18 + sign * sameSide;
+  return { beforeX18, afterX18: beforeX18 + sign * order.amountX18 };
+}
+
+/**
+ * I3 as an order leaves the bot: an order that adds to its side's exposure ({@link
+ * exposureOnItsSide}) keeps it within the cap (`POSITION_CAP`), valued at the price the bot
+ * checked the order at (a LIMIT order's price, a MARKET order's reference price), exactly as the
+ * bot's pre-trade check does with what it knows. No slack: what the bot does not know yet (an
+ * answer lost, a fill not looked up) it counts in full, so the venue's truth is never more. An
+ * order that brings its side nearer to flat is not held to the cap (the bot sends those whatever
+ * the position, to reduce it).
+ *
+ * @param where - the market, for the message (`marketInMessage`).
+ */
+export function checkExposureCap(
+  input: ExposureInput,
+  where: string,
+  violations: ViolationLog,
+): void {
+  const { order } = input;
+  const { beforeX18, afterX18 } = exposureOnItsSide(input);
+  if (absX18(afterX18) < absX18(beforeX18)) return;
+  const priceX18 = order.type === 'LIMIT' ? order.priceX18 : (order.referencePriceX18 ?? 0n);
+  const notionalX18 = (absX18(afterX18) * priceX18) / X18;
+  if (notionalX18 > POSITION_CAP * X18)
+    violations.violate(
+      'positionCap',
+      `order ${order.id} (${order.side} ${order.amountX18}) left the bot with the venue's position and every ${order.side} order that may still fill at ${afterX18} (x18)${where}: ${notionalX18 / X18} notional at ${priceX18}, cap ${POSITION_CAP}`,
+    );
+}
