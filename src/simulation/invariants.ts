@@ -17,7 +17,8 @@ export const INVARIANTS = {
     "I6 no order reaches the venue with an expiry further from the venue's time than the longest validity the strategy asks plus the clock skew the bot allows (a host clock ahead must not make orders rest longer than asked)",
   refusesDamage:
     'I7 a bot restarted on a damaged journal (a lost WAL, a damaged page, a file cut short) refuses to start with QUANTA_JOURNAL_DAMAGED and places no order',
-  starts: 'the bot starts on a healthy network (no start-up refusal of its own state)',
+  starts:
+    'the bot starts on a healthy network (no start-up refusal of its own state) and trades until the schedule ends (it never stops on its own)',
 } as const;
 
 /** An invariant's key. */

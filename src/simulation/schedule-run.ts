@@ -251,6 +251,12 @@ export class ScheduleRun {
           );
         return bot.run(new AbortController().signal);
       })
+      .then(() => {
+        // Nothing asks a simulated bot to stop (its signal never aborts): one that returns
+        // stopped trading on its own, and nothing else would report it.
+        if (this.current === process)
+          this.violations.violate('starts', `process ${pid} stopped trading on its own`);
+      })
       .catch((error: unknown) => {
         if (this.current !== process) return;
         if (damaged !== undefined) this.#refused(process, error, damaged.image);

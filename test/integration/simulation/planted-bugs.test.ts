@@ -1,5 +1,5 @@
 /**
- * Issue 31: the simulator must be able to see defects. Each of eight deliberate bugs is planted,
+ * Issue 31: the simulator must be able to see defects. Each of nine deliberate bugs is planted,
  * one at a time, in a copy of `src/` in a temp dir (exact text replacements that must match:
  * when the code they patch moves, this test fails instead of passing on a bug never planted),
  * and the simulator is run from that copy in a child process: first the seed that caught it when
@@ -12,8 +12,10 @@
  * (src/simulation/sim-mix.ts), a later fill booked at the order's average price 1 (the defect
  * 7d5796b fixed, which the default mix cannot see: its LIMIT orders never cross) and every LIMIT
  * fill booked as taker 1 (where maker and taker fees differ: SOL-USD), the venue's refusal of the
- * credentials forgotten 3 (the venue revokes them). Production code carries no switch that would
- * turn a bug on.
+ * credentials forgotten 3 (the venue revokes them); and the poll loop ending at the first poll
+ * without a snapshot 1 (the bot that stops on its own is reported at once; before that check,
+ * only I4 saw it, in 34 of seeds 1-100). Production code carries no switch that would turn a bug
+ * on.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -168,6 +170,17 @@ const BUGS: readonly PlantedBug[] = [
         file: 'src/account/credential-manager.ts',
         find: `    this.#refused.add(key);\n`,
         replace: '',
+      },
+    ],
+  },
+  {
+    name: 'the poll loop ends at the first poll that yields no snapshot: the bot stops trading, silently',
+    caughtBy: 1,
+    patches: [
+      {
+        file: 'src/market/poller.ts',
+        find: `      if (snapshot !== undefined) await onSnapshot(snapshot);\n`,
+        replace: `      if (snapshot === undefined) return;\n      await onSnapshot(snapshot);\n`,
       },
     ],
   },
