@@ -40,7 +40,7 @@ export type {
 import type { ExecutorOptions, ExecutorStats, SubmitOutcome } from './executor-types.ts';
 
 /** The journal key-value scope where risk keeps its day baseline (not a strategy name). */
-const RISK_SCOPE = 'quanta:risk';
+export const RISK_SCOPE = 'quanta:risk';
 
 /** An intent accepted, signed and counted in flight, waiting for its batch to be journaled. */
 interface Staged {

@@ -7,7 +7,7 @@ import { silentLogger } from '../log/logger.ts';
 import type { InProcessPaperVenue } from '../paper/index.ts';
 import { statePaths } from '../runtime/state-paths.ts';
 import { MAX_CLOCK_SKEW_MS, type VenueClock } from '../clock/venue-clock.ts';
-import { checkCommittedRows } from './committed-rows.ts';
+import { checkCommittedRows, committedJournal, type CommittedJournal } from './committed-rows.ts';
 import { checkConverged, VenueIdsJournaled } from './converged.ts';
 import { fillStats } from './fill-stats.ts';
 import {
@@ -72,8 +72,8 @@ export class ScheduleRun {
   current: SimProcess | undefined;
   /** A crash waiting for the bot's next journal writes (`CrashFault.atWrite`). */
   #armed: { readonly fault: CrashFault; writesLeft: number } | undefined;
-  /** Each row's state when the last crash came (I5). */
-  #committed = new Map<number, string>();
+  /** What the journal held, committed, when the last crash came (I5). */
+  #committed: CommittedJournal | undefined;
   /** When the bot first journaled each order's venue id (I4's fee rule). */
   readonly #known = new VenueIdsJournaled();
   /** The signatures of the orders sent so far (by any process): the first send of each is checked. */
@@ -387,7 +387,7 @@ export class ScheduleRun {
     const journal = process.journal;
     let damaged: { how: string; image: JournalImage } | undefined;
     if (journal !== undefined) {
-      this.#committed = new Map(journal.all().map((r) => [r.id, r.state]));
+      this.#committed = committedJournal(journal);
       damaged = crashJournal(this.#journalPath, journal, fault.damage, this.#moreRandom);
       if (damaged !== undefined) this.#event(`journal damaged: ${damaged.how}`);
     }
