@@ -1,6 +1,6 @@
 import type { Logger } from '../log/logger.ts';
 import type { Snapshot } from '../market/snapshot.ts';
-import { formatX18, parseDecimalToX18, X18_SCALE } from '../money/index.ts';
+import { absX18, parseDecimalToX18, formatX18, X18_SCALE } from '../money/index.ts';
 import type { OrderIntent } from '../domain/index.ts';
 import type { RiskLimits } from './pre-trade/index.ts';
 import type { Executor } from './executor.ts';
@@ -21,7 +21,6 @@ export interface FlattenerOptions {
   readonly log: Logger;
 }
 
-const abs = (value: bigint): bigint => (value < 0n ? -value : value);
 const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);
 
 /**
@@ -66,12 +65,12 @@ export class Flattener {
   ): { strategy: string; intent: OrderIntent } | undefined {
     const side = accountX18 > 0n ? 'SELL' : 'BUY';
     let strategy = FLATTEN_STRATEGY;
-    let amountX18 = abs(accountX18);
+    let amountX18 = absX18(accountX18);
     for (const name of this.#options.strategies) {
       const own = this.#options.executor.strategyPositions(name).amountX18(marketId);
       if (own !== 0n && own > 0n === accountX18 > 0n) {
         strategy = name;
-        amountX18 = min(abs(own), amountX18);
+        amountX18 = min(absX18(own), amountX18);
         break;
       }
     }

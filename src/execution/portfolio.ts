@@ -1,6 +1,6 @@
 import { markPriceX18 } from '../market/mark-price.ts';
 import type { Snapshot } from '../market/snapshot.ts';
-import { fillFeeX18 } from '../money/index.ts';
+import { absX18, fillFeeX18 } from '../money/index.ts';
 import type { Market, OrderSide, OrderType } from '../domain/index.ts';
 import type { OrderRecord } from './order-record.ts';
 import { PositionBook, unrealizedPnlX18 } from './positions.ts';
@@ -105,17 +105,16 @@ export class Portfolio {
       .map(([strategy, book]) => ({ strategy, amountX18: book.amountX18(marketId) }))
       .filter(({ amountX18 }) => amountX18 !== 0n)
       .sort((a, b) => (a.strategy < b.strategy ? -1 : a.strategy > b.strategy ? 1 : 0));
-    const abs = (value: bigint): bigint => (value < 0n ? -value : value);
-    const total = open.reduce((sum, { amountX18 }) => sum + abs(amountX18), 0n);
+    const total = open.reduce((sum, { amountX18 }) => sum + absX18(amountX18), 0n);
     let feeLeft = feeX18;
     const fills = open.map(({ strategy, amountX18 }, index): BookedFill => {
-      const share = index === open.length - 1 ? feeLeft : (feeX18 * abs(amountX18)) / total;
+      const share = index === open.length - 1 ? feeLeft : (feeX18 * absX18(amountX18)) / total;
       feeLeft -= share;
       return {
         strategy,
         marketId,
         side: amountX18 > 0n ? 'SELL' : 'BUY',
-        amountX18: abs(amountX18),
+        amountX18: absX18(amountX18),
         priceX18,
         feeX18: share,
       };

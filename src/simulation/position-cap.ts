@@ -1,4 +1,4 @@
-import { X18_SCALE as X18 } from '../money/constants.ts';
+import { absX18, X18_SCALE as X18 } from '../money/index.ts';
 import type { SimPosition } from '../sim/index.ts';
 import type { ViolationLog } from './invariants.ts';
 import { POSITION_CAP } from './sim-setup.ts';
@@ -16,7 +16,7 @@ export function checkPositionCap(
   where: string,
   violations: ViolationLog,
 ): void {
-  const amount = position.amountX18 < 0n ? -position.amountX18 : position.amountX18;
+  const amount = absX18(position.amountX18);
   const notional = (amount * position.avgEntryPriceX18) / X18;
   if (notional * 100n > POSITION_CAP * X18 * (100n + CAP_SLACK_PERCENT))
     violations.violate(

@@ -1,4 +1,4 @@
-import { X18_SCALE } from '../../money/index.ts';
+import { absX18, X18_SCALE } from '../../money/index.ts';
 import type { MarketType } from '../market.ts';
 
 /**
@@ -72,8 +72,6 @@ export interface MarginAccountView {
 
 const X36 = X18_SCALE * X18_SCALE;
 
-const abs = (value: bigint): bigint => (value < 0n ? -value : value);
-
 /** `numerator / denominator` rounded toward −∞ (bigint division truncates toward 0). */
 export function floorDiv(numerator: bigint, denominator: bigint): bigint {
   const quotient = numerator / denominator;
@@ -112,7 +110,7 @@ export function unrealizedPnlX18(
 
 /** Maintenance margin at x54, exact. */
 function maintenanceX54(position: MarginPosition): bigint {
-  return abs(position.amountX18) * position.markX18 * position.maintenanceFractionX18;
+  return absX18(position.amountX18) * position.markX18 * position.maintenanceFractionX18;
 }
 
 /**
@@ -124,7 +122,7 @@ function maintenanceX54(position: MarginPosition): bigint {
  * marginX18(10n ** 18n, 3000n * 10n ** 18n, 5n * 10n ** 16n) // 150n * 10n ** 18n
  */
 export function marginX18(amountX18: bigint, priceX18: bigint, fractionX18: bigint): bigint {
-  return ceilDiv(abs(amountX18) * priceX18 * fractionX18, X36);
+  return ceilDiv(absX18(amountX18) * priceX18 * fractionX18, X36);
 }
 
 /**
@@ -226,7 +224,7 @@ export function marginAccount(account: MarginAccountInput): MarginAccountView {
   const positions = account.positions.map((position, index): PositionMargin => {
     const pnlX18 = unrealizedPnlX18(position.amountX18, position.entryPriceX18, position.markX18);
     unrealizedSum += pnlX18;
-    const notionalX18 = ceilDiv(abs(position.amountX18) * position.markX18, X18_SCALE);
+    const notionalX18 = ceilDiv(absX18(position.amountX18) * position.markX18, X18_SCALE);
     const initialMarginX18 = marginX18(
       position.amountX18,
       position.markX18,

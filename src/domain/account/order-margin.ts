@@ -1,7 +1,5 @@
-import { X18_SCALE } from '../../money/index.ts';
+import { absX18, X18_SCALE } from '../../money/index.ts';
 import { ceilDiv, marginX18 } from './margin-account.ts';
-
-const abs = (value: bigint): bigint => (value < 0n ? -value : value);
 
 /**
  * How much of an order opens exposure: all of it when it adds to the position (or the account is
@@ -13,8 +11,8 @@ const abs = (value: bigint): bigint => (value < 0n ? -value : value);
  * openingAmountX18(2n, -5n) // 3n: 2 close the long, 3 open a short
  */
 export function openingAmountX18(positionX18: bigint, orderX18: bigint): bigint {
-  if (positionX18 === 0n || positionX18 > 0n === orderX18 > 0n) return abs(orderX18);
-  const past = abs(orderX18) - abs(positionX18);
+  if (positionX18 === 0n || positionX18 > 0n === orderX18 > 0n) return absX18(orderX18);
+  const past = absX18(orderX18) - absX18(positionX18);
   return past > 0n ? past : 0n;
 }
 

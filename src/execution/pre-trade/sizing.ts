@@ -1,8 +1,9 @@
 import {
+  absX18,
+  parseDecimalToX18,
   ceilToGrid,
   floorToGrid,
   formatX18,
-  parseDecimalToX18,
   quantumX18,
   X18_SCALE,
 } from '../../money/index.ts';
@@ -74,8 +75,6 @@ export function amountForRiskX18(
   return floorToGrid((equityX18 * fractionX18) / stopDistanceX18, amountExpo);
 }
 
-const abs = (value: bigint): bigint => (value < 0n ? -value : value);
-
 /**
  * Rounds an intent to the market: the amount **down** to the amount quantum (an amount given as
  * `notional` or `risk` converted first, see {@link amountForNotionalX18} and
@@ -130,7 +129,7 @@ export function sizeIntent(
   if (intent.reduceOnly === true && position !== undefined && position !== 0n) {
     // Only a reducing side is capped; the checks refuse the other (REDUCE_ONLY_WITHOUT_POSITION).
     const reduces = intent.side === 'BUY' ? position < 0n : position > 0n;
-    const reducible = floorToGrid(abs(position), market.amountExpo);
+    const reducible = floorToGrid(absX18(position), market.amountExpo);
     if (reduces && amountX18 > reducible) {
       if (reducible === 0n) {
         return refuse(
@@ -162,7 +161,7 @@ function stopDistanceX18(intent: OrderIntent, priceX18: bigint): bigint {
   if (stop === undefined) return 0n;
   const level = parseExitLevel(stop, 'exits.stopLoss');
   if (level.percent) return levelDistanceX18(level, priceX18);
-  return abs(priceX18 - level.x18);
+  return absX18(priceX18 - level.x18);
 }
 
 /** The amount an intent asks for before rounding, and how it was asked (for messages). */

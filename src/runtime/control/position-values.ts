@@ -1,7 +1,7 @@
 import { unrealizedPnlX18, type PositionState } from '../../execution/positions.ts';
 import { markPriceX18 } from '../../market/mark-price.ts';
 import type { Snapshot } from '../../market/snapshot.ts';
-import { X18_SCALE } from '../../money/index.ts';
+import { absX18, X18_SCALE } from '../../money/index.ts';
 
 /** One market's position valued at the mark (the one mark-price rule). All x18. */
 export interface ValuedPosition {
@@ -31,8 +31,6 @@ export interface AccountValue {
   readonly netPnlX18: bigint;
 }
 
-const abs = (value: bigint): bigint => (value < 0n ? -value : value);
-
 /** Values every position the account ever held at the marks of `snapshot`. */
 export function valueAccount(
   positions: readonly (readonly [number, PositionState])[],
@@ -53,7 +51,7 @@ export function valueAccount(
       amountX18: position.amountX18,
       avgEntryPriceX18: position.avgEntryPriceX18,
       markX18,
-      notionalX18: markX18 === undefined ? 0n : (abs(position.amountX18) * markX18) / X18_SCALE,
+      notionalX18: markX18 === undefined ? 0n : (absX18(position.amountX18) * markX18) / X18_SCALE,
       unrealizedX18: unrealized,
       realizedX18: position.realizedPnlX18,
       feesX18: position.feesX18,
