@@ -4,15 +4,15 @@ import type { SimOrder, SimPosition } from '../sim/index.ts';
 import type { ViolationLog } from './invariants.ts';
 import { POSITION_CAP } from './sim-setup.ts';
 
-/** What {@link exposureOnItsSide} reads when an order leaves the bot. */
+/** What {@link exposureOnItsSide} reads when the bot journals an order. */
 export interface ExposureInput {
-  /** The journal row of the order leaving now. */
+  /** The order's journal row, just written. */
   readonly order: OrderRecord;
   /** The venue's position of the account in the order's market. */
   readonly position: SimPosition;
   /** The venue's open orders of the account (any market). */
   readonly venueOpen: readonly SimOrder[];
-  /** The journal's rows that are not final (any market), the order's own among them. */
+  /** The journal's rows that are not final (any market); those after the order are left out. */
   readonly unresolved: readonly OrderRecord[];
   /** Whether the venue has accepted the order with this signature. */
   readonly accepted: (signature: string) => boolean;
@@ -29,10 +29,10 @@ export interface SideExposure {
 }
 
 /**
- * The venue's position plus the full unfilled size of every order on the leaving order's side
- * that may still fill: the venue's open orders (their remaining size, as the venue says) and the
- * journal's unresolved rows the venue never accepted and that have not expired (their whole
- * size: they may still land), this order among them.
+ * The venue's position plus the full unfilled size of every order on the order's side that may
+ * still fill: the venue's open orders (their remaining size, as the venue says) and the journal's
+ * unresolved rows, journaled before it, that the venue never accepted and that have not expired
+ * (their whole size: they may still land); then with the order itself.
  */
 export function exposureOnItsSide(input: ExposureInput): SideExposure {
   const { order } = input;
@@ -42,7 +42,8 @@ export function exposureOnItsSide(input: ExposureInput): SideExposure {
     if (open.marketId === order.marketId && open.side === order.side)
       sameSide += open.amountX18 - open.totalFilledX18;
   for (const row of input.unresolved) {
-    if (row.marketId !== order.marketId || row.side !== order.side || row.id === order.id) continue;
+    // Only the rows journaled before it: the bot checked this order before it journaled later ones.
+    if (row.marketId !== order.marketId || row.side !== order.side || row.id >= order.id) continue;
     if (input.accepted(row.signature) || row.expiryTs <= input.venueNow) continue;
     sameSide += row.amountX18;
   }
@@ -51,13 +52,14 @@ export function exposureOnItsSide(input: ExposureInput): SideExposure {
 }
 
 /**
- * I3 as an order leaves the bot: an order that adds to its side's exposure ({@link
+ * I3 as the bot journals an order: an order that adds to its side's exposure ({@link
  * exposureOnItsSide}) keeps it within the cap (`POSITION_CAP`), valued at the price the bot
  * checked the order at (a LIMIT order's price, a MARKET order's reference price), exactly as the
  * bot's pre-trade check does with what it knows. No slack: what the bot does not know yet (an
  * answer lost, a fill not looked up) it counts in full, so the venue's truth is never more. An
  * order that brings its side nearer to flat is not held to the cap (the bot sends those whatever
- * the position, to reduce it).
+ * the position, to reduce it). A MARKET order journaled without a reference price was checked
+ * against nothing: that breaks I3 too.
  *
  * @param where - the market, for the message (`marketInMessage`).
  */
@@ -69,11 +71,18 @@ export function checkExposureCap(
   const { order } = input;
   const { beforeX18, afterX18 } = exposureOnItsSide(input);
   if (absX18(afterX18) < absX18(beforeX18)) return;
-  const priceX18 = order.type === 'LIMIT' ? order.priceX18 : (order.referencePriceX18 ?? 0n);
+  const priceX18 = order.type === 'LIMIT' ? order.priceX18 : order.referencePriceX18;
+  if (priceX18 === null || priceX18 <= 0n) {
+    violations.violate(
+      'positionCap',
+      `order ${order.id} (${order.type} ${order.side} ${order.amountX18}) was journaled with no price to check it against the cap`,
+    );
+    return;
+  }
   const notionalX18 = (absX18(afterX18) * priceX18) / X18;
   if (notionalX18 > POSITION_CAP * X18)
     violations.violate(
       'positionCap',
-      `order ${order.id} (${order.side} ${order.amountX18}) left the bot with the venue's position and every ${order.side} order that may still fill at ${afterX18} (x18)${where}: ${notionalX18 / X18} notional at ${priceX18}, cap ${POSITION_CAP}`,
+      `order ${order.id} (${order.side} ${order.amountX18}) was journaled with the venue's position and every ${order.side} order that may still fill at ${afterX18} (x18)${where}: ${notionalX18 / X18} notional at ${priceX18}, cap ${POSITION_CAP}`,
     );
 }

@@ -76,8 +76,6 @@ export class ScheduleRun {
   #committed: CommittedJournal | undefined;
   /** When the bot first journaled each order's venue id (I4's fee rule). */
   readonly #known = new VenueIdsJournaled();
-  /** The signatures of the orders sent so far (by any process): the first send of each is checked. */
-  readonly #ordersSent = new Set<string>();
   networkFaults = 0;
   steps = 0;
 
@@ -289,38 +287,35 @@ export class ScheduleRun {
   }
 
   /**
-   * A request leaves `process`: the watch's checks, and for an order's first send I3's exposure
-   * on its side of its market, the order itself counted (its row is unresolved, the venue has
-   * not seen it).
+   * A request leaves `process` (the watch's checks). A killed process's code can still run to a
+   * `fetch` within the step it died in; its requests never leave, so they are not checked.
    */
   #sending(request: Outgoing, process: SimProcess): void {
-    this.watch.sending(request, process);
-    const journal = process.journal;
-    if (request.method !== 'POST' || request.path !== '/api/v1/order' || journal === undefined)
-      return;
-    const signature = String(request.headers[this.watch.signatureHeader] ?? '');
-    // The bot checks an order against the cap once, before its first send; a resend (the same
-    // bytes, by this process or after a restart) may find it in the venue's position already.
-    if (this.#ordersSent.has(signature)) return;
-    this.#ordersSent.add(signature);
-    const unresolved = journal.inStates(UNFINISHED_STATES);
-    // No row: I1 (the watch) has said so.
-    const order = unresolved.find((row) => row.signature === signature);
-    if (order === undefined) return;
+    if (this.current === process) this.watch.sending(request, process);
+  }
+
+  /**
+   * I3 for each order as the bot journals it (it has checked it against the cap just before,
+   * seeing the rows journaled earlier, not later ones).
+   */
+  #journaled(records: readonly OrderRecord[], journal: OrderJournal): void {
     const { engine } = this.venue;
     const { accountId } = this.#setup;
-    checkExposureCap(
-      {
-        order,
-        position: engine.position(accountId, order.marketId),
-        venueOpen: engine.listOpenOrders(accountId),
-        unresolved,
-        accepted: (accepted) => this.watch.accepted.has(accepted),
-        venueNow: this.venueNow(),
-      },
-      marketInMessage(this.marketIds, order.marketId),
-      this.violations,
-    );
+    const unresolved = journal.inStates(UNFINISHED_STATES);
+    const venueOpen = engine.listOpenOrders(accountId);
+    for (const order of records)
+      checkExposureCap(
+        {
+          order,
+          position: engine.position(accountId, order.marketId),
+          venueOpen,
+          unresolved,
+          accepted: (signature) => this.watch.accepted.has(signature),
+          venueNow: this.venueNow(),
+        },
+        marketInMessage(this.marketIds, order.marketId),
+        this.violations,
+      );
   }
 
   #opened(process: SimProcess, journal: OrderJournal): void {
@@ -364,6 +359,11 @@ export class ScheduleRun {
   /** A journal write of `process` succeeded: an armed crash may strike right after it. */
   #wrote(process: SimProcess, method: string, result: unknown): void {
     if (method === 'recordOutcome') this.#known.saw(result as OrderRecord, this.venueNow());
+    if (process === this.current && process.journal !== undefined) {
+      if (method === 'insertPendingMany') this.#journaled(result as OrderRecord[], process.journal);
+      else if (method === 'insertPending')
+        this.#journaled([result as OrderRecord], process.journal);
+    }
     const armed = this.#armed;
     if (armed === undefined || process !== this.current || --armed.writesLeft > 0) return;
     this.#event(`crash right after journal ${method}`);

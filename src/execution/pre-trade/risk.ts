@@ -10,6 +10,8 @@ import type { SizedOrder } from './sizing.ts';
 import type { TradingMode } from '../trading-mode.ts';
 
 const DAY_MS = 86_400_000;
+/** The risk store's key of the day's baseline: `<day start ms> <realized PnL x18>`. */
+const BASELINE_KEY = 'dayBaseline';
 
 /** Why a bot without a starting balance refuses every order that adds exposure (docs/margin.md). */
 export const UNKNOWN_ACCOUNT: UnknownAccount = {
@@ -125,25 +127,46 @@ export class RiskEngine {
   }
 
   /**
-   * The baseline is taken once per UTC day and stored; a restart the same day reads it back. The
-   * day never goes back: a wall clock stepped back across midnight (or a restart on a clock
-   * behind the last run's) keeps the later day and its baseline. Taking a new baseline there, as
-   * this did, forgave the loss made since that midnight, each time the clock crossed it. Keeping
-   * a later day fails closed: its baseline is older, so it counts more loss, never less.
+   * The baseline is taken once per UTC day and stored; a restart the same day reads it back.
+   *
+   * The day never goes back: a wall clock stepped back across midnight (or a restart on a clock
+   * behind the last run's by less than a day) keeps the later day and its baseline. Taking a new
+   * baseline there forgave the loss made since that midnight, each time the clock crossed it. A
+   * stored day more than a day ahead was rolled on a clock that was wrong: today starts from the
+   * later of its baseline and the realized PnL now, so it counts the loss since that baseline, and
+   * no profit since it hides a loss.
+   *
+   * Day and baseline are one value, one write: as two writes, a crash between them left a new
+   * baseline under the old day, and the next start forgave the loss since the first roll.
    */
   #rollDay(portfolio: Portfolio): void {
     const day = Math.floor(this.#options.now() / DAY_MS) * DAY_MS;
     if (this.#day !== undefined && day <= this.#day) return;
-    const { store } = this.#options;
-    const storedDay = Number(store.get('day'));
-    if (Number.isSafeInteger(storedDay) && storedDay >= day) {
-      this.#day = storedDay;
-      this.#realizedAtDayStart = BigInt(store.get('realizedAtDayStartX18') ?? '0');
+    const stored = this.#storedBaseline();
+    if (stored !== undefined && stored.day >= day && stored.day <= day + DAY_MS) {
+      this.#day = stored.day;
+      this.#realizedAtDayStart = stored.realizedX18;
       return;
     }
+    const realizedX18 = portfolio.account.realizedNetX18();
     this.#day = day;
-    this.#realizedAtDayStart = portfolio.account.realizedNetX18();
-    store.set('realizedAtDayStartX18', this.#realizedAtDayStart.toString());
-    store.set('day', String(day));
+    this.#realizedAtDayStart =
+      stored !== undefined && stored.day > day && stored.realizedX18 > realizedX18
+        ? stored.realizedX18
+        : realizedX18;
+    this.#options.store.set(BASELINE_KEY, `${day} ${this.#realizedAtDayStart}`);
+  }
+
+  /** The stored day and baseline; also as earlier versions wrote them (two keys). */
+  #storedBaseline(): { readonly day: number; readonly realizedX18: bigint } | undefined {
+    const { store } = this.#options;
+    const [day, realized] = store.get(BASELINE_KEY)?.split(' ') ?? [
+      store.get('day'),
+      store.get('realizedAtDayStartX18'),
+    ];
+    const dayMs = Number(day);
+    if (!Number.isSafeInteger(dayMs) || realized === undefined || !/^-?\d+$/.test(realized))
+      return undefined;
+    return { day: dayMs, realizedX18: BigInt(realized) };
   }
 }

@@ -166,6 +166,59 @@ it("a wall clock stepped back across midnight forgives none of the day's loss, r
   second.journal.close();
 });
 
+it('a day stored by a run whose clock was days ahead: today counts its loss, and tomorrow is a new day', async () => {
+  const { path, engine, clock, snapshot } = await setup();
+  const refused = async (executor: Executor, seq: number): Promise<string | false> => {
+    const outcome = await executor.submit('s', market('BUY'), snapshot(seq));
+    return outcome.kind === 'refused' && outcome.refusal.reason;
+  };
+  clock.now = Date.UTC(2026, 10, 29, 0, 2); // the host clock five days ahead
+  const first = start(path, engine, clock, '0.01');
+  expect((await first.executor.submit('s', market('BUY'), snapshot(1))).kind).toBe('sent');
+  await first.executor.settle();
+  expect(
+    (await first.executor.submit('s', market('SELL', { reduceOnly: true }), snapshot(2))).kind,
+  ).toBe('sent');
+  await first.executor.settle();
+  expect(await refused(first.executor, 3)).toBe('DAILY_LOSS_LIMIT');
+  first.journal.close();
+
+  clock.now = Date.UTC(2026, 10, 24, 0, 10); // fixed: the loss is today's
+  const second = start(path, engine, clock, '0.01');
+  expect(await refused(second.executor, 4)).toBe('DAILY_LOSS_LIMIT');
+  await second.executor.settle();
+  second.journal.close();
+
+  clock.now = Date.UTC(2026, 10, 25, 0, 1); // not frozen until the 29th: a new day
+  const third = start(path, engine, clock, '0.01');
+  expect((await third.executor.submit('s', market('BUY'), snapshot(5))).kind).toBe('sent');
+  await third.executor.settle();
+  third.journal.close();
+});
+
+it('the day and its baseline are one stored value (one write)', async () => {
+  const { path, engine, clock, snapshot } = await setup();
+  const first = start(path, engine, clock, '0.01');
+  expect((await first.executor.submit('s', market('BUY'), snapshot(1))).kind).toBe('sent');
+  await first.executor.settle();
+  const day = Date.UTC(2026, 10, 23);
+  expect(first.journal.kvList('quanta:risk')).toEqual([{ key: 'dayBaseline', value: `${day} 0` }]);
+  first.journal.close();
+});
+
+it('reads the day and baseline a journal of an earlier version holds under two keys', async () => {
+  const { path, engine, clock, snapshot } = await setup();
+  // Nothing realized yet, a baseline 1 USD above: a loss of 1 USD today, beyond the limit.
+  const earlier = OrderJournal.open(path);
+  earlier.kvSet('quanta:risk', 'day', String(Date.UTC(2026, 10, 23)));
+  earlier.kvSet('quanta:risk', 'realizedAtDayStartX18', String(10n ** 18n));
+  earlier.close();
+  const bot = start(path, engine, clock, '0.01');
+  const outcome = await bot.executor.submit('s', market('BUY'), snapshot(1));
+  expect(outcome.kind === 'refused' && outcome.refusal.reason).toBe('DAILY_LOSS_LIMIT');
+  bot.journal.close();
+});
+
 it('a restart books recovered fills at the fees charged when they happened (maker stays maker)', async () => {
   const { path, engine, clock, snapshot } = await setup();
   const first = start(path, engine, clock);

@@ -44,7 +44,7 @@ function journal(): OrderJournal {
     { state: 'PARTIALLY_FILLED', filledX18: 5n, avgFillPriceX18: 3n, feesX18: 1n, venueOrderId: 8 },
     1002,
   );
-  opened.kvSet(RISK_SCOPE, 'day', '1767139200000');
+  opened.kvSet(RISK_SCOPE, 'dayBaseline', '1767139200000 0');
   opened.exitSet('dca', 1, '{"stop":"2900"}');
   return opened;
 }
@@ -89,7 +89,7 @@ it('reports a row lost, a final row changed, and a row in flight that lost fills
 it('reports a daily loss baseline that changed', () => {
   const opened = journal();
   const before = committedJournal(opened);
-  opened.kvSet(RISK_SCOPE, 'day', '1767225600000');
+  opened.kvSet(RISK_SCOPE, 'dayBaseline', '1767225600000 0');
   expect(check(before, opened)).toEqual([
     expect.stringMatching(
       /^durable: the daily loss baseline was .*1767139200000.* and is .*1767225600000.* after the restart$/,

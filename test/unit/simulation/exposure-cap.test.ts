@@ -153,3 +153,38 @@ it('holds no order that brings its side nearer to flat to the cap', () => {
   );
   expect(log.list.map((v) => v.invariant)).toEqual(['positionCap']);
 });
+
+it('counts only the rows journaled before the order: the bot checked it before it journaled later ones', () => {
+  // A sent late (held by a rate permit) after B was journaled and checked with A counted: at A's
+  // journaling, B did not exist.
+  const [early, later] = rows(['0x01', 'BUY', 450n], ['0x02', 'BUY', 550n]);
+  const exposure = exposureOnItsSide({
+    order: early!,
+    position: position(0n),
+    venueOpen: [],
+    unresolved: [early!, later!],
+    accepted: () => false,
+    venueNow: NOW,
+  });
+  expect(exposure.afterX18).toBe((450n * X18) / 1000n);
+});
+
+it('reports a MARKET order journaled with no reference price (checked against nothing)', () => {
+  const [market] = rows(['0x01', 'BUY', 1n]);
+  const log = violations();
+  checkExposureCap(
+    {
+      order: { ...market!, type: 'MARKET', priceX18: 0n, referencePriceX18: null },
+      position: position(0n),
+      venueOpen: [],
+      unresolved: [],
+      accepted: () => false,
+      venueNow: NOW,
+    },
+    '',
+    log,
+  );
+  expect(log.list.map((v) => v.detail)).toEqual([
+    expect.stringMatching(/was journaled with no price to check it against the cap$/),
+  ]);
+});
