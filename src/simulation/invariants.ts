@@ -7,12 +7,12 @@ export const INVARIANTS = {
   notAfterExpiry:
     "I2 nothing is accepted by the venue after its expiryTs, and nothing leaves the bot once its own clock says the order's expiryTs has passed",
   positionCap:
-    "I3 the venue's position plus every order on a side that may still fill stays within the position cap (risk.maxPositionNotional) as each order first leaves the bot, at the price the bot checked it at; the filled position within it at entry prices",
+    "I3 as the bot journals an order, the venue's position plus every order on its side that may still fill stays within the position cap (risk.maxPositionNotional) at the price the bot checked the order at; the filled position within it at entry prices",
 
   converges:
     "I4 after healing, every journaled order is resolved and matches the venue's record (state, filled amount, price, fee), and the bot's position in each market it trades equals the venue's",
   durable:
-    'I5 a committed journal row is never lost; nothing (order or lookup) is sent with an expired credential, nor with one the venue refused in an answer the bot got',
+    'I5 a committed journal row is never lost; no order is sent with an expired credential, and nothing (order or lookup) with one the venue refused in an answer the bot got',
   expiryHorizon:
     "I6 no order reaches the venue with an expiry further from the venue's time than the longest validity the strategy asks plus the clock skew the bot allows (a host clock ahead must not make orders rest longer than asked)",
   refusesDamage:
