@@ -72,6 +72,12 @@ export class ScheduleRun {
   current: SimProcess | undefined;
   /** A crash waiting for the bot's next journal writes (`CrashFault.atWrite`). */
   #armed: { readonly fault: CrashFault; writesLeft: number } | undefined;
+  /**
+   * The plan's crashes that happened (a process was running when one came; an exit on a disk
+   * error is not counted), and the crashes after which the journal was damaged.
+   */
+  #crashes = 0;
+  #journalDamages = 0;
   /** What the journal held, committed, when the last crash came (I5). */
   #committed: CommittedJournal | undefined;
   /** When the bot first journaled each order's venue id (I4's fee rule). */
@@ -353,7 +359,7 @@ export class ScheduleRun {
    */
   #exited(process: SimProcess, code: string): void {
     this.#event(`process ${process.pid} exited: ${code}`);
-    this.crash({ at: this.scheduler.monotonic() });
+    this.crash({ at: this.scheduler.monotonic() }, false);
   }
 
   /** A journal write of `process` succeeded: an armed crash may strike right after it. */
@@ -373,15 +379,17 @@ export class ScheduleRun {
   }
 
   /**
-   * Kills the running process: everything in memory dropped, its journal's files kept as SQLite
+   * Kills the running process (`planned`: one of the plan's crashes, not an exit on a disk
+   * error): everything in memory dropped, its journal's files kept as SQLite
    * left them (the WAL not folded in, the mark still open), maybe damaged (the plan's), and a new
    * process started on them a little later.
    */
-  crash(fault: CrashFault): void {
+  crash(fault: CrashFault, planned = true): void {
     const process = this.current;
     if (this.#armed?.fault === fault) this.#armed = undefined;
     if (process === undefined || process.damaged !== undefined) return;
     this.#event(`crash process ${process.pid}`);
+    if (planned) this.#crashes += 1;
     this.scheduler.dropOwner(process.pid);
     this.current = undefined;
     const journal = process.journal;
@@ -389,7 +397,10 @@ export class ScheduleRun {
     if (journal !== undefined) {
       this.#committed = committedJournal(journal);
       damaged = crashJournal(this.#journalPath, journal, fault.damage, this.#moreRandom);
-      if (damaged !== undefined) this.#event(`journal damaged: ${damaged.how}`);
+      if (damaged !== undefined) {
+        this.#event(`journal damaged: ${damaged.how}`);
+        this.#journalDamages += 1;
+      }
     }
     const restartIn = this.#planRandom.int(500, 5000);
     this.scheduler.startTimer(0, restartIn, () => this.boot(process.pid + 1, damaged));
@@ -412,7 +423,8 @@ export class ScheduleRun {
           0,
         ),
         ordersAccepted: this.watch.accepted.size,
-        crashes: this.plan.crashes.length,
+        crashes: this.#crashes,
+        journalDamages: this.#journalDamages,
         faults: this.networkFaults,
         // From the venue's own records, read after the trace's digest.
         fills: fillStats(this.venue.engine, this.#setup.accountId, this.watch.accepted.values()),

@@ -48,7 +48,10 @@ export interface ScheduleResult {
     readonly virtualMs: number;
     readonly ordersJournaled: number;
     readonly ordersAccepted: number;
+    /** The plan's crashes that happened: a process was running when one came. */
     readonly crashes: number;
+    /** Crashes after which the journal's files were damaged (the plan's damage, done). */
+    readonly journalDamages: number;
     /** Network faults that happened. */
     readonly faults: number;
     /** The venue's fills of the bot's orders by market id: what a mix exercised (sim-mix.ts). */

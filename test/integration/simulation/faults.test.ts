@@ -70,6 +70,9 @@ it.each([
     const { result, events, broken } = await traced({ damage, clock: 'none', disk: 'none' });
     expect(broken).toEqual([]);
     expect(result.faultNames.some((f) => f.endsWith(` ${damage}`))).toBe(true);
+    // Counted as done, not as planned.
+    expect(result.stats.crashes).toBe(1);
+    expect(result.stats.journalDamages).toBe(1);
     const booted = events.find((e) => / boot process \d+ on a journal with /.test(e));
     expect(booted).toMatch(how);
     const pid = Number(/process (\d+)/.exec(booted!)![1]);
@@ -88,10 +91,14 @@ it.each([
 
 it('a full disk: the bot stops rather than trade without its journal, and trades once it is writable', async () => {
   const disk = { kind: 'full', from: 10_000, to: 30_000 } as const;
-  const { events, broken } = await traced({ disk, damage: 'none', clock: 'none' });
+  const { result, events, broken } = await traced({ disk, damage: 'none', clock: 'none' });
   expect(broken).toEqual([]);
   const exits = times(events, / process \d+ exited: SQLITE_FULL$/);
   expect(exits.length).toBeGreaterThan(0);
+  // An exit on a disk error is no crash of the plan's, and damages nothing (here the plan's
+  // crash came while no process ran, between an exit and its restart: it did not happen).
+  expect(result.stats.crashes).toBe(times(events, / crash process /).length - exits.length);
+  expect(result.stats.journalDamages).toBe(0);
   expect(exits.every((at) => at >= disk.from && at < disk.to)).toBe(true);
   // No order the venue took while the journal could not be written.
   const accepted = times(events, / order 0x\S+ exp \d+ -> 200 /);
