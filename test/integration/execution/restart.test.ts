@@ -106,16 +106,33 @@ const market = (side: 'BUY' | 'SELL', extra: object = {}, marketId = ETH.id) => 
   ...extra,
 });
 
+/**
+ * A round trip at the spread plus two taker fees (snapshots 1 and 2): a loss above 0.01 USD, the
+ * limit the daily-loss tests set.
+ */
+async function loseAboveTheLimit(executor: Executor, snapshot: (seq: number) => Snapshot) {
+  expect((await executor.submit('s', market('BUY'), snapshot(1))).kind).toBe('sent');
+  await executor.settle();
+  expect((await executor.submit('s', market('SELL', { reduceOnly: true }), snapshot(2))).kind).toBe(
+    'sent',
+  );
+  await executor.settle();
+}
+
+/** Why a buy at snapshot `seq` is refused, or false when it is not. */
+async function refusal(
+  executor: Executor,
+  snapshot: (seq: number) => Snapshot,
+  seq: number,
+): Promise<string | false> {
+  const outcome = await executor.submit('s', market('BUY'), snapshot(seq));
+  return outcome.kind === 'refused' && outcome.refusal.reason;
+}
+
 it('the daily loss limit still holds after a restart the same day', async () => {
   const { path, engine, clock, snapshot } = await setup();
   const first = start(path, engine, clock, '0.01');
-  // A round trip at the spread plus two taker fees: a loss above 0.01 USD.
-  expect((await first.executor.submit('s', market('BUY'), snapshot(1))).kind).toBe('sent');
-  await first.executor.settle();
-  expect(
-    (await first.executor.submit('s', market('SELL', { reduceOnly: true }), snapshot(2))).kind,
-  ).toBe('sent');
-  await first.executor.settle();
+  await loseAboveTheLimit(first.executor, snapshot);
   expect(first.executor.positions.realizedNetX18()).toBeLessThan(-(10n ** 16n));
   const refusedBefore = await first.executor.submit('s', market('BUY'), snapshot(3));
   expect(refusedBefore.kind === 'refused' && refusedBefore.refusal.reason).toBe('DAILY_LOSS_LIMIT');
@@ -140,52 +157,34 @@ it("a wall clock stepped back across midnight forgives none of the day's loss, r
   const { path, engine, clock, snapshot } = await setup();
   clock.now = Date.UTC(2026, 10, 24, 0, 2); // two minutes into a UTC day
   const first = start(path, engine, clock, '0.01');
-  expect((await first.executor.submit('s', market('BUY'), snapshot(1))).kind).toBe('sent');
-  await first.executor.settle();
-  expect(
-    (await first.executor.submit('s', market('SELL', { reduceOnly: true }), snapshot(2))).kind,
-  ).toBe('sent');
-  await first.executor.settle();
-  const refused = async (executor: Executor, seq: number): Promise<string | false> => {
-    const outcome = await executor.submit('s', market('BUY'), snapshot(seq));
-    return outcome.kind === 'refused' && outcome.refusal.reason;
-  };
-  expect(await refused(first.executor, 3)).toBe('DAILY_LOSS_LIMIT');
+  await loseAboveTheLimit(first.executor, snapshot);
+  expect(await refusal(first.executor, snapshot, 3)).toBe('DAILY_LOSS_LIMIT');
   // The host's clock is stepped back three minutes (before midnight), then forward again.
   clock.now = Date.UTC(2026, 10, 23, 23, 59);
-  expect(await refused(first.executor, 4)).toBe('DAILY_LOSS_LIMIT');
+  expect(await refusal(first.executor, snapshot, 4)).toBe('DAILY_LOSS_LIMIT');
   clock.now = Date.UTC(2026, 10, 24, 0, 3);
-  expect(await refused(first.executor, 5)).toBe('DAILY_LOSS_LIMIT');
+  expect(await refusal(first.executor, snapshot, 5)).toBe('DAILY_LOSS_LIMIT');
   first.journal.close();
 
   // A restart on a clock still behind, across midnight: the journal's later day holds.
   clock.now = Date.UTC(2026, 10, 23, 23, 58);
   const second = start(path, engine, clock, '0.01');
-  expect(await refused(second.executor, 6)).toBe('DAILY_LOSS_LIMIT');
+  expect(await refusal(second.executor, snapshot, 6)).toBe('DAILY_LOSS_LIMIT');
   await second.executor.settle();
   second.journal.close();
 });
 
 it('a day stored by a run whose clock was days ahead: today counts its loss, and tomorrow is a new day', async () => {
   const { path, engine, clock, snapshot } = await setup();
-  const refused = async (executor: Executor, seq: number): Promise<string | false> => {
-    const outcome = await executor.submit('s', market('BUY'), snapshot(seq));
-    return outcome.kind === 'refused' && outcome.refusal.reason;
-  };
   clock.now = Date.UTC(2026, 10, 29, 0, 2); // the host clock five days ahead
   const first = start(path, engine, clock, '0.01');
-  expect((await first.executor.submit('s', market('BUY'), snapshot(1))).kind).toBe('sent');
-  await first.executor.settle();
-  expect(
-    (await first.executor.submit('s', market('SELL', { reduceOnly: true }), snapshot(2))).kind,
-  ).toBe('sent');
-  await first.executor.settle();
-  expect(await refused(first.executor, 3)).toBe('DAILY_LOSS_LIMIT');
+  await loseAboveTheLimit(first.executor, snapshot);
+  expect(await refusal(first.executor, snapshot, 3)).toBe('DAILY_LOSS_LIMIT');
   first.journal.close();
 
   clock.now = Date.UTC(2026, 10, 24, 0, 10); // fixed: the loss is today's
   const second = start(path, engine, clock, '0.01');
-  expect(await refused(second.executor, 4)).toBe('DAILY_LOSS_LIMIT');
+  expect(await refusal(second.executor, snapshot, 4)).toBe('DAILY_LOSS_LIMIT');
   await second.executor.settle();
   second.journal.close();
 
