@@ -1,5 +1,5 @@
 import type { OrderRecord } from '../execution/order-record.ts';
-import { absX18, X18_SCALE as X18 } from '../money/index.ts';
+import { absX18, notionalExceeds, X18_SCALE as X18 } from '../money/index.ts';
 import type { SimOrder, SimPosition } from '../sim/index.ts';
 import type { ViolationLog } from './invariants.ts';
 import { POSITION_CAP } from './sim-setup.ts';
@@ -69,8 +69,6 @@ export function checkExposureCap(
   violations: ViolationLog,
 ): void {
   const { order } = input;
-  const { beforeX18, afterX18 } = exposureOnItsSide(input);
-  if (absX18(afterX18) < absX18(beforeX18)) return;
   const priceX18 = order.type === 'LIMIT' ? order.priceX18 : order.referencePriceX18;
   if (priceX18 === null || priceX18 <= 0n) {
     violations.violate(
@@ -79,10 +77,14 @@ export function checkExposureCap(
     );
     return;
   }
-  const notionalX18 = (absX18(afterX18) * priceX18) / X18;
-  if (notionalX18 > POSITION_CAP * X18)
+  const { beforeX18, afterX18 } = exposureOnItsSide(input);
+  if (absX18(afterX18) < absX18(beforeX18)) return;
+  // The bot's own rule (`notionalExceeds`), exact: not a unit of notional over.
+  if (notionalExceeds(absX18(afterX18), priceX18, POSITION_CAP * X18)) {
+    const notionalX18 = (absX18(afterX18) * priceX18) / X18;
     violations.violate(
       'positionCap',
       `order ${order.id} (${order.side} ${order.amountX18}) was journaled with the venue's position and every ${order.side} order that may still fill at ${afterX18} (x18)${where}: ${notionalX18 / X18} notional at ${priceX18}, cap ${POSITION_CAP}`,
     );
+  }
 }

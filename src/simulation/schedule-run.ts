@@ -48,6 +48,9 @@ interface SimProcess {
   clockState?: string;
 }
 
+/** How long after its boot a process meets a crash of the plan's that found none running. */
+const POSTPONED_CRASH_AFTER_BOOT_MS = 5_000;
+
 /**
  * One schedule as it runs: the venue, the bot processes one after another (crashes, damaged
  * journals refused, restores), the faults of its plan and the checks.
@@ -78,6 +81,8 @@ export class ScheduleRun {
    */
   #crashes = 0;
   #journalDamages = 0;
+  /** The plan's crash that came while no process ran: it strikes the next one. */
+  #postponedCrash: CrashFault | undefined;
   /** What the journal held, committed, when the last crash came (I5). */
   #committed: CommittedJournal | undefined;
   /** When the bot first journaled each order's venue id (I4's fee rule). */
@@ -221,6 +226,11 @@ export class ScheduleRun {
     this.#event(
       `boot process ${pid}${damaged === undefined ? '' : ` on a journal with ${damaged.how}`}`,
     );
+    const postponed = this.#postponedCrash;
+    if (postponed !== undefined && damaged === undefined) {
+      this.#postponedCrash = undefined;
+      this.scheduler.startTimer(0, POSTPONED_CRASH_AFTER_BOOT_MS, () => this.crash(postponed));
+    }
     const { options, config, strategies, walletKey, keys } = this.#setup;
     const time = this.scheduler.processTime(pid);
     const started = startSimBot({
@@ -387,7 +397,12 @@ export class ScheduleRun {
   crash(fault: CrashFault, planned = true): void {
     const process = this.current;
     if (this.#armed?.fault === fault) this.#armed = undefined;
-    if (process === undefined || process.damaged !== undefined) return;
+    if (process === undefined || process.damaged !== undefined) {
+      // No process runs (an exit's restart is under way, or one refuses a damaged journal): the
+      // plan's crash strikes the next process that starts on a sound journal, soon after.
+      if (planned) this.#postponedCrash = fault;
+      return;
+    }
     this.#event(`crash process ${process.pid}`);
     if (planned) this.#crashes += 1;
     this.scheduler.dropOwner(process.pid);

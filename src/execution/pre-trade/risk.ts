@@ -130,43 +130,65 @@ export class RiskEngine {
    * The baseline is taken once per UTC day and stored; a restart the same day reads it back.
    *
    * The day never goes back: a wall clock stepped back across midnight (or a restart on a clock
-   * behind the last run's by less than a day) keeps the later day and its baseline. Taking a new
-   * baseline there forgave the loss made since that midnight, each time the clock crossed it. A
-   * stored day more than a day ahead was rolled on a clock that was wrong: today starts from the
-   * later of its baseline and the realized PnL now, so it counts the loss since that baseline, and
-   * no profit since it hides a loss.
+   * behind the last run's) keeps the later day and its baseline, up to the day after today's.
+   * Taking a new baseline there forgave the loss made since that midnight, each time the clock
+   * crossed it. A day further ahead, running or stored, was rolled on a clock that was wrong:
+   * today starts from the later of its baseline and the realized PnL now, so it counts the loss
+   * since that baseline, and no profit since it hides a loss (and the day is not held for days).
    *
    * Day and baseline are one value, one write: as two writes, a crash between them left a new
    * baseline under the old day, and the next start forgave the loss since the first roll.
    */
   #rollDay(portfolio: Portfolio): void {
     const day = Math.floor(this.#options.now() / DAY_MS) * DAY_MS;
-    if (this.#day !== undefined && day <= this.#day) return;
-    const stored = this.#storedBaseline();
-    if (stored !== undefined && stored.day >= day && stored.day <= day + DAY_MS) {
-      this.#day = stored.day;
-      this.#realizedAtDayStart = stored.realizedX18;
+    if (this.#day !== undefined && day <= this.#day && this.#day <= day + DAY_MS) return;
+    const held =
+      this.#day === undefined
+        ? this.#storedBaseline()
+        : { day: this.#day, realizedX18: this.#realizedAtDayStart };
+    if (held !== undefined && held.day >= day && held.day <= day + DAY_MS) {
+      this.#day = held.day;
+      this.#realizedAtDayStart = held.realizedX18;
       return;
     }
     const realizedX18 = portfolio.account.realizedNetX18();
     this.#day = day;
     this.#realizedAtDayStart =
-      stored !== undefined && stored.day > day && stored.realizedX18 > realizedX18
-        ? stored.realizedX18
+      held !== undefined && held.day > day && held.realizedX18 > realizedX18
+        ? held.realizedX18
         : realizedX18;
     this.#options.store.set(BASELINE_KEY, `${day} ${this.#realizedAtDayStart}`);
   }
 
-  /** The stored day and baseline; also as earlier versions wrote them (two keys). */
-  #storedBaseline(): { readonly day: number; readonly realizedX18: bigint } | undefined {
+  /**
+   * The stored day and baseline. Earlier versions wrote them as two keys; a journal that has
+   * both forms (a version rolled back and forward again) gives the later day, and on the same
+   * day the higher baseline (the one that counts more loss).
+   */
+  #storedBaseline(): StoredBaseline | undefined {
     const { store } = this.#options;
-    const [day, realized] = store.get(BASELINE_KEY)?.split(' ') ?? [
-      store.get('day'),
-      store.get('realizedAtDayStartX18'),
-    ];
-    const dayMs = Number(day);
-    if (!Number.isSafeInteger(dayMs) || realized === undefined || !/^-?\d+$/.test(realized))
-      return undefined;
-    return { day: dayMs, realizedX18: BigInt(realized) };
+    const [day, realized] = store.get(BASELINE_KEY)?.split(' ') ?? [];
+    const one = storedBaseline(day, realized);
+    const two = storedBaseline(store.get('day'), store.get('realizedAtDayStartX18'));
+    if (one === undefined || two === undefined) return one ?? two;
+    if (one.day !== two.day) return one.day > two.day ? one : two;
+    return one.realizedX18 >= two.realizedX18 ? one : two;
   }
+}
+
+/** A UTC day's start (ms) and the realized PnL (x18) its daily loss counts from. */
+interface StoredBaseline {
+  readonly day: number;
+  readonly realizedX18: bigint;
+}
+
+/** The stored texts of a day and a baseline, or undefined when either is missing or malformed. */
+function storedBaseline(
+  day: string | undefined,
+  realized: string | undefined,
+): StoredBaseline | undefined {
+  const dayMs = Number(day);
+  if (day === undefined || !Number.isSafeInteger(dayMs)) return undefined;
+  if (realized === undefined || !/^-?\d+$/.test(realized)) return undefined;
+  return { day: dayMs, realizedX18: BigInt(realized) };
 }

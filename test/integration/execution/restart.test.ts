@@ -195,6 +195,34 @@ it('a day stored by a run whose clock was days ahead: today counts its loss, and
   third.journal.close();
 });
 
+it('a running bot whose clock jumped days ahead and back does not hold that day: the next real day is a new one', async () => {
+  const { path, engine, clock, snapshot } = await setup();
+  const bot = start(path, engine, clock, '0.01');
+  const noon = clock.now; // 2026-11-23 12:00
+  clock.now = Date.UTC(2026, 10, 28, 12); // five days ahead for a moment
+  await loseAboveTheLimit(bot.executor, snapshot);
+  expect(await refusal(bot.executor, snapshot, 3)).toBe('DAILY_LOSS_LIMIT');
+  clock.now = noon + 60_000; // back: today again, the loss still counted
+  expect(await refusal(bot.executor, snapshot, 4)).toBe('DAILY_LOSS_LIMIT');
+  clock.now = Date.UTC(2026, 10, 24, 0, 1); // the next real day: not held until the 28th
+  expect(await refusal(bot.executor, snapshot, 5)).toBe(false);
+  await bot.executor.settle();
+  bot.journal.close();
+});
+
+it('a journal with both stored forms (a version rolled back and forward) counts from the later day', async () => {
+  const { path, engine, clock, snapshot } = await setup();
+  const earlier = OrderJournal.open(path);
+  // This version's value for yesterday; the older version's two keys for today, 1 USD above.
+  earlier.kvSet('quanta:risk', 'dayBaseline', `${Date.UTC(2026, 10, 22)} 0`);
+  earlier.kvSet('quanta:risk', 'day', String(Date.UTC(2026, 10, 23)));
+  earlier.kvSet('quanta:risk', 'realizedAtDayStartX18', String(10n ** 18n));
+  earlier.close();
+  const bot = start(path, engine, clock, '0.01');
+  expect(await refusal(bot.executor, snapshot, 1)).toBe('DAILY_LOSS_LIMIT');
+  bot.journal.close();
+});
+
 it('the day and its baseline are one stored value (one write)', async () => {
   const { path, engine, clock, snapshot } = await setup();
   const first = start(path, engine, clock, '0.01');
