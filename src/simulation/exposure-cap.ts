@@ -1,7 +1,10 @@
+import { UNFINISHED_STATES } from '../domain/index.ts';
+import type { OrderJournal } from '../execution/journal.ts';
 import type { OrderRecord } from '../execution/order-record.ts';
 import { absX18, notionalExceeds, X18_SCALE as X18 } from '../money/index.ts';
-import type { SimOrder, SimPosition } from '../sim/index.ts';
+import type { SimEngine, SimOrder, SimPosition } from '../sim/index.ts';
 import type { ViolationLog } from './invariants.ts';
+import { marketInMessage } from './sim-mix.ts';
 import { POSITION_CAP } from './sim-setup.ts';
 
 /** What {@link exposureOnItsSide} reads when the bot journals an order. */
@@ -87,4 +90,50 @@ export function checkExposureCap(
       `order ${order.id} (${order.side} ${order.amountX18}) was journaled with the venue's position and every ${order.side} order that may still fill at ${afterX18} (x18)${where}: ${notionalX18 / X18} notional at ${priceX18}, cap ${POSITION_CAP}`,
     );
   }
+}
+
+/** What {@link checkJournaledOrders} reads. */
+export interface JournaledContext {
+  readonly journal: OrderJournal;
+  readonly engine: SimEngine;
+  readonly accountId: string;
+  readonly accepted: (signature: string) => boolean;
+  readonly venueNow: number;
+  /** The markets the bot trades, for the message (`marketInMessage`). */
+  readonly marketIds: readonly number[];
+  readonly violations: ViolationLog;
+}
+
+/**
+ * I3 for each order as the bot journals it (it has checked it against the cap just before,
+ * seeing the rows journaled earlier, not later ones): {@link checkExposureCap} on the venue's
+ * record and the journal now.
+ */
+export function checkJournaledOrders(
+  records: readonly OrderRecord[],
+  context: JournaledContext,
+): void {
+  if (records.length === 0) return;
+  const { engine, accountId } = context;
+  const unresolved = context.journal.inStates(UNFINISHED_STATES);
+  const venueOpen = engine.listOpenOrders(accountId);
+  for (const order of records)
+    checkExposureCap(
+      {
+        order,
+        position: engine.position(accountId, order.marketId),
+        venueOpen,
+        unresolved,
+        accepted: context.accepted,
+        venueNow: context.venueNow,
+      },
+      marketInMessage(context.marketIds, order.marketId),
+      context.violations,
+    );
+}
+
+/** The rows a journal write added: those of `insertPendingMany` or `insertPending`, else none. */
+export function journaledBy(method: string, result: unknown): readonly OrderRecord[] {
+  if (method === 'insertPendingMany') return result as OrderRecord[];
+  return method === 'insertPending' ? [result as OrderRecord] : [];
 }

@@ -1,15 +1,12 @@
-import { UNFINISHED_STATES } from '../domain/index.ts';
 import { ErrorCodes, summarizeError } from '../errors/index.ts';
-import { EXIT_TAG_PREFIX } from '../execution/exits/exit-book.ts';
 import type { OrderJournal } from '../execution/journal.ts';
 import type { OrderRecord } from '../execution/order-record.ts';
 import { silentLogger } from '../log/logger.ts';
 import type { InProcessPaperVenue } from '../paper/index.ts';
 import { statePaths } from '../runtime/state-paths.ts';
-import { MAX_CLOCK_SKEW_MS, type VenueClock } from '../clock/venue-clock.ts';
+import { MAX_CLOCK_SKEW_MS } from '../clock/venue-clock.ts';
 import { checkCommittedRows, committedJournal, type CommittedJournal } from './committed-rows.ts';
 import { checkConverged, VenueIdsJournaled } from './converged.ts';
-import { fillStats } from './fill-stats.ts';
 import {
   clockOffsetAt,
   faultNames,
@@ -21,13 +18,14 @@ import {
 import { ViolationLog } from './invariants.ts';
 import type { ScheduleResult, Setup } from './schedule-setup.ts';
 import { VirtualScheduler } from './scheduler.ts';
-import { startSimBot, type SimBot } from './sim-bot.ts';
+import { startSimBot } from './sim-bot.ts';
 import { diskErrorOf, journalWithDiskFaults } from './sim-disk.ts';
 import { crashJournal, putImage, type JournalImage } from './sim-journal-files.ts';
 import { DEFAULT_NETWORK_FAULTS, simFetch, type Outgoing } from './sim-network.ts';
 import { marketIdsOf, marketInMessage } from './sim-mix.ts';
 import { checkPositionCap } from './position-cap.ts';
-import { checkExposureCap } from './exposure-cap.ts';
+import { checkJournaledOrders, journaledBy } from './exposure-cap.ts';
+import { startPlannedFaults } from './planned-faults.ts';
 import { SimRandom, STREAMS } from './sim-random.ts';
 import { EPOCH_MS, keyFrom } from './sim-setup.ts';
 import { MAX_EXPIRES_IN_MS } from './sim-trader.ts';
@@ -35,18 +33,8 @@ import { startVenueFaults } from './venue-faults.ts';
 import { simVenue } from './sim-venue.ts';
 import { Trace } from './trace.ts';
 import { VenueWatch } from './venue-watch.ts';
-
-/** One bot process of the schedule. */
-interface SimProcess {
-  readonly pid: number;
-  journal?: OrderJournal;
-  bot?: SimBot;
-  clock?: VenueClock;
-  /** How the journal it started on was damaged: it must refuse to start. */
-  readonly damaged?: string;
-  /** The last clock state of its bot the trace told. */
-  clockState?: string;
-}
+import type { SimProcess } from './sim-process.ts';
+import { scheduleResult } from './schedule-result.ts';
 
 /** How long after its boot a process meets a crash of the plan's that found none running. */
 const POSTPONED_CRASH_AFTER_BOOT_MS = 5_000;
@@ -168,36 +156,20 @@ export class ScheduleRun {
   }
 
   #startPlannedFaults(): void {
-    const { clock, disk, crashes } = this.plan;
     const at = (ms: number, fire: () => void): void => {
       this.scheduler.startTimer(0, ms, fire);
     };
-    if (clock !== undefined) {
-      const ahead = clock.offsetMs > 0 ? 'ahead of' : 'behind';
-      at(clock.from, () =>
-        this.#event(`host clock ${Math.abs(clock.offsetMs)} ms ${ahead} the venue's`),
-      );
-      at(clock.to, () => this.#event("host clock back on the venue's time"));
-    }
-    if (disk !== undefined) {
-      at(disk.from, () => this.#event(`journal disk ${disk.kind}`));
-      at(disk.to, () => this.#event('journal disk writable again'));
-    }
-    for (const crash of crashes) {
-      if (crash.atWrite === undefined) {
-        at(crash.at, () => this.crash(crash));
-        continue;
-      }
-      at(crash.at, () => {
-        this.#armed = { fault: crash, writesLeft: crash.atWrite! };
-      });
-      // A bot that writes nothing meanwhile (not trading, or down) crashes at the timer.
-      const latest = Math.min(crash.at + 20_000, this.durationMs - this.healMs);
-      at(latest, () => {
-        if (this.#armed?.fault === crash) this.crash(crash);
-      });
-    }
-    startVenueFaults(this.plan, this.venue, this.#setup.accountId, at, (text) => this.#event(text));
+    const event = (text: string): void => this.#event(text);
+    startPlannedFaults(this.plan, this.durationMs - this.healMs, {
+      at,
+      event,
+      crash: (fault) => this.crash(fault),
+      arm: (fault) => {
+        this.#armed = { fault, writesLeft: fault.atWrite! };
+      },
+      armed: (fault) => this.#armed?.fault === fault,
+    });
+    startVenueFaults(this.plan, this.venue, this.#setup.accountId, at, event);
   }
 
   #afterStep(): void {
@@ -310,30 +282,6 @@ export class ScheduleRun {
     if (this.current === process) this.watch.sending(request, process);
   }
 
-  /**
-   * I3 for each order as the bot journals it (it has checked it against the cap just before,
-   * seeing the rows journaled earlier, not later ones).
-   */
-  #journaled(records: readonly OrderRecord[], journal: OrderJournal): void {
-    const { engine } = this.venue;
-    const { accountId } = this.#setup;
-    const unresolved = journal.inStates(UNFINISHED_STATES);
-    const venueOpen = engine.listOpenOrders(accountId);
-    for (const order of records)
-      checkExposureCap(
-        {
-          order,
-          position: engine.position(accountId, order.marketId),
-          venueOpen,
-          unresolved,
-          accepted: (signature) => this.watch.accepted.has(signature),
-          venueNow: this.venueNow(),
-        },
-        marketInMessage(this.marketIds, order.marketId),
-        this.violations,
-      );
-  }
-
   #opened(process: SimProcess, journal: OrderJournal): void {
     this.#journals.push(journal);
     process.journal = journal;
@@ -376,9 +324,15 @@ export class ScheduleRun {
   #wrote(process: SimProcess, method: string, result: unknown): void {
     if (method === 'recordOutcome') this.#known.saw(result as OrderRecord, this.venueNow());
     if (process === this.current && process.journal !== undefined) {
-      if (method === 'insertPendingMany') this.#journaled(result as OrderRecord[], process.journal);
-      else if (method === 'insertPending')
-        this.#journaled([result as OrderRecord], process.journal);
+      checkJournaledOrders(journaledBy(method, result), {
+        journal: process.journal,
+        engine: this.venue.engine,
+        accountId: this.#setup.accountId,
+        accepted: (signature) => this.watch.accepted.has(signature),
+        venueNow: this.venueNow(),
+        marketIds: this.marketIds,
+        violations: this.violations,
+      });
     }
     const armed = this.#armed;
     if (armed === undefined || process !== this.current || --armed.writesLeft > 0) return;
@@ -422,31 +376,19 @@ export class ScheduleRun {
   }
 
   result(): ScheduleResult {
-    const { seed } = this.#setup.options;
-    const traceHash = this.trace.digest();
-    return {
-      seed,
-      traceHash,
+    return scheduleResult({
+      seed: this.#setup.options.seed,
+      trace: this.trace,
       violations: this.violations.list,
-      faultNames: faultNames(this.plan),
-      stats: {
-        events: this.trace.events,
-        steps: this.steps,
-        virtualMs: this.durationMs,
-        ordersJournaled: Object.values(this.current?.journal?.countByState() ?? {}).reduce(
-          (sum, n) => sum + n,
-          0,
-        ),
-        ordersAccepted: this.watch.accepted.size,
-        crashes: this.#crashes,
-        journalDamages: this.#journalDamages,
-        faults: this.networkFaults,
-        // From the venue's own records, read after the trace's digest.
-        fills: fillStats(this.venue.engine, this.#setup.accountId, this.watch.accepted.values()),
-        exitOrders: (this.current?.journal?.all() ?? []).filter((row) =>
-          row.tag?.startsWith(EXIT_TAG_PREFIX),
-        ).length,
-      },
-    };
+      plan: this.plan,
+      steps: this.steps,
+      durationMs: this.durationMs,
+      journal: this.current?.journal,
+      accepted: this.watch.accepted,
+      counts: { crashes: this.#crashes, journalDamages: this.#journalDamages },
+      networkFaults: this.networkFaults,
+      engine: this.venue.engine,
+      accountId: this.#setup.accountId,
+    });
   }
 }
