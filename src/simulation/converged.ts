@@ -89,8 +89,12 @@ export function checkConverged(input: ConvergedInput): void {
   }
 }
 
-/** How `row` differs from the venue's record `order` (undefined: the venue never accepted it), or undefined. */
-function differenceOf(
+/**
+ * How `row` differs from the venue's record `order` (undefined: the venue never accepted it), or
+ * undefined. A filled row without a fee is a difference: only journals written before fees were
+ * recorded have one (execution/order-record.ts), and every simulated journal is new.
+ */
+export function differenceOf(
   row: OrderRecord,
   order: SimOrder | undefined,
   takerFeeX18: bigint,
@@ -107,7 +111,8 @@ function differenceOf(
   if (
     row.filledX18 > 0n &&
     (row.avgFillPriceX18 !== order.avgFillPriceX18 ||
-      (row.feesX18 !== null && !feeMatches(row.feesX18, order, takerFeeX18, venueIdAt)))
+      row.feesX18 === null ||
+      !feeMatches(row.feesX18, order, takerFeeX18, venueIdAt))
   )
     return `price/fee ${row.avgFillPriceX18}/${row.feesX18}, the venue's ${order.id} ${order.avgFillPriceX18}/${order.feesPaidX18} (${order.fills.length} fills)`;
   return undefined;

@@ -6,8 +6,10 @@
  * rate, and nothing else may differ.
  */
 import { expect, it } from 'vitest';
-import { feeMatches } from '../../../src/simulation/converged.ts';
+import { differenceOf, feeMatches } from '../../../src/simulation/converged.ts';
 import { fillFeeX18 } from '../../../src/money/fee.ts';
+import type { OrderRecord } from '../../../src/execution/order-record.ts';
+import type { SimOrder } from '../../../src/sim/index.ts';
 
 /** Seed 42716's order 36: two maker fills at one price, 5 bp. */
 const PRICE = 3_008_233_371_000_000_000_000n;
@@ -97,4 +99,77 @@ it("counts a later fill booked at the order's average price, above or below its 
   // A sell crossing down then resting: the average is above the later fill's, the fee overstated.
   const overstated = sol.feesPaidX18 + (sol.feesPaidX18 - atAverage);
   expect(feeMatches(overstated, sol, SOL_TAKER, 1_200)).toBe(false);
+});
+
+/** A MARKET buy of 1 ETH-USD filled at once, as the venue records it and as the bot journals it. */
+const FILL_PRICE = 3_000_000_000_000_000_000_000n;
+const ONE = 1_000_000_000_000_000_000n;
+const filledOnVenue: SimOrder = {
+  id: 7,
+  accountId: 'acct',
+  marketId: 1,
+  marketSymbol: 'ETH-USD',
+  marketType: 'PERPETUAL',
+  side: 'BUY',
+  type: 'MARKET',
+  status: 'FILLED',
+  amountX18: ONE,
+  priceX18: 0n,
+  totalFilledX18: ONE,
+  avgFillPriceX18: FILL_PRICE,
+  feesPaidX18: fillFeeX18(ONE, FILL_PRICE, MAKER),
+  expiryTs: 0,
+  isReduce: false,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  fills: [
+    {
+      priceX18: FILL_PRICE,
+      amountX18: ONE,
+      feeX18: fillFeeX18(ONE, FILL_PRICE, MAKER),
+      liquidity: 'TAKER',
+      at: 0,
+    },
+  ],
+};
+const journaled: OrderRecord = {
+  id: 3,
+  strategy: 'sim',
+  tag: null,
+  marketId: 1,
+  symbol: 'ETH-USD',
+  side: 'BUY',
+  type: 'MARKET',
+  amountX18: ONE,
+  priceX18: 0n,
+  reduceOnly: false,
+  body: '{}',
+  signature: '0x01',
+  signer: '0x02',
+  expiryTs: 0,
+  referencePriceX18: FILL_PRICE,
+  state: 'FILLED',
+  venueOrderId: 7,
+  filledX18: ONE,
+  avgFillPriceX18: FILL_PRICE,
+  fillPriceEstimated: false,
+  feesX18: filledOnVenue.feesPaidX18,
+  attempts: 1,
+  createdAt: 0,
+  updatedAt: 0,
+  error: null,
+};
+
+it("I4 finds a filled row without a fee: every simulated journal records one (no 'older journal' here)", () => {
+  expect(differenceOf(journaled, filledOnVenue, MAKER, 0)).toBeUndefined();
+  // Before, a row whose fee was null skipped the fee comparison: a bot that stopped writing fees
+  // converged.
+  expect(differenceOf({ ...journaled, feesX18: null }, filledOnVenue, MAKER, 0)).toMatch(
+    /^price\/fee .*\/null, the venue's 7 /,
+  );
+  // Nothing filled: no fee to compare.
+  const resting: SimOrder = { ...filledOnVenue, status: 'OPEN', totalFilledX18: 0n, fills: [] };
+  expect(
+    differenceOf({ ...journaled, state: 'OPEN', filledX18: 0n, feesX18: null }, resting, MAKER, 0),
+  ).toBeUndefined();
 });
