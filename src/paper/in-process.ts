@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { SimEngine } from '../sim/index.ts';
 import { dateHeaderCache } from './date-header.ts';
 import { resolvePaperOptions, type PaperVenueOptions } from './options.ts';
+import type { CredentialCheck } from './credential-store.ts';
 import { buildPaperRoutes } from './paper-routes.ts';
 import { SlidingWindowRateLimiter } from './rate-limiter.ts';
 import { MAX_BODY_BYTES } from './read-body.ts';
@@ -24,6 +25,11 @@ export interface InProcessPaperVenue {
    * `CredentialStore.revokeAccount`); returns how many.
    */
   revokeCredentials(accountId: string): number;
+  /**
+   * Whether the venue would take `serviceKey` and `serviceSecret` now (its own clock), and why
+   * not (`CredentialStore.check`): what the simulator's I5 asks of the bot's credentials.
+   */
+  checkCredentials(serviceKey: string, serviceSecret: string): CredentialCheck;
   /**
    * Answers one request as the HTTP server does: rate limit (429 with `Retry-After`), routing
    * (404/405), the body cap (413), the route; a route that throws answers 500.
@@ -69,6 +75,8 @@ export function createInProcessPaperVenue(options: PaperVenueOptions = {}): InPr
   return {
     engine,
     revokeCredentials: (accountId) => credentials.revokeAccount(accountId),
+    checkCredentials: (serviceKey, serviceSecret) =>
+      credentials.check(serviceKey, serviceSecret, resolved.clock()),
     async answer(method, pathAndQuery, headers, body) {
       const at = pathAndQuery.indexOf('?');
       const path = at === -1 ? pathAndQuery : pathAndQuery.slice(0, at);

@@ -7,6 +7,7 @@ import { statePaths } from '../runtime/state-paths.ts';
 import { MAX_CLOCK_SKEW_MS } from '../clock/venue-clock.ts';
 import { checkCommittedRows, committedJournal, type CommittedJournal } from './committed-rows.ts';
 import { checkConverged, VenueIdsJournaled } from './converged.ts';
+import { checkHealed } from './healed.ts';
 import {
   clockOffsetAt,
   faultNames,
@@ -135,7 +136,7 @@ export class ScheduleRun {
     this.#startPlannedFaults();
     this.boot(1);
     await this.scheduler.runUntil(this.durationMs, () => this.#afterStep());
-    checkConverged({
+    const end = {
       bot: this.current?.bot,
       journal: this.current?.journal,
       venue: this.venue,
@@ -146,7 +147,9 @@ export class ScheduleRun {
       faultsUntil: this.durationMs - this.healMs,
       now: this.scheduler.monotonic(),
       violations: this.violations,
-    });
+    };
+    checkConverged(end);
+    checkHealed(end);
   }
 
   /** Stops the last process and closes every journal. */

@@ -1,5 +1,5 @@
 /**
- * Issue 31: the simulator must be able to see defects. Each of nine deliberate bugs is planted,
+ * Issue 31: the simulator must be able to see defects. Each of ten deliberate bugs is planted,
  * one at a time, in a copy of `src/` in a temp dir (exact text replacements that must match:
  * when the code they patch moves, this test fails instead of passing on a bug never planted),
  * and the simulator is run from that copy in a child process: first the seed that caught it when
@@ -12,7 +12,9 @@
  * (src/simulation/sim-mix.ts), a later fill booked at the order's average price 1 (the defect
  * 7d5796b fixed, which the default mix cannot see: its LIMIT orders never cross) and every LIMIT
  * fill booked as taker 1 (where maker and taker fees differ: SOL-USD), the venue's refusal of the
- * credentials forgotten 3 (the venue revokes them); and the poll loop ending at the first poll
+ * credentials forgotten 3 (the venue revokes them); credentials never renewed before their
+ * expiry 2 (of seeds 1-8, I4 saw it in 2, 4 and 5, an order left open; the end-of-schedule
+ * checks in 2-6 and 8); and the poll loop ending at the first poll
  * without a snapshot 1 (the bot that stops on its own is reported at once; before that check,
  * only I4 saw it, in 34 of seeds 1-100). Production code carries no switch that would turn a bug
  * on.
@@ -170,6 +172,19 @@ const BUGS: readonly PlantedBug[] = [
         file: 'src/account/credential-manager.ts',
         find: `    this.#refused.add(key);\n`,
         replace: '',
+      },
+    ],
+  },
+  {
+    // Caught by seed 2 through I4 too (an order left open: without credentials the bot's lookups
+    // stop); seeds 3, 6 and 8 by the end-of-schedule checks alone (src/simulation/healed.ts).
+    name: 'credentials close to their expiry are never renewed (only refused ones are replaced)',
+    caughtBy: 2,
+    patches: [
+      {
+        file: 'src/account/credential-manager.ts',
+        find: `    if (newest === undefined || !this.#isRefused(newest)) return true;\n`,
+        replace: `    if (newest === undefined || !this.#isRefused(newest)) return false;\n`,
       },
     ],
   },
