@@ -1,15 +1,21 @@
 import type { CredentialManager } from '../account/credential-manager.ts';
 import type { InProcessPaperVenue } from '../paper/index.ts';
+import { checkConverged, type ConvergedInput } from './converged.ts';
 import type { ViolationLog } from './invariants.ts';
 import type { AcceptedOrder } from './venue-watch.ts';
+
+/** The bot's part the checks here read. */
+type HealedBot = { readonly credentials: Pick<CredentialManager, 'current'> } | undefined;
 
 /** What {@link checkHealed} looks at. */
 export interface HealedInput {
   /** The bot running at the end, if any (none: I4's check says so). */
-  readonly bot: { readonly credentials: Pick<CredentialManager, 'current'> } | undefined;
+  readonly bot: HealedBot;
   readonly venue: Pick<InProcessPaperVenue, 'checkCredentials'>;
-  /** The orders the venue accepted, each with when (virtual ms). */
+  /** The orders the venue accepted, each with its market and when (virtual ms). */
   readonly accepted: ReadonlyMap<string, AcceptedOrder>;
+  /** The markets the bot trades: the venue must accept orders in each after the faults. */
+  readonly marketIds: readonly number[];
   /** Virtual ms at which the faults stopped. */
   readonly faultsUntil: number;
   /** Virtual ms now (the end of the schedule). */
@@ -18,19 +24,57 @@ export interface HealedInput {
 }
 
 /**
+ * How long after the faults stop the bot may still hold credentials the venue found expired:
+ * renewals the faults kept from the venue go out at the next poll (a second), the answer within
+ * the request timeout (2 s).
+ */
+export const RENEWED_AFTER_FAULTS_MS = 10_000;
+
+/**
+ * The shortest healing phase after which a bot must have had an order accepted in each market:
+ * the strategy asks for one at about half its snapshots, one a second (sim-trader.ts), and the
+ * venue accepted at least 22 in each healing of 2 minutes of default seeds 1-1000. In a shorter
+ * one (`quanta sim --minutes 1` heals for 12 s) a bot that trades could have none.
+ */
+export const TRADES_AFTER_HEALING_MS = 120_000;
+
+/**
+ * I5's "credentials are renewed before they expire unless the venue refuses", after every step
+ * of the healing phase (from {@link RENEWED_AFTER_FAULTS_MS} after the faults stopped): the
+ * venue does not find the bot's newest credentials expired. The schedules' credentials live 4
+ * minutes and are renewed a minute before their end (sim-setup.ts); a bot that renews late (at
+ * its credentials' expiry, not before) or never is caught as soon as one expires in the healing
+ * phase. A revoked key is not counted here: the bot learns of it at its next request
+ * ({@link checkHealed} asks that it was replaced by the end).
+ */
+export function checkRenewedWhileHealed(
+  bot: HealedBot,
+  venue: HealedInput['venue'],
+  healedMs: number,
+  violations: ViolationLog,
+): void {
+  if (bot === undefined || healedMs < RENEWED_AFTER_FAULTS_MS) return;
+  const { credentials } = bot.credentials.current();
+  const check = venue.checkCredentials(credentials.serviceKey, credentials.serviceSecret);
+  if (!check.ok && check.reason === 'expired')
+    violations.violate(
+      'durable',
+      `${healedMs} ms after the faults stopped, the bot's newest credentials (signing key ${credentials.signerAddress}) have expired at the venue: not renewed before their expiry`,
+    );
+}
+
+/**
  * What must hold at the end of a schedule besides I4 (converged.ts), after the healing phase
  * (no fault of any kind since `faultsUntil`):
  *
  * - I5's "credentials are renewed before they expire unless the venue refuses": the venue takes
- *   the bot's newest credentials now. Whatever happened before (revocations, answers lost, a
- *   restart on stored ones, a clock that was off), a bot that renews has registered a key the
- *   venue still takes: the schedules' credentials live 4 minutes and are renewed a minute
- *   before their end (sim-setup.ts), the healing lasts 2. Before this check, a bot that never
- *   renewed was seen only when it left an order open (I4: without credentials its lookups stop);
- *   otherwise it just stopped trading, as it refuses to sign with credentials about to expire.
- * - "the bot trades until the schedule ends": the venue accepted at least one of its orders
- *   after the faults stopped (the strategy asks for an order at about half its snapshots, one a
- *   second: sim-trader.ts).
+ *   the bot's newest credentials now (whatever happened before, revocations included: a refused
+ *   key is replaced). Before these checks, a bot that never renewed was seen only when it left an
+ *   order open (I4: without credentials its lookups stop); otherwise it just stopped trading, as
+ *   it refuses to sign with credentials about to expire.
+ * - "the bot trades until the schedule ends": after a healing phase of at least
+ *   {@link TRADES_AFTER_HEALING_MS}, the venue accepted orders of the bot in each of its markets
+ *   since the faults stopped.
  */
 export function checkHealed(input: HealedInput): void {
   const { bot, violations } = input;
@@ -43,11 +87,20 @@ export function checkHealed(input: HealedInput): void {
       'durable',
       `${healedMs} ms after the faults stopped, the venue refuses the bot's newest credentials (signing key ${credentials.signerAddress}) as ${check.reason}: not renewed in time`,
     );
-  let traded = 0;
-  for (const order of input.accepted.values()) if (order.at >= input.faultsUntil) traded += 1;
-  if (traded === 0)
+  if (healedMs < TRADES_AFTER_HEALING_MS) return;
+  const traded = new Set<number>();
+  for (const order of input.accepted.values())
+    if (order.at >= input.faultsUntil) traded.add(order.marketId);
+  const idle = input.marketIds.filter((marketId) => !traded.has(marketId));
+  if (idle.length > 0)
     violations.violate(
       'starts',
-      `the venue accepted no order of the bot in the ${healedMs} ms after the faults stopped`,
+      `the venue accepted no order of the bot${input.marketIds.length === 1 ? '' : ` in market ${idle.join(', ')}`} in the ${healedMs} ms after the faults stopped`,
     );
+}
+
+/** The checks at the end of a schedule: I4 ({@link checkConverged}), then {@link checkHealed}. */
+export function checkAtEnd(input: ConvergedInput & HealedInput): void {
+  checkConverged(input);
+  checkHealed(input);
 }

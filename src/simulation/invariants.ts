@@ -3,7 +3,7 @@ import type { Trace } from './trace.ts';
 /** The invariants a schedule is checked against (the README lists them; issue 31). */
 export const INVARIANTS = {
   oneVenueOrder:
-    'I1 one venue order per journaled order: every order leaves the bot with its journal row written, every order the venue accepted has a row, and no row has two',
+    'I1 one venue order per journaled order: every order leaves the bot with its journal row written, every order the venue accepted has a row and is the order that row says, and no row has two',
   notAfterExpiry:
     "I2 nothing is accepted by the venue after its expiryTs, and nothing leaves the bot once its own clock says the order's expiryTs has passed",
   positionCap:
@@ -12,7 +12,7 @@ export const INVARIANTS = {
   converges:
     "I4 after healing, every journaled order is resolved and matches the venue's record (state, filled amount, price, fee), and the bot's position in each market it trades equals the venue's",
   durable:
-    'I5 a committed journal row is never lost; no order is sent with an expired credential, and nothing (order or lookup) with one the venue refused in an answer the bot got; credentials are renewed before they expire (after healing the venue takes the newest)',
+    'I5 a committed journal row is never lost; no order is sent with an expired credential, and nothing (order or lookup) with one the venue refused in an answer the bot got or its credential file marked refused; credentials are renewed before they expire (after healing the venue never finds the newest expired, and takes them at the end)',
   expiryHorizon:
     "I6 no order reaches the venue with an expiry further from the venue's time than the longest validity the strategy asks plus the clock skew the bot allows (a host clock ahead must not make orders rest longer than asked)",
   refusesDamage:

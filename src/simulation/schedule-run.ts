@@ -6,8 +6,8 @@ import type { InProcessPaperVenue } from '../paper/index.ts';
 import { statePaths } from '../runtime/state-paths.ts';
 import { MAX_CLOCK_SKEW_MS } from '../clock/venue-clock.ts';
 import { checkCommittedRows, committedJournal, type CommittedJournal } from './committed-rows.ts';
-import { checkConverged, VenueIdsJournaled } from './converged.ts';
-import { checkHealed } from './healed.ts';
+import { VenueIdsJournaled } from './converged.ts';
+import { checkAtEnd, checkRenewedWhileHealed } from './healed.ts';
 import {
   clockOffsetAt,
   faultNames,
@@ -114,6 +114,8 @@ export class ScheduleRun {
       // The longest life the strategy asks, and the skew the bot lets through.
       horizonMs: MAX_EXPIRES_IN_MS + MAX_CLOCK_SKEW_MS,
       journal: () => this.current?.journal,
+      venueOrder: (id) => this.venue.engine.getOrder(this.#setup.accountId, id),
+      credentialsPath: statePaths(config.state.dir, config.venue).credentials,
     });
   }
 
@@ -136,7 +138,7 @@ export class ScheduleRun {
     this.#startPlannedFaults();
     this.boot(1);
     await this.scheduler.runUntil(this.durationMs, () => this.#afterStep());
-    const end = {
+    checkAtEnd({
       bot: this.current?.bot,
       journal: this.current?.journal,
       venue: this.venue,
@@ -147,9 +149,7 @@ export class ScheduleRun {
       faultsUntil: this.durationMs - this.healMs,
       now: this.scheduler.monotonic(),
       violations: this.violations,
-    };
-    checkConverged(end);
-    checkHealed(end);
+    });
   }
 
   /** Stops the last process and closes every journal. */
@@ -182,6 +182,8 @@ export class ScheduleRun {
       checkPositionCap(position, marketInMessage(this.marketIds, marketId), this.violations);
     }
     const process = this.current;
+    const healedMs = this.scheduler.monotonic() - this.durationMs + this.healMs;
+    checkRenewedWhileHealed(process?.bot, this.venue, healedMs, this.violations);
     const state = process?.clock?.state();
     if (process !== undefined && state !== undefined && state !== process.clockState) {
       process.clockState = state;

@@ -1,4 +1,7 @@
+import { CredentialStore } from '../account/credential-store.ts';
 import type { OrderJournal } from '../execution/journal.ts';
+import type { OrderRecord } from '../execution/order-record.ts';
+import type { SimOrder } from '../sim/index.ts';
 import { EPOCH_MS } from './sim-setup.ts';
 import type { ViolationLog } from './invariants.ts';
 import { JournalRows } from './journal-rows.ts';
@@ -9,6 +12,7 @@ import type { Trace } from './trace.ts';
 export interface AcceptedOrder {
   readonly venueOrderId: number;
   readonly signature: string;
+  readonly marketId: number;
   /** Virtual ms since the schedule started. */
   readonly at: number;
 }
@@ -38,6 +42,10 @@ export interface VenueWatchOptions {
   readonly horizonMs: number;
   /** The journal of the process that runs now, if it opened one. */
   readonly journal: () => OrderJournal | undefined;
+  /** The venue's record of one of the bot's orders, by venue order id. */
+  readonly venueOrder: (venueOrderId: number) => SimOrder | undefined;
+  /** The bot's credential file: what it says is refused binds every later process (I5). */
+  readonly credentialsPath: string;
 }
 
 /**
@@ -58,10 +66,11 @@ export class VenueWatch {
   readonly #venueOrderOfRow = new Map<number, number>();
   /**
    * By process: signing keys (lowercase) the venue refused (401) in an answer that process got,
-   * and when. A process knows only what it was told: the credential file keeps a refusal for the
-   * next one, but a crash (or a full disk) can come before it is written.
+   * or that the credential file said were refused when the process sent its first request, and
+   * how it knew. A process knows only what it was told or read: the credential file keeps a
+   * refusal for the next one, but a crash (or a full disk) can come before it is written.
    */
-  readonly #refusedTo = new Map<number, Map<string, number>>();
+  readonly #refusedTo = new Map<number, Map<string, string>>();
 
   constructor(options: VenueWatchOptions) {
     this.#options = options;
@@ -76,9 +85,29 @@ export class VenueWatch {
     if (delivery.answer.status !== 401) return;
     const signer = this.#signerOf(delivery);
     if (signer === '') return;
-    const refused = this.#refusedTo.get(sender.pid) ?? new Map<string, number>();
-    if (!refused.has(signer)) refused.set(signer, this.#options.at());
-    this.#refusedTo.set(sender.pid, refused);
+    const refused = this.#refusedOf(sender.pid);
+    if (!refused.has(signer))
+      refused.set(signer, `which the venue had refused to the bot at ${this.#options.at()} ms`);
+  }
+
+  /**
+   * The keys `pid` knows are refused; at its first request, those its credential file marks
+   * refused (by an earlier process: the file is the process's own until it registers).
+   */
+  #refusedOf(pid: number): Map<string, string> {
+    let refused = this.#refusedTo.get(pid);
+    if (refused !== undefined) return refused;
+    refused = new Map<string, string>();
+    for (const stored of new CredentialStore(this.#options.credentialsPath).load({
+      tightenMode: false,
+    }))
+      if (stored.refusedAt !== undefined)
+        refused.set(
+          stored.signerAddress.toLowerCase(),
+          `which the credential file marked refused (at ${stored.refusedAt - EPOCH_MS} ms on the bot's clock) when process ${pid} started`,
+        );
+    this.#refusedTo.set(pid, refused);
+    return refused;
   }
 
   /** The signing key a request went with (lowercase), `''` when it carried none. */
@@ -90,11 +119,12 @@ export class VenueWatch {
   sending(request: Outgoing, sender: Sender): void {
     const { violations } = this.#options;
     const signer = this.#signerOf(request);
-    const refusedAt = signer === '' ? undefined : this.#refusedTo.get(sender.pid)?.get(signer);
-    if (refusedAt !== undefined)
+    const refused = this.#refusedOf(sender.pid);
+    const how = signer === '' ? undefined : refused.get(signer);
+    if (how !== undefined)
       violations.violate(
         'durable',
-        `${request.method} ${request.path} went out at ${request.sentVirtualMs} ms with the credentials of signing key ${signer}, which the venue had refused to the bot at ${refusedAt} ms`,
+        `${request.method} ${request.path} went out at ${request.sentVirtualMs} ms with the credentials of signing key ${signer}, ${how}`,
       );
     if (request.method !== 'POST' || request.path !== '/api/v1/order') return;
     const signature = String(request.headers[this.#options.signatureHeader] ?? '');
@@ -130,7 +160,7 @@ export class VenueWatch {
       return;
     }
     const signature = String(delivery.headers[this.#options.signatureHeader] ?? '');
-    const body = JSON.parse(delivery.body) as { expiryTs: number };
+    const body = JSON.parse(delivery.body) as { expiryTs: number; marketId: number };
     const answer = JSON.parse(delivery.answer.text) as {
       body: { id: number } | null;
       message: string;
@@ -160,24 +190,30 @@ export class VenueWatch {
         `order ${short} was sent with an expired credential (${answer.message})`,
       );
     if (delivery.answer.status !== 200 || answer.body === null) return;
-    this.#accepted(signature, answer.body.id, at);
+    this.#accepted(signature, answer.body.id, body.marketId, at);
   }
 
-  #accepted(signature: string, venueOrderId: number, at: number): void {
+  #accepted(signature: string, venueOrderId: number, marketId: number, at: number): void {
     const { violations } = this.#options;
     const short = `${signature.slice(0, 12)}…`;
     if (this.accepted.has(signature))
       violations.violate('oneVenueOrder', `signature ${short} accepted twice`);
-    this.accepted.set(signature, { venueOrderId, signature, at });
+    this.accepted.set(signature, { venueOrderId, signature, marketId, at });
     const journal = this.#options.journal();
     const rowId = journal === undefined ? undefined : this.#rows.rowIdOf(journal, signature);
-    if (rowId === undefined) {
+    if (journal === undefined || rowId === undefined) {
       violations.violate(
         'oneVenueOrder',
         `venue order ${venueOrderId} has no journal row (signature ${short})`,
       );
       return;
     }
+    const unlike = unlikeItsRow(journal.get(rowId), this.#options.venueOrder(venueOrderId));
+    if (unlike !== undefined)
+      violations.violate(
+        'oneVenueOrder',
+        `venue order ${venueOrderId} is not the order of journal row ${rowId}: ${unlike}`,
+      );
     const before = this.#venueOrderOfRow.get(rowId);
     if (before !== undefined && before !== venueOrderId)
       violations.violate(
@@ -186,4 +222,27 @@ export class VenueWatch {
       );
     this.#venueOrderOfRow.set(rowId, venueOrderId);
   }
+}
+
+/**
+ * How the venue's order differs from what its journal row says was asked (market, side, type,
+ * amount, price, reduce-only, expiry), or undefined. The row's values are the ones the bot
+ * checked and books against; the venue acts on the signed body: a body built from other values
+ * than the row's would trade what no check saw.
+ */
+export function unlikeItsRow(row: OrderRecord, order: SimOrder | undefined): string | undefined {
+  if (order === undefined) return 'the venue has no such order';
+  const asked: readonly (readonly [string, unknown, unknown])[] = [
+    ['market', row.marketId, order.marketId],
+    ['side', row.side, order.side],
+    ['type', row.type, order.type],
+    ['amount', row.amountX18, order.amountX18],
+    ['price', row.priceX18, order.priceX18],
+    ['reduce-only', row.reduceOnly, order.isReduce],
+    ['expiry', row.expiryTs, order.expiryTs],
+  ];
+  const differs = asked.find(([, mine, theirs]) => mine !== theirs);
+  return differs === undefined
+    ? undefined
+    : `${differs[0]} ${String(differs[1])} in the row, ${String(differs[2])} at the venue`;
 }

@@ -162,8 +162,9 @@ const journaled: OrderRecord = {
 
 it("I4 finds a filled row without a fee: every simulated journal records one (no 'older journal' here)", () => {
   expect(differenceOf(journaled, filledOnVenue, MAKER, 0)).toBeUndefined();
-  // Before, a row whose fee was null skipped the fee comparison: a bot that stopped writing fees
-  // converged.
+  // Before, a row whose fee was null skipped the fee comparison. No path of the bot writes one
+  // today (a new row's fee starts at 0, an outcome without a fee keeps it: a bot that stopped
+  // booking fees leaves 0, which the fee rule counts), so the row is built by hand.
   expect(differenceOf({ ...journaled, feesX18: null }, filledOnVenue, MAKER, 0)).toMatch(
     /^price\/fee .*\/null, the venue's 7 /,
   );

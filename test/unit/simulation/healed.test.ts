@@ -1,10 +1,17 @@
 /**
- * The checks at the end of a schedule besides I4 (src/simulation/healed.ts): after the healing
- * phase the venue takes the bot's newest credentials (I5: renewed before they expire), and the
- * venue accepted some order of the bot since the faults stopped (it trades until the end).
+ * The healing phase's checks besides I4 (src/simulation/healed.ts): at every step, the venue
+ * does not find the bot's newest credentials expired, and at the end it takes them (I5: renewed
+ * before they expire unless the venue refuses); the venue accepted orders of the bot in each of
+ * its markets since the faults stopped (it trades until the end).
  */
 import { expect, it } from 'vitest';
-import { checkHealed, type HealedInput } from '../../../src/simulation/healed.ts';
+import {
+  checkHealed,
+  checkRenewedWhileHealed,
+  RENEWED_AFTER_FAULTS_MS,
+  TRADES_AFTER_HEALING_MS,
+  type HealedInput,
+} from '../../../src/simulation/healed.ts';
 import { ViolationLog } from '../../../src/simulation/invariants.ts';
 import { Trace } from '../../../src/simulation/trace.ts';
 import type { ActiveCredential } from '../../../src/account/credential-manager.ts';
@@ -48,15 +55,29 @@ function venueTaking(valid: boolean, refusal: 'expired' | 'revoked' = 'expired')
   };
 }
 
-function run(venue: HealedInput['venue'], acceptedAt: readonly number[]): ViolationLog {
+const ETH = 1;
+const SOL = 5;
+
+/** Runs the end checks on orders accepted at `acceptedAt` (virtual ms) in `markets`. */
+function run(
+  venue: HealedInput['venue'],
+  acceptedAt: readonly (readonly [marketId: number, at: number])[],
+  marketIds: readonly number[] = [ETH],
+  faultsUntil = FAULTS_UNTIL,
+): ViolationLog {
   const violations = new ViolationLog(7, new Trace(), () => END);
+  const accepted = new Map(
+    acceptedAt.map(([marketId, at], i) => [
+      `0x${i}`,
+      { venueOrderId: i, signature: `0x${i}`, marketId, at },
+    ]),
+  );
   checkHealed({
     bot: { credentials: { current: () => newest } },
     venue,
-    accepted: new Map(
-      acceptedAt.map((at, i) => [`0x${i}`, { venueOrderId: i, signature: `0x${i}`, at }]),
-    ),
-    faultsUntil: FAULTS_UNTIL,
+    accepted,
+    marketIds,
+    faultsUntil,
     now: END,
     violations,
   });
@@ -65,14 +86,20 @@ function run(venue: HealedInput['venue'], acceptedAt: readonly number[]): Violat
 
 it('holds for a bot whose newest credentials the venue takes and whose orders it accepted after the faults', () => {
   const venue = venueTaking(true);
-  expect(run(venue, [10_000, FAULTS_UNTIL, 590_000]).list).toEqual([]);
+  expect(
+    run(venue, [
+      [ETH, 10_000],
+      [ETH, FAULTS_UNTIL],
+      [ETH, 590_000],
+    ]).list,
+  ).toEqual([]);
   // It asked the venue about the newest credentials, not the bot's own view of them.
   expect(venue.asked).toEqual(['key-2/secret-2']);
 });
 
 it('counts newest credentials the venue refuses at the end as not renewed (I5)', () => {
   for (const reason of ['expired', 'revoked'] as const) {
-    const { list } = run(venueTaking(false, reason), [FAULTS_UNTIL + 1]);
+    const { list } = run(venueTaking(false, reason), [[ETH, FAULTS_UNTIL + 1]]);
     expect(list.map((v) => v.invariant)).toEqual(['durable']);
     expect(list[0]!.detail).toBe(
       `120000 ms after the faults stopped, the venue refuses the bot's newest credentials (signing key ${newest.credentials.signerAddress}) as ${reason}: not renewed in time`,
@@ -80,12 +107,43 @@ it('counts newest credentials the venue refuses at the end as not renewed (I5)',
   }
 });
 
-it('counts a bot none of whose orders the venue accepted after the faults stopped', () => {
-  const { list } = run(venueTaking(true), [1_000, FAULTS_UNTIL - 1]);
+it('counts a bot none of whose orders the venue accepted after the faults stopped, in each market', () => {
+  const { list } = run(venueTaking(true), [
+    [ETH, 1_000],
+    [ETH, FAULTS_UNTIL - 1],
+  ]);
   expect(list.map((v) => v.invariant)).toEqual(['starts']);
   expect(list[0]!.detail).toBe(
     'the venue accepted no order of the bot in the 120000 ms after the faults stopped',
   );
+  // Two markets: trading one of them is not enough.
+  const both = run(
+    venueTaking(true),
+    [
+      [ETH, 500_000],
+      [SOL, 1_000],
+    ],
+    [ETH, SOL],
+  );
+  expect(both.list.map((v) => v.detail)).toEqual([
+    'the venue accepted no order of the bot in market 5 in the 120000 ms after the faults stopped',
+  ]);
+  expect(
+    run(
+      venueTaking(true),
+      [
+        [ETH, 500_000],
+        [SOL, 599_000],
+      ],
+      [ETH, SOL],
+    ).list,
+  ).toEqual([]);
+});
+
+it('asks no order of a healing phase shorter than TRADES_AFTER_HEALING_MS (a bot that trades may have none)', () => {
+  const shortHealing = END - TRADES_AFTER_HEALING_MS + 1;
+  expect(run(venueTaking(true), [], [ETH], shortHealing).list).toEqual([]);
+  expect(run(venueTaking(true), [], [ETH], shortHealing - 1).list).toHaveLength(1);
 });
 
 it('leaves a schedule that ended without a bot to I4 (converged.ts says so)', () => {
@@ -94,9 +152,36 @@ it('leaves a schedule that ended without a bot to I4 (converged.ts says so)', ()
     bot: undefined,
     venue: venueTaking(false),
     accepted: new Map(),
+    marketIds: [ETH],
     faultsUntil: FAULTS_UNTIL,
     now: END,
     violations,
   });
   expect(violations.list).toEqual([]);
+});
+
+it('counts credentials expired at the venue at a step of the healing phase, after its first 10 s (I5)', () => {
+  const bot = { credentials: { current: () => newest } };
+  const at = (healedMs: number, venue: HealedInput['venue']): ViolationLog => {
+    const violations = new ViolationLog(7, new Trace(), () => FAULTS_UNTIL + healedMs);
+    checkRenewedWhileHealed(bot, venue, healedMs, violations);
+    return violations;
+  };
+  // Renewals the faults held up get 10 s; during the faults nothing is asked.
+  expect(at(-5_000, venueTaking(false)).list).toEqual([]);
+  expect(at(RENEWED_AFTER_FAULTS_MS - 1, venueTaking(false)).list).toEqual([]);
+  const late = at(RENEWED_AFTER_FAULTS_MS, venueTaking(false));
+  expect(late.list.map((v) => [v.invariant, v.detail])).toEqual([
+    [
+      'durable',
+      `10000 ms after the faults stopped, the bot's newest credentials (signing key ${newest.credentials.signerAddress}) have expired at the venue: not renewed before their expiry`,
+    ],
+  ]);
+  // A revoked key is the end check's: the bot learns of it at its next request.
+  expect(at(60_000, venueTaking(false, 'revoked')).list).toEqual([]);
+  expect(at(60_000, venueTaking(true)).list).toEqual([]);
+  expect(
+    at(60_000, { checkCredentials: () => ({ ok: false, reason: 'expired' }) }).list,
+  ).toHaveLength(1);
+  expect(() => checkRenewedWhileHealed(undefined, venueTaking(false), 60_000, late)).not.toThrow();
 });

@@ -3,9 +3,13 @@
  * venue-watch.ts `sending`), so a request the network then loses is checked too: an order with
  * no journal row yet (I1: the row is written before the send), an order past its expiry on the
  * bot's own clock (I2), and any request, order or lookup, with a signing key the venue refused
- * to that process (I5). These used to be checked only when a request reached the venue, and a
- * lookup's credentials not at all.
+ * to that process or that its credential file marked refused when it started (I5). These used
+ * to be checked only when a request reached the venue, and a lookup's credentials not at all.
+ * And the order the venue accepted is the one its journal row says (I1).
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { OrderJournal } from '../../../src/execution/journal.ts';
 import type { InProcessAnswer } from '../../../src/paper/in-process.ts';
@@ -13,7 +17,8 @@ import { ViolationLog } from '../../../src/simulation/invariants.ts';
 import type { Outgoing } from '../../../src/simulation/sim-network.ts';
 import { EPOCH_MS } from '../../../src/simulation/sim-setup.ts';
 import { Trace } from '../../../src/simulation/trace.ts';
-import { VenueWatch } from '../../../src/simulation/venue-watch.ts';
+import { unlikeItsRow, VenueWatch } from '../../../src/simulation/venue-watch.ts';
+import type { SimOrder } from '../../../src/sim/index.ts';
 import { newOrder } from '../../helpers/journal-orders.ts';
 
 const SIGNER = '0x00000000000000000000000000000000000000aa';
@@ -25,7 +30,38 @@ afterEach(() => {
   for (const journal of journals.splice(0)) journal.close();
 });
 
-function watch(): { watch: VenueWatch; violations: ViolationLog } {
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A state dir's credential file path: absent, or holding `SIGNER`'s credentials, refused. */
+function credentialsFile(refused: boolean): string {
+  const dir = mkdtempSync(join(tmpdir(), 'quanta-watch-'));
+  dirs.push(dir);
+  const path = join(dir, 'credentials.json');
+  if (refused) {
+    const stored = {
+      venue: 'http://venue.sim',
+      brokerId: 1,
+      subaccountId: 'sub',
+      signerAddress: SIGNER,
+      signingPrivateKey: `0x${'22'.repeat(32)}`,
+      serviceKey: 'a'.repeat(32),
+      serviceSecret: 'b'.repeat(64),
+      expiryTs: EPOCH_MS + 240_000,
+      nonce: 1,
+      refusedAt: EPOCH_MS + 3_000,
+    };
+    writeFileSync(path, JSON.stringify({ version: 1, credentials: [stored] }), { mode: 0o600 });
+  }
+  return path;
+}
+
+function watch(credentialsPath = credentialsFile(false)): {
+  watch: VenueWatch;
+  violations: ViolationLog;
+} {
   const trace = new Trace();
   const violations = new ViolationLog(1, trace, () => 0);
   const venueWatch = new VenueWatch({
@@ -37,6 +73,8 @@ function watch(): { watch: VenueWatch; violations: ViolationLog } {
     signerHeader: 'x-signer-address',
     horizonMs: 60_000,
     journal: () => undefined,
+    venueOrder: () => undefined,
+    credentialsPath,
   });
   return { watch: venueWatch, violations };
 }
@@ -112,4 +150,61 @@ it('an order from a process started on a damaged journal breaks I7', () => {
   const { watch: venueWatch, violations } = watch();
   venueWatch.sending(order(), { pid: 4, damaged: 'a lost WAL', journal: journal(SIGNATURE) });
   expect(violations.list.map((v) => v.invariant)).toEqual(['refusesDamage']);
+});
+
+it('a request from a process with a signing key its credential file marked refused when it started breaks I5', () => {
+  const { watch: venueWatch, violations } = watch(credentialsFile(true));
+  venueWatch.sending(lookup, { pid: 5, journal: journal() });
+  expect(violations.list.map((v) => v.invariant)).toEqual(['durable']);
+  expect(violations.list[0]?.detail).toBe(
+    `GET /api/v1/order/7 went out at 5000 ms with the credentials of signing key ${SIGNER}, which the credential file marked refused (at 3000 ms on the bot's clock) when process 5 started`,
+  );
+});
+
+it("reads a process's credential file once, at its first request: the refusals it knew of then", () => {
+  const path = credentialsFile(false);
+  const { watch: venueWatch, violations } = watch(path);
+  const sender = { pid: 6, journal: journal() };
+  venueWatch.sending({ ...lookup, headers: {} }, sender);
+  // Marked refused later (by this process, after a 401 the check records itself): not re-read.
+  writeFileSync(path, readFileSync(credentialsFile(true)));
+  venueWatch.sending(lookup, sender);
+  expect(violations.list).toEqual([]);
+  venueWatch.sending(lookup, { pid: 7, journal: journal() });
+  expect(violations.list.map((v) => v.invariant)).toEqual(['durable']);
+});
+
+it('finds a venue order unlike its journal row (I1: the venue trades what the row says)', () => {
+  const row = journal(SIGNATURE).all()[0]!;
+  const venueOrder: SimOrder = {
+    id: 9,
+    accountId: 'acct',
+    marketId: row.marketId,
+    marketSymbol: row.symbol,
+    marketType: 'PERPETUAL',
+    side: row.side,
+    type: row.type,
+    status: 'OPEN',
+    amountX18: row.amountX18,
+    priceX18: row.priceX18,
+    totalFilledX18: 0n,
+    avgFillPriceX18: 0n,
+    feesPaidX18: 0n,
+    expiryTs: row.expiryTs,
+    isReduce: row.reduceOnly,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    fills: [],
+  };
+  expect(unlikeItsRow(row, venueOrder)).toBeUndefined();
+  expect(unlikeItsRow(row, { ...venueOrder, isReduce: !row.reduceOnly })).toBe(
+    `reduce-only ${row.reduceOnly} in the row, ${!row.reduceOnly} at the venue`,
+  );
+  expect(unlikeItsRow(row, { ...venueOrder, amountX18: row.amountX18 + 1n })).toBe(
+    `amount ${row.amountX18} in the row, ${row.amountX18 + 1n} at the venue`,
+  );
+  expect(unlikeItsRow(row, { ...venueOrder, side: row.side === 'BUY' ? 'SELL' : 'BUY' })).toMatch(
+    /^side /,
+  );
+  expect(unlikeItsRow(row, undefined)).toBe('the venue has no such order');
 });
