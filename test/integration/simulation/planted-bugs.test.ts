@@ -1,5 +1,5 @@
 /**
- * Issue 31: the simulator must be able to see defects. Each of ten deliberate bugs is planted,
+ * Issue 31: the simulator must be able to see defects. Each of twelve deliberate bugs is planted,
  * one at a time, in a copy of `src/` in a temp dir (exact text replacements that must match:
  * when the code they patch moves, this test fails instead of passing on a bug never planted),
  * and the simulator is run from that copy in a child process: first the seed that caught it when
@@ -14,7 +14,9 @@
  * fill booked as taker 1 (where maker and taker fees differ: SOL-USD), the venue's refusal of the
  * credentials forgotten 3 (the venue revokes them); credentials never renewed before their
  * expiry 2 (of seeds 1-8, I4 saw it in 2, 4 and 5, an order left open; the end-of-schedule
- * checks in 2-6 and 8); and the poll loop ending at the first poll
+ * checks in 2-6 and 8); credentials renewed only once expired 5 (224d7fb's checks saw it in
+ * none of seeds 1-10) and reduce-only dropped from the signed body 1 (in none of seeds 1-4);
+ * and the poll loop ending at the first poll
  * without a snapshot 1 (the bot that stops on its own is reported at once; before that check,
  * only I4 saw it, in 34 of seeds 1-100). Production code carries no switch that would turn a bug
  * on.
@@ -185,6 +187,30 @@ const BUGS: readonly PlantedBug[] = [
         file: 'src/account/credential-manager.ts',
         find: `    if (newest === undefined || !this.#isRefused(newest)) return true;\n`,
         replace: `    if (newest === undefined || !this.#isRefused(newest)) return false;\n`,
+      },
+    ],
+  },
+  {
+    // 224d7fb's checks saw neither of these two (seeds 1-10, seeds 1-4); I5's check after every
+    // step of the healing phase and I1's comparison of the venue's order with its row do.
+    name: 'credentials are renewed only once they have expired, not a margin before',
+    caughtBy: 5,
+    patches: [
+      {
+        file: 'src/account/credential-manager.ts',
+        find: `    const margin = Math.max(this.#options.renewMarginMs, this.#sendMarginMs());\n`,
+        replace: `    const margin = 0;\n`,
+      },
+    ],
+  },
+  {
+    name: 'the signed body drops reduce-only: the row and the checks see a reduce-only order, the venue does not',
+    caughtBy: 1,
+    patches: [
+      {
+        file: 'src/execution/order-factory.ts',
+        find: `      isReduce: order.reduceOnly,\n`,
+        replace: `      isReduce: false,\n`,
       },
     ],
   },
