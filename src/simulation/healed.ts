@@ -5,7 +5,8 @@ import type { ViolationLog } from './invariants.ts';
 import type { AcceptedOrder } from './venue-watch.ts';
 
 /** The bot's part the checks here read. */
-type HealedBot = { readonly credentials: Pick<CredentialManager, 'current'> } | undefined;
+type HealedBot =
+  { readonly credentials: Pick<CredentialManager, 'current' | 'isRefused' | 'state'> } | undefined;
 
 /** What {@link checkHealed} looks at. */
 export interface HealedInput {
@@ -24,19 +25,21 @@ export interface HealedInput {
 }
 
 /**
- * How long after the faults stop the bot may still hold credentials the venue found expired:
- * renewals the faults kept from the venue go out at the next poll (a second), the answer within
- * the request timeout (2 s).
+ * How long after the faults stop the bot may still hold credentials the venue found expired
+ * without knowing it: renewals the faults kept from the venue go out at the next poll (a
+ * second), the answer within the request timeout (2 s). A key the bot knows was refused may
+ * wait longer, by design (see {@link checkRenewedWhileHealed}).
  */
 export const RENEWED_AFTER_FAULTS_MS = 10_000;
 
 /**
- * The shortest healing phase after which a bot must have had an order accepted in each market:
- * the strategy asks for one at about half its snapshots, one a second (sim-trader.ts), and the
- * venue accepted at least 22 in each healing of 2 minutes of default seeds 1-1000. In a shorter
- * one (`quanta sim --minutes 1` heals for 12 s) a bot that trades could have none.
+ * The shortest healing phase whose end {@link checkHealed} asks anything of: the bot must by
+ * then have had an order accepted in each market (the strategy asks for one at about half its
+ * snapshots, one a second: sim-trader.ts; the venue accepted at least 22 in each healing of 2
+ * minutes of default seeds 1-1000) and have replaced a refused key unless it still waits to. In
+ * a shorter one (`quanta sim --minutes 1` heals for 12 s) a bot that trades could have none.
  */
-export const TRADES_AFTER_HEALING_MS = 120_000;
+export const FULL_HEALING_MS = 120_000;
 
 /**
  * I5's "credentials are renewed before they expire unless the venue refuses", after every step
@@ -44,8 +47,9 @@ export const TRADES_AFTER_HEALING_MS = 120_000;
  * venue does not find the bot's newest credentials expired. The schedules' credentials live 4
  * minutes and are renewed a minute before their end (sim-setup.ts); a bot that renews late (at
  * its credentials' expiry, not before) or never is caught as soon as one expires in the healing
- * phase. A revoked key is not counted here: the bot learns of it at its next request
- * ({@link checkHealed} asks that it was replaced by the end).
+ * phase. A revoked key is not counted here, nor one the bot knows the venue refused: after
+ * refusals in a row the bot waits before it registers another (10 s, doubling:
+ * account/refusal-spacing.ts); {@link checkHealed} asks at the end that it did.
  */
 export function checkRenewedWhileHealed(
   bot: HealedBot,
@@ -56,7 +60,11 @@ export function checkRenewedWhileHealed(
   if (bot === undefined || healedMs < RENEWED_AFTER_FAULTS_MS) return;
   const { credentials } = bot.credentials.current();
   const check = venue.checkCredentials(credentials.serviceKey, credentials.serviceSecret);
-  if (!check.ok && check.reason === 'expired')
+  if (
+    !check.ok &&
+    check.reason === 'expired' &&
+    !bot.credentials.isRefused(credentials.signerAddress)
+  )
     violations.violate(
       'durable',
       `${healedMs} ms after the faults stopped, the bot's newest credentials (signing key ${credentials.signerAddress}) have expired at the venue: not renewed before their expiry`,
@@ -64,30 +72,33 @@ export function checkRenewedWhileHealed(
 }
 
 /**
- * What must hold at the end of a schedule besides I4 (converged.ts), after the healing phase
- * (no fault of any kind since `faultsUntil`):
+ * What must hold at the end of a schedule besides I4 (converged.ts), after a healing phase of
+ * at least {@link FULL_HEALING_MS} (no network, venue, disk or clock fault since `faultsUntil`;
+ * only a crash that found no process running may still strike a process booted since):
  *
  * - I5's "credentials are renewed before they expire unless the venue refuses": the venue takes
- *   the bot's newest credentials now (whatever happened before, revocations included: a refused
- *   key is replaced). Before these checks, a bot that never renewed was seen only when it left an
- *   order open (I4: without credentials its lookups stop); otherwise it just stopped trading, as
- *   it refuses to sign with credentials about to expire.
- * - "the bot trades until the schedule ends": after a healing phase of at least
- *   {@link TRADES_AFTER_HEALING_MS}, the venue accepted orders of the bot in each of its markets
- *   since the faults stopped.
+ *   the bot's newest credentials now, unless the bot knows the venue refused them and still waits
+ *   out the spacing of refusals in a row (account/refusal-spacing.ts). Before these checks, a
+ *   bot that never renewed was seen only when it left an order open (I4: without credentials its
+ *   lookups stop); otherwise it just stopped trading, as it refuses to sign with credentials
+ *   about to expire.
+ * - "the bot trades until the schedule ends": the venue accepted orders of the bot in each of
+ *   its markets since the faults stopped.
  */
 export function checkHealed(input: HealedInput): void {
   const { bot, violations } = input;
-  if (bot === undefined) return;
   const healedMs = input.now - input.faultsUntil;
+  if (bot === undefined || healedMs < FULL_HEALING_MS) return;
   const { credentials } = bot.credentials.current();
   const check = input.venue.checkCredentials(credentials.serviceKey, credentials.serviceSecret);
-  if (!check.ok)
+  const waiting =
+    bot.credentials.isRefused(credentials.signerAddress) &&
+    (bot.credentials.state().newKeyInMs ?? 0) > 0;
+  if (!check.ok && !waiting)
     violations.violate(
       'durable',
       `${healedMs} ms after the faults stopped, the venue refuses the bot's newest credentials (signing key ${credentials.signerAddress}) as ${check.reason}: not renewed in time`,
     );
-  if (healedMs < TRADES_AFTER_HEALING_MS) return;
   const traded = new Set<number>();
   for (const order of input.accepted.values())
     if (order.at >= input.faultsUntil) traded.add(order.marketId);

@@ -12,13 +12,13 @@ export const INVARIANTS = {
   converges:
     "I4 after healing, every journaled order is resolved and matches the venue's record (state, filled amount, price, fee), and the bot's position in each market it trades equals the venue's",
   durable:
-    'I5 a committed journal row is never lost; no order is sent with an expired credential, and nothing (order or lookup) with one the venue refused in an answer the bot got or its credential file marked refused; credentials are renewed before they expire (after healing the venue never finds the newest expired, and takes them at the end)',
+    'I5 a committed journal row is never lost; no order is sent with an expired credential, and nothing (order or lookup) with one the venue refused in an answer the bot got or its credential file marked refused; credentials are renewed before they expire (from 10 s after the faults stop the venue never finds the newest expired unless the bot knows it refused them, and at the end it takes them unless the bot still waits to replace refused ones)',
   expiryHorizon:
     "I6 no order reaches the venue with an expiry further from the venue's time than the longest validity the strategy asks plus the clock skew the bot allows (a host clock ahead must not make orders rest longer than asked)",
   refusesDamage:
     'I7 a bot restarted on a damaged journal (a lost WAL, a damaged page, a file cut short) refuses to start with QUANTA_JOURNAL_DAMAGED and places no order',
   starts:
-    'the bot starts on a healthy network (no start-up refusal of its own state) and trades until the schedule ends (it never stops on its own, and the venue accepts some of its orders after the faults stop)',
+    'the bot starts on a healthy network (no start-up refusal of its own state) and trades until the schedule ends (it never stops on its own, and after a healing phase of 2 minutes the venue has accepted orders of it in each market it trades since the faults stopped)',
 } as const;
 
 /** An invariant's key. */

@@ -208,6 +208,7 @@ export class ScheduleRun {
       this.#postponedCrash = undefined;
       this.scheduler.startTimer(0, POSTPONED_CRASH_AFTER_BOOT_MS, () => this.crash(postponed));
     }
+    this.watch.started(pid);
     const { options, config, strategies, walletKey, keys } = this.#setup;
     const time = this.scheduler.processTime(pid);
     const started = startSimBot({

@@ -66,8 +66,7 @@ export class VenueWatch {
   readonly #venueOrderOfRow = new Map<number, number>();
   /**
    * By process: signing keys (lowercase) the venue refused (401) in an answer that process got,
-   * or that the credential file said were refused when the process sent its first request, and
-   * how it knew. A process knows only what it was told or read: the credential file keeps a
+   * or that the credential file said were refused when the process started, and how it knew. A process knows only what it was told or read: the credential file keeps a
    * refusal for the next one, but a crash (or a full disk) can come before it is written.
    */
   readonly #refusedTo = new Map<number, Map<string, string>>();
@@ -91,22 +90,29 @@ export class VenueWatch {
   }
 
   /**
-   * The keys `pid` knows are refused; at its first request, those its credential file marks
-   * refused (by an earlier process: the file is the process's own until it registers).
+   * Process `pid` starts: it knows the keys its credential file marks refused (by an earlier
+   * process: the file is the process's own from now on). Read here, before the process runs,
+   * so that nothing the watch does can fail inside the bot's own calls.
    */
-  #refusedOf(pid: number): Map<string, string> {
-    let refused = this.#refusedTo.get(pid);
-    if (refused !== undefined) return refused;
-    refused = new Map<string, string>();
-    for (const stored of new CredentialStore(this.#options.credentialsPath).load({
-      tightenMode: false,
-    }))
-      if (stored.refusedAt !== undefined)
+  started(pid: number): void {
+    const refused = new Map<string, string>();
+    const stored = new CredentialStore(this.#options.credentialsPath).load({ tightenMode: false });
+    for (const { signerAddress, refusedAt } of stored)
+      if (refusedAt !== undefined)
         refused.set(
-          stored.signerAddress.toLowerCase(),
-          `which the credential file marked refused (at ${stored.refusedAt - EPOCH_MS} ms on the bot's clock) when process ${pid} started`,
+          signerAddress.toLowerCase(),
+          `which the credential file marked refused (at ${refusedAt - EPOCH_MS} ms on the bot's clock) when process ${pid} started`,
         );
     this.#refusedTo.set(pid, refused);
+  }
+
+  /** The keys `pid` knows are refused (see {@link started}). */
+  #refusedOf(pid: number): Map<string, string> {
+    let refused = this.#refusedTo.get(pid);
+    if (refused === undefined) {
+      refused = new Map<string, string>();
+      this.#refusedTo.set(pid, refused);
+    }
     return refused;
   }
 

@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
+import type { InvariantName } from '../../../src/simulation/invariants.ts';
 import type { SimMixName } from '../../../src/simulation/sim-mix.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -53,6 +54,8 @@ interface PlantedBug {
   readonly caughtBy: number;
   /** The mix its schedules run in; default `default`. */
   readonly mix?: SimMixName;
+  /** An invariant the catching schedule must report (a bug planted for a check's sake). */
+  readonly caughtAs?: InvariantName;
   readonly patches: readonly Patch[];
 }
 
@@ -182,6 +185,7 @@ const BUGS: readonly PlantedBug[] = [
     // stop); seeds 3, 6 and 8 by the end-of-schedule checks alone (src/simulation/healed.ts).
     name: 'credentials close to their expiry are never renewed (only refused ones are replaced)',
     caughtBy: 2,
+    caughtAs: 'durable',
     patches: [
       {
         file: 'src/account/credential-manager.ts',
@@ -195,6 +199,7 @@ const BUGS: readonly PlantedBug[] = [
     // step of the healing phase and I1's comparison of the venue's order with its row do.
     name: 'credentials are renewed only once they have expired, not a margin before',
     caughtBy: 5,
+    caughtAs: 'durable',
     patches: [
       {
         file: 'src/account/credential-manager.ts',
@@ -206,6 +211,7 @@ const BUGS: readonly PlantedBug[] = [
   {
     name: 'the signed body drops reduce-only: the row and the checks see a reduce-only order, the venue does not',
     caughtBy: 1,
+    caughtAs: 'oneVenueOrder',
     patches: [
       {
         file: 'src/execution/order-factory.ts',
@@ -293,6 +299,8 @@ for (const bug of BUGS) {
     const caught = ran.filter((schedule) => schedule.violations.length > 0);
     expect(caught.length, `not caught in seeds 1-${WITHIN_SEEDS}`).toBeGreaterThan(0);
     expect(caught[0]!.seed).toBeLessThanOrEqual(WITHIN_SEEDS);
+    if (bug.caughtAs !== undefined)
+      expect(caught[0]!.violations.map((v) => v.invariant)).toContain(bug.caughtAs);
     const seeds = caughtBy.get(mix) ?? new Set<number>();
     for (const schedule of caught) seeds.add(schedule.seed);
     caughtBy.set(mix, seeds);

@@ -9,13 +9,14 @@ import {
   checkHealed,
   checkRenewedWhileHealed,
   RENEWED_AFTER_FAULTS_MS,
-  TRADES_AFTER_HEALING_MS,
+  FULL_HEALING_MS,
   type HealedInput,
 } from '../../../src/simulation/healed.ts';
 import { ViolationLog } from '../../../src/simulation/invariants.ts';
 import { Trace } from '../../../src/simulation/trace.ts';
 import type { ActiveCredential } from '../../../src/account/credential-manager.ts';
 import type { CredentialCheck } from '../../../src/paper/credential-store.ts';
+import type { CredentialState } from '../../../src/account/credential-state.ts';
 
 const FAULTS_UNTIL = 480_000;
 const END = 600_000;
@@ -58,12 +59,35 @@ function venueTaking(valid: boolean, refusal: 'expired' | 'revoked' = 'expired')
 const ETH = 1;
 const SOL = 5;
 
+/**
+ * The bot's credentials: the newest, not refused as far as the bot knows; or, with
+ * `refusedWaitMs`, refused, a new key due in that long (0: due now).
+ */
+function botKnowing(refusedWaitMs?: number) {
+  const refused = refusedWaitMs !== undefined;
+  return {
+    credentials: {
+      current: () => newest,
+      isRefused: () => refused,
+      state: (): CredentialState => ({
+        signer: newest.credentials.signerAddress,
+        expiryTs: newest.expiryTs,
+        canSign: !refused,
+        signingRefusal: refused ? 'refused' : undefined,
+        refusedKeys: refused ? 1 : 0,
+        newKeyInMs: refusedWaitMs,
+      }),
+    },
+  };
+}
+
 /** Runs the end checks on orders accepted at `acceptedAt` (virtual ms) in `markets`. */
 function run(
   venue: HealedInput['venue'],
   acceptedAt: readonly (readonly [marketId: number, at: number])[],
   marketIds: readonly number[] = [ETH],
   faultsUntil = FAULTS_UNTIL,
+  refusedWaitMs?: number,
 ): ViolationLog {
   const violations = new ViolationLog(7, new Trace(), () => END);
   const accepted = new Map(
@@ -73,7 +97,7 @@ function run(
     ]),
   );
   checkHealed({
-    bot: { credentials: { current: () => newest } },
+    bot: botKnowing(refusedWaitMs),
     venue,
     accepted,
     marketIds,
@@ -105,6 +129,13 @@ it('counts newest credentials the venue refuses at the end as not renewed (I5)',
       `120000 ms after the faults stopped, the venue refuses the bot's newest credentials (signing key ${newest.credentials.signerAddress}) as ${reason}: not renewed in time`,
     );
   }
+});
+
+it('leaves refused credentials to a bot still waiting out the spacing of refusals in a row, not once the wait is over', () => {
+  const revoked = venueTaking(false, 'revoked');
+  expect(run(revoked, [[ETH, FAULTS_UNTIL + 1]], [ETH], FAULTS_UNTIL, 20_000).list).toEqual([]);
+  const over = run(revoked, [[ETH, FAULTS_UNTIL + 1]], [ETH], FAULTS_UNTIL, 0);
+  expect(over.list.map((v) => v.invariant)).toEqual(['durable']);
 });
 
 it('counts a bot none of whose orders the venue accepted after the faults stopped, in each market', () => {
@@ -140,10 +171,10 @@ it('counts a bot none of whose orders the venue accepted after the faults stoppe
   ).toEqual([]);
 });
 
-it('asks no order of a healing phase shorter than TRADES_AFTER_HEALING_MS (a bot that trades may have none)', () => {
-  const shortHealing = END - TRADES_AFTER_HEALING_MS + 1;
-  expect(run(venueTaking(true), [], [ETH], shortHealing).list).toEqual([]);
-  expect(run(venueTaking(true), [], [ETH], shortHealing - 1).list).toHaveLength(1);
+it('asks nothing of a healing phase shorter than FULL_HEALING_MS (a bot that trades may have no order yet, a refused key no successor)', () => {
+  const shortHealing = END - FULL_HEALING_MS + 1;
+  expect(run(venueTaking(false), [], [ETH], shortHealing).list).toEqual([]);
+  expect(run(venueTaking(false), [], [ETH], shortHealing - 1).list).toHaveLength(2);
 });
 
 it('leaves a schedule that ended without a bot to I4 (converged.ts says so)', () => {
@@ -161,8 +192,11 @@ it('leaves a schedule that ended without a bot to I4 (converged.ts says so)', ()
 });
 
 it('counts credentials expired at the venue at a step of the healing phase, after its first 10 s (I5)', () => {
-  const bot = { credentials: { current: () => newest } };
-  const at = (healedMs: number, venue: HealedInput['venue']): ViolationLog => {
+  const at = (
+    healedMs: number,
+    venue: HealedInput['venue'],
+    bot: HealedInput['bot'] = botKnowing(),
+  ): ViolationLog => {
     const violations = new ViolationLog(7, new Trace(), () => FAULTS_UNTIL + healedMs);
     checkRenewedWhileHealed(bot, venue, healedMs, violations);
     return violations;
@@ -183,5 +217,10 @@ it('counts credentials expired at the venue at a step of the healing phase, afte
   expect(
     at(60_000, { checkCredentials: () => ({ ok: false, reason: 'expired' }) }).list,
   ).toHaveLength(1);
-  expect(() => checkRenewedWhileHealed(undefined, venueTaking(false), 60_000, late)).not.toThrow();
+  // A key the bot knows was refused may wait to be replaced (refusal-spacing.ts): the end's.
+  expect(at(60_000, venueTaking(false), botKnowing(20_000)).list).toEqual([]);
+  expect(at(60_000, venueTaking(false), undefined).list).toHaveLength(1);
+  const noBot = new ViolationLog(7, new Trace(), () => FAULTS_UNTIL + 60_000);
+  checkRenewedWhileHealed(undefined, venueTaking(false), 60_000, noBot);
+  expect(noBot.list).toEqual([]);
 });

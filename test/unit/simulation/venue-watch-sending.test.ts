@@ -19,6 +19,7 @@ import { EPOCH_MS } from '../../../src/simulation/sim-setup.ts';
 import { Trace } from '../../../src/simulation/trace.ts';
 import { unlikeItsRow, VenueWatch } from '../../../src/simulation/venue-watch.ts';
 import type { SimOrder } from '../../../src/sim/index.ts';
+import type { OrderRecord } from '../../../src/execution/order-record.ts';
 import { newOrder } from '../../helpers/journal-orders.ts';
 
 const SIGNER = '0x00000000000000000000000000000000000000aa';
@@ -154,6 +155,7 @@ it('an order from a process started on a damaged journal breaks I7', () => {
 
 it('a request from a process with a signing key its credential file marked refused when it started breaks I5', () => {
   const { watch: venueWatch, violations } = watch(credentialsFile(true));
+  venueWatch.started(5);
   venueWatch.sending(lookup, { pid: 5, journal: journal() });
   expect(violations.list.map((v) => v.invariant)).toEqual(['durable']);
   expect(violations.list[0]?.detail).toBe(
@@ -161,22 +163,22 @@ it('a request from a process with a signing key its credential file marked refus
   );
 });
 
-it("reads a process's credential file once, at its first request: the refusals it knew of then", () => {
+it('reads a credential file as its process starts: a later process knows the refusals written before it', () => {
   const path = credentialsFile(false);
   const { watch: venueWatch, violations } = watch(path);
-  const sender = { pid: 6, journal: journal() };
-  venueWatch.sending({ ...lookup, headers: {} }, sender);
-  // Marked refused later (by this process, after a 401 the check records itself): not re-read.
+  venueWatch.started(6);
+  // Marked refused after process 6 started (by it, after a 401 the watch records itself).
   writeFileSync(path, readFileSync(credentialsFile(true)));
-  venueWatch.sending(lookup, sender);
+  venueWatch.sending(lookup, { pid: 6, journal: journal() });
   expect(violations.list).toEqual([]);
+  venueWatch.started(7);
   venueWatch.sending(lookup, { pid: 7, journal: journal() });
   expect(violations.list.map((v) => v.invariant)).toEqual(['durable']);
 });
 
-it('finds a venue order unlike its journal row (I1: the venue trades what the row says)', () => {
-  const row = journal(SIGNATURE).all()[0]!;
-  const venueOrder: SimOrder = {
+/** The venue's record of `row`'s order, as the venue would hold it. */
+function venueOrderOf(row: OrderRecord): SimOrder {
+  return {
     id: 9,
     accountId: 'acct',
     marketId: row.marketId,
@@ -196,6 +198,11 @@ it('finds a venue order unlike its journal row (I1: the venue trades what the ro
     updatedAt: '2026-01-01T00:00:00.000Z',
     fills: [],
   };
+}
+
+it('finds a venue order unlike its journal row (I1: the venue trades what the row says)', () => {
+  const row = journal(SIGNATURE).all()[0]!;
+  const venueOrder = venueOrderOf(row);
   expect(unlikeItsRow(row, venueOrder)).toBeUndefined();
   expect(unlikeItsRow(row, { ...venueOrder, isReduce: !row.reduceOnly })).toBe(
     `reduce-only ${row.reduceOnly} in the row, ${!row.reduceOnly} at the venue`,
@@ -207,4 +214,40 @@ it('finds a venue order unlike its journal row (I1: the venue trades what the ro
     /^side /,
   );
   expect(unlikeItsRow(row, undefined)).toBe('the venue has no such order');
+});
+
+it('an order the venue accepted unlike its journal row breaks I1 as the venue answers', () => {
+  const rows = journal(SIGNATURE);
+  const recorded = rows.all()[0]!;
+  const trace = new Trace();
+  const violations = new ViolationLog(1, trace, () => 0);
+  const unlike = { ...venueOrderOf(recorded), isReduce: !recorded.reduceOnly };
+  const venueWatch = new VenueWatch({
+    trace,
+    violations,
+    at: () => 0,
+    venueNow: () => EPOCH_MS,
+    signatureHeader: 'x-signature',
+    signerHeader: 'x-signer-address',
+    horizonMs: 60_000,
+    journal: () => rows,
+    venueOrder: (id) => (id === 9 ? unlike : undefined),
+    credentialsPath: credentialsFile(false),
+  });
+  venueWatch.delivered({
+    ...order(),
+    body: JSON.stringify({ expiryTs: EXPIRY, marketId: recorded.marketId }),
+    answer: {
+      status: 200,
+      headers: {},
+      text: JSON.stringify({ body: { id: 9 }, message: 'Order placed', status: 200 }),
+    },
+  });
+  expect(violations.list.map((v) => [v.invariant, v.detail])).toEqual([
+    [
+      'oneVenueOrder',
+      `venue order 9 is not the order of journal row ${recorded.id}: reduce-only ${recorded.reduceOnly} in the row, ${!recorded.reduceOnly} at the venue`,
+    ],
+  ]);
+  expect(venueWatch.accepted.get(SIGNATURE)?.marketId).toBe(recorded.marketId);
 });
