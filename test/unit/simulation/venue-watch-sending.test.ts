@@ -17,7 +17,11 @@ import { ViolationLog } from '../../../src/simulation/invariants.ts';
 import type { Outgoing } from '../../../src/simulation/sim-network.ts';
 import { EPOCH_MS } from '../../../src/simulation/sim-setup.ts';
 import { Trace } from '../../../src/simulation/trace.ts';
-import { unlikeItsRow, VenueWatch } from '../../../src/simulation/venue-watch.ts';
+import {
+  unlikeItsRow,
+  VenueWatch,
+  type VenueWatchOptions,
+} from '../../../src/simulation/venue-watch.ts';
 import type { SimOrder } from '../../../src/sim/index.ts';
 import type { OrderRecord } from '../../../src/execution/order-record.ts';
 import { newOrder } from '../../helpers/journal-orders.ts';
@@ -59,7 +63,13 @@ function credentialsFile(refused: boolean): string {
   return path;
 }
 
-function watch(credentialsPath = credentialsFile(false)): {
+function watch(
+  credentialsPath = credentialsFile(false),
+  venue: Pick<VenueWatchOptions, 'journal' | 'venueOrder'> = {
+    journal: () => undefined,
+    venueOrder: () => undefined,
+  },
+): {
   watch: VenueWatch;
   violations: ViolationLog;
 } {
@@ -73,8 +83,7 @@ function watch(credentialsPath = credentialsFile(false)): {
     signatureHeader: 'x-signature',
     signerHeader: 'x-signer-address',
     horizonMs: 60_000,
-    journal: () => undefined,
-    venueOrder: () => undefined,
+    ...venue,
     credentialsPath,
   });
   return { watch: venueWatch, violations };
@@ -219,20 +228,10 @@ it('finds a venue order unlike its journal row (I1: the venue trades what the ro
 it('an order the venue accepted unlike its journal row breaks I1 as the venue answers', () => {
   const rows = journal(SIGNATURE);
   const recorded = rows.all()[0]!;
-  const trace = new Trace();
-  const violations = new ViolationLog(1, trace, () => 0);
   const unlike = { ...venueOrderOf(recorded), isReduce: !recorded.reduceOnly };
-  const venueWatch = new VenueWatch({
-    trace,
-    violations,
-    at: () => 0,
-    venueNow: () => EPOCH_MS,
-    signatureHeader: 'x-signature',
-    signerHeader: 'x-signer-address',
-    horizonMs: 60_000,
+  const { watch: venueWatch, violations } = watch(credentialsFile(false), {
     journal: () => rows,
     venueOrder: (id) => (id === 9 ? unlike : undefined),
-    credentialsPath: credentialsFile(false),
   });
   venueWatch.delivered({
     ...order(),
