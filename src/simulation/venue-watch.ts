@@ -66,8 +66,9 @@ export class VenueWatch {
   readonly #venueOrderOfRow = new Map<number, number>();
   /**
    * By process: signing keys (lowercase) the venue refused (401) in an answer that process got,
-   * or that the credential file said were refused when the process started, and how it knew. A process knows only what it was told or read: the credential file keeps a
-   * refusal for the next one, but a crash (or a full disk) can come before it is written.
+   * or that the credential file said were refused when the process started, and how it knew.
+   * A process knows only what it was told or read: the credential file keeps a refusal for the
+   * next one, but a crash (or a full disk) can come before it is written.
    */
   readonly #refusedTo = new Map<number, Map<string, string>>();
 
