@@ -34,7 +34,10 @@ const newest: ActiveCredential = {
   expiryTs: 0,
 };
 
-/** A venue that takes `key-2`/`secret-2` only, with `refusal` as its reason otherwise. */
+/**
+ * A venue that takes every credential it is asked about (`valid`) or refuses each as `refusal`,
+ * noting what it was asked.
+ */
 function venueTaking(valid: boolean, refusal: 'expired' | 'revoked' = 'expired') {
   const asked: string[] = [];
   return {
