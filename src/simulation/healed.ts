@@ -42,6 +42,18 @@ export const RENEWED_AFTER_FAULTS_MS = 10_000;
 export const FULL_HEALING_MS = 120_000;
 
 /**
+ * The bot's newest credentials, what the venue says of them now, and (when it refuses them)
+ * whether the bot knows it did: what both renewal checks below read.
+ */
+function newestAtVenue(bot: NonNullable<HealedBot>, venue: HealedInput['venue']) {
+  const { credentials } = bot.credentials.current();
+  const check = venue.checkCredentials(credentials.serviceKey, credentials.serviceSecret);
+  // Asked only when the venue refuses them: the per-step check runs at every step of the healing.
+  const knownRefused = !check.ok && bot.credentials.isRefused(credentials.signerAddress);
+  return { credentials, check, knownRefused };
+}
+
+/**
  * I5's "credentials are renewed before they expire unless the venue refuses", after every step
  * of the healing phase (from {@link RENEWED_AFTER_FAULTS_MS} after the faults stopped): the
  * venue does not find the bot's newest credentials expired. The schedules' credentials live 4
@@ -58,13 +70,8 @@ export function checkRenewedWhileHealed(
   violations: ViolationLog,
 ): void {
   if (bot === undefined || healedMs < RENEWED_AFTER_FAULTS_MS) return;
-  const { credentials } = bot.credentials.current();
-  const check = venue.checkCredentials(credentials.serviceKey, credentials.serviceSecret);
-  if (
-    !check.ok &&
-    check.reason === 'expired' &&
-    !bot.credentials.isRefused(credentials.signerAddress)
-  )
+  const { credentials, check, knownRefused } = newestAtVenue(bot, venue);
+  if (!check.ok && check.reason === 'expired' && !knownRefused)
     violations.violate(
       'durable',
       `${healedMs} ms after the faults stopped, the bot's newest credentials (signing key ${credentials.signerAddress}) have expired at the venue: not renewed before their expiry`,
@@ -89,11 +96,8 @@ export function checkHealed(input: HealedInput): void {
   const { bot, violations } = input;
   const healedMs = input.now - input.faultsUntil;
   if (bot === undefined || healedMs < FULL_HEALING_MS) return;
-  const { credentials } = bot.credentials.current();
-  const check = input.venue.checkCredentials(credentials.serviceKey, credentials.serviceSecret);
-  const waiting =
-    bot.credentials.isRefused(credentials.signerAddress) &&
-    (bot.credentials.state().newKeyInMs ?? 0) > 0;
+  const { credentials, check, knownRefused } = newestAtVenue(bot, input.venue);
+  const waiting = knownRefused && (bot.credentials.state().newKeyInMs ?? 0) > 0;
   if (!check.ok && !waiting)
     violations.violate(
       'durable',
