@@ -22,7 +22,7 @@ import { VirtualScheduler } from './scheduler.ts';
 import { startSimBot } from './sim-bot.ts';
 import { diskErrorOf, journalWithDiskFaults } from './sim-disk.ts';
 import { crashJournal, putImage, type JournalImage } from './sim-journal-files.ts';
-import { DEFAULT_NETWORK_FAULTS, simFetch, type Outgoing } from './sim-network.ts';
+import { DEFAULT_NETWORK_FAULTS, simFetch } from './sim-network.ts';
 import { marketIdsOf, marketInMessage } from './sim-mix.ts';
 import { checkPositionCap } from './position-cap.ts';
 import { checkJournaledOrders, journaledBy } from './exposure-cap.ts';
@@ -138,6 +138,7 @@ export class ScheduleRun {
     this.#startPlannedFaults();
     this.boot(1);
     await this.scheduler.runUntil(this.durationMs, () => this.#afterStep());
+    this.watch.checkAtEnd();
     checkAtEnd({
       bot: this.current?.bot,
       journal: this.current?.journal,
@@ -264,13 +265,15 @@ export class ScheduleRun {
     return simFetch({
       venue: this.venue,
       time: this.scheduler.processTime(process.pid),
+      wire: (ms, arrive) => this.scheduler.startTimer(0, ms, arrive),
+      alive: () => this.scheduler.alive(process.pid),
       hostNow: this.hostNow,
       hold: (work) => this.scheduler.hold(work),
       random: this.#network,
       faulty: () => this.scheduler.monotonic() < this.durationMs - this.healMs,
       partitioned: () => within(this.plan.partitions, this.scheduler.monotonic()),
       faults: this.#setup.options.faults ?? DEFAULT_NETWORK_FAULTS,
-      sending: (request) => this.#sending(request, process),
+      sending: (request) => this.watch.sending(request, process),
       delivered: (delivery) => this.watch.delivered(delivery),
       answered: (delivery) => this.watch.answered(delivery, process),
       fault: (what, path) => {
@@ -280,18 +283,11 @@ export class ScheduleRun {
     });
   }
 
-  /**
-   * A request leaves `process` (the watch's checks). A killed process's code can still run to a
-   * `fetch` within the step it died in; its requests never leave, so they are not checked.
-   */
-  #sending(request: Outgoing, process: SimProcess): void {
-    if (this.current === process) this.watch.sending(request, process);
-  }
-
   #opened(process: SimProcess, journal: OrderJournal): void {
     this.#journals.push(journal);
     process.journal = journal;
     checkCommittedRows(this.#committed, journal, this.violations);
+    this.watch.journalOpened(journal);
   }
 
   /**

@@ -121,6 +121,11 @@ export class VirtualScheduler {
     }
   }
 
+  /** Whether `owner`'s process still lives (see {@link dropOwner}). */
+  alive(owner: Owner): boolean {
+    return !this.#dead.has(owner);
+  }
+
   /** What one process is given: its timers are its own (see {@link dropOwner}). */
   processTime(owner: Owner): ProcessTime {
     const startTimer = (ms: number, onFire: () => void): (() => void) =>

@@ -12,6 +12,11 @@ import { SimResponse } from './sim-response.ts';
 export interface NetworkFaults {
   readonly dropBefore: number;
   readonly hangBefore: number;
+  /**
+   * Held on the way (a stalled proxy, a retransmission): it reaches the venue
+   * {@link LATE_MIN_MS}-{@link LATE_MAX_MS} late, most often after the sender gave up on it.
+   */
+  readonly lateBefore: number;
   readonly rateLimited: number;
   /** Of the 429s, how many per thousand carry no Retry-After. */
   readonly rateLimitedBare: number;
@@ -30,6 +35,7 @@ export interface NetworkFaults {
 export const DEFAULT_NETWORK_FAULTS: NetworkFaults = {
   dropBefore: 20,
   hangBefore: 10,
+  lateBefore: 10,
   rateLimited: 20,
   rateLimitedBare: 500,
   serverErrorBefore: 15,
@@ -41,6 +47,10 @@ export const DEFAULT_NETWORK_FAULTS: NetworkFaults = {
   truncated: 8,
   maxDelayMs: 400,
 };
+
+/** How late a request held on the way ({@link NetworkFaults.lateBefore}) reaches the venue, in ms. */
+export const LATE_MIN_MS = 1_000;
+export const LATE_MAX_MS = 10_000;
 
 /** One request as it leaves the sender, before the network decides anything about it. */
 export interface Outgoing {
@@ -61,8 +71,17 @@ export interface Delivery extends Outgoing {
 
 /** What the simulated network needs. */
 export interface SimNetworkOptions {
-  readonly venue: InProcessPaperVenue;
+  readonly venue: Pick<InProcessPaperVenue, 'answer'>;
+  /** The sending process's timers: its waits for answers (dropped when it dies). */
   readonly time: ProcessTime;
+  /**
+   * A timer of the network's own, for a request on its way to the venue: neither the sender
+   * giving up (a timeout, an abort) nor its death stops a request already sent, so the venue
+   * may act on it after the sender stopped waiting.
+   */
+  readonly wire: (ms: number, arrive: () => void) => void;
+  /** Whether the sending process is still alive (a dead one sends nothing). */
+  readonly alive: () => boolean;
   /** The sending host's wall clock (skewed and stepped by the schedule). */
   readonly hostNow: () => number;
   /** Holds virtual time while the venue answers (see `VirtualScheduler.hold`). */
@@ -76,6 +95,7 @@ export interface SimNetworkOptions {
   /**
    * Told about each request as the sender lets it go, in the sender's own turn: what the sender
    * knew then is what it had done and been told before (whether the request is lost or not).
+   * Not told of a request a dead sender's code reached (see {@link alive}).
    */
   readonly sending?: (request: Outgoing) => void;
   /** Told about each request the venue answered (once per delivery, duplicates included). */
@@ -256,6 +276,11 @@ class Exchange {
     if (this.#options.partitioned()) return this.#lost('partition');
     if (this.#chance(faults.dropBefore)) return this.#lost('drop-before');
     if (this.#chance(faults.hangBefore)) return this.#fault('hang-before');
+    if (this.#chance(faults.lateBefore)) {
+      this.#fault('late-before');
+      this.#options.wire(random.int(LATE_MIN_MS, LATE_MAX_MS), () => void this.#atVenue());
+      return;
+    }
     if (this.#chance(faults.rateLimited)) {
       const bare = random.chance(faults.rateLimitedBare);
       this.#fault(bare ? '429-bare' : '429');
@@ -269,18 +294,24 @@ class Exchange {
       const text = JSON.stringify({ body: null, message: 'unavailable', status: 503 });
       return this.#answer(() => new Response(text, { status: 503, headers: {} }));
     }
-    this.#later(this.#delay(), () => {
-      if (!this.#settled) void this.#atVenue();
-    });
+    this.#options.wire(this.#delay(), () => void this.#atVenue());
   }
 
-  /** The venue answers (twice for a duplicated delivery); then the answer goes back. */
+  /**
+   * The venue answers (twice for a duplicated delivery); then the answer goes back, unless
+   * nobody waits for it any more: the sender gave up or died while the request was on its way,
+   * and the venue acted on it all the same.
+   */
   async #atVenue(): Promise<void> {
     const duplicate = this.#chance(this.#options.faults.duplicate);
     const answer = await this.#venueAnswer();
     if (duplicate) {
       this.#fault('duplicate');
       await this.#venueAnswer();
+    }
+    if (this.#settled || !this.#options.alive()) {
+      this.#fault('landed-after-sender-left');
+      return;
     }
     this.#back(answer);
   }
@@ -328,6 +359,9 @@ class Exchange {
  */
 export function simFetch(options: SimNetworkOptions): typeof fetch {
   return (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    // The synchronous code of a process that died this step can still reach a `fetch`: nothing
+    // leaves (nothing is checked or traced), and nothing settles, as in a process that was killed.
+    if (!options.alive()) return new Promise<Response>(() => undefined);
     const { path, search } = pathAndSearch(input);
     const sent: Sent = {
       method: init?.method ?? 'GET',

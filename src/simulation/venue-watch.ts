@@ -64,6 +64,8 @@ export class VenueWatch {
   readonly #rows = new JournalRows();
   /** The venue order of each journal row. */
   readonly #venueOrderOfRow = new Map<number, number>();
+  /** Orders the venue accepted while no process had a journal open, to check in the next one. */
+  readonly #awaitingJournal: { readonly signature: string; readonly venueOrderId: number }[] = [];
   /**
    * By process: signing keys (lowercase) the venue refused (401) in an answer that process got,
    * or that the credential file said were refused when the process started, and how it knew.
@@ -207,8 +209,35 @@ export class VenueWatch {
       violations.violate('oneVenueOrder', `signature ${short} accepted twice`);
     this.accepted.set(signature, { venueOrderId, signature, marketId, at });
     const journal = this.#options.journal();
-    const rowId = journal === undefined ? undefined : this.#rows.rowIdOf(journal, signature);
-    if (journal === undefined || rowId === undefined) {
+    if (journal === undefined) this.#awaitingJournal.push({ signature, venueOrderId });
+    else this.#checkRow(journal, signature, venueOrderId);
+  }
+
+  /**
+   * A process opened its journal: the orders the venue accepted while none was open (sent by a
+   * process that then died, landing before the next one opened the file) must have their rows
+   * in it, as every committed row must.
+   */
+  journalOpened(journal: OrderJournal): void {
+    for (const { signature, venueOrderId } of this.#awaitingJournal.splice(0))
+      this.#checkRow(journal, signature, venueOrderId);
+  }
+
+  /** At the end of the schedule: an accepted order whose row no journal was opened to show. */
+  checkAtEnd(): void {
+    for (const { signature, venueOrderId } of this.#awaitingJournal.splice(0))
+      this.#options.violations.violate(
+        'oneVenueOrder',
+        `venue order ${venueOrderId} (signature ${signature.slice(0, 12)}…) was accepted while no process had its journal open, and none opened one after`,
+      );
+  }
+
+  /** The order the venue accepted has one row in `journal`, that row is that order, and no other. */
+  #checkRow(journal: OrderJournal, signature: string, venueOrderId: number): void {
+    const { violations } = this.#options;
+    const short = `${signature.slice(0, 12)}…`;
+    const rowId = this.#rows.rowIdOf(journal, signature);
+    if (rowId === undefined) {
       violations.violate(
         'oneVenueOrder',
         `venue order ${venueOrderId} has no journal row (signature ${short})`,

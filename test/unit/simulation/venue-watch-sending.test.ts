@@ -233,15 +233,7 @@ it('an order the venue accepted unlike its journal row breaks I1 as the venue an
     journal: () => rows,
     venueOrder: (id) => (id === 9 ? unlike : undefined),
   });
-  venueWatch.delivered({
-    ...order(),
-    body: JSON.stringify({ expiryTs: EXPIRY, marketId: recorded.marketId }),
-    answer: {
-      status: 200,
-      headers: {},
-      text: JSON.stringify({ body: { id: 9 }, message: 'Order placed', status: 200 }),
-    },
-  });
+  venueWatch.delivered(acceptedOrder(recorded.marketId));
   expect(violations.list.map((v) => [v.invariant, v.detail])).toEqual([
     [
       'oneVenueOrder',
@@ -249,4 +241,49 @@ it('an order the venue accepted unlike its journal row breaks I1 as the venue an
     ],
   ]);
   expect(venueWatch.accepted.get(SIGNATURE)?.marketId).toBe(recorded.marketId);
+});
+
+/** The venue's answer accepting venue order 9, for an order of `marketId`. */
+function acceptedOrder(marketId: number) {
+  return {
+    ...order(),
+    body: JSON.stringify({ expiryTs: EXPIRY, marketId }),
+    answer: {
+      status: 200,
+      headers: {},
+      text: JSON.stringify({ body: { id: 9 }, message: 'Order placed', status: 200 }),
+    },
+  };
+}
+
+it('an order accepted while no journal is open (its sender died) must have its row in the next journal opened (I1)', () => {
+  const rows = journal(SIGNATURE);
+  const recorded = rows.all()[0]!;
+  const { watch: venueWatch, violations } = watch(credentialsFile(false), {
+    journal: () => undefined,
+    venueOrder: (id) => (id === 9 ? venueOrderOf(recorded) : undefined),
+  });
+  venueWatch.delivered(acceptedOrder(recorded.marketId));
+  expect(violations.list).toEqual([]);
+  venueWatch.journalOpened(rows);
+  venueWatch.checkAtEnd();
+  expect(violations.list).toEqual([]);
+
+  const lost = watch(credentialsFile(false), {
+    journal: () => undefined,
+    venueOrder: (id) => (id === 9 ? venueOrderOf(recorded) : undefined),
+  });
+  lost.watch.delivered(acceptedOrder(recorded.marketId));
+  lost.watch.journalOpened(journal());
+  expect(lost.violations.list.map((v) => [v.invariant, v.detail])).toEqual([
+    ['oneVenueOrder', `venue order 9 has no journal row (signature ${SIGNATURE.slice(0, 12)}…)`],
+  ]);
+});
+
+it('an order accepted while no journal is open, and none opened after, is reported at the end', () => {
+  const { watch: venueWatch, violations } = watch();
+  venueWatch.delivered(acceptedOrder(1));
+  venueWatch.checkAtEnd();
+  expect(violations.list.map((v) => v.invariant)).toEqual(['oneVenueOrder']);
+  expect(violations.list[0]?.detail).toMatch(/accepted while no process had its journal open/);
 });

@@ -1,0 +1,112 @@
+/**
+ * The simulated network carries a request to the venue on a timer of its own: a request already
+ * sent reaches the venue even when its sender gives up on it (a timeout) or dies, and the venue
+ * acts on it; one held on the way (`lateBefore`) lands 1-10 s late. Before, the sender's abort
+ * or death cancelled its request on the way, so no request the bot had given up on ever landed.
+ * A process that is already dead sends nothing.
+ */
+import { expect, it } from 'vitest';
+import type { InProcessAnswer } from '../../../src/paper/in-process.ts';
+import { VirtualScheduler } from '../../../src/simulation/scheduler.ts';
+import {
+  DEFAULT_NETWORK_FAULTS,
+  LATE_MAX_MS,
+  LATE_MIN_MS,
+  simFetch,
+  type NetworkFaults,
+} from '../../../src/simulation/sim-network.ts';
+import { SimRandom } from '../../../src/simulation/sim-random.ts';
+
+const PID = 1;
+const NONE: NetworkFaults = {
+  ...Object.fromEntries(Object.keys(DEFAULT_NETWORK_FAULTS).map((name) => [name, 0])),
+  maxDelayMs: 100,
+} as NetworkFaults;
+
+const OK: InProcessAnswer = {
+  status: 200,
+  headers: { 'content-type': 'application/json' },
+  text: JSON.stringify({ body: { id: 1 }, message: 'Order placed', status: 200 }),
+};
+
+function network(faults: Partial<NetworkFaults> = {}) {
+  const scheduler = new VirtualScheduler();
+  const arrivals: number[] = [];
+  const faultsSeen: string[] = [];
+  const fetch = simFetch({
+    venue: {
+      answer: () => {
+        arrivals.push(scheduler.monotonic());
+        return Promise.resolve(OK);
+      },
+    },
+    time: scheduler.processTime(PID),
+    wire: (ms, arrive) => scheduler.startTimer(0, ms, arrive),
+    alive: () => scheduler.alive(PID),
+    hostNow: () => scheduler.monotonic(),
+    hold: (work) => scheduler.hold(work),
+    random: new SimRandom(7, 1),
+    faulty: () => true,
+    partitioned: () => false,
+    faults: { ...NONE, ...faults },
+    delivered: () => undefined,
+    fault: (what) => faultsSeen.push(what),
+  });
+  return { scheduler, fetch, arrivals, faultsSeen };
+}
+
+/** What became of a promise: 'pending' when it never settled. */
+function outcome(promise: Promise<Response>): () => string {
+  let state = 'pending';
+  promise.then(
+    (response) => (state = `answered ${response.status}`),
+    (error: unknown) => (state = `failed ${(error as Error).name}`),
+  );
+  return () => state;
+}
+
+it('a request whose sender timed out while it was on its way still reaches the venue', async () => {
+  const { scheduler, fetch, arrivals, faultsSeen } = network({ maxDelayMs: 400 });
+  const time = scheduler.processTime(PID);
+  // Sent ten times, each given up after 1 ms: every one is still on its way then (0-400 ms).
+  const results = Array.from({ length: 10 }, () =>
+    outcome(
+      fetch('http://venue.sim/api/v1/order', { method: 'POST', signal: time.timeoutSignal(1) }),
+    ),
+  );
+  await scheduler.runUntil(1_000, () => undefined);
+  expect(results.map((result) => result())).toEqual(Array(10).fill('failed TimeoutError'));
+  expect(arrivals).toHaveLength(10);
+  expect(Math.min(...arrivals)).toBeGreaterThanOrEqual(1);
+  expect(faultsSeen.filter((what) => what === 'landed-after-sender-left')).toHaveLength(10);
+});
+
+it('a request held on the way lands 1-10 s late, answered if its sender still waits', async () => {
+  const { scheduler, fetch, arrivals, faultsSeen } = network({ lateBefore: 1_000, maxDelayMs: 0 });
+  const result = outcome(fetch('http://venue.sim/api/v1/order', { method: 'POST' }));
+  await scheduler.runUntil(LATE_MAX_MS, () => undefined);
+  expect(faultsSeen).toEqual(['late-before']);
+  expect(arrivals).toHaveLength(1);
+  expect(arrivals[0]).toBeGreaterThanOrEqual(LATE_MIN_MS);
+  expect(arrivals[0]).toBeLessThanOrEqual(LATE_MAX_MS);
+  expect(result()).toBe('answered 200');
+});
+
+it('a request on its way when its sender dies reaches the venue; the dead sender never hears back', async () => {
+  const { scheduler, fetch, arrivals, faultsSeen } = network({ maxDelayMs: 0, lateBefore: 1_000 });
+  const result = outcome(fetch('http://venue.sim/api/v1/order', { method: 'POST' }));
+  scheduler.startTimer(0, 500, () => scheduler.dropOwner(PID));
+  await scheduler.runUntil(LATE_MAX_MS + 1_000, () => undefined);
+  expect(arrivals).toHaveLength(1);
+  expect(faultsSeen).toEqual(['late-before', 'landed-after-sender-left']);
+  expect(result()).toBe('pending');
+});
+
+it('a process already dead sends nothing', async () => {
+  const { scheduler, fetch, arrivals } = network();
+  scheduler.dropOwner(PID);
+  const result = outcome(fetch('http://venue.sim/api/v1/quotes'));
+  await scheduler.runUntil(1_000, () => undefined);
+  expect(arrivals).toEqual([]);
+  expect(result()).toBe('pending');
+});
