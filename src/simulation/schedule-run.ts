@@ -113,6 +113,7 @@ export class ScheduleRun {
       signerHeader: `${config.venue.headerPrefix}signer-address`.toLowerCase(),
       // The longest life the strategy asks, and the skew the bot lets through.
       horizonMs: MAX_EXPIRES_IN_MS + MAX_CLOCK_SKEW_MS,
+      requestTimeoutMs: config.venue.timeoutMs,
       journal: () => this.current?.journal,
       venueOrder: (id) => this.venue.engine.getOrder(this.#setup.accountId, id),
       credentialsPath: statePaths(config.state.dir, config.venue).credentials,
@@ -138,7 +139,6 @@ export class ScheduleRun {
     this.#startPlannedFaults();
     this.boot(1);
     await this.scheduler.runUntil(this.durationMs, () => this.#afterStep());
-    this.watch.checkAtEnd();
     checkAtEnd({
       bot: this.current?.bot,
       journal: this.current?.journal,

@@ -109,7 +109,8 @@ export class VirtualScheduler {
   /**
    * Forgets every timer of `owner` (its process crashed), and every timer it starts from now on:
    * promise chains of the dead process that were already settling still run their synchronous
-   * code, but nothing of theirs waits, sends or answers any more.
+   * code, but nothing of theirs waits, sends or answers any more (a request it had already sent
+   * is on the network's timer, not its own, and may still reach the venue: sim-network.ts).
    */
   dropOwner(owner: Owner): void {
     this.#dead.add(owner);

@@ -6,8 +6,8 @@ import { SimResponse } from './sim-response.ts';
 
 /**
  * How often each network fault happens, per thousand requests, while faults are on. A fault
- * "before" means the venue never saw the request; "after" means it acted and the answer was
- * lost or spoiled on the way back.
+ * "before" happens on the way to the venue: the venue never saw the request (`lateBefore`: saw
+ * it late); "after" means it acted and the answer was lost or spoiled on the way back.
  */
 export interface NetworkFaults {
   readonly dropBefore: number;
@@ -184,7 +184,6 @@ class Exchange {
   readonly #resolve: (response: Response) => void;
   readonly #reject: (error: unknown) => void;
   readonly #cancels: (() => void)[] = [];
-  readonly #faulty: boolean;
   #settled = false;
 
   constructor(
@@ -198,18 +197,12 @@ class Exchange {
     this.#signal = signal;
     this.#resolve = settle.resolve;
     this.#reject = settle.reject;
-    this.#faulty = options.faulty();
   }
 
-  /** Sends the request on its way (or settles it at once when its signal aborted already). */
+  /** Sends the request on its way (its signal has not aborted: `simFetch`). */
   start(): void {
-    const signal = this.#signal;
-    if (signal?.aborted === true) {
-      this.handleEvent();
-      return;
-    }
     // This object is the listener (`handleEvent`): no closure made and named per request.
-    signal?.addEventListener('abort', this, { once: true });
+    this.#signal?.addEventListener('abort', this, { once: true });
     this.#toVenue();
   }
 
@@ -231,7 +224,9 @@ class Exchange {
   }
 
   #chance(perMille: number): boolean {
-    return this.#faulty && this.#options.random.chance(perMille);
+    // Faults are on or off as each one is decided: none is decided once they stopped, even for
+    // a request sent before (healed.ts counts on it).
+    return this.#options.faulty() && this.#options.random.chance(perMille);
   }
 
   #delay(): number {
@@ -278,7 +273,7 @@ class Exchange {
     if (this.#chance(faults.hangBefore)) return this.#fault('hang-before');
     if (this.#chance(faults.lateBefore)) {
       this.#fault('late-before');
-      this.#options.wire(random.int(LATE_MIN_MS, LATE_MAX_MS), () => void this.#atVenue());
+      this.#options.wire(random.int(LATE_MIN_MS, LATE_MAX_MS), () => this.#arrive());
       return;
     }
     if (this.#chance(faults.rateLimited)) {
@@ -294,7 +289,13 @@ class Exchange {
       const text = JSON.stringify({ body: null, message: 'unavailable', status: 503 });
       return this.#answer(() => new Response(text, { status: 503, headers: {} }));
     }
-    this.#options.wire(this.#delay(), () => void this.#atVenue());
+    this.#options.wire(this.#delay(), () => this.#arrive());
+  }
+
+  /** At the venue's door: a partition that began while the request was on its way stops it. */
+  #arrive(): void {
+    if (this.#options.partitioned()) return this.#lost('partition');
+    void this.#atVenue();
   }
 
   /**
@@ -355,13 +356,17 @@ class Exchange {
 /**
  * A `fetch` that carries requests to the in-process venue over a simulated network: every
  * delay, loss, duplicate, 429, 5xx and spoiled body is decided by the schedule's random source,
- * and every wait is a virtual timer of the process that sent the request.
+ * and every wait for an answer is a virtual timer of the process that sent the request (dropped
+ * when it dies); the way to the venue is the network's own timer, so a request already sent
+ * reaches the venue whatever becomes of its sender.
  */
 export function simFetch(options: SimNetworkOptions): typeof fetch {
   return (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     // The synchronous code of a process that died this step can still reach a `fetch`: nothing
     // leaves (nothing is checked or traced), and nothing settles, as in a process that was killed.
     if (!options.alive()) return new Promise<Response>(() => undefined);
+    // As fetch does: a signal that aborted already fails the request before anything leaves.
+    if (init?.signal?.aborted === true) return Promise.reject(abortError(init.signal));
     const { path, search } = pathAndSearch(input);
     const sent: Sent = {
       method: init?.method ?? 'GET',

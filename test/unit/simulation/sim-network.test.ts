@@ -29,10 +29,19 @@ const OK: InProcessAnswer = {
   text: JSON.stringify({ body: { id: 1 }, message: 'Order placed', status: 200 }),
 };
 
-function network(faults: Partial<NetworkFaults> = {}) {
+interface Network {
+  readonly faults?: Partial<NetworkFaults>;
+  /** Faults on until this virtual ms. */
+  readonly faultsUntil?: number;
+  /** Partitioned from this virtual ms on. */
+  readonly partitionFrom?: number;
+}
+
+function network({ faults = {}, faultsUntil = Infinity, partitionFrom = Infinity }: Network = {}) {
   const scheduler = new VirtualScheduler();
   const arrivals: number[] = [];
   const faultsSeen: string[] = [];
+  const sent: string[] = [];
   const fetch = simFetch({
     venue: {
       answer: () => {
@@ -46,13 +55,14 @@ function network(faults: Partial<NetworkFaults> = {}) {
     hostNow: () => scheduler.monotonic(),
     hold: (work) => scheduler.hold(work),
     random: new SimRandom(7, 1),
-    faulty: () => true,
-    partitioned: () => false,
+    faulty: () => scheduler.monotonic() < faultsUntil,
+    partitioned: () => scheduler.monotonic() >= partitionFrom,
     faults: { ...NONE, ...faults },
+    sending: (request) => sent.push(request.path),
     delivered: () => undefined,
     fault: (what) => faultsSeen.push(what),
   });
-  return { scheduler, fetch, arrivals, faultsSeen };
+  return { scheduler, fetch, arrivals, faultsSeen, sent };
 }
 
 /** What became of a promise: 'pending' when it never settled. */
@@ -66,7 +76,7 @@ function outcome(promise: Promise<Response>): () => string {
 }
 
 it('a request whose sender timed out while it was on its way still reaches the venue', async () => {
-  const { scheduler, fetch, arrivals, faultsSeen } = network({ maxDelayMs: 400 });
+  const { scheduler, fetch, arrivals, faultsSeen } = network({ faults: { maxDelayMs: 400 } });
   const time = scheduler.processTime(PID);
   // Sent ten times, each given up after 1 ms: every one is still on its way then (0-400 ms).
   const results = Array.from({ length: 10 }, () =>
@@ -82,7 +92,9 @@ it('a request whose sender timed out while it was on its way still reaches the v
 });
 
 it('a request held on the way lands 1-10 s late, answered if its sender still waits', async () => {
-  const { scheduler, fetch, arrivals, faultsSeen } = network({ lateBefore: 1_000, maxDelayMs: 0 });
+  const { scheduler, fetch, arrivals, faultsSeen } = network({
+    faults: { lateBefore: 1_000, maxDelayMs: 0 },
+  });
   const result = outcome(fetch('http://venue.sim/api/v1/order', { method: 'POST' }));
   await scheduler.runUntil(LATE_MAX_MS, () => undefined);
   expect(faultsSeen).toEqual(['late-before']);
@@ -93,7 +105,9 @@ it('a request held on the way lands 1-10 s late, answered if its sender still wa
 });
 
 it('a request on its way when its sender dies reaches the venue; the dead sender never hears back', async () => {
-  const { scheduler, fetch, arrivals, faultsSeen } = network({ maxDelayMs: 0, lateBefore: 1_000 });
+  const { scheduler, fetch, arrivals, faultsSeen } = network({
+    faults: { maxDelayMs: 0, lateBefore: 1_000 },
+  });
   const result = outcome(fetch('http://venue.sim/api/v1/order', { method: 'POST' }));
   scheduler.startTimer(0, 500, () => scheduler.dropOwner(PID));
   await scheduler.runUntil(LATE_MAX_MS + 1_000, () => undefined);
@@ -102,11 +116,45 @@ it('a request on its way when its sender dies reaches the venue; the dead sender
   expect(result()).toBe('pending');
 });
 
-it('a process already dead sends nothing', async () => {
-  const { scheduler, fetch, arrivals } = network();
+it('a process already dead sends nothing: nothing leaves, is told or traced, or settles', async () => {
+  const { scheduler, fetch, arrivals, faultsSeen, sent } = network({
+    faults: { dropBefore: 1_000 },
+  });
   scheduler.dropOwner(PID);
   const result = outcome(fetch('http://venue.sim/api/v1/quotes'));
   await scheduler.runUntil(1_000, () => undefined);
-  expect(arrivals).toEqual([]);
+  expect([arrivals, faultsSeen, sent]).toEqual([[], [], []]);
   expect(result()).toBe('pending');
+});
+
+it('a request whose signal aborted already fails at once, and nothing leaves', async () => {
+  const { scheduler, fetch, arrivals, sent } = network();
+  const result = outcome(fetch('http://venue.sim/api/v1/quotes', { signal: AbortSignal.abort() }));
+  await scheduler.runUntil(1_000, () => undefined);
+  expect([arrivals, sent]).toEqual([[], []]);
+  expect(result()).toBe('failed AbortError');
+});
+
+it('a partition that begins while a request is on its way stops it at the venue door', async () => {
+  const { scheduler, fetch, arrivals, faultsSeen } = network({
+    faults: { lateBefore: 1_000, maxDelayMs: 0 },
+    partitionFrom: 500,
+  });
+  const result = outcome(fetch('http://venue.sim/api/v1/order', { method: 'POST' }));
+  await scheduler.runUntil(LATE_MAX_MS, () => undefined);
+  expect(arrivals).toEqual([]);
+  expect(faultsSeen).toEqual(['late-before', 'partition']);
+  expect(result()).toBe('failed TypeError');
+});
+
+it('no fault is decided once faults stop, even for a request sent before', async () => {
+  const { scheduler, fetch, arrivals, faultsSeen } = network({
+    faults: { lateBefore: 1_000, dropAfter: 1_000, maxDelayMs: 0 },
+    faultsUntil: 500,
+  });
+  const result = outcome(fetch('http://venue.sim/api/v1/order', { method: 'POST' }));
+  await scheduler.runUntil(LATE_MAX_MS, () => undefined);
+  expect(arrivals).toHaveLength(1);
+  expect(faultsSeen).toEqual(['late-before']);
+  expect(result()).toBe('answered 200');
 });
