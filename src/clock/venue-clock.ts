@@ -192,6 +192,16 @@ export class VenueClock {
   }
 
   /**
+   * Whether this host's clock is known now to be within the allowed skew of the venue's (the
+   * `ok` state): what a judgement of the venue's time read from this host's clock needs, such as
+   * that an order's expiry has passed there (execution/venue-record.ts).
+   */
+  withinSkew(): boolean {
+    this.#watch.check();
+    return this.#reading().state === 'ok';
+  }
+
+  /**
    * Undefined when an order valid for `ttlMs` from now may be signed, else why not: the skew is
    * not known to be within the allowed range, or the order would reach the venue expired. (An
    * order valid for less than the allowed skew is refused only when the clock is known to be

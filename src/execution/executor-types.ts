@@ -46,6 +46,13 @@ export interface ExecutorOptions {
    */
   readonly clockRefusal?: (ttlMs: number) => string | undefined;
   /**
+   * Whether this host's clock is known now to be within the allowed skew of the venue's
+   * (`VenueClock.withinSkew`): only then is an order the venue never saw, past its expiry on this
+   * clock, taken for one that can no longer land. Absent: yes (backtests, whose venue runs on the
+   * same virtual clock).
+   */
+  readonly clockWithinSkew?: () => boolean;
+  /**
    * Asked before an order is signed: why no credential can carry it to the venue now (refused by
    * the venue, or expiring too soon: `CredentialManager.signingRefusal`), or undefined. Absent: no
    * check (backtests).

@@ -354,6 +354,8 @@ export class Executor {
       exposure: this.#exposure,
       lookups: this.#options,
       now,
+      // Without a clock check (backtests, on the venue's own clock), the clock is the venue's.
+      clockWithinSkew: this.#options.clockWithinSkew ?? (() => true),
       failures: this.#lookupFailures,
       log,
       apply: this.#applyLookedUp,

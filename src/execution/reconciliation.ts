@@ -47,6 +47,11 @@ export interface RefreshContext {
   readonly exposure: ExposureBook;
   readonly lookups: VenueLookups;
   readonly now: () => number;
+  /**
+   * Whether this host's clock is known now to be within the allowed skew of the venue's
+   * (`VenueClock.withinSkew`): only then does it say that an order can no longer land.
+   */
+  readonly clockWithinSkew: () => boolean;
   /** Where failed lookups are counted and logged (once per event). */
   readonly failures: LookupFailures;
   readonly log: Logger;
@@ -78,7 +83,7 @@ export async function refreshOpenOrders(context: RefreshContext): Promise<void> 
     // A venue that refused the lookup by signature is not asked it again for a while.
     if (bySignature && !failures.mayFind()) continue;
     try {
-      const answer = await venueRecordOf(record, lookups, context.now());
+      const answer = await venueRecordOf(record, lookups, context.now(), context.clockWithinSkew());
       failures.answered();
       if (answer.kind === 'never-landed') expireUnseen(context, record);
       else if (

@@ -23,19 +23,24 @@ export interface VenueLookups {
  * signature of its request (an order whose answer was lost: ACCEPTED after a 409, or UNKNOWN).
  *
  * An UNKNOWN order (or an in-flight one whose dispatch ended without its outcome written: the
- * journal refused the write) the venue has no order for is `never-landed` only once its expiry has passed
- * on the venue's clock too: the venue refuses an order past its `expiryTs`, and this host's
- * clock is within `MAX_CLOCK_SKEW_MS` of the venue's (or it would not have signed it:
- * clock/venue-clock.ts). Before that, an attempt still on its way could land. An ACCEPTED order
+ * journal refused the write) the venue has no order for is `never-landed` only once its expiry
+ * has passed on the venue's clock too: the venue refuses an order past its `expiryTs`. That is
+ * read from this host's clock only while the clock is known to be within `MAX_CLOCK_SKEW_MS` of
+ * the venue's now (clock/venue-clock.ts): it was when the order was signed, but a clock stepped
+ * ahead since would call an order dead that a copy still on its way could land (a request held
+ * in the network, or sent just before a crash). Before that, it is `not-yet`. An ACCEPTED order
  * the venue says it never saw stays as it is (the 409 said it did).
  *
  * @param now - this host's wall clock.
+ * @param clockWithinSkew - whether this host's clock is known now to be within the allowed skew
+ *   of the venue's (`VenueClock.withinSkew`).
  * @throws whatever the lookup throws (the caller retries on the next poll).
  */
 export async function venueRecordOf(
   record: OrderRecord,
   lookups: VenueLookups,
   now: number,
+  clockWithinSkew: boolean,
 ): Promise<VenueRecord> {
   let order: VenueOrder | undefined;
   if (record.venueOrderId !== null) {
@@ -44,7 +49,12 @@ export async function venueRecordOf(
   } else {
     if (lookups.findOrder === undefined) return { kind: 'not-yet' };
     order = await lookups.findOrder(record.signature);
-    if (order === undefined && record.state !== 'ACCEPTED' && now >= neverLandsAfter(record))
+    if (
+      order === undefined &&
+      record.state !== 'ACCEPTED' &&
+      clockWithinSkew &&
+      now >= neverLandsAfter(record)
+    )
       return { kind: 'never-landed' };
   }
   return order === undefined ? { kind: 'not-yet' } : { kind: 'order', order };

@@ -179,6 +179,7 @@ export async function startTrading(
     now: time.now,
     monotonic: time.monotonic,
     clockRefusal: (ttlMs) => core.venueClock.refusal(ttlMs),
+    clockWithinSkew: () => core.venueClock.withinSkew(),
     credentialRefusal: (queuedMs) => core.credentials.signingRefusal(queuedMs),
     sleep: time.sleep,
     log,

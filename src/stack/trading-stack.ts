@@ -72,6 +72,8 @@ export interface TradingStackOptions {
   readonly drainTimer?: StartTimer;
   /** Why this host's clock must not sign an order now (`VenueClock.refusal`); absent: no check. */
   readonly clockRefusal?: (ttlMs: number) => string | undefined;
+  /** Whether this host's clock is within the allowed skew now (`VenueClock.withinSkew`); absent: yes. */
+  readonly clockWithinSkew?: () => boolean;
   /** Why no credential can carry an order now (`CredentialManager.signingRefusal`); absent: no check. */
   readonly credentialRefusal?: (queuedMs: number) => string | undefined;
   /** Told about every `ctx.plot` point (the backtest draws them; live logs them at debug). */
@@ -121,6 +123,7 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
     lookupOrder: (venueOrderId) => options.venue.getOrder(venueOrderId),
     ...(options.venue.findOrder === undefined ? {} : { findOrder: options.venue.findOrder }),
     ...(options.clockRefusal === undefined ? {} : { clockRefusal: options.clockRefusal }),
+    ...(options.clockWithinSkew === undefined ? {} : { clockWithinSkew: options.clockWithinSkew }),
     ...(options.credentialRefusal === undefined
       ? {}
       : { credentialRefusal: options.credentialRefusal }),

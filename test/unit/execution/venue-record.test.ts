@@ -2,7 +2,7 @@
  * Issue 31: an order whose answer was lost (ACCEPTED after a 409, or UNKNOWN) has no venue id;
  * the venue's record of it is found by its signature. An UNKNOWN order the venue has no order
  * for is called never-landed only once it can no longer land: its expiry plus the clock skew
- * the bot tolerates (clock/venue-clock.ts).
+ * the bot tolerates (clock/venue-clock.ts), read from a clock known to be within that skew now.
  */
 import { expect, it } from 'vitest';
 import { MAX_CLOCK_SKEW_MS } from '../../../src/clock/venue-clock.ts';
@@ -58,12 +58,12 @@ function unresolved(signature: string, state: 'UNKNOWN' | 'ACCEPTED'): OrderReco
 it('finds an order without a venue id by its signature, and one with an id by its id', async () => {
   asked.length = 0;
   for (const state of ['ACCEPTED', 'UNKNOWN'] as const)
-    expect(await venueRecordOf(unresolved(LANDED, state), lookups, 1500)).toEqual({
+    expect(await venueRecordOf(unresolved(LANDED, state), lookups, 1500, true)).toEqual({
       kind: 'order',
       order: venueOrder(7),
     });
   const withId = { ...unresolved(LOST, 'UNKNOWN'), venueOrderId: 7 };
-  expect(await venueRecordOf(withId, lookups, 1500)).toEqual({
+  expect(await venueRecordOf(withId, lookups, 1500, true)).toEqual({
     kind: 'order',
     order: venueOrder(7),
   });
@@ -73,21 +73,21 @@ it('finds an order without a venue id by its signature, and one with an id by it
 it('calls an UNKNOWN order the venue never saw never-landed only once it can no longer land', async () => {
   const lost = unresolved(LOST, 'UNKNOWN');
   const last = EXPIRY + MAX_CLOCK_SKEW_MS;
-  expect(await venueRecordOf(lost, lookups, EXPIRY)).toEqual({ kind: 'not-yet' });
-  expect(await venueRecordOf(lost, lookups, last - 1)).toEqual({ kind: 'not-yet' });
-  expect(await venueRecordOf(lost, lookups, last)).toEqual({ kind: 'never-landed' });
+  expect(await venueRecordOf(lost, lookups, EXPIRY, true)).toEqual({ kind: 'not-yet' });
+  expect(await venueRecordOf(lost, lookups, last - 1, true)).toEqual({ kind: 'not-yet' });
+  expect(await venueRecordOf(lost, lookups, last, true)).toEqual({ kind: 'never-landed' });
   // A 409 said an ACCEPTED one landed: "not found" does not overrule it.
-  expect(await venueRecordOf(unresolved(LOST, 'ACCEPTED'), lookups, last + 60_000)).toEqual({
+  expect(await venueRecordOf(unresolved(LOST, 'ACCEPTED'), lookups, last + 60_000, true)).toEqual({
     kind: 'not-yet',
   });
 });
 
 it('says nothing without the lookup it needs', async () => {
-  expect(await venueRecordOf(unresolved(LANDED, 'ACCEPTED'), {}, 1500)).toEqual({
+  expect(await venueRecordOf(unresolved(LANDED, 'ACCEPTED'), {}, 1500, true)).toEqual({
     kind: 'not-yet',
   });
   const withId = { ...unresolved(LANDED, 'UNKNOWN'), venueOrderId: 7 };
-  expect(await venueRecordOf(withId, { findOrder: lookups.findOrder }, 1500)).toEqual({
+  expect(await venueRecordOf(withId, { findOrder: lookups.findOrder }, 1500, true)).toEqual({
     kind: 'not-yet',
   });
 });
@@ -101,6 +101,15 @@ it('calls a SENT order whose outcome could not be written never-landed the same 
   journal.close();
   expect(sent.state).toBe('SENT');
   const last = EXPIRY + MAX_CLOCK_SKEW_MS;
-  expect(await venueRecordOf(sent, lookups, last - 1)).toEqual({ kind: 'not-yet' });
-  expect(await venueRecordOf(sent, lookups, last)).toEqual({ kind: 'never-landed' });
+  expect(await venueRecordOf(sent, lookups, last - 1, true)).toEqual({ kind: 'not-yet' });
+  expect(await venueRecordOf(sent, lookups, last, true)).toEqual({ kind: 'never-landed' });
+});
+
+it('calls nothing never-landed while this host clock is not known to be within the skew (stepped ahead since the order was signed)', async () => {
+  // A clock stepped minutes ahead after the signing reads every expiry as long past, while the
+  // venue's clock has not reached it: a copy of the order still on its way could land.
+  const lost = unresolved(LOST, 'UNKNOWN');
+  const aheadNow = EXPIRY + MAX_CLOCK_SKEW_MS + 180_000;
+  expect(await venueRecordOf(lost, lookups, aheadNow, false)).toEqual({ kind: 'not-yet' });
+  expect(await venueRecordOf(lost, lookups, aheadNow, true)).toEqual({ kind: 'never-landed' });
 });
