@@ -82,7 +82,7 @@ export function checkRenewedWhileHealed(
  * What must hold at the end of a schedule besides I4 (converged.ts), after a healing phase of
  * at least {@link FULL_HEALING_MS} (no network, venue, disk or clock fault since `faultsUntil`;
  * only a crash that found no process running may still strike a process booted since, and a
- * request held on the way before may still land, up to 10 s late: sim-network.ts):
+ * request held on the way before may still land, up to 27 s late: sim-network.ts):
  *
  * - I5's "credentials are renewed before they expire unless the venue refuses": the venue takes
  *   the bot's newest credentials now, unless the bot knows the venue refused them and still waits

@@ -114,6 +114,7 @@ export class ScheduleRun {
       // The longest life the strategy asks, and the skew the bot lets through.
       horizonMs: MAX_EXPIRES_IN_MS + MAX_CLOCK_SKEW_MS,
       requestTimeoutMs: config.venue.timeoutMs,
+      allowedSkewMs: MAX_CLOCK_SKEW_MS,
       journal: () => this.current?.journal,
       venueOrder: (id) => this.venue.engine.getOrder(this.#setup.accountId, id),
       credentialsPath: statePaths(config.state.dir, config.venue).credentials,

@@ -48,9 +48,15 @@ export const DEFAULT_NETWORK_FAULTS: NetworkFaults = {
   maxDelayMs: 400,
 };
 
-/** How late a request held on the way ({@link NetworkFaults.lateBefore}) reaches the venue, in ms. */
+/**
+ * How late a request held on the way ({@link NetworkFaults.lateBefore}) reaches the venue, in
+ * ms: up to longer than the longest life the simulated strategy gives an order plus the clock
+ * skew the bot allows (sim-trader.ts, clock/venue-clock.ts; test/unit/simulation/sim-network.test.ts
+ * holds them to it), so a copy of an order can land at any moment of its life, and past it,
+ * whenever it was sent.
+ */
 export const LATE_MIN_MS = 1_000;
-export const LATE_MAX_MS = 10_000;
+export const LATE_MAX_MS = 27_000;
 
 /** One request as it leaves the sender, before the network decides anything about it. */
 export interface Outgoing {

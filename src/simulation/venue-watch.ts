@@ -42,6 +42,8 @@ export interface VenueWatchOptions {
   readonly horizonMs: number;
   /** The bot's request timeout (`venue.timeoutMs`): how long it waits for an answer. */
   readonly requestTimeoutMs: number;
+  /** The clock skew the bot allows (`MAX_CLOCK_SKEW_MS`). */
+  readonly allowedSkewMs: number;
   /** The journal of the process that runs now, if it opened one. */
   readonly journal: () => OrderJournal | undefined;
   /** The venue's record of one of the bot's orders, by venue order id. */
@@ -197,14 +199,15 @@ export class VenueWatch {
         `order ${short} reached the venue ${ahead} ms before its expiry, more than the ${this.#options.horizonMs} ms allowed`,
       );
     // Orders go out only with a credential valid for longer than the request timeout plus the
-    // clock skew the bot allows; lookups with any unexpired one (the venue refusing a late lookup
-    // costs nothing), so only an order answered "expired" breaks I5, and only one that reached
-    // the venue within the timeout: one held on the way longer (the network's `lateBefore`)
-    // may outlive that margin, and the venue refusing it costs nothing either.
+    // clock skew the bot allows, on its own clock; lookups with any unexpired one (the venue
+    // refusing a late lookup costs nothing). So only an order answered "expired" breaks I5, and
+    // only one that reached the venue within that margin, as the sender's clock made it then:
+    // one held on the way longer (the network's `lateBefore`) outlives it, and the venue
+    // refusing it costs nothing either.
     if (
       delivery.answer.status === 401 &&
       answer.message.includes('expired') &&
-      at - delivery.sentVirtualMs <= this.#options.requestTimeoutMs
+      at - delivery.sentVirtualMs <= this.#sendMarginMs(delivery)
     )
       violations.violate(
         'durable',
@@ -212,6 +215,17 @@ export class VenueWatch {
       );
     if (delivery.answer.status !== 200 || answer.body === null) return;
     this.#accepted(signature, answer.body.id, body.marketId, at);
+  }
+
+  /**
+   * How long after its send an order must still find its credential valid: the request timeout
+   * plus the allowed skew, less how far the sender's clock was behind the venue's (more when
+   * ahead), never less than the timeout (a clock further behind than allowed is no excuse).
+   */
+  #sendMarginMs(sent: Outgoing): number {
+    const aheadMs = sent.sentAt - (EPOCH_MS + sent.sentVirtualMs);
+    const { requestTimeoutMs, allowedSkewMs } = this.#options;
+    return requestTimeoutMs + Math.max(0, allowedSkewMs + aheadMs);
   }
 
   #accepted(signature: string, venueOrderId: number, marketId: number, at: number): void {

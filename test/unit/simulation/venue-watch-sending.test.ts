@@ -30,6 +30,7 @@ const SIGNER = '0x00000000000000000000000000000000000000aa';
 const SIGNATURE = `0x${'1'.repeat(130)}`;
 const EXPIRY = EPOCH_MS + 20_000;
 const TIMEOUT_MS = 2_000;
+const SKEW_MS = 5_000;
 
 const journals: OrderJournal[] = [];
 afterEach(() => {
@@ -86,6 +87,7 @@ function watch(
     signerHeader: 'x-signer-address',
     horizonMs: 60_000,
     requestTimeoutMs: TIMEOUT_MS,
+    allowedSkewMs: SKEW_MS,
     ...venue,
     credentialsPath,
   });
@@ -285,22 +287,37 @@ it('an order accepted while no journal is open (its sender died) must have its r
   ]);
 });
 
-it('an order answered "credentials expired" breaks I5 when it reached the venue within the timeout, not when it was held on the way longer', () => {
-  const sent = order();
-  const expired = {
-    ...sent,
-    body: JSON.stringify({ expiryTs: EXPIRY, marketId: 1 }),
-    answer: {
-      status: 401,
-      headers: {},
-      text: JSON.stringify({ body: null, message: 'credentials expired', status: 401 }),
-    },
+it('an order answered "credentials expired" breaks I5 when it reached the venue within the bot margin (timeout plus allowed skew, as its clock was), not when held on the way longer', () => {
+  /** Delivered `landedAfterMs` after its send, from a host clock `aheadMs` off the venue's. */
+  const expiredAnswer = (aheadMs: number) => {
+    const sent = order(EPOCH_MS + 1_000 + aheadMs);
+    return {
+      ...{ ...sent, sentVirtualMs: 1_000 },
+      body: JSON.stringify({ expiryTs: EXPIRY, marketId: 1 }),
+      answer: {
+        status: 401,
+        headers: {},
+        text: JSON.stringify({ body: null, message: 'credentials expired', status: 401 }),
+      },
+    };
   };
-  let now = sent.sentVirtualMs + TIMEOUT_MS;
-  const { watch: venueWatch, violations } = watch(undefined, undefined, () => now);
-  venueWatch.delivered(expired);
-  expect(violations.list.map((v) => v.invariant)).toEqual(['durable']);
-  now += 1;
-  venueWatch.delivered(expired);
-  expect(violations.list).toHaveLength(1);
+  const broken = (aheadMs: number, landedAfterMs: number): number => {
+    const { watch: venueWatch, violations } = watch(
+      undefined,
+      undefined,
+      () => 1_000 + landedAfterMs,
+    );
+    venueWatch.delivered(expiredAnswer(aheadMs));
+    return violations.list.filter((v) => v.invariant === 'durable').length;
+  };
+  // A right clock: the bot left the timeout plus the skew.
+  expect(broken(0, TIMEOUT_MS + SKEW_MS)).toBe(1);
+  expect(broken(0, TIMEOUT_MS + SKEW_MS + 1)).toBe(0);
+  // A clock 3 s behind the venue's: 3 s of that margin are gone; 4 s ahead: 4 s more.
+  expect(broken(-3_000, TIMEOUT_MS + SKEW_MS - 3_000)).toBe(1);
+  expect(broken(-3_000, TIMEOUT_MS + SKEW_MS - 2_999)).toBe(0);
+  expect(broken(4_000, TIMEOUT_MS + SKEW_MS + 4_000)).toBe(1);
+  // Further behind than allowed: still the timeout, not less.
+  expect(broken(-60_000, TIMEOUT_MS)).toBe(1);
+  expect(broken(-60_000, TIMEOUT_MS + 1)).toBe(0);
 });
