@@ -54,8 +54,6 @@ export interface VenueTimeProbe {
 export interface VenueClockOptions {
   readonly clock: Clock;
   readonly log: Logger;
-  /** Default {@link MAX_CLOCK_SKEW_MS}. */
-  readonly maxSkewMs?: number;
 }
 
 /**
@@ -70,9 +68,24 @@ export interface VenueClockOptions {
  * this host's clock, and an expiry moved by an estimate would split them; a clock that is wrong
  * is for the operator to fix (NTP), and the refusal says so.
  */
-export class VenueClock {
+/**
+ * What the bot's order path asks of its clock check ({@link VenueClock}): one port for both
+ * judgements, so that a bot wired with one is wired with the other.
+ */
+export interface VenueClockCheck {
+  /** Why an order valid for `ttlMs` from now must not be signed now, or undefined. */
+  refusal(ttlMs: number): string | undefined;
+  /** Whether this host's clock is known now to be within the allowed skew of the venue's. */
+  withinSkew(): boolean;
+}
+
+/** The state in which this host's clock is known to be within the allowed skew. */
+function isWithinSkew(state: ClockState): boolean {
+  return state === 'ok';
+}
+
+export class VenueClock implements VenueClockCheck {
   readonly #options: VenueClockOptions;
-  readonly #maxSkewMs: number;
   readonly #watch: WallStepWatch;
   readonly #samples: VenueTimeSample[] = [];
   #estimate: OffsetEstimate = { kind: 'none' };
@@ -83,7 +96,6 @@ export class VenueClock {
 
   constructor(options: VenueClockOptions) {
     this.#options = options;
-    this.#maxSkewMs = options.maxSkewMs ?? MAX_CLOCK_SKEW_MS;
     this.#watch = new WallStepWatch({ clock: options.clock, log: options.log });
     this.probe = {
       monotonic: options.clock.monotonic,
@@ -138,7 +150,7 @@ export class VenueClock {
       low: Math.floor(estimate.bounds.low - wallAhead),
       high: Math.ceil(estimate.bounds.high - wallAhead),
     };
-    const max = this.#maxSkewMs;
+    const max = MAX_CLOCK_SKEW_MS;
     if (skew.low > max) return { state: 'behind', skew };
     if (skew.high < -max) return { state: 'ahead', skew };
     if (skew.high > max || skew.low < -max) return { state: 'uncertain', skew };
@@ -148,7 +160,7 @@ export class VenueClock {
   /** A reading with the words that explain it. */
   #worded(reading: Reading): ClockVerdict {
     const { state, skew } = reading;
-    const max = this.#maxSkewMs;
+    const max = MAX_CLOCK_SKEW_MS;
     const fix = 'fix its time (NTP)';
     if (skew === undefined) {
       if (state === 'unknown') {
@@ -198,7 +210,7 @@ export class VenueClock {
    */
   withinSkew(): boolean {
     this.#watch.check();
-    return this.#reading().state === 'ok';
+    return isWithinSkew(this.#reading().state);
   }
 
   /**
@@ -212,7 +224,7 @@ export class VenueClock {
     this.#watch.check();
     const reading = this.#reading();
     this.#logChange(reading);
-    if (reading.state !== 'ok') return this.#worded(reading).detail;
+    if (!isWithinSkew(reading.state)) return this.#worded(reading).detail;
     const behind = reading.skew?.low ?? 0;
     if (behind < ttlMs) return undefined;
     return `this host's clock is at least ${behind} ms behind the venue's: an order valid for ${ttlMs} ms would reach it expired`;

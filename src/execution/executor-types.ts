@@ -1,3 +1,4 @@
+import type { VenueClockCheck } from '../clock/venue-clock.ts';
 import type { Fill } from '../domain/index.ts';
 import type { Logger } from '../log/logger.ts';
 import type { OrderFinder, OrderLookup } from '../venue/venue-client.ts';
@@ -40,18 +41,13 @@ export interface ExecutorOptions {
   /** Each strategy's share of the order budget; absent (backtests): no share. */
   readonly shares?: StrategyShares;
   /**
-   * Asked before an order valid for `ttlMs` is signed: why this host's clock must not sign it
-   * now (its skew against the venue's, `VenueClock.refusal`), or undefined. Absent: no check
-   * (backtests, whose venue runs on the same virtual clock).
+   * This host's clock against the venue's (`VenueClock`). Asked before an order valid for `ttlMs`
+   * is signed why the clock must not sign it now (`refusal`); and whether the clock is known now
+   * to be within the allowed skew (`withinSkew`): only then is an order the venue never saw, past
+   * its expiry on this clock, taken for one that can no longer land. Absent: no check, and the
+   * clock is the venue's (backtests, whose venue runs on the same virtual clock).
    */
-  readonly clockRefusal?: (ttlMs: number) => string | undefined;
-  /**
-   * Whether this host's clock is known now to be within the allowed skew of the venue's
-   * (`VenueClock.withinSkew`): only then is an order the venue never saw, past its expiry on this
-   * clock, taken for one that can no longer land. Absent: yes (backtests, whose venue runs on the
-   * same virtual clock).
-   */
-  readonly clockWithinSkew?: () => boolean;
+  readonly venueClock?: VenueClockCheck;
   /**
    * Asked before an order is signed: why no credential can carry it to the venue now (refused by
    * the venue, or expiring too soon: `CredentialManager.signingRefusal`), or undefined. Absent: no

@@ -100,6 +100,7 @@ export class Executor {
       onFill: options.onFill,
     });
     this.#sends = new SendTracker(options.log);
+    const { venueClock } = options;
     this.#admission = {
       risk: this.#risk,
       portfolio: this.#portfolio,
@@ -107,7 +108,7 @@ export class Executor {
       dispatcher: options.dispatcher,
       orderTtlMs: options.orderTtlMs,
       shares: options.shares,
-      clockRefusal: options.clockRefusal,
+      clockRefusal: venueClock === undefined ? undefined : (ttlMs) => venueClock.refusal(ttlMs),
       credentialRefusal: options.credentialRefusal,
     };
   }
@@ -355,7 +356,7 @@ export class Executor {
       lookups: this.#options,
       now,
       // Without a clock check (backtests, on the venue's own clock), the clock is the venue's.
-      clockWithinSkew: this.#options.clockWithinSkew ?? (() => true),
+      clockWithinSkew: () => this.#options.venueClock?.withinSkew() ?? true,
       failures: this.#lookupFailures,
       log,
       apply: this.#applyLookedUp,

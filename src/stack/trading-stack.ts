@@ -4,6 +4,7 @@ import { loadStrategyHosts } from '../strategy/load-hosts.ts';
 import type { PositionFacts, StrategyHost } from '../strategy/strategy-host.ts';
 import type { PreparedStrategy } from '../strategy/prepare-strategies.ts';
 import type { StartTimer } from '../clock/timers.ts';
+import type { VenueClockCheck } from '../clock/venue-clock.ts';
 import type { VenueClient } from '../venue/venue-client.ts';
 import { Dispatcher } from '../execution/dispatcher.ts';
 import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
@@ -70,10 +71,8 @@ export interface TradingStackOptions {
   readonly strategyTimer?: StartTimer;
   /** Starts the dispatcher's drain deadline at shutdown; default a real one (clock/timers.ts). */
   readonly drainTimer?: StartTimer;
-  /** Why this host's clock must not sign an order now (`VenueClock.refusal`); absent: no check. */
-  readonly clockRefusal?: (ttlMs: number) => string | undefined;
-  /** Whether this host's clock is within the allowed skew now (`VenueClock.withinSkew`); absent: yes. */
-  readonly clockWithinSkew?: () => boolean;
+  /** This host's clock against the venue's (`VenueClock`); absent: no check, the venue's clock. */
+  readonly venueClock?: VenueClockCheck;
   /** Why no credential can carry an order now (`CredentialManager.signingRefusal`); absent: no check. */
   readonly credentialRefusal?: (queuedMs: number) => string | undefined;
   /** Told about every `ctx.plot` point (the backtest draws them; live logs them at debug). */
@@ -122,8 +121,7 @@ export async function buildTradingStack(options: TradingStackOptions): Promise<T
     capitalX18: options.capitalX18,
     lookupOrder: (venueOrderId) => options.venue.getOrder(venueOrderId),
     ...(options.venue.findOrder === undefined ? {} : { findOrder: options.venue.findOrder }),
-    ...(options.clockRefusal === undefined ? {} : { clockRefusal: options.clockRefusal }),
-    ...(options.clockWithinSkew === undefined ? {} : { clockWithinSkew: options.clockWithinSkew }),
+    ...(options.venueClock === undefined ? {} : { venueClock: options.venueClock }),
     ...(options.credentialRefusal === undefined
       ? {}
       : { credentialRefusal: options.credentialRefusal }),
