@@ -7,10 +7,9 @@
  * reached through the bot's own lookup client (venue/endpoints findOrder).
  */
 import { afterEach, expect, it } from 'vitest';
-import { Dispatcher } from '../../../src/execution/dispatcher.ts';
-import { Executor } from '../../../src/execution/executor.ts';
 import { OrderJournal } from '../../../src/execution/journal.ts';
-import { findOrder, type VenueConnection } from '../../../src/venue/endpoints/index.ts';
+import type { VenueConnection } from '../../../src/venue/endpoints/index.ts';
+import { lookupOnlyExecutor } from '../../helpers/lookup-executor.ts';
 import { newOrder } from '../../helpers/journal-orders.ts';
 import { sendJson, startStubServer, type StubServer } from '../../helpers/stub-server.ts';
 import { captureLogs } from '../runtime/harness.ts';
@@ -28,13 +27,6 @@ it('a venue that refuses the lookup by signature is logged once, counted, and as
       sendJson(res, 405, { body: null, message: 'method GET not allowed', status: 405 }),
   });
   const connection: VenueConnection = { baseUrl: stub.url, timeoutMs: 5000 };
-  const credentials = {
-    brokerId: 1,
-    serviceKey: 'key',
-    serviceSecret: 'secret',
-    signerAddress: `0x${'1'.repeat(40)}`,
-    headerPrefix: 'Service-',
-  };
   const clock = { now: T0 };
   const now = (): number => clock.now;
   // An order whose every answer was lost: UNKNOWN, without a venue id, valid for an hour.
@@ -47,27 +39,7 @@ it('a venue that refuses the lookup by signature is logged once, counted, and as
   journal.markAttempt(row.id, T0);
   journal.recordOutcome(row.id, { event: 'outcomeUnknown' }, T0);
   const logs = captureLogs();
-  const executor = new Executor({
-    journal,
-    dispatcher: new Dispatcher({
-      submitter: { createOrder: () => Promise.reject(new Error('nothing is sent here')) },
-      requests: Infinity,
-      perMs: 1,
-      concurrency: 1,
-      maxAttempts: 1,
-      now,
-      sleep: () => Promise.resolve(),
-      log: logs.log,
-    }),
-    signer: { sign: () => Promise.reject(new Error('nothing is signed here')) },
-    limits: { maxOrderNotionalX18: 10n ** 24n, maxPositionNotionalX18: 10n ** 24n },
-    killSwitchOn: () => false,
-    now,
-    log: logs.log,
-    orderTtlMs: 60_000,
-    lookupOrder: () => Promise.resolve(undefined),
-    findOrder: (signature) => findOrder(connection, credentials, signature),
-  });
+  const executor = lookupOnlyExecutor({ journal, connection, now, log: logs.log });
   executor.recover([]);
 
   // Five minutes of polls, one a second.

@@ -10,10 +10,9 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { VenueClock } from '../../../src/clock/venue-clock.ts';
-import { Dispatcher } from '../../../src/execution/dispatcher.ts';
-import { Executor } from '../../../src/execution/executor.ts';
 import { OrderJournal } from '../../../src/execution/journal.ts';
-import { findOrder, type VenueConnection } from '../../../src/venue/endpoints/index.ts';
+import type { VenueConnection } from '../../../src/venue/endpoints/index.ts';
+import { lookupOnlyExecutor } from '../../helpers/lookup-executor.ts';
 import { newOrder } from '../../helpers/journal-orders.ts';
 import { sendJson, startStubServer, type StubServer } from '../../helpers/stub-server.ts';
 import { captureLogs } from '../runtime/harness.ts';
@@ -42,13 +41,6 @@ it('a host clock stepped ahead keeps an unseen order of unknown outcome counted 
     timeoutMs: 5000,
     timing: venueClock.probe,
   };
-  const credentials = {
-    brokerId: 1,
-    serviceKey: 'key',
-    serviceSecret: 'secret',
-    signerAddress: `0x${'1'.repeat(40)}`,
-    headerPrefix: 'Service-',
-  };
   // An order whose every answer was lost: UNKNOWN, without a venue id, valid for 20 s.
   const journal = OrderJournal.open(':memory:');
   const [row] = journal.insertPendingMany(
@@ -58,26 +50,11 @@ it('a host clock stepped ahead keeps an unseen order of unknown outcome counted 
   if (row === undefined) throw new Error('not journaled');
   journal.markAttempt(row.id, T0);
   journal.recordOutcome(row.id, { event: 'outcomeUnknown' }, T0);
-  const executor = new Executor({
+  const executor = lookupOnlyExecutor({
     journal,
-    dispatcher: new Dispatcher({
-      submitter: { createOrder: () => Promise.reject(new Error('nothing is sent here')) },
-      requests: Infinity,
-      perMs: 1,
-      concurrency: 1,
-      maxAttempts: 1,
-      now: clock.now,
-      sleep: () => Promise.resolve(),
-      log: logs.log,
-    }),
-    signer: { sign: () => Promise.reject(new Error('nothing is signed here')) },
-    limits: { maxOrderNotionalX18: 10n ** 24n, maxPositionNotionalX18: 10n ** 24n },
-    killSwitchOn: () => false,
+    connection,
     now: clock.now,
     log: logs.log,
-    orderTtlMs: 60_000,
-    lookupOrder: () => Promise.resolve(undefined),
-    findOrder: (signature) => findOrder(connection, credentials, signature),
     venueClock,
   });
   executor.recover([]);

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { keccak256, toHex } from 'viem';
 import { afterEach, expect, it } from 'vitest';
 import { simVenueClient } from '../../../src/backtest/sim-venue.ts';
-import { Dispatcher } from '../../../src/execution/dispatcher.ts';
+import { serialDispatcher } from '../../helpers/serial-dispatcher.ts';
 import { Executor } from '../../../src/execution/executor.ts';
 import { nextExpiryTs } from '../../../src/execution/expiry-floor.ts';
 import { OrderJournal } from '../../../src/execution/journal.ts';
@@ -48,14 +48,9 @@ function start(
   const journal = OrderJournal.open(path);
   const now = () => clock.now;
   const venue = simVenueClient(engine, ACCOUNT);
-  const dispatcher = new Dispatcher({
+  const dispatcher = serialDispatcher({
     submitter: venue,
-    requests: Infinity,
-    perMs: 1,
-    concurrency: 1,
-    maxAttempts: 1,
     now,
-    sleep: () => Promise.resolve(),
     log: silentLogger,
     onAttempt: (id) => journal.markAttempt(id, now()),
   });
