@@ -45,6 +45,25 @@ export interface CrashFault {
   readonly damage?: DamageKind;
 }
 
+/**
+ * The network partitioned: every request lost, or, with `answersLost`, one way only (requests
+ * reach the venue and it acts on them; every answer is lost on the way back).
+ */
+export interface Partition extends Window {
+  readonly answersLost?: true;
+}
+
+/**
+ * A second crash, of the process started after the first crash (on a sound journal):
+ * `afterBootMs` after its boot, or, with `atWrite`, right after its `atWrite`-th journal write
+ * from its boot (its start-up: the journal opened, unsent rows settled, lookups of what the crash
+ * left unknown), at `afterBootMs` at the latest.
+ */
+export interface RestartCrash {
+  readonly afterBootMs: number;
+  readonly atWrite?: number;
+}
+
 /** The venue turns a market off (`IsActive` false: it takes no order, nothing rests fills). */
 export interface MarketOff extends Window {
   readonly marketId: number;
@@ -64,8 +83,9 @@ export interface Revocation {
 
 /** What one schedule does wrong, besides each request's network faults. */
 export interface FaultPlan {
-  readonly partitions: readonly Window[];
+  readonly partitions: readonly Partition[];
   readonly crashes: readonly CrashFault[];
+  readonly restartCrash?: RestartCrash;
   readonly clock?: ClockFault;
   readonly disk?: DiskFault;
   /** Venue faults (a mix with `venueFaults`; none otherwise). */
@@ -84,6 +104,7 @@ export interface FaultChoices {
   /** The first crash comes right after this journal write from its time on (or at the time). */
   readonly crashAtWrite?: number | 'none';
   readonly disk?: DiskFault | 'none';
+  readonly restartCrash?: RestartCrash | 'none';
   /**
    * The venue's faults: `'none'`, none even in a mix that has them (a schedule found before they
    * were); or exactly these, in any mix.
@@ -92,7 +113,21 @@ export interface FaultChoices {
 }
 
 /** How often each fault is drawn in the default mix, per thousand schedules (or crashes). */
-const MIX = { clock: 400, smallClock: 200, damage: 300, disk: 250, atWrite: 500 } as const;
+const MIX = {
+  clock: 400,
+  /** Of the clock faults: within the 5 s the bot allows (1-4 s off). */
+  smallClock: 200,
+  /** Of the others: around that bound (4-8 s off), then seconds off (8-60 s). */
+  nearClock: 200,
+  secondsClock: 200,
+  damage: 300,
+  disk: 250,
+  atWrite: 500,
+  /** Of the partitions: one way only (requests reach the venue, its answers are lost). */
+  answersLost: 400,
+  /** A second crash, of the process started after the first, 0-10 s after its boot. */
+  restartCrash: 300,
+} as const;
 /** How often each venue fault is drawn (a mix with venue faults), per thousand schedules. */
 const VENUE_MIX = { marketOff: 500, jumps: 600, revocation: 400 } as const;
 
@@ -102,6 +137,8 @@ export interface PlanInput {
   readonly plan: SimRandom;
   /** The stream of the faults added since (clock, journal damage, disk). */
   readonly more: SimRandom;
+  /** The stream of the faults added after those (one-way partitions, the restart's crash). */
+  readonly extra: SimRandom;
   /** Faults happen before this (virtual ms); healing follows. */
   readonly faultsUntil: number;
   readonly crashes: number;
@@ -115,11 +152,12 @@ export interface PlanInput {
 
 /** Draws the schedule's fault plan from its seed's streams. */
 export function planFaults(input: PlanInput): FaultPlan {
-  const { plan, more, faultsUntil, choices = {} } = input;
-  const partitions: Window[] = [];
+  const { plan, more, extra, faultsUntil, choices = {} } = input;
+  const partitions: Partition[] = [];
   for (let i = plan.int(0, 2); i > 0; i--) {
     const from = plan.int(10_000, Math.max(10_001, faultsUntil - 60_000));
-    partitions.push({ from, to: from + plan.int(2_000, 40_000) });
+    const to = from + plan.int(2_000, 40_000);
+    partitions.push(extra.chance(MIX.answersLost) ? { from, to, answersLost: true } : { from, to });
   }
   const crashes: CrashFault[] = [];
   for (let i = input.crashes; i > 0; i--) {
@@ -139,6 +177,14 @@ export function planFaults(input: PlanInput): FaultPlan {
       ...(damage === undefined ? {} : { damage }),
     });
   }
+  const restartCrash = chosen(choices.restartCrash, () =>
+    extra.chance(MIX.restartCrash)
+      ? {
+          afterBootMs: extra.int(0, 10_000),
+          ...(extra.chance(500) ? { atWrite: extra.int(1, 3) } : {}),
+        }
+      : undefined,
+  );
   const clock = chosen(choices.clock, () => drawClock(more, faultsUntil));
   const disk = chosen(choices.disk, () => drawDisk(more, faultsUntil));
   const venue =
@@ -153,6 +199,7 @@ export function planFaults(input: PlanInput): FaultPlan {
     marketsOff: venue?.marketsOff ?? [],
     jumps: venue?.jumps ?? [],
     revocations: venue?.revocations ?? [],
+    ...(restartCrash === undefined ? {} : { restartCrash }),
     ...(clock === undefined ? {} : { clock }),
     ...(disk === undefined ? {} : { disk }),
   };
@@ -170,10 +217,15 @@ function drawClock(random: SimRandom, faultsUntil: number): ClockFault | undefin
   const kind = random.chance(500) ? 'skew' : 'step';
   const from = kind === 'skew' ? 0 : random.int(10_000, Math.max(10_001, faultsUntil - 60_000));
   const to = Math.min(from + random.int(20_000, 90_000), faultsUntil - 5_000);
-  // Most are minutes off (refused); some within the 5 s the bot allows (signed).
+  // Most are minutes off (refused); some within the 5 s the bot allows (signed); some around
+  // that bound, where its estimate of the skew decides; some seconds off.
   const magnitude = random.chance(MIX.smallClock)
     ? random.int(1000, 4000)
-    : random.int(60_000, 10 * 60_000);
+    : random.chance(MIX.nearClock)
+      ? random.int(4000, 8000)
+      : random.chance(MIX.secondsClock)
+        ? random.int(8000, 60_000)
+        : random.int(60_000, 10 * 60_000);
   const offsetMs = random.chance(500) ? magnitude : -magnitude;
   return { kind, from, to: Math.max(to, from + 1), offsetMs };
 }
@@ -220,6 +272,17 @@ export function clockOffsetAt(plan: FaultPlan, at: number): number {
   return clock !== undefined && at >= clock.from && at < clock.to ? clock.offsetMs : 0;
 }
 
+/** The partition the network is in at `at`: `'both'` ways, `'answers'` lost only, or none. */
+export function partitionAt(plan: FaultPlan, at: number): 'both' | 'answers' | undefined {
+  let found: 'both' | 'answers' | undefined;
+  for (const p of plan.partitions)
+    if (at >= p.from && at < p.to) {
+      if (p.answersLost !== true) return 'both';
+      found = 'answers';
+    }
+  return found;
+}
+
 /** Whether `at` falls in one of `windows`. */
 export function within(windows: readonly Window[], at: number): boolean {
   return windows.some((w) => at >= w.from && at < w.to);
@@ -240,7 +303,8 @@ function clockName(clock: ClockFault): string {
 /** The plan's faults by name, for the trace and `quanta sim`'s line (network faults aside). */
 export function faultNames(plan: FaultPlan): string[] {
   const names: string[] = plan.partitions.map(
-    (p) => `partition ${seconds(p.from)}-${seconds(p.to)}`,
+    (p) =>
+      `partition${p.answersLost === true ? ' answers-lost' : ''} ${seconds(p.from)}-${seconds(p.to)}`,
   );
   for (const crash of plan.crashes) {
     const write = crash.atWrite === undefined ? '' : ` after write ${crash.atWrite}`;
@@ -248,6 +312,11 @@ export function faultNames(plan: FaultPlan): string[] {
       `crash ${seconds(crash.at)}${write}${crash.damage === undefined ? '' : ` ${crash.damage}`}`,
     );
   }
+  const again = plan.restartCrash;
+  if (again !== undefined)
+    names.push(
+      `crash again ${seconds(again.afterBootMs)} after the restart${again.atWrite === undefined ? '' : ` (or after write ${again.atWrite})`}`,
+    );
   if (plan.clock !== undefined) names.push(clockName(plan.clock));
   if (plan.disk !== undefined)
     names.push(`disk-${plan.disk.kind} ${seconds(plan.disk.from)}-${seconds(plan.disk.to)}`);

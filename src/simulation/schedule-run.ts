@@ -11,6 +11,7 @@ import { checkAtEnd, checkRenewedWhileHealed } from './healed.ts';
 import {
   clockOffsetAt,
   faultNames,
+  partitionAt,
   planFaults,
   within,
   type CrashFault,
@@ -34,11 +35,9 @@ import { startVenueFaults } from './venue-faults.ts';
 import { simVenue } from './sim-venue.ts';
 import { Trace } from './trace.ts';
 import { VenueWatch } from './venue-watch.ts';
+import { CrashTiming } from './crash-timing.ts';
 import type { SimProcess } from './sim-process.ts';
 import { scheduleResult } from './schedule-result.ts';
-
-/** How long after its boot a process meets a crash of the plan's that found none running. */
-const POSTPONED_CRASH_AFTER_BOOT_MS = 5_000;
 
 /**
  * One schedule as it runs: the venue, the bot processes one after another (crashes, damaged
@@ -62,16 +61,10 @@ export class ScheduleRun {
   /** The ids of the markets the bot trades (I3 and I4 check each). */
   readonly marketIds: readonly number[];
   current: SimProcess | undefined;
-  /** A crash waiting for the bot's next journal writes (`CrashFault.atWrite`). */
-  #armed: { readonly fault: CrashFault; writesLeft: number } | undefined;
-  /**
-   * The plan's crashes that happened (a process was running when one came; an exit on a disk
-   * error is not counted), and the crashes after which the journal was damaged.
-   */
-  #crashes = 0;
+  /** When the plan's crashes strike besides at their time, and how many did. */
+  readonly #crashTiming: CrashTiming;
+  /** The crashes after which the journal was damaged. */
   #journalDamages = 0;
-  /** The plan's crash that came while no process ran: it strikes the next one. */
-  #postponedCrash: CrashFault | undefined;
   /** What the journal held, committed, when the last crash came (I5). */
   #committed: CommittedJournal | undefined;
   /** When the bot first journaled each order's venue id (I4's fee rule). */
@@ -98,12 +91,19 @@ export class ScheduleRun {
     this.plan = planFaults({
       plan: this.#planRandom,
       more: this.#moreRandom,
+      extra: new SimRandom(options.seed, STREAMS.extra),
       faultsUntil: this.durationMs - this.healMs,
       crashes: options.crashes ?? 1,
       ...(options.choices === undefined ? {} : { choices: options.choices }),
       ...(setup.mix.venueFaults ? { venue: venueFaults } : {}),
     });
     this.venue = simVenue(setup, this.venueNow);
+    this.#crashTiming = new CrashTiming({
+      plan: this.plan,
+      scheduler: this.scheduler,
+      faultsUntil: this.durationMs - this.healMs,
+      crash: (fault) => this.crash(fault),
+    });
     this.watch = new VenueWatch({
       trace: this.trace,
       violations: this.violations,
@@ -169,10 +169,8 @@ export class ScheduleRun {
       at,
       event,
       crash: (fault) => this.crash(fault),
-      arm: (fault) => {
-        this.#armed = { fault, writesLeft: fault.atWrite! };
-      },
-      armed: (fault) => this.#armed?.fault === fault,
+      arm: (fault) => this.#crashTiming.arm(fault),
+      armed: (fault) => this.#crashTiming.armed(fault),
     });
     startVenueFaults(this.plan, this.venue, this.#setup.accountId, at, event);
   }
@@ -205,11 +203,7 @@ export class ScheduleRun {
     this.#event(
       `boot process ${pid}${damaged === undefined ? '' : ` on a journal with ${damaged.how}`}`,
     );
-    const postponed = this.#postponedCrash;
-    if (postponed !== undefined && damaged === undefined) {
-      this.#postponedCrash = undefined;
-      this.scheduler.startTimer(0, POSTPONED_CRASH_AFTER_BOOT_MS, () => this.crash(postponed));
-    }
+    if (damaged === undefined) this.#crashTiming.booted();
     this.watch.started(pid);
     const { options, config, strategies, walletKey, keys } = this.#setup;
     const time = this.scheduler.processTime(pid);
@@ -272,7 +266,8 @@ export class ScheduleRun {
       hold: (work) => this.scheduler.hold(work),
       random: this.#network,
       faulty: () => this.scheduler.monotonic() < this.durationMs - this.healMs,
-      partitioned: () => within(this.plan.partitions, this.scheduler.monotonic()),
+      partitioned: () => partitionAt(this.plan, this.scheduler.monotonic()) === 'both',
+      answersLost: () => partitionAt(this.plan, this.scheduler.monotonic()) !== undefined,
       faults: this.#setup.options.faults ?? DEFAULT_NETWORK_FAULTS,
       sending: (request) => this.watch.sending(request, process),
       delivered: (delivery) => this.watch.delivered(delivery),
@@ -337,10 +332,10 @@ export class ScheduleRun {
         violations: this.violations,
       });
     }
-    const armed = this.#armed;
-    if (armed === undefined || process !== this.current || --armed.writesLeft > 0) return;
+    const armed = process === this.current ? this.#crashTiming.wrote() : undefined;
+    if (armed === undefined) return;
     this.#event(`crash right after journal ${method}`);
-    this.crash(armed.fault);
+    this.crash(armed);
     // The process is dead: nothing after the write runs (what already settles goes nowhere).
     throw new Error(`process ${process.pid} was killed`);
   }
@@ -353,15 +348,15 @@ export class ScheduleRun {
    */
   crash(fault: CrashFault, planned = true): void {
     const process = this.current;
-    if (this.#armed?.fault === fault) this.#armed = undefined;
+    this.#crashTiming.disarm(fault);
     if (process === undefined || process.damaged !== undefined) {
       // No process runs (an exit's restart is under way, or one refuses a damaged journal): the
       // plan's crash strikes the next process that starts on a sound journal, soon after.
-      if (planned) this.#postponedCrash = fault;
+      if (planned) this.#crashTiming.postpone(fault);
       return;
     }
     this.#event(`crash process ${process.pid}`);
-    if (planned) this.#crashes += 1;
+    if (planned) this.#crashTiming.struck(this.scheduler.monotonic());
     this.scheduler.dropOwner(process.pid);
     this.current = undefined;
     const journal = process.journal;
@@ -388,7 +383,7 @@ export class ScheduleRun {
       durationMs: this.durationMs,
       journal: this.current?.journal,
       accepted: this.watch.accepted,
-      counts: { crashes: this.#crashes, journalDamages: this.#journalDamages },
+      counts: { crashes: this.#crashTiming.crashes, journalDamages: this.#journalDamages },
       networkFaults: this.networkFaults,
       engine: this.venue.engine,
       accountId: this.#setup.accountId,

@@ -95,8 +95,10 @@ export interface SimNetworkOptions {
   readonly random: SimRandom;
   /** Whether faults are on now (off: every request is delivered, answered and delayed only). */
   readonly faulty: () => boolean;
-  /** Whether the network is partitioned now (every request is lost). */
+  /** Whether the network is partitioned both ways now (every request is lost on its way). */
   readonly partitioned: () => boolean;
+  /** Whether every answer is lost on its way back now (a partition either way). */
+  readonly answersLost: () => boolean;
   readonly faults: NetworkFaults;
   /**
    * Told about each request as the sender lets it go, in the sender's own turn: what the sender
@@ -335,7 +337,7 @@ class Exchange {
   /** On the way back: lost, hung, spoiled, or as the venue gave it. */
   #back(answer: InProcessAnswer): void {
     const { faults } = this.#options;
-    if (this.#options.partitioned()) return this.#lost('partition-after');
+    if (this.#options.answersLost()) return this.#lost('partition-after');
     if (this.#chance(faults.dropAfter)) return this.#lost('drop-after');
     if (this.#chance(faults.hangAfter)) return this.#fault('hang-after');
     let reply: Response;

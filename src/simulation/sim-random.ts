@@ -22,5 +22,8 @@ export class SimRandom {
   }
 }
 
-/** The streams of one schedule (`more`: the faults added after the first plan: clock, disk, damage). */
-export const STREAMS = { network: 1, plan: 2, venue: 3, keys: 4, more: 5 } as const;
+/**
+ * The streams of one schedule (`more`: the faults added after the first plan: clock, disk, damage;
+ * `extra`: those added after them: one-way partitions, the restart's crash).
+ */
+export const STREAMS = { network: 1, plan: 2, venue: 3, keys: 4, more: 5, extra: 6 } as const;

@@ -26,7 +26,7 @@ async function traced(choices: NonNullable<ScheduleOptions['choices']>, seed: nu
   const result = await runSchedule({
     ...SHORT,
     seed,
-    choices: { venue: 'none', ...choices },
+    choices: { venue: 'none', restartCrash: 'none', ...choices },
     onEvent: (e) => events.push(e),
   });
   const broken = result.violations.filter((v) => KEPT.includes(v.invariant));
@@ -206,4 +206,33 @@ it('a price jump: the venue moves the market at once, and every invariant holds'
   expect(
     times(events, / order 0x\S+ exp \d+ -> 200 /).filter((at) => at > 15_000).length,
   ).toBeGreaterThan(0);
+}, 60_000);
+
+it("a second crash during the restarted bot's start-up, right after its first journal write: the next bot recovers", async () => {
+  const events: string[] = [];
+  const result = await runSchedule({
+    seed: 7,
+    // Long enough that the first crash (85.7 s) comes more than a minute before the faults stop.
+    durationMs: 300_000,
+    healMs: 60_000,
+    choices: {
+      venue: 'none',
+      damage: 'none',
+      disk: 'none',
+      clock: 'none',
+      restartCrash: { afterBootMs: 8_000, atWrite: 1 },
+    },
+    onEvent: (e) => events.push(e),
+  });
+  expect(result.violations.map((v) => `${v.invariant}: ${v.detail}`)).toEqual([]);
+  expect(result.faultNames).toContain('crash again 8.0 s after the restart (or after write 1)');
+  expect(result.stats.crashes).toBe(2);
+  const crashes = times(events, / crash process /);
+  const [restart] = times(events, / boot process 2$/);
+  expect(crashes).toHaveLength(2);
+  // Struck within its 8 s of the restart, right after a journal write of process 2.
+  expect(crashes[1]! - restart!).toBeLessThanOrEqual(8_000);
+  const struck = events.findIndex((e) => / crash process 2$/.test(e));
+  expect(events[struck - 1]).toMatch(/ crash right after journal \w+$/);
+  expect(events.some((e) => / process 3 trading$/.test(e))).toBe(true);
 }, 60_000);

@@ -20,5 +20,5 @@ it('replays a seed exactly: the same trace hash twice, another seed another hash
   // The schedule did something worth replaying: orders, faults and a crash.
   expect(first.stats.ordersAccepted).toBeGreaterThan(0);
   expect(first.stats.faults).toBeGreaterThan(0);
-  expect(first.stats.crashes).toBe(1);
+  expect(first.stats.crashes).toBeGreaterThanOrEqual(1);
 }, 120_000);

@@ -37,9 +37,16 @@ interface Network {
   readonly faultsUntil?: number;
   /** Partitioned from this virtual ms on. */
   readonly partitionFrom?: number;
+  /** Answers lost (one way) from this virtual ms on. */
+  readonly answersLostFrom?: number;
 }
 
-function network({ faults = {}, faultsUntil = Infinity, partitionFrom = Infinity }: Network = {}) {
+function network({
+  faults = {},
+  faultsUntil = Infinity,
+  partitionFrom = Infinity,
+  answersLostFrom = Infinity,
+}: Network = {}) {
   const scheduler = new VirtualScheduler();
   const arrivals: number[] = [];
   const faultsSeen: string[] = [];
@@ -59,6 +66,7 @@ function network({ faults = {}, faultsUntil = Infinity, partitionFrom = Infinity
     random: new SimRandom(7, 1),
     faulty: () => scheduler.monotonic() < faultsUntil,
     partitioned: () => scheduler.monotonic() >= partitionFrom,
+    answersLost: () => scheduler.monotonic() >= Math.min(partitionFrom, answersLostFrom),
     faults: { ...NONE, ...faults },
     sending: (request) => sent.push(request.path),
     delivered: () => undefined,
@@ -163,4 +171,13 @@ it('no fault is decided once faults stop, even for a request sent before', async
 
 it('a held request can land at any moment of an order life, and past it', () => {
   expect(LATE_MAX_MS).toBeGreaterThan(MAX_EXPIRES_IN_MS + MAX_CLOCK_SKEW_MS);
+});
+
+it('a one-way partition lets requests reach the venue, which acts on them, and loses every answer', async () => {
+  const { scheduler, fetch, arrivals, faultsSeen } = network({ answersLostFrom: 0 });
+  const result = outcome(fetch('http://venue.sim/api/v1/order', { method: 'POST' }));
+  await scheduler.runUntil(1_000, () => undefined);
+  expect(arrivals).toHaveLength(1);
+  expect(faultsSeen).toEqual(['partition-after']);
+  expect(result()).toBe('failed TypeError');
 });

@@ -13,6 +13,7 @@ function plan(seed: number, venue: boolean) {
   return planFaults({
     plan: new SimRandom(seed, STREAMS.plan),
     more: new SimRandom(seed, STREAMS.more),
+    extra: new SimRandom(seed, STREAMS.extra),
     faultsUntil: FAULTS_UNTIL,
     crashes: 1,
     ...(venue ? { venue: { random: new SimRandom(seed, STREAMS.venue), marketIds: [1, 5] } } : {}),

@@ -1,0 +1,90 @@
+import type { CrashFault, FaultPlan } from './fault-plan.ts';
+import type { VirtualScheduler } from './scheduler.ts';
+
+/** How long after its boot a process meets a crash of the plan's that found none running. */
+export const POSTPONED_CRASH_AFTER_BOOT_MS = 5_000;
+/** The plan's second crash (`restartCrash`) follows only a first one this long before the faults stop. */
+export const RESTART_CRASH_MARGIN_MS = 60_000;
+
+/** What {@link CrashTiming} needs. */
+export interface CrashTimingOptions {
+  readonly plan: FaultPlan;
+  readonly scheduler: VirtualScheduler;
+  /** Virtual ms at which the faults stop. */
+  readonly faultsUntil: number;
+  /** Kills the running process now (schedule-run.ts). */
+  readonly crash: (fault: CrashFault) => void;
+}
+
+/**
+ * When the plan's crashes strike, besides at their time: armed for the bot's next journal writes
+ * (`CrashFault.atWrite`); postponed to the next process that boots on a sound journal when none
+ * ran (5 s after its boot); and the plan's second crash (`restartCrash`), of the process started
+ * after the first crash, during its start-up.
+ */
+export class CrashTiming {
+  readonly #options: CrashTimingOptions;
+  /** A crash waiting for the bot's next journal writes. */
+  #armed: { readonly fault: CrashFault; writesLeft: number } | undefined;
+  /** A crash for the next process that boots on a sound journal, `afterBootMs` after its boot. */
+  #postponed:
+    | { readonly fault: CrashFault; readonly afterBootMs: number; readonly atWrite?: number }
+    | undefined;
+  /** The plan's crashes that happened (a process was running when one came). */
+  crashes = 0;
+
+  constructor(options: CrashTimingOptions) {
+    this.#options = options;
+  }
+
+  /** Arms `fault` for the bot's next `fault.atWrite` journal writes. */
+  arm(fault: CrashFault, writes = fault.atWrite ?? 1): void {
+    this.#armed = { fault, writesLeft: writes };
+  }
+
+  /** Whether `fault` is still armed (no write struck it). */
+  armed(fault: CrashFault): boolean {
+    return this.#armed?.fault === fault;
+  }
+
+  /** `fault` struck or found no process: it is armed no more. */
+  disarm(fault: CrashFault): void {
+    if (this.#armed?.fault === fault) this.#armed = undefined;
+  }
+
+  /** The running process wrote its journal: the armed crash, when this is the write it waits for. */
+  wrote(): CrashFault | undefined {
+    const armed = this.#armed;
+    if (armed === undefined || --armed.writesLeft > 0) return undefined;
+    return armed.fault;
+  }
+
+  /** The plan's crash `fault` came while no process ran: it strikes the next one. */
+  postpone(fault: CrashFault): void {
+    this.#postponed = { fault, afterBootMs: POSTPONED_CRASH_AFTER_BOOT_MS };
+  }
+
+  /**
+   * A plan's crash struck a running process at `at`: counted; after the first, the plan's second
+   * crash (if any, and if the first came early enough) waits for the next process.
+   */
+  struck(at: number): void {
+    this.crashes += 1;
+    const again = this.#options.plan.restartCrash;
+    const early = at < this.#options.faultsUntil - RESTART_CRASH_MARGIN_MS;
+    if (this.crashes === 1 && again !== undefined && early)
+      this.#postponed = { fault: { at }, ...again };
+  }
+
+  /** A process booted on a sound journal: a postponed crash starts its countdown. */
+  booted(): void {
+    const postponed = this.#postponed;
+    if (postponed === undefined) return;
+    this.#postponed = undefined;
+    const { fault, afterBootMs, atWrite } = postponed;
+    if (atWrite !== undefined) this.arm(fault, atWrite);
+    this.#options.scheduler.startTimer(0, afterBootMs, () => {
+      if (atWrite === undefined || this.armed(fault)) this.#options.crash(fault);
+    });
+  }
+}

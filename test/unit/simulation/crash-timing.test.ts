@@ -1,0 +1,88 @@
+/**
+ * When the plan's crashes strike besides at their time (src/simulation/crash-timing.ts): a crash
+ * that found no process waits for the next boot; after the first crash, the plan's second crash
+ * strikes the restarted bot during its start-up, after its journal writes or at its time; not
+ * when the first came too late (the faults would have stopped).
+ */
+import { expect, it } from 'vitest';
+import {
+  CrashTiming,
+  POSTPONED_CRASH_AFTER_BOOT_MS,
+  RESTART_CRASH_MARGIN_MS,
+} from '../../../src/simulation/crash-timing.ts';
+import type { CrashFault, FaultPlan } from '../../../src/simulation/fault-plan.ts';
+import { VirtualScheduler } from '../../../src/simulation/scheduler.ts';
+
+const FAULTS_UNTIL = 480_000;
+const PLAN: FaultPlan = {
+  partitions: [],
+  crashes: [{ at: 30_000 }],
+  marketsOff: [],
+  jumps: [],
+  revocations: [],
+};
+
+function timing(plan: FaultPlan) {
+  const scheduler = new VirtualScheduler();
+  const struck: number[] = [];
+  const crashTiming = new CrashTiming({
+    plan,
+    scheduler,
+    faultsUntil: FAULTS_UNTIL,
+    crash: (fault: CrashFault) => {
+      struck.push(scheduler.monotonic());
+      crashTiming.disarm(fault);
+      crashTiming.struck(scheduler.monotonic());
+    },
+  });
+  return { scheduler, crashTiming, struck };
+}
+
+it('a crash that found no process strikes the next one booted, 5 s after its boot', async () => {
+  const { scheduler, crashTiming, struck } = timing(PLAN);
+  crashTiming.postpone({ at: 30_000 });
+  crashTiming.booted();
+  await scheduler.runUntil(60_000, () => undefined);
+  expect(struck).toEqual([POSTPONED_CRASH_AFTER_BOOT_MS]);
+  expect(crashTiming.crashes).toBe(1);
+});
+
+it("the plan's second crash strikes the restarted bot after its journal writes, or at its time", async () => {
+  const plan = { ...PLAN, restartCrash: { afterBootMs: 4_000, atWrite: 2 } };
+  const { scheduler, crashTiming, struck } = timing(plan);
+  crashTiming.struck(30_000);
+  crashTiming.booted();
+  expect(crashTiming.wrote()).toBeUndefined();
+  const second = crashTiming.wrote();
+  expect(second).toBeDefined();
+  // The schedule crashes the process on that write (schedule-run.ts); here, by hand.
+  crashTiming.disarm(second!);
+  crashTiming.struck(31_000);
+  await scheduler.runUntil(60_000, () => undefined);
+  expect(struck).toEqual([]);
+  expect(crashTiming.crashes).toBe(2);
+
+  // No write: it strikes at its time. And only once.
+  const atTime = timing(plan);
+  atTime.crashTiming.struck(30_000);
+  atTime.crashTiming.booted();
+  await atTime.scheduler.runUntil(60_000, () => undefined);
+  expect(atTime.struck).toEqual([4_000]);
+  atTime.crashTiming.booted();
+  await atTime.scheduler.runUntil(120_000, () => undefined);
+  expect(atTime.crashTiming.crashes).toBe(2);
+});
+
+it('no second crash when the first came less than a minute before the faults stop, or the plan has none', async () => {
+  const late = timing({ ...PLAN, restartCrash: { afterBootMs: 1_000 } });
+  late.crashTiming.struck(FAULTS_UNTIL - RESTART_CRASH_MARGIN_MS);
+  late.crashTiming.booted();
+  await late.scheduler.runUntil(FAULTS_UNTIL, () => undefined);
+  expect(late.struck).toEqual([]);
+
+  const none = timing(PLAN);
+  none.crashTiming.struck(30_000);
+  none.crashTiming.booted();
+  await none.scheduler.runUntil(FAULTS_UNTIL, () => undefined);
+  expect(none.struck).toEqual([]);
+});
