@@ -77,7 +77,7 @@ try {
     );
   }
   const virtualSeconds = DURATION_MS / 1000;
-  const what = `seeds 1-${SEEDS}, each a 10-virtual-minute schedule (default faults, one crash, healing), on a warmed-up pool of`;
+  const what = `seeds 1-${SEEDS}, each a 10-virtual-minute schedule (default faults, a crash or two, healing), on a warmed-up pool of`;
   for (const [threads, rounds, goal] of [
     [1, perSecond.one, GOAL_ONE_THREAD],
     [2, perSecond.two, GOAL_TWO_THREADS],
