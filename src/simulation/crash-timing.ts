@@ -14,6 +14,8 @@ export interface CrashTimingOptions {
   readonly faultsUntil: number;
   /** Kills the running process now (schedule-run.ts). */
   readonly crash: (fault: CrashFault) => void;
+  /** Adds an event to the trace. */
+  readonly event: (text: string) => void;
 }
 
 /**
@@ -26,15 +28,29 @@ export class CrashTiming {
   readonly #options: CrashTimingOptions;
   /** A crash waiting for the bot's next journal writes. */
   #armed: { readonly fault: CrashFault; writesLeft: number } | undefined;
-  /** A crash for the next process that boots on a sound journal, `afterBootMs` after its boot. */
+  /**
+   * A crash for the next process that boots on a sound journal, `afterBootMs` after its boot;
+   * `again`: the plan's second crash, which never strikes once the faults have stopped.
+   */
   #postponed:
-    | { readonly fault: CrashFault; readonly afterBootMs: number; readonly atWrite?: number }
+    | {
+        readonly fault: CrashFault;
+        readonly afterBootMs: number;
+        readonly atWrite?: number;
+        readonly again?: true;
+      }
     | undefined;
   /** The plan's crashes that happened (a process was running when one came). */
   crashes = 0;
+  /**
+   * The plan's crashes due to strike: its crash, and the restarted bot's second one once it was
+   * due (the first came early enough) and until it is dropped (the faults stopped first).
+   */
+  due: number;
 
   constructor(options: CrashTimingOptions) {
     this.#options = options;
+    this.due = options.plan.crashes.length;
   }
 
   /** Arms `fault` for the bot's next `fault.atWrite` journal writes. */
@@ -72,8 +88,10 @@ export class CrashTiming {
     this.crashes += 1;
     const again = this.#options.plan.restartCrash;
     const early = at < this.#options.faultsUntil - RESTART_CRASH_MARGIN_MS;
-    if (this.crashes === 1 && again !== undefined && early)
-      this.#postponed = { fault: { at }, ...again };
+    if (this.crashes === 1 && again !== undefined && early) {
+      this.#postponed = { fault: { at }, ...again, again: true };
+      this.due += 1;
+    }
   }
 
   /** A process booted on a sound journal: a postponed crash starts its countdown. */
@@ -81,10 +99,23 @@ export class CrashTiming {
     const postponed = this.#postponed;
     if (postponed === undefined) return;
     this.#postponed = undefined;
-    const { fault, afterBootMs, atWrite } = postponed;
+    const { fault, afterBootMs, atWrite, again } = postponed;
+    const { scheduler, faultsUntil } = this.#options;
+    // The second crash is a fault like the others: none once the faults have stopped (a
+    // restore after journal damage, or a partition, can delay the restarted bot's boot).
+    const stopped = (): boolean => again === true && scheduler.monotonic() >= faultsUntil;
+    if (stopped()) return this.#drop();
     if (atWrite !== undefined) this.arm(fault, atWrite);
-    this.#options.scheduler.startTimer(0, afterBootMs, () => {
-      if (atWrite === undefined || this.armed(fault)) this.#options.crash(fault);
+    scheduler.startTimer(0, afterBootMs, () => {
+      if (atWrite !== undefined && !this.armed(fault)) return;
+      this.disarm(fault);
+      if (stopped()) this.#drop();
+      else this.#options.crash(fault);
     });
+  }
+
+  #drop(): void {
+    this.due -= 1;
+    this.#options.event('the second crash is dropped: the faults have stopped');
   }
 }

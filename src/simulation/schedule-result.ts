@@ -20,7 +20,11 @@ export interface ScheduleEnd {
   readonly journal: OrderJournal | undefined;
   readonly accepted: ReadonlyMap<string, AcceptedOrder>;
   /** The plan's crashes that happened, and those after which the journal was damaged. */
-  readonly counts: { readonly crashes: number; readonly journalDamages: number };
+  readonly counts: {
+    readonly crashes: number;
+    readonly crashesDue: number;
+    readonly journalDamages: number;
+  };
   readonly networkFaults: number;
   readonly engine: SimEngine;
   readonly accountId: string;
@@ -44,6 +48,7 @@ export function scheduleResult(end: ScheduleEnd): ScheduleResult {
       ),
       ordersAccepted: end.accepted.size,
       crashes: end.counts.crashes,
+      crashesDue: end.counts.crashesDue,
       journalDamages: end.counts.journalDamages,
       faults: end.networkFaults,
       // From the venue's own records, read after the trace's digest.

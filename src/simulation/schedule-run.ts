@@ -103,6 +103,7 @@ export class ScheduleRun {
       scheduler: this.scheduler,
       faultsUntil: this.durationMs - this.healMs,
       crash: (fault) => this.crash(fault),
+      event: (text) => this.#event(text),
     });
     this.watch = new VenueWatch({
       trace: this.trace,
@@ -383,7 +384,11 @@ export class ScheduleRun {
       durationMs: this.durationMs,
       journal: this.current?.journal,
       accepted: this.watch.accepted,
-      counts: { crashes: this.#crashTiming.crashes, journalDamages: this.#journalDamages },
+      counts: {
+        crashes: this.#crashTiming.crashes,
+        crashesDue: this.#crashTiming.due,
+        journalDamages: this.#journalDamages,
+      },
       networkFaults: this.networkFaults,
       engine: this.venue.engine,
       accountId: this.#setup.accountId,

@@ -50,6 +50,11 @@ export interface ScheduleResult {
     readonly ordersAccepted: number;
     /** The plan's crashes that happened: a process was running when one came. */
     readonly crashes: number;
+    /**
+     * The plan's crashes due to strike: its crash, and the restarted bot's second one when the
+     * first came early enough and the faults had not stopped (src/simulation/crash-timing.ts).
+     */
+    readonly crashesDue: number;
     /** Crashes after which the journal's files were damaged (the plan's damage, done). */
     readonly journalDamages: number;
     /** Network faults that happened. */

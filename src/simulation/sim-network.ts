@@ -290,14 +290,20 @@ class Exchange {
       const text = JSON.stringify({ body: null, message: 'rate limited', status: 429 });
       const extra: Record<string, string> = bare ? {} : { 'retry-after': '1' };
       const headers = { 'content-type': 'application/json', ...extra };
-      return this.#answer(() => new Response(text, { status: 429, headers }));
+      return this.#refusedOnTheWay(() => new Response(text, { status: 429, headers }));
     }
     if (this.#chance(faults.serverErrorBefore)) {
       this.#fault('503-before');
       const text = JSON.stringify({ body: null, message: 'unavailable', status: 503 });
-      return this.#answer(() => new Response(text, { status: 503, headers: {} }));
+      return this.#refusedOnTheWay(() => new Response(text, { status: 503, headers: {} }));
     }
     this.#options.wire(this.#delay(), () => this.#arrive());
+  }
+
+  /** A refusal on the way (a proxy's 429 or 503) goes back as any answer: a partition loses it. */
+  #refusedOnTheWay(response: () => Response): void {
+    if (this.#options.answersLost()) return this.#lost('partition-after');
+    this.#answer(response);
   }
 
   /** At the venue's door: a partition that began while the request was on its way stops it. */

@@ -1,9 +1,11 @@
 /**
  * Issue 31: the seeds a run of `quanta sim --seeds` found breaking an invariant, kept as
- * regression tests (docs/simulation-runs.md tells each one's story). Each is the default
- * schedule as it was found, replayed whole: 10 virtual minutes, the default fault mix without the
- * venue's faults (added to the mix later: `choices.venue = 'none'` keeps the schedule the seed
- * found), its crash and healing.
+ * regression tests (docs/simulation-runs.md tells each one's story): 10 virtual minutes, the
+ * default fault mix without the venue's faults (`choices.venue = 'none'`), its crash and healing.
+ * They no longer replay the schedules the seeds were found with: each fault added to the mix
+ * since (requests landing late, one-way partitions, clocks seconds off, a second crash) changed
+ * every seed's schedule. What each found has a test of its own besides (docs/simulation-runs.md);
+ * these seeds stay as schedules that once broke an invariant.
  */
 import { expect, it } from 'vitest';
 import { formatViolation } from '../../../src/simulation/invariants.ts';
@@ -32,7 +34,8 @@ for (const { seed, broke } of FOUND) {
     // The schedule still ran whole: its crash (and maybe a second, of the restarted bot), and
     // orders the venue accepted.
     expect(result.stats.virtualMs).toBe(10 * 60_000);
-    expect(result.stats.crashes).toBeGreaterThanOrEqual(1);
+    expect(result.stats.crashesDue).toBeGreaterThanOrEqual(1);
+    expect(result.stats.crashes).toBe(result.stats.crashesDue);
     expect(result.stats.ordersAccepted).toBeGreaterThan(0);
   }, 60_000);
 }

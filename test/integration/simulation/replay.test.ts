@@ -21,4 +21,5 @@ it('replays a seed exactly: the same trace hash twice, another seed another hash
   expect(first.stats.ordersAccepted).toBeGreaterThan(0);
   expect(first.stats.faults).toBeGreaterThan(0);
   expect(first.stats.crashes).toBeGreaterThanOrEqual(1);
+  expect(first.stats.crashes).toBe(first.stats.crashesDue);
 }, 120_000);

@@ -25,7 +25,9 @@ const PLAN: FaultPlan = {
 function timing(plan: FaultPlan) {
   const scheduler = new VirtualScheduler();
   const struck: number[] = [];
+  const events: string[] = [];
   const crashTiming = new CrashTiming({
+    event: (text) => events.push(text),
     plan,
     scheduler,
     faultsUntil: FAULTS_UNTIL,
@@ -35,7 +37,7 @@ function timing(plan: FaultPlan) {
       crashTiming.struck(scheduler.monotonic());
     },
   });
-  return { scheduler, crashTiming, struck };
+  return { scheduler, crashTiming, struck, events };
 }
 
 it('a crash that found no process strikes the next one booted, 5 s after its boot', async () => {
@@ -61,6 +63,7 @@ it("the plan's second crash strikes the restarted bot after its journal writes, 
   await scheduler.runUntil(60_000, () => undefined);
   expect(struck).toEqual([]);
   expect(crashTiming.crashes).toBe(2);
+  expect(crashTiming.due).toBe(2);
 
   // No write: it strikes at its time. And only once.
   const atTime = timing(plan);
@@ -79,10 +82,31 @@ it('no second crash when the first came less than a minute before the faults sto
   late.crashTiming.booted();
   await late.scheduler.runUntil(FAULTS_UNTIL, () => undefined);
   expect(late.struck).toEqual([]);
+  expect(late.crashTiming.due).toBe(1);
 
   const none = timing(PLAN);
   none.crashTiming.struck(30_000);
   none.crashTiming.booted();
   await none.scheduler.runUntil(FAULTS_UNTIL, () => undefined);
   expect(none.struck).toEqual([]);
+});
+
+it('the second crash is dropped, and not due, when the restarted bot boots or its time comes after the faults stopped', async () => {
+  const plan = { ...PLAN, restartCrash: { afterBootMs: 8_000 } };
+  // Its timer runs past the end of the faults.
+  const overlapping = timing(plan);
+  overlapping.crashTiming.struck(30_000);
+  await overlapping.scheduler.runUntil(FAULTS_UNTIL - 4_000, () => undefined);
+  overlapping.crashTiming.booted();
+  await overlapping.scheduler.runUntil(FAULTS_UNTIL + 60_000, () => undefined);
+  expect(overlapping.struck).toEqual([]);
+  expect(overlapping.crashTiming.due).toBe(1);
+  expect(overlapping.events).toEqual(['the second crash is dropped: the faults have stopped']);
+  // The restarted bot boots after the end of the faults (a restore, a partition).
+  const booted = timing({ ...plan, restartCrash: { afterBootMs: 0, atWrite: 1 } });
+  booted.crashTiming.struck(30_000);
+  await booted.scheduler.runUntil(FAULTS_UNTIL, () => undefined);
+  booted.crashTiming.booted();
+  expect(booted.crashTiming.wrote()).toBeUndefined();
+  expect(booted.crashTiming.due).toBe(1);
 });

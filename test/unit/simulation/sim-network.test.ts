@@ -181,3 +181,15 @@ it('a one-way partition lets requests reach the venue, which acts on them, and l
   expect(faultsSeen).toEqual(['partition-after']);
   expect(result()).toBe('failed TypeError');
 });
+
+it("a one-way partition loses a proxy's refusal on the way back too", async () => {
+  const { scheduler, fetch, arrivals, faultsSeen } = network({
+    faults: { rateLimited: 1_000, rateLimitedBare: 0 },
+    answersLostFrom: 0,
+  });
+  const result = outcome(fetch('http://venue.sim/api/v1/order', { method: 'POST' }));
+  await scheduler.runUntil(1_000, () => undefined);
+  expect(arrivals).toEqual([]);
+  expect(faultsSeen).toEqual(['429', 'partition-after']);
+  expect(result()).toBe('failed TypeError');
+});
