@@ -26,8 +26,8 @@ export interface CrashTimingOptions {
  */
 export class CrashTiming {
   readonly #options: CrashTimingOptions;
-  /** A crash waiting for the bot's next journal writes. */
-  #armed: { readonly fault: CrashFault; writesLeft: number } | undefined;
+  /** A crash waiting for the bot's next journal writes (`again`: the plan's second crash). */
+  #armed: { readonly fault: CrashFault; writesLeft: number; readonly again?: true } | undefined;
   /**
    * A crash for the next process that boots on a sound journal, `afterBootMs` after its boot;
    * `again`: the plan's second crash, which never strikes once the faults have stopped.
@@ -54,8 +54,8 @@ export class CrashTiming {
   }
 
   /** Arms `fault` for the bot's next `fault.atWrite` journal writes. */
-  arm(fault: CrashFault, writes = fault.atWrite ?? 1): void {
-    this.#armed = { fault, writesLeft: writes };
+  arm(fault: CrashFault, writes = fault.atWrite ?? 1, again?: true): void {
+    this.#armed = { fault, writesLeft: writes, ...(again === undefined ? {} : { again }) };
   }
 
   /** Whether `fault` is still armed (no write struck it). */
@@ -72,6 +72,11 @@ export class CrashTiming {
   wrote(): CrashFault | undefined {
     const armed = this.#armed;
     if (armed === undefined || --armed.writesLeft > 0) return undefined;
+    if (armed.again === true && this.#stopped()) {
+      this.disarm(armed.fault);
+      this.#drop();
+      return undefined;
+    }
     return armed.fault;
   }
 
@@ -100,18 +105,21 @@ export class CrashTiming {
     if (postponed === undefined) return;
     this.#postponed = undefined;
     const { fault, afterBootMs, atWrite, again } = postponed;
-    const { scheduler, faultsUntil } = this.#options;
     // The second crash is a fault like the others: none once the faults have stopped (a
     // restore after journal damage, or a partition, can delay the restarted bot's boot).
-    const stopped = (): boolean => again === true && scheduler.monotonic() >= faultsUntil;
+    const stopped = (): boolean => again === true && this.#stopped();
     if (stopped()) return this.#drop();
-    if (atWrite !== undefined) this.arm(fault, atWrite);
-    scheduler.startTimer(0, afterBootMs, () => {
+    if (atWrite !== undefined) this.arm(fault, atWrite, again);
+    this.#options.scheduler.startTimer(0, afterBootMs, () => {
       if (atWrite !== undefined && !this.armed(fault)) return;
       this.disarm(fault);
       if (stopped()) this.#drop();
       else this.#options.crash(fault);
     });
+  }
+
+  #stopped(): boolean {
+    return this.#options.scheduler.monotonic() >= this.#options.faultsUntil;
   }
 
   #drop(): void {

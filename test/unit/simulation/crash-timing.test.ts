@@ -109,4 +109,14 @@ it('the second crash is dropped, and not due, when the restarted bot boots or it
   booted.crashTiming.booted();
   expect(booted.crashTiming.wrote()).toBeUndefined();
   expect(booted.crashTiming.due).toBe(1);
+  // Booted before the end of the faults, its first journal write after it.
+  const wroteLate = timing({ ...plan, restartCrash: { afterBootMs: 8_000, atWrite: 1 } });
+  wroteLate.crashTiming.struck(30_000);
+  await wroteLate.scheduler.runUntil(FAULTS_UNTIL - 4_000, () => undefined);
+  wroteLate.crashTiming.booted();
+  await wroteLate.scheduler.runUntil(FAULTS_UNTIL, () => undefined);
+  expect(wroteLate.crashTiming.wrote()).toBeUndefined();
+  await wroteLate.scheduler.runUntil(FAULTS_UNTIL + 60_000, () => undefined);
+  expect(wroteLate.struck).toEqual([]);
+  expect(wroteLate.crashTiming.due).toBe(1);
 });
