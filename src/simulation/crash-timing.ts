@@ -40,6 +40,8 @@ export class CrashTiming {
         readonly again?: true;
       }
     | undefined;
+  /** The plan's second crash, once it is due. */
+  #again: CrashFault | undefined;
   /** The plan's crashes that happened (a process was running when one came). */
   crashes = 0;
   /**
@@ -80,9 +82,18 @@ export class CrashTiming {
     return armed.fault;
   }
 
-  /** The plan's crash `fault` came while no process ran: it strikes the next one. */
+  /**
+   * The plan's crash `fault` came while no process ran: it strikes the next one (the second
+   * crash only if the faults have not stopped by then).
+   */
   postpone(fault: CrashFault): void {
-    this.#postponed = { fault, afterBootMs: POSTPONED_CRASH_AFTER_BOOT_MS };
+    const again = fault === this.#again;
+    if (again && this.#stopped()) return this.#drop();
+    this.#postponed = {
+      fault,
+      afterBootMs: POSTPONED_CRASH_AFTER_BOOT_MS,
+      ...(again ? { again: true as const } : {}),
+    };
   }
 
   /**
@@ -94,7 +105,8 @@ export class CrashTiming {
     const again = this.#options.plan.restartCrash;
     const early = at < this.#options.faultsUntil - RESTART_CRASH_MARGIN_MS;
     if (this.crashes === 1 && again !== undefined && early) {
-      this.#postponed = { fault: { at }, ...again, again: true };
+      this.#again = { at };
+      this.#postponed = { fault: this.#again, ...again, again: true };
       this.due += 1;
     }
   }

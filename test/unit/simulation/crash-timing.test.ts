@@ -120,3 +120,30 @@ it('the second crash is dropped, and not due, when the restarted bot boots or it
   expect(wroteLate.struck).toEqual([]);
   expect(wroteLate.crashTiming.due).toBe(1);
 });
+
+it('the second crash that found no process (the restarted bot exited on a disk error) is dropped once the faults stopped', async () => {
+  const scheduler = new VirtualScheduler();
+  const fired: CrashFault[] = [];
+  const events: string[] = [];
+  const crashTiming = new CrashTiming({
+    plan: { ...PLAN, restartCrash: { afterBootMs: 8_000 } },
+    scheduler,
+    faultsUntil: FAULTS_UNTIL,
+    crash: (fault) => fired.push(fault),
+    event: (text) => events.push(text),
+  });
+  crashTiming.struck(30_000);
+  await scheduler.runUntil(FAULTS_UNTIL - 12_000, () => undefined);
+  crashTiming.booted();
+  // Its timer fires 4 s before the end; no process runs then, so schedule-run.ts postpones it.
+  await scheduler.runUntil(FAULTS_UNTIL - 4_000, () => undefined);
+  expect(fired).toHaveLength(1);
+  crashTiming.postpone(fired[0]!);
+  // The next process boots after the end of the faults: the crash does not strike it.
+  await scheduler.runUntil(FAULTS_UNTIL + 1_000, () => undefined);
+  crashTiming.booted();
+  await scheduler.runUntil(FAULTS_UNTIL + 60_000, () => undefined);
+  expect(fired).toHaveLength(1);
+  expect(crashTiming.due).toBe(1);
+  expect(events).toEqual(['the second crash is dropped: the faults have stopped']);
+});
