@@ -48,13 +48,26 @@ export function dateHeaderSample(
   sentAt: number,
   answeredAt: number,
 ): VenueTimeSample | undefined {
-  if (date === null) return undefined;
+  const at = httpDateMs(date);
+  return at === undefined ? undefined : { sentAt, answeredAt, venueFrom: at, venueTo: at + 1000 };
+}
+
+/**
+ * An answer's `Date` header in ms since the epoch (the start of its second), or undefined when
+ * absent or not an IMF-fixdate.
+ *
+ * @example
+ * ```ts
+ * httpDateMs('Thu, 01 Jan 2026 00:00:05 GMT') // 1767225605000
+ * ```
+ */
+export function httpDateMs(date: string | null | undefined): number | undefined {
+  if (date === null || date === undefined) return undefined;
   // Only the one format RFC 9110 says a sender generates: Date.parse would also take forms it
   // would read in local time, or half-read.
   if (!IMF_FIXDATE.test(date)) return undefined;
   const at = Date.parse(date);
-  if (!Number.isFinite(at)) return undefined;
-  return { sentAt, answeredAt, venueFrom: at, venueTo: at + 1000 };
+  return Number.isFinite(at) ? at : undefined;
 }
 
 /** A sample from a new order's `createdAt` (ISO 8601, ms): the venue's time when it placed it. */

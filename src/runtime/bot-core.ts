@@ -7,6 +7,7 @@ import type { Market } from '../domain/index.ts';
 import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import type { OrderJournal } from '../execution/journal.ts';
 import type { RateBudget } from '../execution/rate-budget/rate-budget.ts';
+import { pauseAllSendersMs } from '../execution/retry-policy.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Poller } from '../market/poller.ts';
 import { accountCapitalOf } from '../stack/account-capital.ts';
@@ -106,15 +107,6 @@ export async function openBotCore(options: BotCoreOptions): Promise<BotCore> {
     log: log.child({ part: 'clock' }),
   });
   options.onClock?.(venueClock);
-  const connection = (baseUrl: string): VenueConnection => ({
-    baseUrl,
-    timeoutMs: config.venue.timeoutMs,
-    timing: venueClock.probe,
-    ...(options.fetchImpl === undefined ? {} : { fetchImpl: options.fetchImpl }),
-    ...(time.startTimer === undefined ? {} : { startTimer: time.startTimer }),
-  });
-  const read = connection(options.venue.readUrl);
-  const write = connection(options.venue.writeUrl);
   const budget = await openRateBudget({
     config,
     writeUrl: options.venue.writeUrl,
@@ -124,6 +116,22 @@ export async function openBotCore(options: BotCoreOptions): Promise<BotCore> {
     log,
   });
   options.cleanup.push(() => budget.close());
+  const connection = (baseUrl: string): VenueConnection => ({
+    baseUrl,
+    timeoutMs: config.venue.timeoutMs,
+    timing: venueClock.probe,
+    now: time.now,
+    // A 429 to any request (a poll, a lookup, a registration, an order) pauses every sender of
+    // the account for its Retry-After: each takes its permit from this budget.
+    answeredError: (error) => {
+      const pauseMs = pauseAllSendersMs(error);
+      if (pauseMs !== undefined) budget.pause(pauseMs);
+    },
+    ...(options.fetchImpl === undefined ? {} : { fetchImpl: options.fetchImpl }),
+    ...(time.startTimer === undefined ? {} : { startTimer: time.startTimer }),
+  });
+  const read = connection(options.venue.readUrl);
+  const write = connection(options.venue.writeUrl);
   // Orders and lookups need the credentials registered below; the listing comes first.
   const late: { credentials?: CredentialManager } = {};
   const http = httpVenueClient({ read, write, credentials: lateCredentials(late) });

@@ -1,5 +1,6 @@
 import type { VenueTimeProbe } from '../../clock/venue-clock.ts';
 import type { VenueRequestOptions } from '../http/index.ts';
+import type { VenueError } from '../errors.ts';
 
 /** Where and how to reach one side (read or write) of the venue. */
 export interface VenueConnection {
@@ -15,6 +16,10 @@ export interface VenueConnection {
   readonly fetchImpl?: typeof fetch;
   /** Starts each request's timeout timer; default the real one (clock/timers.ts); the simulator injects its virtual clock's. */
   readonly startTimer?: (ms: number, onFire: () => void) => () => void;
+  /** The host's wall clock (a `Retry-After` date without a `Date` header); default the system's. */
+  readonly now?: () => number;
+  /** Told of each error answer the venue gave (a 429 pauses every sender: see `venueRequest`). */
+  readonly answeredError?: (error: VenueError) => void;
 }
 
 /** The request options every call on `connection` shares: where, how long, how much, on which fetch and timer. */
@@ -23,7 +28,15 @@ export function connectionOptions(
   signal: AbortSignal | undefined,
 ): Pick<
   VenueRequestOptions,
-  'baseUrl' | 'timeoutMs' | 'maxResponseBytes' | 'fetchImpl' | 'startTimer' | 'timing' | 'signal'
+  | 'baseUrl'
+  | 'timeoutMs'
+  | 'maxResponseBytes'
+  | 'fetchImpl'
+  | 'startTimer'
+  | 'timing'
+  | 'now'
+  | 'answeredError'
+  | 'signal'
 > {
   return {
     baseUrl: connection.baseUrl,
@@ -32,6 +45,8 @@ export function connectionOptions(
     fetchImpl: connection.fetchImpl,
     startTimer: connection.startTimer,
     timing: connection.timing,
+    now: connection.now,
+    answeredError: connection.answeredError,
     signal,
   };
 }

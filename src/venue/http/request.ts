@@ -5,8 +5,8 @@
 import { systemClock } from '../../clock/clock.ts';
 import { systemTimer } from '../../clock/timers.ts';
 import type { VenueTimeProbe } from '../../clock/venue-clock.ts';
-import { dateHeaderSample } from '../../clock/venue-time.ts';
-import { venueAbortedError, venueResponseTooLargeError } from '../errors.ts';
+import { dateHeaderSample, httpDateMs } from '../../clock/venue-time.ts';
+import { VenueError, venueAbortedError, venueResponseTooLargeError } from '../errors.ts';
 import { isSuccess, parseEnvelope } from './envelope.ts';
 import type { VenueEnvelope } from './envelope.ts';
 import { RequestAbort, type StartTimer } from './request-abort.ts';
@@ -53,8 +53,16 @@ export interface VenueRequestOptions {
    * is called first); default the real one (clock/timers.ts). The simulator runs it on virtual time.
    */
   startTimer?: StartTimer | undefined;
-  /** Clock for `Retry-After` dates; default the system's wall clock. */
-  now?: () => number;
+  /**
+   * The host's wall clock: what a `Retry-After` date is measured from when the answer has no
+   * `Date` header (with one, the venue's own time is); default the system's wall clock.
+   */
+  now?: (() => number) | undefined;
+  /**
+   * Told of each error answer the venue gave, before it is thrown: whatever request drew a 429,
+   * every sender of the account must wait out its `Retry-After` (the bot pauses its rate budget).
+   */
+  answeredError?: ((error: VenueError) => void) | undefined;
   /** Told what each answer's `Date` header says about the venue's clock (the skew check). */
   timing?: VenueTimeProbe | undefined;
 }
@@ -212,17 +220,25 @@ function toResponse(
   answer: RawAnswer,
 ): VenueResponse {
   const { response, sentAt, answeredAt } = answer;
-  const envelope = parseEnvelope(
-    response.status,
-    answer.text,
-    response.headers.get('content-type') ?? undefined,
-    {
-      endpoint: request.endpoint,
-      retryAfter: response.headers.get('retry-after'),
-      nowMs: (options.now ?? systemClock.now)(),
-      secrets: request.secrets,
-    },
-  );
+  let envelope: ReturnType<typeof parseEnvelope>;
+  try {
+    envelope = parseEnvelope(
+      response.status,
+      answer.text,
+      response.headers.get('content-type') ?? undefined,
+      {
+        endpoint: request.endpoint,
+        retryAfter: response.headers.get('retry-after'),
+        // A `Retry-After` date is the venue's time: measured against the answer's own `Date`, a
+        // host clock off the venue's neither shortens nor stretches the wait (RFC 9110 §10.2.3).
+        nowMs: httpDateMs(response.headers.get('date')) ?? (options.now ?? systemClock.now)(),
+        secrets: request.secrets,
+      },
+    );
+  } catch (error) {
+    if (error instanceof VenueError) options.answeredError?.(error);
+    throw error;
+  }
   return {
     body: envelope.body,
     message: envelope.message,

@@ -9,6 +9,7 @@ import { closedPortUrl, sendJson, sendText, startStubServer } from '../../helper
 import type { StubServer } from '../../helpers/stub-server.ts';
 
 const RETRY_DATE = 'Wed, 21 Oct 2015 07:28:00 GMT';
+const VENUE_DATE = 'Wed, 21 Oct 2015 07:27:55 GMT';
 const SECRETS = {
   'Service-Key': '0123456789abcdef0123456789abcdef',
   'Service-Secret': 'fedcba9876543210'.repeat(4),
@@ -50,8 +51,13 @@ beforeAll(async () => {
           'retry-after': '2',
         },
       ),
+    // The venue's Date 5 s before the Retry-After date.
     'POST /rate-limited-date': (_req, res) =>
-      sendText(res, 429, '', undefined, { 'retry-after': RETRY_DATE }),
+      sendText(res, 429, '', undefined, { 'retry-after': RETRY_DATE, date: VENUE_DATE }),
+    'POST /rate-limited-date-undated': (_req, res) => {
+      res.sendDate = false;
+      sendText(res, 429, '', undefined, { 'retry-after': RETRY_DATE });
+    },
     'POST /replayed': (_req, res) =>
       sendJson(res, 409, { body: null, message: 'signature already used', status: 409 }),
     'GET /never-ends': (_req, res) => {
@@ -256,10 +262,32 @@ describe('venueRequest: every bad answer becomes a typed VenueError', () => {
         "venueMessage": "too many requests",
       }
     `);
+    // Without a Date header, a Retry-After date is read against the host's clock.
     const now = (): number => Date.parse(RETRY_DATE) - 750;
-    const dated = await failure(options({ method: 'POST', path: '/rate-limited-date', now }));
-    expect(dated.code).toBe(ErrorCodes.VENUE_RATE_LIMITED);
-    expect(dated.retryAfterMs).toBe(750);
+    const undated = await failure(
+      options({ method: 'POST', path: '/rate-limited-date-undated', now }),
+    );
+    expect(undated.code).toBe(ErrorCodes.VENUE_RATE_LIMITED);
+    expect(undated.retryAfterMs).toBe(750);
+  });
+
+  it("reads a Retry-After date against the answer's own Date, not a host clock ahead or behind", async () => {
+    // The venue says: it is 07:27:55, come back at 07:28:00. A host clock 2 minutes ahead read
+    // that as "no wait"; one 2 minutes behind as 2 minutes 5 s.
+    for (const offsetMs of [120_000, -120_000, 0]) {
+      const now = (): number => Date.parse(VENUE_DATE) + offsetMs;
+      const dated = await failure(options({ method: 'POST', path: '/rate-limited-date', now }));
+      expect({ offsetMs, wait: dated.retryAfterMs }).toEqual({ offsetMs, wait: 5_000 });
+    }
+  });
+
+  it('tells the caller of each error answer before it throws (a 429 pauses every sender)', async () => {
+    const told: (number | undefined)[] = [];
+    const answeredError = (error: VenueError): void => void told.push(error.status);
+    await failure(options({ method: 'POST', path: '/rate-limited', answeredError }));
+    await failure(options({ method: 'POST', path: '/replayed', body: '{}', answeredError }));
+    await venueRequest(options({ method: 'GET', path: '/ok', answeredError }));
+    expect(told).toEqual([429, 409]);
   });
 
   it('409 signature already used', async () => {
