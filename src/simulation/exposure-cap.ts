@@ -3,6 +3,7 @@ import type { OrderJournal } from '../execution/journal.ts';
 import type { OrderRecord } from '../execution/order-record.ts';
 import { absX18, notionalExceeds, X18_SCALE as X18 } from '../money/index.ts';
 import type { SimEngine, SimOrder, SimPosition } from '../sim/index.ts';
+import { checkDailyLoss, journaledBy, type DayBaselines } from './daily-loss.ts';
 import type { ViolationLog } from './invariants.ts';
 import { marketInMessage } from './sim-mix.ts';
 import { POSITION_CAP } from './sim-setup.ts';
@@ -92,7 +93,7 @@ export function checkExposureCap(
   }
 }
 
-/** What {@link checkJournaledOrders} reads. */
+/** What {@link checkJournalWrite} reads. */
 export interface JournaledContext {
   readonly journal: OrderJournal;
   readonly engine: SimEngine;
@@ -101,18 +102,24 @@ export interface JournaledContext {
   readonly venueNow: number;
   /** The markets the bot trades, for the message (`marketInMessage`). */
   readonly marketIds: readonly number[];
+  /** Each day's loss baseline over the schedule's processes. */
+  readonly days: DayBaselines;
   readonly violations: ViolationLog;
 }
 
 /**
- * I3 for each order as the bot journals it (it has checked it against the cap just before,
- * seeing the rows journaled earlier, not later ones): {@link checkExposureCap} on the venue's
- * record and the journal now.
+ * I3 at each journal write of the running bot: for each order it journals (it has checked it
+ * against the cap just before, seeing the rows journaled earlier, not later ones),
+ * {@link checkExposureCap} on the venue's record and the journal now; and the daily loss limit
+ * ({@link checkDailyLoss}).
  */
-export function checkJournaledOrders(
-  records: readonly OrderRecord[],
+export function checkJournalWrite(
+  method: string,
+  result: unknown,
   context: JournaledContext,
 ): void {
+  checkDailyLoss(method, result, context.journal, context.days, context.violations);
+  const records = journaledBy(method, result);
   if (records.length === 0) return;
   const { engine, accountId } = context;
   const unresolved = context.journal.inStates(UNFINISHED_STATES);
@@ -130,10 +137,4 @@ export function checkJournaledOrders(
       marketInMessage(context.marketIds, order.marketId),
       context.violations,
     );
-}
-
-/** The rows a journal write added: those of `insertPendingMany` or `insertPending`, else none. */
-export function journaledBy(method: string, result: unknown): readonly OrderRecord[] {
-  if (method === 'insertPendingMany') return result as OrderRecord[];
-  return method === 'insertPending' ? [result as OrderRecord] : [];
 }

@@ -64,6 +64,21 @@ export interface RestartCrash {
   readonly atWrite?: number;
 }
 
+/**
+ * The venue's rate limiter refuses every request with 429 from `from` to `to` (another client of
+ * the account spent its budget, or the venue cut it), and says how long to wait:
+ * - `seconds`: `Retry-After` the seconds left (rounded up);
+ * - `date`: `Retry-After` the end as an HTTP date, beside the answer's `Date` (the venue's clock);
+ * - `one`: `Retry-After: 1` throughout (a limiter that refuses again after each wait);
+ * - `bare`: no `Retry-After`.
+ */
+export interface RateLimitStorm extends Window {
+  readonly retryAfter: 'seconds' | 'date' | 'one' | 'bare';
+}
+
+/** The ways a {@link RateLimitStorm} tells the wait. */
+export const STORM_KINDS = ['seconds', 'date', 'one', 'bare'] as const;
+
 /** The venue turns a market off (`IsActive` false: it takes no order, nothing rests fills). */
 export interface MarketOff extends Window {
   readonly marketId: number;
@@ -88,6 +103,7 @@ export interface FaultPlan {
   readonly restartCrash?: RestartCrash;
   readonly clock?: ClockFault;
   readonly disk?: DiskFault;
+  readonly storms: readonly RateLimitStorm[];
   /** Venue faults (a mix with `venueFaults`; none otherwise). */
   readonly marketsOff: readonly MarketOff[];
   readonly jumps: readonly PriceJump[];
@@ -105,6 +121,7 @@ export interface FaultChoices {
   readonly crashAtWrite?: number | 'none';
   readonly disk?: DiskFault | 'none';
   readonly restartCrash?: RestartCrash | 'none';
+  readonly storm?: RateLimitStorm | 'none';
   /**
    * The venue's faults: `'none'`, none even in a mix that has them (a schedule found before they
    * were); or exactly these, in any mix.
@@ -127,6 +144,8 @@ const MIX = {
   answersLost: 400,
   /** A second crash, of the process started after the first, 0-10 s after its boot. */
   restartCrash: 300,
+  /** A 429 storm of 3-20 s. */
+  storm: 500,
 } as const;
 /** How often each venue fault is drawn (a mix with venue faults), per thousand schedules. */
 const VENUE_MIX = { marketOff: 500, jumps: 600, revocation: 400 } as const;
@@ -137,7 +156,7 @@ export interface PlanInput {
   readonly plan: SimRandom;
   /** The stream of the faults added since (clock, journal damage, disk). */
   readonly more: SimRandom;
-  /** The stream of the faults added after those (one-way partitions, the restart's crash). */
+  /** The stream of the faults added after those (one-way partitions, the restart's crash, 429 storms). */
   readonly extra: SimRandom;
   /** Faults happen before this (virtual ms); healing follows. */
   readonly faultsUntil: number;
@@ -185,6 +204,7 @@ export function planFaults(input: PlanInput): FaultPlan {
         }
       : undefined,
   );
+  const storm = chosen(choices.storm, () => drawStorm(extra, faultsUntil));
   const clock = chosen(choices.clock, () => drawClock(more, faultsUntil));
   const disk = chosen(choices.disk, () => drawDisk(more, faultsUntil));
   const venue =
@@ -199,6 +219,7 @@ export function planFaults(input: PlanInput): FaultPlan {
     marketsOff: venue?.marketsOff ?? [],
     jumps: venue?.jumps ?? [],
     revocations: venue?.revocations ?? [],
+    storms: storm === undefined ? [] : [storm],
     ...(restartCrash === undefined ? {} : { restartCrash }),
     ...(clock === undefined ? {} : { clock }),
     ...(disk === undefined ? {} : { disk }),
@@ -228,6 +249,13 @@ function drawClock(random: SimRandom, faultsUntil: number): ClockFault | undefin
         : random.int(60_000, 10 * 60_000);
   const offsetMs = random.chance(500) ? magnitude : -magnitude;
   return { kind, from, to: Math.max(to, from + 1), offsetMs };
+}
+
+function drawStorm(random: SimRandom, faultsUntil: number): RateLimitStorm | undefined {
+  if (!random.chance(MIX.storm)) return undefined;
+  const from = random.int(10_000, Math.max(10_001, faultsUntil - 30_000));
+  const to = Math.min(from + random.int(3_000, 20_000), faultsUntil);
+  return { from, to, retryAfter: STORM_KINDS[random.int(0, STORM_KINDS.length - 1)]! };
 }
 
 function drawDisk(random: SimRandom, faultsUntil: number): DiskFault | undefined {
@@ -283,6 +311,29 @@ export function partitionAt(plan: FaultPlan, at: number): 'both' | 'answers' | u
   return found;
 }
 
+/** The 429 storm running at `at`, if any. */
+export function stormAt(plan: FaultPlan, at: number): RateLimitStorm | undefined {
+  return plan.storms.find((storm) => at >= storm.from && at < storm.to);
+}
+
+/** What the network reads of the plan as virtual time (`now`, ms) passes. */
+export function onTheWire(
+  plan: FaultPlan,
+  now: () => number,
+): {
+  /** Partitioned both ways: every request is lost on its way. */
+  readonly partitioned: () => boolean;
+  /** Partitioned either way: every answer is lost on its way back. */
+  readonly answersLost: () => boolean;
+  readonly storm: () => RateLimitStorm | undefined;
+} {
+  return {
+    partitioned: () => partitionAt(plan, now()) === 'both',
+    answersLost: () => partitionAt(plan, now()) !== undefined,
+    storm: () => stormAt(plan, now()),
+  };
+}
+
 /** Whether `at` falls in one of `windows`. */
 export function within(windows: readonly Window[], at: number): boolean {
   return windows.some((w) => at >= w.from && at < w.to);
@@ -320,6 +371,8 @@ export function faultNames(plan: FaultPlan): string[] {
   if (plan.clock !== undefined) names.push(clockName(plan.clock));
   if (plan.disk !== undefined)
     names.push(`disk-${plan.disk.kind} ${seconds(plan.disk.from)}-${seconds(plan.disk.to)}`);
+  for (const storm of plan.storms)
+    names.push(`429-storm ${storm.retryAfter} ${seconds(storm.from)}-${seconds(storm.to)}`);
   for (const off of plan.marketsOff)
     names.push(`market-${off.marketId}-off ${seconds(off.from)}-${seconds(off.to)}`);
   for (const revocation of plan.revocations) names.push(`revoke ${seconds(revocation.at)}`);

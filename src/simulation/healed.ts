@@ -1,6 +1,9 @@
 import type { CredentialManager } from '../account/credential-manager.ts';
 import type { InProcessPaperVenue } from '../paper/index.ts';
 import { checkConverged, type ConvergedInput } from './converged.ts';
+import type { OrderJournal } from '../execution/journal.ts';
+import { markPriceX18 } from '../market/mark-price.ts';
+import { mayHaveReachedLimit, type DayBaselines } from './daily-loss.ts';
 import type { ViolationLog } from './invariants.ts';
 import type { AcceptedOrder } from './venue-watch.ts';
 
@@ -17,6 +20,12 @@ export interface HealedInput {
   readonly accepted: ReadonlyMap<string, AcceptedOrder>;
   /** The markets the bot trades: the venue must accept orders in each after the faults. */
   readonly marketIds: readonly number[];
+  /** The journal of the bot running at the end (its day's loss may excuse it from trading). */
+  readonly journal: OrderJournal | undefined;
+  /** The daily loss limit and the days' baselines over the schedule. */
+  readonly days: DayBaselines;
+  /** The venue's mark of a market now (its quote's mid): what an open position is worth. */
+  readonly markOf: (marketId: number) => bigint | undefined;
   /** Virtual ms at which the faults stopped. */
   readonly faultsUntil: number;
   /** Virtual ms now (the end of the schedule). */
@@ -91,7 +100,8 @@ export function checkRenewedWhileHealed(
  *   lookups stop); otherwise it just stopped trading, as it refuses to sign with credentials
  *   about to expire.
  * - "the bot trades until the schedule ends": the venue accepted orders of the bot in each of
- *   its markets since the faults stopped.
+ *   its markets since the faults stopped, unless its day's loss may have reached the daily loss
+ *   limit (daily-loss.ts): it then sends only reducing orders, maybe none.
  */
 export function checkHealed(input: HealedInput): void {
   const { bot, violations } = input;
@@ -108,7 +118,10 @@ export function checkHealed(input: HealedInput): void {
   for (const order of input.accepted.values())
     if (order.at >= input.faultsUntil) traded.add(order.marketId);
   const idle = input.marketIds.filter((marketId) => !traded.has(marketId));
-  if (idle.length > 0)
+  // Past the daily loss limit the bot sends only reducing orders: maybe none, rightly.
+  const stopped =
+    input.journal !== undefined && mayHaveReachedLimit(input.journal, input.days, input.markOf);
+  if (idle.length > 0 && !stopped)
     violations.violate(
       'starts',
       `the venue accepted no order of the bot${input.marketIds.length === 1 ? '' : ` in market ${idle.join(', ')}`} in the ${healedMs} ms after the faults stopped`,
@@ -116,7 +129,8 @@ export function checkHealed(input: HealedInput): void {
 }
 
 /** The checks at the end of a schedule: I4 ({@link checkConverged}), then {@link checkHealed}. */
-export function checkAtEnd(input: ConvergedInput & HealedInput): void {
+export function checkAtEnd(input: ConvergedInput & Omit<HealedInput, 'markOf'>): void {
   checkConverged(input);
-  checkHealed(input);
+  const { engine } = input.venue;
+  checkHealed({ ...input, markOf: (marketId) => markPriceX18(engine.quotes(marketId)[0]) });
 }

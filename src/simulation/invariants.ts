@@ -9,6 +9,8 @@ export const INVARIANTS = {
   positionCap:
     "I3 as the bot journals an order, the venue's position plus every order on its side that may still fill stays within the position cap (risk.maxPositionNotional) at the price the bot checked the order at; the filled position within it at entry prices",
 
+  dailyLoss:
+    "I3 the daily loss limit holds across restarts: a day's loss baseline, once stored, is never stored lower (that forgives the loss made since), and no order is journaled while the journal, read as a restarted bot reads it, holds no position and the day's loss (realized net of fees since the day's baseline) has reached risk.dailyLossLimit (only reducing orders may go out then, and from flat none reduces)",
   converges:
     "I4 after healing, every journaled order is resolved and matches the venue's record (state, filled amount, price, fee), and the bot's position in each market it trades equals the venue's",
   durable:
@@ -17,6 +19,8 @@ export const INVARIANTS = {
     "I6 no order reaches the venue with an expiry further from the venue's time than the longest validity the strategy asks plus the clock skew the bot allows (a host clock ahead must not make orders rest longer than asked)",
   refusesDamage:
     'I7 a bot restarted on a damaged journal (a lost WAL, a damaged page, a file cut short) refuses to start with QUANTA_JOURNAL_DAMAGED and places no order',
+  waitsRetryAfter:
+    "I8 the bot waits out every 429's Retry-After, whichever request drew it: nothing leaves the process that got it (no order, lookup, poll or registration) until the wait it asks has passed (the 429s of the simulated network: the simulated venue has no rate limit of its own)",
   starts:
     'the bot starts on a healthy network (no start-up refusal of its own state) and trades until the schedule ends (it never stops on its own, and after a healing phase of 2 minutes the venue has accepted orders of it in each market it trades since the faults stopped)',
 } as const;

@@ -11,7 +11,7 @@ import { checkAtEnd, checkRenewedWhileHealed } from './healed.ts';
 import {
   clockOffsetAt,
   faultNames,
-  partitionAt,
+  onTheWire,
   planFaults,
   within,
   type CrashFault,
@@ -26,7 +26,8 @@ import { crashJournal, putImage, type JournalImage } from './sim-journal-files.t
 import { DEFAULT_NETWORK_FAULTS, simFetch } from './sim-network.ts';
 import { marketIdsOf, marketInMessage } from './sim-mix.ts';
 import { checkPositionCap } from './position-cap.ts';
-import { checkJournaledOrders, journaledBy } from './exposure-cap.ts';
+import { DayBaselines } from './daily-loss.ts';
+import { checkJournalWrite } from './exposure-cap.ts';
 import { startPlannedFaults } from './planned-faults.ts';
 import { SimRandom, STREAMS } from './sim-random.ts';
 import { EPOCH_MS, keyFrom } from './sim-setup.ts';
@@ -69,6 +70,7 @@ export class ScheduleRun {
   #committed: CommittedJournal | undefined;
   /** When the bot first journaled each order's venue id (I4's fee rule). */
   readonly #known = new VenueIdsJournaled();
+  readonly #days: DayBaselines;
   networkFaults = 0;
   steps = 0;
 
@@ -84,6 +86,7 @@ export class ScheduleRun {
     this.#network = new SimRandom(options.seed, STREAMS.network);
     this.#journalPath = statePaths(config.state.dir, config.venue).journal;
     this.marketIds = marketIdsOf(setup.mix);
+    this.#days = new DayBaselines(setup.mix.dailyLossLimit);
     const venueFaults = {
       random: new SimRandom(options.seed, STREAMS.venue),
       marketIds: this.marketIds,
@@ -134,9 +137,8 @@ export class ScheduleRun {
 
   /** Runs the schedule to its end and checks what holds at the end. */
   async run(): Promise<void> {
-    const { mixName } = this.#setup;
     // The default mix's first event as it always was (its traces are the ledger's).
-    if (mixName !== 'default') this.#event(`mix ${mixName}`);
+    if (this.#setup.mixName !== 'default') this.#event(`mix ${this.#setup.mixName}`);
     this.#event(`plan: ${faultNames(this.plan).join(', ') || 'network faults only'}`);
     this.#startPlannedFaults();
     this.boot(1);
@@ -144,6 +146,7 @@ export class ScheduleRun {
     checkAtEnd({
       bot: this.current?.bot,
       journal: this.current?.journal,
+      days: this.#days,
       venue: this.venue,
       accountId: this.#setup.accountId,
       marketIds: this.marketIds,
@@ -241,8 +244,7 @@ export class ScheduleRun {
         return bot.run(new AbortController().signal);
       })
       .then(() => {
-        // Nothing asks a simulated bot to stop (its signal never aborts): one that returns
-        // stopped trading on its own, and nothing else would report it.
+        // Nothing asks a simulated bot to stop: one that returns stopped trading on its own.
         if (this.current === process)
           this.violations.violate('starts', `process ${pid} stopped trading on its own`);
       })
@@ -267,12 +269,13 @@ export class ScheduleRun {
       hold: (work) => this.scheduler.hold(work),
       random: this.#network,
       faulty: () => this.scheduler.monotonic() < this.durationMs - this.healMs,
-      partitioned: () => partitionAt(this.plan, this.scheduler.monotonic()) === 'both',
-      answersLost: () => partitionAt(this.plan, this.scheduler.monotonic()) !== undefined,
+      ...onTheWire(this.plan, () => this.scheduler.monotonic()),
+      venueNow: this.venueNow,
       faults: this.#setup.options.faults ?? DEFAULT_NETWORK_FAULTS,
       sending: (request) => this.watch.sending(request, process),
       delivered: (delivery) => this.watch.delivered(delivery),
       answered: (delivery) => this.watch.answered(delivery, process),
+      toldToWait: (untilMs) => this.watch.toldToWait(untilMs, process),
       fault: (what, path) => {
         this.networkFaults += 1;
         this.#event(`fault ${what} ${path}`);
@@ -310,10 +313,7 @@ export class ScheduleRun {
     });
   }
 
-  /**
-   * A process stopped because its journal could not be written (the bot stops rather than trade
-   * without its journal): it exits, and is started again a little later, as a supervisor would.
-   */
+  /** A process stopped on a journal it could not write: it exits; a supervisor restarts it. */
   #exited(process: SimProcess, code: string): void {
     this.#event(`process ${process.pid} exited: ${code}`);
     this.crash({ at: this.scheduler.monotonic() }, false);
@@ -323,13 +323,14 @@ export class ScheduleRun {
   #wrote(process: SimProcess, method: string, result: unknown): void {
     if (method === 'recordOutcome') this.#known.saw(result as OrderRecord, this.venueNow());
     if (process === this.current && process.journal !== undefined) {
-      checkJournaledOrders(journaledBy(method, result), {
+      checkJournalWrite(method, result, {
         journal: process.journal,
         engine: this.venue.engine,
         accountId: this.#setup.accountId,
         accepted: (signature) => this.watch.accepted.has(signature),
         venueNow: this.venueNow(),
         marketIds: this.marketIds,
+        days: this.#days,
         violations: this.violations,
       });
     }

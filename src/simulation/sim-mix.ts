@@ -19,7 +19,16 @@ export interface SimMix {
   readonly venueFaults: boolean;
   /** The venue's notional per synthetic book level; undefined: the paper venue's default. */
   readonly levelNotional: string | undefined;
+  /**
+   * The simulated bot's `risk.dailyLossLimit`, in quote units: low enough that some schedules
+   * reach it (the bot then sends only reducing orders), so the limit is met across crashes
+   * (daily-loss.ts).
+   */
+  readonly dailyLossLimit: bigint;
 }
+
+/** The `full` mix's daily loss limit (its thin books cost more than the default mix's). */
+const FULL_LOSS_LIMIT = 300n;
 
 /** Every mix, by name. */
 export const SIM_MIXES = {
@@ -36,6 +45,7 @@ export const SIM_MIXES = {
     exits: false,
     venueFaults: true,
     levelNotional: undefined,
+    dailyLossLimit: 100n,
   },
   /**
    * What the default mix leaves out: ETH-USD (maker fee = taker fee) and SOL-USD (maker 2 bp,
@@ -53,6 +63,7 @@ export const SIM_MIXES = {
     exits: true,
     venueFaults: true,
     levelNotional: '400',
+    dailyLossLimit: FULL_LOSS_LIMIT,
   },
 } as const satisfies Readonly<Record<string, SimMix>>;
 

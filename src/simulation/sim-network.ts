@@ -1,7 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { InProcessAnswer, InProcessPaperVenue } from '../paper/index.ts';
+import type { RateLimitStorm } from './fault-plan.ts';
 import type { ProcessTime } from './scheduler.ts';
+import { rateLimitAnswer, type RateLimitAnswer, type RetryAfterAsks } from './sim-rate-limit.ts';
 import type { SimRandom } from './sim-random.ts';
+import { lowerHeaders, pathAndSearch } from './sim-request.ts';
 import { SimResponse } from './sim-response.ts';
 
 /**
@@ -99,6 +102,10 @@ export interface SimNetworkOptions {
   readonly partitioned: () => boolean;
   /** Whether every answer is lost on its way back now (a partition either way). */
   readonly answersLost: () => boolean;
+  /** The 429 storm running now, if any: every request that gets through is refused 429. */
+  readonly storm: () => RateLimitStorm | undefined;
+  /** The venue's wall clock (a 429's `Date` and `Retry-After` dates). */
+  readonly venueNow: () => number;
   readonly faults: NetworkFaults;
   /**
    * Told about each request as the sender lets it go, in the sender's own turn: what the sender
@@ -110,48 +117,13 @@ export interface SimNetworkOptions {
   readonly delivered: (delivery: Delivery) => void;
   /** Told about each answer of the venue's that reached the sender as the venue gave it. */
   readonly answered?: (delivery: Delivery) => void;
+  /**
+   * Told, as the sender gets a 429 with a `Retry-After`, until when it asks the sender to wait
+   * (virtual ms since the schedule began).
+   */
+  readonly toldToWait?: (untilMs: number) => void;
   /** Told about each fault, for the trace. */
   readonly fault: (what: string, path: string) => void;
-}
-
-function lowerHeaders(init: RequestInit | undefined): IncomingHttpHeaders {
-  const given = init?.headers;
-  const headers: IncomingHttpHeaders = {};
-  if (given !== undefined && !(given instanceof Headers) && !Array.isArray(given)) {
-    // A plain record (what venue/http/request.ts sends, names and values checked there):
-    // names lowercased, in Headers' order (sorted), as `new Headers(...)` gives them, without
-    // building one; anything Headers would change otherwise (a name twice, a value to trim)
-    // goes through Headers.
-    const entries = Object.entries(given as Record<string, string>).map(
-      ([name, value]): [string, string] => [name.toLowerCase(), value],
-    );
-    const names = new Set(entries.map(([name]) => name));
-    if (names.size === entries.length && entries.every(([, value]) => value === value.trim())) {
-      entries.sort(([a], [b]) => (a < b ? -1 : 1));
-      for (const [name, value] of entries) headers[name] = value;
-      return headers;
-    }
-  }
-  new Headers(given).forEach((value, name) => {
-    headers[name] = value;
-  });
-  return headers;
-}
-
-/** The path and query of an absolute URL, as `new URL` splits them. */
-function pathAndSearch(input: string | URL | Request): { path: string; search: string } {
-  const href = input instanceof Request ? input.url : String(input);
-  // venue/http/request.ts sends `URL.href`s: already normalized, nothing after a `#`.
-  const origin = /^https?:\/\/[^/?#]*/.exec(href);
-  if (origin !== null && !href.includes('#')) {
-    const rest = href.slice(origin[0].length);
-    const at = rest.indexOf('?');
-    const path = at === -1 ? rest : rest.slice(0, at);
-    if (path.startsWith('/') && !/[%\\]|\/\.\.?(\/|$)/.test(path))
-      return { path, search: at === -1 || at === rest.length - 1 ? '' : rest.slice(at) };
-  }
-  const url = new URL(href);
-  return { path: url.pathname, search: url.search };
 }
 
 function abortError(signal: AbortSignal | null | undefined): Error {
@@ -252,10 +224,19 @@ class Exchange {
     );
   }
 
-  /** Hands the sender `response` after a delay; `intact`: the venue's own answer it carries. */
-  #answer(response: () => Response, intact?: InProcessAnswer): void {
+  /**
+   * Hands the sender `response` after a delay; `intact`: the venue's own answer it carries;
+   * `asks`: the wait a 429's `Retry-After` asks.
+   */
+  #answer(response: () => Response, intact?: InProcessAnswer, asks?: RetryAfterAsks): void {
     this.#later(this.#delay(), () =>
       this.#finish(() => {
+        if (asks !== undefined) {
+          const now = this.#options.time.monotonic();
+          const { venueNow } = this.#options;
+          const waitMs = 'afterMs' in asks ? asks.afterMs : asks.untilVenueMs - venueNow();
+          this.#options.toldToWait?.(now + waitMs);
+        }
         if (intact !== undefined) {
           const { method, path, headers, body, sentAt, sentVirtualMs } = this.#sent;
           this.#options.answered?.({
@@ -277,6 +258,13 @@ class Exchange {
   #toVenue(): void {
     const { faults, random } = this.#options;
     if (this.#options.partitioned()) return this.#lost('partition');
+    const storm = this.#options.storm();
+    if (storm !== undefined) {
+      this.#fault('429-storm');
+      return this.#rateLimited(
+        rateLimitAnswer({ storm }, this.#options.time.monotonic(), this.#options.venueNow()),
+      );
+    }
     if (this.#chance(faults.dropBefore)) return this.#lost('drop-before');
     if (this.#chance(faults.hangBefore)) return this.#fault('hang-before');
     if (this.#chance(faults.lateBefore)) {
@@ -287,10 +275,9 @@ class Exchange {
     if (this.#chance(faults.rateLimited)) {
       const bare = random.chance(faults.rateLimitedBare);
       this.#fault(bare ? '429-bare' : '429');
-      const text = JSON.stringify({ body: null, message: 'rate limited', status: 429 });
-      const extra: Record<string, string> = bare ? {} : { 'retry-after': '1' };
-      const headers = { 'content-type': 'application/json', ...extra };
-      return this.#refusedOnTheWay(() => new Response(text, { status: 429, headers }));
+      return this.#rateLimited(
+        rateLimitAnswer({ bare }, this.#options.time.monotonic(), this.#options.venueNow()),
+      );
     }
     if (this.#chance(faults.serverErrorBefore)) {
       this.#fault('503-before');
@@ -301,9 +288,15 @@ class Exchange {
   }
 
   /** A refusal on the way (a proxy's 429 or 503) goes back as any answer: a partition loses it. */
-  #refusedOnTheWay(response: () => Response): void {
+  #refusedOnTheWay(response: () => Response, asks?: RetryAfterAsks): void {
     if (this.#options.answersLost()) return this.#lost('partition-after');
-    this.#answer(response);
+    this.#answer(response, undefined, asks);
+  }
+
+  /** The venue's limiter refused the request (it never reached the venue). */
+  #rateLimited({ headers, asks }: RateLimitAnswer): void {
+    const text = JSON.stringify({ body: null, message: 'rate limited', status: 429 });
+    this.#refusedOnTheWay(() => new Response(text, { status: 429, headers }), asks);
   }
 
   /** At the venue's door: a partition that began while the request was on its way stops it. */

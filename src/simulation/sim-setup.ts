@@ -67,6 +67,7 @@ export function simConfig(dir: string, seed: number, mix: SimMix = SIM_MIXES.def
     risk: {
       maxOrderNotional: '1500',
       maxPositionNotional: String(POSITION_CAP),
+      dailyLossLimit: String(mix.dailyLossLimit),
       capital: SIM_BALANCE,
     },
     log: { level: 'silent' },

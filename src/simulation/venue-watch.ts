@@ -81,6 +81,8 @@ export class VenueWatch {
    * next one, but a crash (or a full disk) can come before it is written.
    */
   readonly #refusedTo = new Map<number, Map<string, string>>();
+  /** By process: the last 429's `Retry-After` it was told, and when (virtual ms). */
+  readonly #toldToWait = new Map<number, { readonly at: number; readonly until: number }>();
 
   constructor(options: VenueWatchOptions) {
     this.#options = options;
@@ -132,9 +134,28 @@ export class VenueWatch {
     return String(delivery.headers[this.#options.signerHeader] ?? '').toLowerCase();
   }
 
+  /**
+   * `sender` got a 429 whose `Retry-After` asks it to wait until `untilMs` (virtual) (I8): it
+   * sends nothing until then. A request it had let go before is not its to stop.
+   */
+  toldToWait(untilMs: number, sender: Sender): void {
+    const told = this.#toldToWait.get(sender.pid);
+    // A 429 asking less than a wait already running changes nothing (nor when that wait began).
+    if (told !== undefined && told.until >= untilMs) return;
+    this.#toldToWait.set(sender.pid, { at: this.#options.at(), until: untilMs });
+  }
+
   /** Told about each request as `sender` lets it go (see the class doc). */
   sending(request: Outgoing, sender: Sender): void {
     const { violations } = this.#options;
+    const told = this.#toldToWait.get(sender.pid);
+    // A request let go in the same virtual ms as the 429 reached the process may have been under
+    // way already (its permit granted before the bot read the answer): only later ones count.
+    if (told !== undefined && request.sentVirtualMs > told.at && request.sentVirtualMs < told.until)
+      violations.violate(
+        'waitsRetryAfter',
+        `${request.method} ${request.path} left process ${sender.pid} at ${request.sentVirtualMs} ms, though a 429 it got at ${told.at} ms asked it to wait until ${told.until} ms`,
+      );
     const signer = this.#signerOf(request);
     const refused = this.#refusedOf(sender.pid);
     const how = signer === '' ? undefined : refused.get(signer);

@@ -160,24 +160,31 @@ export class RiskEngine {
     this.#options.store.set(BASELINE_KEY, `${day} ${this.#realizedAtDayStart}`);
   }
 
-  /**
-   * The stored day and baseline. Earlier versions wrote them as two keys; a journal that has
-   * both forms (a version rolled back and forward again) gives the later day, and on the same
-   * day the higher baseline (the one that counts more loss).
-   */
+  /** The stored day and baseline ({@link readDayBaseline}). */
   #storedBaseline(): StoredBaseline | undefined {
-    const { store } = this.#options;
-    const [day, realized] = store.get(BASELINE_KEY)?.split(' ') ?? [];
-    const one = storedBaseline(day, realized);
-    const two = storedBaseline(store.get('day'), store.get('realizedAtDayStartX18'));
-    if (one === undefined || two === undefined) return one ?? two;
-    if (one.day !== two.day) return one.day > two.day ? one : two;
-    return one.realizedX18 >= two.realizedX18 ? one : two;
+    return readDayBaseline((key) => this.#options.store.get(key));
   }
 }
 
+/**
+ * The day and baseline the risk store holds (`get`: the store's read), as the risk engine reads
+ * them when it starts. Earlier versions wrote them as two keys; a journal that has both forms (a
+ * version rolled back and forward again) gives the later day, and on the same day the higher
+ * baseline (the one that counts more loss).
+ */
+export function readDayBaseline(
+  get: (key: string) => string | undefined,
+): StoredBaseline | undefined {
+  const [day, realized] = get(BASELINE_KEY)?.split(' ') ?? [];
+  const one = storedBaseline(day, realized);
+  const two = storedBaseline(get('day'), get('realizedAtDayStartX18'));
+  if (one === undefined || two === undefined) return one ?? two;
+  if (one.day !== two.day) return one.day > two.day ? one : two;
+  return one.realizedX18 >= two.realizedX18 ? one : two;
+}
+
 /** A UTC day's start (ms) and the realized PnL (x18) its daily loss counts from. */
-interface StoredBaseline {
+export interface StoredBaseline {
   readonly day: number;
   readonly realizedX18: bigint;
 }

@@ -90,7 +90,12 @@ export class LocalRateBudget implements RateBudget {
   }
 
   tryTake(_kind: 'poll', count: number): Promise<Permit[] | undefined> {
-    if (this.#options.countPolls === false) return Promise.resolve(freePermits(count));
+    if (this.#options.countPolls === false) {
+      // Uncounted polls still keep a 429's pause: the venue asked every request to wait.
+      if (this.#options.now() >= this.#pausedUntil) return Promise.resolve(freePermits(count));
+      this.#skippedPolls += 1;
+      return Promise.resolve(undefined);
+    }
     // Orders (and lookups) first: a poll never takes a slot someone waits for, only the
     // reserved ones then (orders cannot take those).
     const free = this.#free();

@@ -145,8 +145,10 @@ export class RedisRateBudget implements RateBudget {
   }
 
   async tryTake(kind: 'poll', count: number): Promise<Permit[] | undefined> {
-    if (this.#options.countPolls === false) return freePermits(count);
     const now = this.#options.now();
+    // Uncounted polls still keep a 429's pause: the venue asked every request to wait.
+    if (this.#options.countPolls === false)
+      return now < this.#pausedUntil ? this.#skipped() : freePermits(count);
     if (this.#stop.signal.aborted || this.#waiters.size > 0 || now < this.#pausedUntil) {
       return this.#skipped();
     }

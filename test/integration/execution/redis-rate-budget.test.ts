@@ -188,6 +188,21 @@ describe('RedisRateBudget', () => {
       ...more,
     });
 
+  it("uncounted polls (countPolls: false) are skipped during a 429's pause, and go on after it", async () => {
+    let now = 1_000_000;
+    const budget = await open('uncounted', silentLogger, { countPolls: false, now: () => now });
+    try {
+      expect(await budget.tryTake('poll', 2)).toHaveLength(2);
+      budget.pause(2000);
+      expect(await budget.tryTake('poll', 2)).toBeUndefined();
+      expect(budget.status().skippedPolls).toBe(1);
+      now += 2000;
+      expect(await budget.tryTake('poll', 2)).toHaveLength(2);
+    } finally {
+      await budget.close();
+    }
+  });
+
   it('a process that falls back holding less than its share waits until the shared slots have freed', async () => {
     // Its own Redis (this test kills it) and an injected clock for the budgets and the scripts.
     const own = await startRedisServer();

@@ -18,6 +18,7 @@ const KEPT: readonly InvariantName[] = [
   'durable',
   'expiryHorizon',
   'refusesDamage',
+  'waitsRetryAfter',
   'starts',
 ];
 
@@ -26,7 +27,7 @@ async function traced(choices: NonNullable<ScheduleOptions['choices']>, seed: nu
   const result = await runSchedule({
     ...SHORT,
     seed,
-    choices: { venue: 'none', restartCrash: 'none', ...choices },
+    choices: { venue: 'none', restartCrash: 'none', storm: 'none', ...choices },
     onEvent: (e) => events.push(e),
   });
   const broken = result.violations.filter((v) => KEPT.includes(v.invariant));
@@ -60,6 +61,35 @@ it('a host clock stepped 3 minutes ahead mid-run: seen at once, no order rests l
   expect(orders.filter((at) => at >= clock.from + 2_000 && at < clock.to)).toEqual([]);
   expect(orders.filter((at) => at < clock.from).length).toBeGreaterThan(0);
 }, 60_000);
+
+it.each([
+  ['seconds', 'a Retry-After of the seconds left'],
+  ['date', 'a Retry-After date, read on a host clock 2 minutes ahead'],
+  ['one', 'Retry-After: 1 again and again'],
+  ['bare', 'no Retry-After'],
+] as const)(
+  'a 429 storm with %s (%s): nothing reaches the venue during it, every wait is kept, and the bot trades after',
+  async (retryAfter, _what) => {
+    const storm = { from: 30_000, to: 42_000, retryAfter } as const;
+    const clock =
+      retryAfter === 'date'
+        ? ({ kind: 'step', from: 20_000, to: 55_000, offsetMs: 120_000 } as const)
+        : ('none' as const);
+    const { result, events, broken } = await traced({ storm, clock, damage: 'none', disk: 'none' });
+    expect(broken).toEqual([]);
+    expect(result.faultNames).toContain(`429-storm ${retryAfter} 30.0 s-42.0 s`);
+    const refused = times(events, / fault 429-storm /);
+    expect(refused.length).toBeGreaterThan(0);
+    // The venue answers nothing of the bot's from a moment into the storm to its end (what is
+    // already on its way when it starts still lands, within the network's delay).
+    const answered = times(events, / (GET|POST) \/api\/v1\/[a-z/0-9]+ \d{3}$| order 0x/);
+    expect(answered.filter((at) => at >= storm.from + 1_000 && at < storm.to)).toEqual([]);
+    // A bare 429 asks nothing, so the bot keeps trying (paused 1 s each time): more refusals.
+    if (retryAfter === 'seconds') expect(refused.length).toBeLessThanOrEqual(3);
+    expect(times(events, / order 0x/).filter((at) => at >= storm.to).length).toBeGreaterThan(0);
+  },
+  60_000,
+);
 
 it.each([
   ['wal-lost', /its -wal file deleted/],

@@ -1,5 +1,5 @@
 /**
- * Issue 31: the simulator must be able to see defects. Each of twelve deliberate bugs is planted,
+ * Issue 31: the simulator must be able to see defects. Each of fifteen deliberate bugs is planted,
  * one at a time, in a copy of `src/` in a temp dir (exact text replacements that must match:
  * when the code they patch moves, this test fails instead of passing on a bug never planted),
  * and the simulator is run from that copy in a child process: first the seed that caught it when
@@ -18,8 +18,9 @@
  * none of seeds 1-10) and reduce-only dropped from the signed body 1 (in none of seeds 1-4);
  * and the poll loop ending at the first poll
  * without a snapshot 1 (the bot that stops on its own is reported at once; before that check,
- * only I4 saw it, in 34 of seeds 1-100). Production code carries no switch that would turn a bug
- * on.
+ * only I4 saw it, in 34 of seeds 1-100); only an order's 429 pausing the rate budget 1 (I8,
+ * since the 429 storms); a restart taking the day's loss baseline again 1 and the daily loss
+ * limit never checked 1 (the simulated bot has a limit since the daily loss check came). Production code carries no switch that would turn a bug on.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -228,6 +229,42 @@ const BUGS: readonly PlantedBug[] = [
         file: 'src/market/poller.ts',
         find: `      if (snapshot !== undefined) await onSnapshot(snapshot);\n`,
         replace: `      if (snapshot === undefined) return;\n      await onSnapshot(snapshot);\n`,
+      },
+    ],
+  },
+  {
+    name: "only an order's 429 pauses the rate budget: a lookup or a poll goes out inside a poll's Retry-After",
+    caughtBy: 1,
+    caughtAs: 'waitsRetryAfter',
+    patches: [
+      {
+        file: 'src/runtime/bot-core.ts',
+        find: `      if (pauseMs !== undefined) budget.pause(pauseMs);\n`,
+        replace: `      if (pauseMs !== undefined && pauseMs < 0) budget.pause(pauseMs);\n`,
+      },
+    ],
+  },
+  {
+    name: "a restart takes the day's loss baseline again: the loss made before the crash is forgiven",
+    caughtBy: 1,
+    caughtAs: 'dailyLoss',
+    patches: [
+      {
+        file: 'src/execution/pre-trade/risk.ts',
+        find: `        ? this.#storedBaseline()\n`,
+        replace: `        ? undefined\n`,
+      },
+    ],
+  },
+  {
+    name: 'the daily loss limit is never checked: opening orders go on past it',
+    caughtBy: 1,
+    caughtAs: 'dailyLoss',
+    patches: [
+      {
+        file: 'src/execution/pre-trade/checks.ts',
+        find: `    -context.dailyPnlX18 >= limits.dailyLossLimitX18\n`,
+        replace: `    -context.dailyPnlX18 >= limits.dailyLossLimitX18 &&\n    false\n`,
       },
     ],
   },

@@ -176,6 +176,16 @@ describe('LocalRateBudget', () => {
     expect(budget.status().skippedPolls).toBe(0);
   });
 
+  it("countPolls: false still skips polls during a 429's pause (they asked nothing of the budget)", async () => {
+    const time = fakeTime();
+    const budget = budgetOf(1, time, false);
+    budget.pause(2000);
+    expect(await budget.tryTake('poll', 2)).toBeUndefined();
+    expect(budget.status().skippedPolls).toBe(1);
+    await time.advanceTo(2000);
+    expect(await budget.tryTake('poll', 2)).toHaveLength(2);
+  });
+
   it('a 429 pause holds every taker until Retry-After, polls included', async () => {
     const time = fakeTime();
     const budget = budgetOf(5, time);

@@ -20,6 +20,7 @@ const PLAN: FaultPlan = {
   marketsOff: [],
   jumps: [],
   revocations: [],
+  storms: [],
 };
 
 function timing(plan: FaultPlan) {

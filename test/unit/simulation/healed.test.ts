@@ -14,6 +14,13 @@ import {
 } from '../../../src/simulation/healed.ts';
 import { ViolationLog } from '../../../src/simulation/invariants.ts';
 import { Trace } from '../../../src/simulation/trace.ts';
+import { RISK_SCOPE } from '../../../src/execution/executor.ts';
+import { OrderJournal } from '../../../src/execution/journal.ts';
+import { DayBaselines } from '../../../src/simulation/daily-loss.ts';
+import { newOrder } from '../../helpers/journal-orders.ts';
+import { SIM_MIXES } from '../../../src/simulation/sim-mix.ts';
+
+const DAILY_LOSS_LIMIT = SIM_MIXES.default.dailyLossLimit;
 import type { ActiveCredential } from '../../../src/account/credential-manager.ts';
 import type { CredentialCheck } from '../../../src/paper/credential-store.ts';
 import type { CredentialState } from '../../../src/account/credential-state.ts';
@@ -91,6 +98,8 @@ function run(
   marketIds: readonly number[] = [ETH],
   faultsUntil = FAULTS_UNTIL,
   refusedWaitMs?: number,
+  journal?: OrderJournal,
+  markOf: (marketId: number) => bigint | undefined = () => undefined,
 ): ViolationLog {
   const violations = new ViolationLog(7, new Trace(), () => END);
   const accepted = new Map(
@@ -106,6 +115,9 @@ function run(
     marketIds,
     faultsUntil,
     now: END,
+    journal,
+    days: new DayBaselines(DAILY_LOSS_LIMIT),
+    markOf,
     violations,
   });
   return violations;
@@ -174,6 +186,51 @@ it('counts a bot none of whose orders the venue accepted after the faults stoppe
   ).toEqual([]);
 });
 
+it('excuses a bot whose day may have lost the daily loss limit (flat, or at the venue marks), not one short of it', () => {
+  const X18 = 10n ** 18n;
+  const LIMIT_X18 = DAILY_LOSS_LIMIT * X18;
+  const idle = (journal: OrderJournal, mark?: bigint): string[] =>
+    run(
+      venueTaking(true),
+      [[ETH, 1_000]],
+      [ETH],
+      FAULTS_UNTIL,
+      undefined,
+      journal,
+      () => mark,
+    ).list.map((v) => v.invariant);
+  for (const [baselineX18, broken] of [
+    [0n, ['starts']],
+    // Realized at the day's start was the limit above the fills' cash now: flat, at the limit.
+    [LIMIT_X18, []],
+  ] as const) {
+    const journal = OrderJournal.open(':memory:');
+    journal.kvSet(RISK_SCOPE, 'dayBaseline', `${Date.UTC(2026, 0, 1)} ${baselineX18}`);
+    expect(idle(journal)).toEqual(broken);
+    journal.close();
+  }
+  // Long 1 ETH bought at 3000: at a mark of 2850 it has lost 150, past the limit (100) even
+  // with 1% of the notional (28.5) for the bot's older marks; at 2950 it has lost 50, and at
+  // 2925 75 (within 1% of the notional, 29.25, of the limit: excused); without a mark, nothing is
+  // known.
+  const journal = OrderJournal.open(':memory:');
+  journal.kvSet(RISK_SCOPE, 'dayBaseline', `${Date.UTC(2026, 0, 1)} 0`);
+  const [row] = journal.insertPendingMany([newOrder('0x01', { amountX18: X18 })], 1000);
+  journal.markAttempt(row!.id, 1001);
+  journal.recordOutcome(
+    row!.id,
+    { state: 'FILLED', filledX18: X18, avgFillPriceX18: 3000n * X18, feesX18: 0n, venueOrderId: 1 },
+    1002,
+  );
+  expect([2850n, 2950n, 2925n].map((mark) => idle(journal, mark * X18))).toEqual([
+    [],
+    ['starts'],
+    [],
+  ]);
+  expect(idle(journal)).toEqual(['starts']);
+  journal.close();
+});
+
 it('asks nothing of a healing phase shorter than FULL_HEALING_MS (a bot that trades may have no order yet, a refused key no successor)', () => {
   const shortHealing = END - FULL_HEALING_MS + 1;
   expect(run(venueTaking(false), [], [ETH], shortHealing).list).toEqual([]);
@@ -188,6 +245,9 @@ it('leaves a schedule that ended without a bot to I4 (converged.ts says so)', ()
     accepted: new Map(),
     marketIds: [ETH],
     faultsUntil: FAULTS_UNTIL,
+    journal: undefined,
+    days: new DayBaselines(DAILY_LOSS_LIMIT),
+    markOf: () => undefined,
     now: END,
     violations,
   });

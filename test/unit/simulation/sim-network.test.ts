@@ -16,10 +16,14 @@ import {
   type NetworkFaults,
 } from '../../../src/simulation/sim-network.ts';
 import { SimRandom } from '../../../src/simulation/sim-random.ts';
+import type { RateLimitStorm } from '../../../src/simulation/fault-plan.ts';
+import { parseRetryAfter } from '../../../src/venue/http/index.ts';
 import { MAX_EXPIRES_IN_MS } from '../../../src/simulation/sim-trader.ts';
 import { MAX_CLOCK_SKEW_MS } from '../../../src/clock/venue-clock.ts';
 
 const PID = 1;
+/** The venue's wall clock at virtual 0: 2026-01-01T00:00:00.250Z (a quarter into a second). */
+const VENUE_EPOCH_MS = Date.UTC(2026, 0, 1) + 250;
 const NONE: NetworkFaults = {
   ...Object.fromEntries(Object.keys(DEFAULT_NETWORK_FAULTS).map((name) => [name, 0])),
   maxDelayMs: 100,
@@ -39,6 +43,8 @@ interface Network {
   readonly partitionFrom?: number;
   /** Answers lost (one way) from this virtual ms on. */
   readonly answersLostFrom?: number;
+  /** A 429 storm. */
+  readonly storm?: RateLimitStorm;
 }
 
 function network({
@@ -46,11 +52,13 @@ function network({
   faultsUntil = Infinity,
   partitionFrom = Infinity,
   answersLostFrom = Infinity,
+  storm,
 }: Network = {}) {
   const scheduler = new VirtualScheduler();
   const arrivals: number[] = [];
   const faultsSeen: string[] = [];
   const sent: string[] = [];
+  const waits: number[] = [];
   const fetch = simFetch({
     venue: {
       answer: () => {
@@ -67,12 +75,18 @@ function network({
     faulty: () => scheduler.monotonic() < faultsUntil,
     partitioned: () => scheduler.monotonic() >= partitionFrom,
     answersLost: () => scheduler.monotonic() >= Math.min(partitionFrom, answersLostFrom),
+    storm: () =>
+      storm !== undefined && scheduler.monotonic() >= storm.from && scheduler.monotonic() < storm.to
+        ? storm
+        : undefined,
+    venueNow: () => VENUE_EPOCH_MS + scheduler.monotonic(),
+    toldToWait: (waitMs) => waits.push(waitMs),
     faults: { ...NONE, ...faults },
     sending: (request) => sent.push(request.path),
     delivered: () => undefined,
     fault: (what) => faultsSeen.push(what),
   });
-  return { scheduler, fetch, arrivals, faultsSeen, sent };
+  return { scheduler, fetch, arrivals, faultsSeen, sent, waits };
 }
 
 /** What became of a promise: 'pending' when it never settled. */
@@ -192,4 +206,50 @@ it("a one-way partition loses a proxy's refusal on the way back too", async () =
   expect(arrivals).toEqual([]);
   expect(faultsSeen).toEqual(['429', 'partition-after']);
   expect(result()).toBe('failed TypeError');
+});
+
+it('a 429 storm refuses every request before the venue, telling until when its Retry-After asks to wait', async () => {
+  const kinds = ['seconds', 'date', 'one', 'bare'] as const;
+  for (const retryAfter of kinds) {
+    const { scheduler, fetch, arrivals, faultsSeen, waits } = network({
+      storm: { from: 0, to: 4_300, retryAfter },
+    });
+    const answers: { response: Response; at: number }[] = [];
+    void fetch('http://venue.sim/api/v1/market').then((response) =>
+      answers.push({ response, at: scheduler.monotonic() }),
+    );
+    await scheduler.runUntil(1_000, () => undefined);
+    expect(arrivals).toEqual([]);
+    expect(faultsSeen).toEqual(['429-storm']);
+    const { response, at } = answers[0]!;
+    expect(response.status).toBe(429);
+    const header = response.headers.get('retry-after');
+    expect({ retryAfter, header: header !== null }).toEqual({
+      retryAfter,
+      header: retryAfter !== 'bare',
+    });
+    if (retryAfter === 'bare') {
+      expect(waits).toEqual([]);
+      continue;
+    }
+    // The storm's end on the venue's clock (2026-01-01T00:00:04.550Z) rounded up to a second.
+    const told = { seconds: at + 5_000, date: 4_750, one: at + 1_000 }[retryAfter];
+    expect(waits).toEqual([told]);
+    // A client that reads the date against the answer's own Date waits at least that long.
+    const date = response.headers.get('date');
+    expect(date === null).toBe(retryAfter !== 'date');
+    const asked = parseRetryAfter(header, date === null ? 0 : Date.parse(date))!;
+    expect(at + asked).toBeGreaterThanOrEqual(told);
+  }
+});
+
+it('no storm refuses a request once it is over', async () => {
+  const { scheduler, fetch, arrivals } = network({
+    storm: { from: 0, to: 100, retryAfter: 'one' },
+  });
+  await scheduler.runUntil(200, () => undefined);
+  const result = outcome(fetch('http://venue.sim/api/v1/market'));
+  await scheduler.runUntil(1_000, () => undefined);
+  expect(arrivals).toHaveLength(1);
+  expect(result()).toBe('answered 200');
 });
