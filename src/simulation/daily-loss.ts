@@ -114,8 +114,8 @@ export class DayBaselines {
   }
 
   /**
-   * The baseline `journal` holds now, raised to the highest seen for its day; `lowered`: the
-   * higher one it replaced, when the journal's is lower.
+   * The baseline `journal` holds now, raised to the highest seen for its day; `loweredFrom`: that
+   * higher one, when the journal's is lower.
    */
   read(journal: OrderJournal): (StoredBaseline & { readonly loweredFrom?: bigint }) | undefined {
     const stored = readDayBaseline((key) => journal.kvGet(RISK_SCOPE, key));

@@ -81,7 +81,7 @@ export class VenueWatch {
    * next one, but a crash (or a full disk) can come before it is written.
    */
   readonly #refusedTo = new Map<number, Map<string, string>>();
-  /** By process: the last 429's `Retry-After` it was told, and when (virtual ms). */
+  /** By process: until when the 429s it got ask it to wait, and when it was told so (virtual ms). */
   readonly #toldToWait = new Map<number, { readonly at: number; readonly until: number }>();
 
   constructor(options: VenueWatchOptions) {
