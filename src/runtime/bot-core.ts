@@ -239,13 +239,11 @@ export function tradingLoop(core: BotCore, trading: BotTrading, hooks: LoopHooks
     poller: trading.poller,
     session: hooks.session ?? trading.stack.session,
     onSnapshot: hooks.onSnapshot,
-    beforeTrading: credentialRenewal(
-      core.credentials,
-      config,
-      log,
-      hooks.renewalEnded,
-      time.startTimer,
-    ),
+    beforeTrading: credentialRenewal(core.credentials, config, log, {
+      onAttempt: hooks.renewalEnded,
+      startTimer: time.startTimer,
+      sleep: time.sleep,
+    }),
     afterTrading: hooks.afterTrading,
   });
 }

@@ -133,32 +133,70 @@ function credentialTimeoutMs(config: Config): number {
   return config.venue.timeoutMs * 3;
 }
 
+/** How long after a failed credential renewal it is tried again, whether or not a poll comes. */
+export const RENEWAL_RETRY_MS = 5_000;
+
+/** What {@link credentialRenewal} is told and runs on. */
+export interface CredentialRenewalOptions {
+  /** Told how each renewal attempt ended: undefined when it succeeded (readiness, alerts). */
+  readonly onAttempt?: ((error: unknown) => void) | undefined;
+  /** Starts the renewal's deadline timer; default the real one (clock/timers.ts); the simulator injects its virtual clock's. */
+  readonly startTimer?: StartTimer | undefined;
+  /** Waits {@link RENEWAL_RETRY_MS} after a failed renewal (the bot's sleep). */
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
 /**
  * Before a poll trades: renews the credentials when their renewal is due. A failed renewal is
- * logged and tried again next poll (the current key stays valid until its expiry).
+ * logged and tried again {@link RENEWAL_RETRY_MS} later, and at every poll meanwhile: polls back
+ * off after failures (up to `poll.maxBackoffMs`, 30 s by default), and a renewal left to them
+ * could let the credential expire after the network came back. Calls made while one renewal
+ * runs share it: two registrations never run at once.
  */
 export function credentialRenewal(
-  credentials: CredentialManager,
+  credentials: Pick<CredentialManager, 'renewalDue' | 'ensure'>,
   config: Config,
   log: Logger,
-  /** Told how each renewal attempt ended: undefined when it succeeded (readiness, alerts). */
-  onAttempt?: (error: unknown) => void,
-  /** Starts the renewal's deadline timer; default the real one (clock/timers.ts); the simulator injects its virtual clock's. */
-  startTimer?: StartTimer,
+  options: CredentialRenewalOptions,
 ): (signal: AbortSignal) => Promise<void> {
-  return async (signal) => {
-    if (!credentials.renewalDue()) return;
+  let running: Promise<void> | undefined;
+  let retrying = false;
+  const renew = async (signal: AbortSignal): Promise<void> => {
     try {
       await withDeadline(
         signal,
         credentialTimeoutMs(config),
         (bounded) => credentials.ensure(bounded),
-        startTimer,
+        options.startTimer,
       );
-      onAttempt?.(undefined);
+      options.onAttempt?.(undefined);
     } catch (error) {
-      log.error({ err: summarizeError(error) }, 'credential renewal failed; retrying next poll');
-      onAttempt?.(error);
+      log.error({ err: summarizeError(error) }, 'credential renewal failed; trying again soon');
+      options.onAttempt?.(error);
+      retryLater(signal);
     }
   };
+  const renewIfDue = (signal: AbortSignal): Promise<void> => {
+    if (running !== undefined) return running;
+    if (!credentials.renewalDue()) return Promise.resolve();
+    running = renew(signal).finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+  // One retry waiting at a time; it ends when the signal aborts (the bot stops).
+  const retryLater = (signal: AbortSignal): void => {
+    if (retrying) return;
+    retrying = true;
+    void options.sleep(RENEWAL_RETRY_MS, signal).then(
+      () => {
+        retrying = false;
+        return renewIfDue(signal);
+      },
+      () => {
+        retrying = false;
+      },
+    );
+  };
+  return renewIfDue;
 }

@@ -101,7 +101,8 @@ export function checkRenewedWhileHealed(
  *   about to expire.
  * - "the bot trades until the schedule ends": the venue accepted orders of the bot in each of
  *   its markets since the faults stopped, unless its day's loss may have reached the daily loss
- *   limit (daily-loss.ts): it then sends only reducing orders, maybe none.
+ *   limit (daily-loss.ts): it then sends only reducing orders, maybe none, and so may not have
+ *   learned that the venue revoked its credentials (that is not counted against I5 either).
  */
 export function checkHealed(input: HealedInput): void {
   const { bot, violations } = input;
@@ -109,7 +110,13 @@ export function checkHealed(input: HealedInput): void {
   if (bot === undefined || healedMs < FULL_HEALING_MS) return;
   const { credentials, check, knownRefused } = newestAtVenue(bot, input.venue);
   const waiting = knownRefused && (bot.credentials.state().newKeyInMs ?? 0) > 0;
-  if (!check.ok && !waiting)
+  // Past the daily loss limit the bot sends only reducing orders: maybe none, rightly; and with
+  // nothing to send or look up, it sends nothing with its credentials that would tell it the
+  // venue revoked them (it learns at its next order, refused, and registers a new key).
+  const stopped =
+    input.journal !== undefined && mayHaveReachedLimit(input.journal, input.days, input.markOf);
+  const unseen = !check.ok && check.reason === 'revoked' && !knownRefused && stopped;
+  if (!check.ok && !waiting && !unseen)
     violations.violate(
       'durable',
       `${healedMs} ms after the faults stopped, the venue refuses the bot's newest credentials (signing key ${credentials.signerAddress}) as ${check.reason}: not renewed in time`,
@@ -118,9 +125,6 @@ export function checkHealed(input: HealedInput): void {
   for (const order of input.accepted.values())
     if (order.at >= input.faultsUntil) traded.add(order.marketId);
   const idle = input.marketIds.filter((marketId) => !traded.has(marketId));
-  // Past the daily loss limit the bot sends only reducing orders: maybe none, rightly.
-  const stopped =
-    input.journal !== undefined && mayHaveReachedLimit(input.journal, input.days, input.markOf);
   if (idle.length > 0 && !stopped)
     violations.violate(
       'starts',

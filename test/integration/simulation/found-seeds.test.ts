@@ -41,6 +41,14 @@ const FOUND: readonly {
     broke: 'I8: a Retry-After date read on a host clock ahead of the venue',
     venueFaults: true,
   },
+  // The ledger on a0783b2: renewal was tried only before a poll traded, and polls backing off
+  // 30 s after a partition (then two polls lost) let the credential expire 17.5 s after the
+  // faults stopped (9986 alike). A failed renewal is now tried again 5 s later, poll or not.
+  { seed: 5306, broke: 'I5: credentials renewed only at polls backing off', venueFaults: true },
+  // The same ledger: past its daily loss limit the bot sent nothing with its credentials, so it
+  // never learned the venue had revoked them (9584 alike): a defect of the check, which now
+  // allows it.
+  { seed: 5713, broke: 'I5: revoked credentials of an idle bot', venueFaults: true },
 ];
 
 for (const { seed, broke, venueFaults } of FOUND) {

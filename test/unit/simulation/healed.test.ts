@@ -231,6 +231,24 @@ it('excuses a bot whose day may have lost the daily loss limit (flat, or at the 
   journal.close();
 });
 
+it('does not count credentials revoked unseen by a bot past its daily loss limit (it sends nothing that would tell it), but does otherwise', () => {
+  const past = OrderJournal.open(':memory:');
+  past.kvSet(RISK_SCOPE, 'dayBaseline', `${Date.UTC(2026, 0, 1)} ${DAILY_LOSS_LIMIT * 10n ** 18n}`);
+  const under = OrderJournal.open(':memory:');
+  under.kvSet(RISK_SCOPE, 'dayBaseline', `${Date.UTC(2026, 0, 1)} 0`);
+  const accepted: [number, number][] = [[ETH, END - 1]];
+  const invariants = (journal: OrderJournal, refusal: 'expired' | 'revoked') =>
+    run(venueTaking(false, refusal), accepted, [ETH], FAULTS_UNTIL, undefined, journal).list.map(
+      (v) => v.invariant,
+    );
+  expect(invariants(past, 'revoked')).toEqual([]);
+  expect(invariants(under, 'revoked')).toEqual(['durable']);
+  // Expired is another matter: the bot renews on its own clock, whatever it sends.
+  expect(invariants(past, 'expired')).toEqual(['durable']);
+  past.close();
+  under.close();
+});
+
 it('asks nothing of a healing phase shorter than FULL_HEALING_MS (a bot that trades may have no order yet, a refused key no successor)', () => {
   const shortHealing = END - FULL_HEALING_MS + 1;
   expect(run(venueTaking(false), [], [ETH], shortHealing).list).toEqual([]);
