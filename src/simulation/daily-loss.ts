@@ -114,15 +114,15 @@ export class DayBaselines {
   }
 
   /**
-   * The baseline `journal` holds now, raised to the highest seen for its day; `loweredFrom`: that
-   * higher one, when the journal's is lower.
+   * The baseline `journal` holds now, raised to the highest seen for its day; `storedLower`: the
+   * journal's own, when it is lower than that.
    */
-  read(journal: OrderJournal): (StoredBaseline & { readonly loweredFrom?: bigint }) | undefined {
+  read(journal: OrderJournal): (StoredBaseline & { readonly storedLower?: bigint }) | undefined {
     const stored = readDayBaseline((key) => journal.kvGet(RISK_SCOPE, key));
     if (stored === undefined) return undefined;
     const known = this.#byDay.get(stored.day);
     if (known !== undefined && known > stored.realizedX18)
-      return { day: stored.day, realizedX18: known, loweredFrom: known };
+      return { day: stored.day, realizedX18: known, storedLower: stored.realizedX18 };
     this.#byDay.set(stored.day, stored.realizedX18);
     return stored;
   }
@@ -200,10 +200,10 @@ export function checkDailyLoss(
   if (method === 'recordOutcome') fills.saw(result as OrderRecord);
   if (method === 'kvSet') {
     const baseline = days.read(journal);
-    if (baseline?.loweredFrom !== undefined)
+    if (baseline?.storedLower !== undefined)
       violations.violate(
         'dailyLoss',
-        `the bot stored ${storedText(journal)} as the baseline of day ${dayText(baseline.day)}, which was ${baseline.loweredFrom} (x18): the loss made since forgiven`,
+        `the bot stored ${baseline.storedLower} as the baseline of day ${dayText(baseline.day)}, which was ${baseline.realizedX18} (x18): the loss made since forgiven`,
       );
   }
   const order = journaledBy(method, result)[0];
@@ -218,10 +218,6 @@ export function checkDailyLoss(
 
 function dayText(day: number): string {
   return new Date(day).toISOString().slice(0, 10);
-}
-
-function storedText(journal: OrderJournal): string {
-  return String(readDayBaseline((key) => journal.kvGet(RISK_SCOPE, key))?.realizedX18);
 }
 
 /** The rows a journal write added: those of `insertPendingMany` or `insertPending`, else none. */
