@@ -176,6 +176,17 @@ export class CredentialManager {
   }
 
   /**
+   * How long until a new key may replace the newest one, when the venue refused it and refusals
+   * came in a row (account/refusal-spacing.ts); 0 when the newest is not refused, or may be
+   * replaced now.
+   */
+  refusalWaitMs(): number {
+    const newest = this.#all[0];
+    if (newest === undefined || !this.#isRefused(newest)) return 0;
+    return this.#spacing.waitLeftMs(this.#monotonic());
+  }
+
+  /**
    * Why no order can be signed now, or undefined: the current credential was refused by the
    * venue, or expires before an order signed now can reach it: the send margin, plus `queuedMs`
    * it may wait to be sent. A new key is then due.
@@ -237,7 +248,7 @@ export class CredentialManager {
       canSign: signingRefusal === undefined,
       signingRefusal,
       refusedKeys: this.#all.filter((c) => this.#isRefused(c)).length,
-      newKeyInMs: refused ? this.#spacing.waitLeftMs(this.#monotonic()) : undefined,
+      newKeyInMs: refused ? this.refusalWaitMs() : undefined,
     };
   }
 

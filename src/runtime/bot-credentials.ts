@@ -150,17 +150,27 @@ export interface CredentialRenewalOptions {
  * Before a poll trades: renews the credentials when their renewal is due. A failed renewal is
  * logged and tried again {@link RENEWAL_RETRY_MS} later, and at every poll meanwhile: polls back
  * off after failures (up to `poll.maxBackoffMs`, 30 s by default), and a renewal left to them
- * could let the credential expire after the network came back. Calls made while one renewal
- * runs share it: two registrations never run at once.
+ * could let the credential expire after the network came back. For the same reason, while a key
+ * the venue refused waits out the spacing of refusals in a row (`refusalWaitMs`), the renewal
+ * is tried when that wait ends, not at the first poll after it. Calls made while one renewal
+ * runs share it: two registrations never run at once. What waits stops when the signal aborts.
  */
 export function credentialRenewal(
-  credentials: Pick<CredentialManager, 'renewalDue' | 'ensure'>,
+  credentials: Pick<CredentialManager, 'renewalDue' | 'refusalWaitMs' | 'ensure'>,
   config: Config,
   log: Logger,
   options: CredentialRenewalOptions,
 ): (signal: AbortSignal) => Promise<void> {
   let running: Promise<void> | undefined;
   let retrying = false;
+  // A listener that throws must not end the renewal, nor its retries (an unhandled rejection).
+  const tell = (error: unknown): void => {
+    try {
+      options.onAttempt?.(error);
+    } catch (thrown) {
+      log.error({ err: summarizeError(thrown) }, 'a credential renewal listener failed');
+    }
+  };
   const renew = async (signal: AbortSignal): Promise<void> => {
     try {
       await withDeadline(
@@ -169,26 +179,31 @@ export function credentialRenewal(
         (bounded) => credentials.ensure(bounded),
         options.startTimer,
       );
-      options.onAttempt?.(undefined);
     } catch (error) {
       log.error({ err: summarizeError(error) }, 'credential renewal failed; trying again soon');
-      options.onAttempt?.(error);
-      retryLater(signal);
+      tell(error);
+      retryIn(RENEWAL_RETRY_MS, signal);
+      return;
     }
+    tell(undefined);
   };
   const renewIfDue = (signal: AbortSignal): Promise<void> => {
     if (running !== undefined) return running;
-    if (!credentials.renewalDue()) return Promise.resolve();
+    if (!credentials.renewalDue()) {
+      const refusalWaitMs = credentials.refusalWaitMs();
+      if (refusalWaitMs > 0) retryIn(refusalWaitMs, signal);
+      return Promise.resolve();
+    }
     running = renew(signal).finally(() => {
       running = undefined;
     });
     return running;
   };
-  // One retry waiting at a time; it ends when the signal aborts (the bot stops).
-  const retryLater = (signal: AbortSignal): void => {
-    if (retrying) return;
+  // One retry waiting at a time; it ends when the signal aborts (the loop ends: trading-loop.ts).
+  const retryIn = (ms: number, signal: AbortSignal): void => {
+    if (retrying || signal.aborted) return;
     retrying = true;
-    void options.sleep(RENEWAL_RETRY_MS, signal).then(
+    void options.sleep(ms, signal).then(
       () => {
         retrying = false;
         return renewIfDue(signal);

@@ -145,6 +145,7 @@ it('keys refused again and again (a config error): the first new key at once, th
   expect(manager.renewalDue()).toBe(false);
   expect(manager.signingRefusal()).toMatch(/refused/);
   expect(manager.state()).toMatchObject({ refusedKeys: 2, newKeyInMs: 10_000 });
+  expect(manager.refusalWaitMs()).toBe(10_000);
   expect(told.map((r) => [r.newest, r.waitMs, r.inARow])).toEqual([
     [true, 0, 1],
     [true, 10_000, 2],
@@ -155,6 +156,7 @@ it('keys refused again and again (a config error): the first new key at once, th
   expect(manager.state().newKeyInMs).toBe(1);
   monotonic += 1;
   expect(manager.renewalDue()).toBe(true);
+  expect(manager.refusalWaitMs()).toBe(0);
   await refuseCurrent();
   monotonic += 19_999;
   expect(manager.renewalDue()).toBe(false);

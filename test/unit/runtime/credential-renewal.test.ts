@@ -2,12 +2,16 @@
  * Credential renewal is tried before each poll trades, and again 5 s after it failed whether or
  * not a poll comes: polls back off up to 30 s after failures, and a renewal left to them let a
  * credential expire 12-18 s after the network came back (the simulator, seeds 5306 and 9986 on
- * a0783b2). Calls made while one renewal runs share it: two registrations never run at once.
+ * a0783b2). For the same reason a key waiting out the spacing of refusals is replaced when the
+ * wait ends. Calls made while one renewal runs share it: two registrations never run at once.
+ * The retries stop with the trading loop, however it ends, and a listener that throws stops
+ * none of them.
  */
 import { expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/index.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
 import { credentialRenewal, RENEWAL_RETRY_MS } from '../../../src/runtime/bot-credentials.ts';
+import { TradingLoop } from '../../../src/runtime/trading-loop.ts';
 import { virtualTime } from '../../helpers/virtual-time.ts';
 
 const CONFIG = parseConfig(
@@ -31,6 +35,7 @@ function credentialsFailing(failures: number, now: () => number) {
   return {
     tried,
     renewalDue: () => due,
+    refusalWaitMs: () => 0,
     ensure: () => {
       tried.push(now());
       if (tried.length <= failures) return Promise.reject(new Error('fetch failed'));
@@ -67,6 +72,7 @@ it('shares one renewal between callers: a poll while one runs registers nothing 
   let due = true;
   const credentials = {
     renewalDue: () => due,
+    refusalWaitMs: () => 0,
     ensure: () => {
       ensured += 1;
       return new Promise<never>((resolve) => {
@@ -90,4 +96,110 @@ it('shares one renewal between callers: a poll while one runs registers nothing 
   await Promise.all([first, second]);
   await renew(signal);
   expect(ensured).toBe(1);
+});
+
+it('goes on retrying when the listener told of each attempt throws', async () => {
+  const time = virtualTime(0);
+  const credentials = credentialsFailing(2, time.now);
+  const renew = credentialRenewal(credentials, CONFIG, silentLogger, {
+    onAttempt: () => {
+      throw new Error('alert channel down');
+    },
+    startTimer: () => () => undefined,
+    sleep: time.sleep,
+  });
+  await renew(new AbortController().signal);
+  for (let i = 0; i < 3; i++) {
+    await settle();
+    time.advance();
+  }
+  await settle();
+  expect(credentials.tried).toEqual([0, RENEWAL_RETRY_MS, 2 * RENEWAL_RETRY_MS]);
+});
+
+/**
+ * Credentials whose newest key the venue refused, a new one allowed from `refusedUntil` (the
+ * spacing of refusals in a row); `failures` registrations fail first (the network).
+ */
+function credentialsRefused(refusedUntil: number, failures: number, now: () => number) {
+  const tried: number[] = [];
+  let renewed = false;
+  return {
+    tried,
+    renewalDue: () => !renewed && now() >= refusedUntil,
+    refusalWaitMs: () => (renewed ? 0 : Math.max(0, refusedUntil - now())),
+    ensure: () => {
+      tried.push(now());
+      if (tried.length <= failures) return Promise.reject(new Error('fetch failed'));
+      renewed = true;
+      return Promise.resolve({ registered: true } as never);
+    },
+  };
+}
+
+it('replaces a refused key when the spacing of refusals ends, without a poll', async () => {
+  const time = virtualTime(0);
+  const credentials = credentialsRefused(12_000, 0, time.now);
+  const renew = credentialRenewal(credentials, CONFIG, silentLogger, {
+    startTimer: () => () => undefined,
+    sleep: time.sleep,
+  });
+  // A poll while the refused key waits: nothing due yet; no poll comes after (backing off).
+  await renew(new AbortController().signal);
+  expect(credentials.tried).toEqual([]);
+  for (let i = 0; i < 2; i++) {
+    await settle();
+    time.advance();
+  }
+  await settle();
+  expect(credentials.tried).toEqual([12_000]);
+  expect(time.sleepers()).toBe(0);
+});
+
+it('a retry that finds the refused key still waiting tries again when the wait ends', async () => {
+  const time = virtualTime(0);
+  // A renewal fails at 0 (the network); its retry at 5 s finds the newest key refused, a new one
+  // allowed from 21 s.
+  const credentials = credentialsRefused(21_000, 1, time.now);
+  const failingFirst = {
+    ...credentials,
+    renewalDue: () => (credentials.tried.length === 0 ? true : credentials.renewalDue()),
+  };
+  const renew = credentialRenewal(failingFirst, CONFIG, silentLogger, {
+    startTimer: () => () => undefined,
+    sleep: time.sleep,
+  });
+  await renew(new AbortController().signal);
+  for (let i = 0; i < 3; i++) {
+    await settle();
+    time.advance();
+  }
+  await settle();
+  expect(credentials.tried).toEqual([0, 21_000]);
+  expect(time.sleepers()).toBe(0);
+});
+
+it('stops retrying when the trading loop ends because its poller threw', async () => {
+  const time = virtualTime(0);
+  const credentials = credentialsFailing(5, time.now);
+  const loop = new TradingLoop({
+    poller: {
+      run: async (onSnapshot) => {
+        await onSnapshot({ markets: [] } as never);
+        throw new Error('the poller gave up');
+      },
+    },
+    session: { onSnapshot: () => Promise.resolve() },
+    beforeTrading: credentialRenewal(credentials, CONFIG, silentLogger, {
+      startTimer: () => () => undefined,
+      sleep: time.sleep,
+    }),
+  });
+  // The caller's signal never aborts: `quanta run` goes on to shut the bot down.
+  await expect(loop.run(new AbortController().signal)).rejects.toThrow('the poller gave up');
+  await settle();
+  expect(time.sleepers()).toBe(0);
+  time.advance();
+  await settle();
+  expect(credentials.tried).toEqual([0]);
 });
