@@ -26,6 +26,11 @@ export interface HealedInput {
   readonly days: DayBaselines;
   /** The venue's mark of a market now (its quote's mid): what an open position is worth. */
   readonly markOf: (marketId: number) => bigint | undefined;
+  /**
+   * The signing keys (lowercase) the running process knows the venue refused, as the watch saw
+   * it learn them: a 401 it got, or its credential file at its start (venue-watch.ts).
+   */
+  readonly refusalsKnown: ReadonlySet<string>;
   /** Virtual ms at which the faults stopped. */
   readonly faultsUntil: number;
   /** Virtual ms now (the end of the schedule). */
@@ -112,14 +117,16 @@ export function checkHealed(input: HealedInput): void {
   const waiting = knownRefused && (bot.credentials.state().newKeyInMs ?? 0) > 0;
   // Past the daily loss limit the bot sends only reducing orders: maybe none, rightly; and with
   // nothing to send or look up, it sends nothing with its credentials that would tell it the
-  // venue revoked them (it learns at its next order, refused, and registers a new key).
+  // venue revoked them (it learns at its next order, refused, and registers a new key). Only
+  // while no answer told it so: one that did and was not kept is the bot's fault.
   const stopped =
     input.journal !== undefined && mayHaveReachedLimit(input.journal, input.days, input.markOf);
-  const unseen = !check.ok && check.reason === 'revoked' && !knownRefused && stopped;
+  const told = input.refusalsKnown.has(credentials.signerAddress.toLowerCase());
+  const unseen = !check.ok && check.reason === 'revoked' && !knownRefused && !told && stopped;
   if (!check.ok && !waiting && !unseen)
     violations.violate(
       'durable',
-      `${healedMs} ms after the faults stopped, the venue refuses the bot's newest credentials (signing key ${credentials.signerAddress}) as ${check.reason}: not renewed in time`,
+      `${healedMs} ms after the faults stopped, the venue refuses the bot's newest credentials (signing key ${credentials.signerAddress}) as ${check.reason}: ${told && !knownRefused ? 'the venue told the bot so, and the bot does not hold them refused' : 'not renewed in time'}`,
     );
   const traded = new Set<number>();
   for (const order of input.accepted.values())

@@ -151,6 +151,7 @@ export class ScheduleRun {
       accountId: this.#setup.accountId,
       marketIds: this.marketIds,
       accepted: this.watch.accepted,
+      refusalsKnown: this.watch.refusalsKnownTo(this.current?.pid),
       venueIds: this.#known,
       faultsUntil: this.durationMs - this.healMs,
       now: this.scheduler.monotonic(),

@@ -119,6 +119,14 @@ export class VenueWatch {
     this.#refusedTo.set(pid, refused);
   }
 
+  /**
+   * The signing keys (lowercase) process `pid` knows the venue refused: told in an answer, or
+   * read from its credential file at its start; none without a process.
+   */
+  refusalsKnownTo(pid: number | undefined): ReadonlySet<string> {
+    return new Set(pid === undefined ? [] : this.#refusedTo.get(pid)?.keys());
+  }
+
   /** The keys `pid` knows are refused (see {@link started}). */
   #refusedOf(pid: number): Map<string, string> {
     let refused = this.#refusedTo.get(pid);

@@ -100,6 +100,7 @@ function run(
   refusedWaitMs?: number,
   journal?: OrderJournal,
   markOf: (marketId: number) => bigint | undefined = () => undefined,
+  refusalsKnown: ReadonlySet<string> = new Set(),
 ): ViolationLog {
   const violations = new ViolationLog(7, new Trace(), () => END);
   const accepted = new Map(
@@ -118,6 +119,7 @@ function run(
     journal,
     days: new DayBaselines(DAILY_LOSS_LIMIT),
     markOf,
+    refusalsKnown,
     violations,
   });
   return violations;
@@ -237,12 +239,26 @@ it('does not count credentials revoked unseen by a bot past its daily loss limit
   const under = OrderJournal.open(':memory:');
   under.kvSet(RISK_SCOPE, 'dayBaseline', `${Date.UTC(2026, 0, 1)} 0`);
   const accepted: [number, number][] = [[ETH, END - 1]];
-  const invariants = (journal: OrderJournal, refusal: 'expired' | 'revoked') =>
-    run(venueTaking(false, refusal), accepted, [ETH], FAULTS_UNTIL, undefined, journal).list.map(
-      (v) => v.invariant,
-    );
+  const invariants = (
+    journal: OrderJournal,
+    refusal: 'expired' | 'revoked',
+    known: ReadonlySet<string> = new Set(),
+  ) =>
+    run(
+      venueTaking(false, refusal),
+      accepted,
+      [ETH],
+      FAULTS_UNTIL,
+      undefined,
+      journal,
+      () => undefined,
+      known,
+    ).list.map((v) => v.invariant);
   expect(invariants(past, 'revoked')).toEqual([]);
   expect(invariants(under, 'revoked')).toEqual(['durable']);
+  // Told by a 401 (or its credential file) and not holding the key refused: the bot's fault.
+  const told = new Set([newest.credentials.signerAddress.toLowerCase()]);
+  expect(invariants(past, 'revoked', told)).toEqual(['durable']);
   // Expired is another matter: the bot renews on its own clock, whatever it sends.
   expect(invariants(past, 'expired')).toEqual(['durable']);
   past.close();
@@ -266,6 +282,7 @@ it('leaves a schedule that ended without a bot to I4 (converged.ts says so)', ()
     journal: undefined,
     days: new DayBaselines(DAILY_LOSS_LIMIT),
     markOf: () => undefined,
+    refusalsKnown: new Set(),
     now: END,
     violations,
   });

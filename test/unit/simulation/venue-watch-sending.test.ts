@@ -151,7 +151,12 @@ it('a lookup sent with a signing key the venue refused to that process breaks I5
   const sender = { pid: 2, journal: journal() };
   venueWatch.sending(lookup, sender);
   expect(violations.list).toEqual([]);
+  expect(venueWatch.refusalsKnownTo(2)).toEqual(new Set());
   venueWatch.answered({ ...lookup, answer: refusal }, sender);
+  // What the end check (healed.ts) asks: which process knows.
+  expect(venueWatch.refusalsKnownTo(2)).toEqual(new Set([SIGNER.toLowerCase()]));
+  expect(venueWatch.refusalsKnownTo(3)).toEqual(new Set());
+  expect(venueWatch.refusalsKnownTo(undefined)).toEqual(new Set());
   venueWatch.sending(lookup, { pid: 3, journal: journal() });
   expect(violations.list).toEqual([]);
   venueWatch.sending(lookup, sender);
@@ -186,6 +191,8 @@ it('reads a credential file as its process starts: a later process knows the ref
   venueWatch.sending(lookup, { pid: 6, journal: journal() });
   expect(violations.list).toEqual([]);
   venueWatch.started(7);
+  expect(venueWatch.refusalsKnownTo(6)).toEqual(new Set());
+  expect(venueWatch.refusalsKnownTo(7)).toEqual(new Set([SIGNER.toLowerCase()]));
   venueWatch.sending(lookup, { pid: 7, journal: journal() });
   expect(violations.list.map((v) => v.invariant)).toEqual(['durable']);
 });
