@@ -142,7 +142,10 @@ export interface CredentialRenewalOptions {
   readonly onAttempt?: ((error: unknown) => void) | undefined;
   /** Starts the renewal's deadline timer; default the real one (clock/timers.ts); the simulator injects its virtual clock's. */
   readonly startTimer?: StartTimer | undefined;
-  /** Waits {@link RENEWAL_RETRY_MS} after a failed renewal (the bot's sleep). */
+  /**
+   * Waits {@link RENEWAL_RETRY_MS} after a failed renewal, and a refused key's wait before its
+   * successor (the bot's sleep, on the clock of the credentials' monotonic one).
+   */
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
@@ -150,19 +153,23 @@ export interface CredentialRenewalOptions {
  * Before a poll trades: renews the credentials when their renewal is due. A failed renewal is
  * logged and tried again {@link RENEWAL_RETRY_MS} later, and at every poll meanwhile: polls back
  * off after failures (up to `poll.maxBackoffMs`, 30 s by default), and a renewal left to them
- * could let the credential expire after the network came back. For the same reason, while a key
- * the venue refused waits out the spacing of refusals in a row (`refusalWaitMs`), the renewal
- * is tried when that wait ends, not at the first poll after it. Calls made while one renewal
- * runs share it: two registrations never run at once. What waits stops when the signal aborts.
+ * could let the credential expire after the network came back. For the same reason, when the
+ * venue refuses the newest key and refusals came in a row (the successor waits:
+ * `refusalWaitMs`), the renewal is tried when that wait ends, not at the first poll after it.
+ * Calls made while one renewal runs share it: two registrations never run at once. What waits
+ * stops when the signal of the latest call aborts (the trading loop ended); a renewal that
+ * signal ends is not a failure.
  */
 export function credentialRenewal(
-  credentials: Pick<CredentialManager, 'renewalDue' | 'refusalWaitMs' | 'ensure'>,
+  credentials: Pick<CredentialManager, 'renewalDue' | 'refusalWaitMs' | 'ensure' | 'onRefused'>,
   config: Config,
   log: Logger,
   options: CredentialRenewalOptions,
 ): (signal: AbortSignal) => Promise<void> {
   let running: Promise<void> | undefined;
   let retrying = false;
+  // The loop's signal, from the first call on: a refusal between polls waits on it.
+  let latest: AbortSignal | undefined;
   // A listener that throws must not end the renewal, nor its retries (an unhandled rejection).
   const tell = (error: unknown): void => {
     try {
@@ -180,6 +187,8 @@ export function credentialRenewal(
         options.startTimer,
       );
     } catch (error) {
+      // The loop ended (the bot stops): nothing failed, and nothing is to be tried again.
+      if (signal.aborted) return;
       log.error({ err: summarizeError(error) }, 'credential renewal failed; trying again soon');
       tell(error);
       retryIn(RENEWAL_RETRY_MS, signal);
@@ -188,6 +197,8 @@ export function credentialRenewal(
     tell(undefined);
   };
   const renewIfDue = (signal: AbortSignal): Promise<void> => {
+    latest = signal;
+    if (signal.aborted) return Promise.resolve();
     if (running !== undefined) return running;
     if (!credentials.renewalDue()) {
       const refusalWaitMs = credentials.refusalWaitMs();
@@ -213,5 +224,10 @@ export function credentialRenewal(
       },
     );
   };
+  // A refusal comes with an order's or a lookup's answer, between polls, which may back off.
+  credentials.onRefused((refusal) => {
+    if (refusal.newest && refusal.waitMs > 0 && latest !== undefined)
+      retryIn(refusal.waitMs, latest);
+  });
   return renewIfDue;
 }

@@ -10,8 +10,10 @@
 import { expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/index.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
+import { pino } from 'pino';
 import { credentialRenewal, RENEWAL_RETRY_MS } from '../../../src/runtime/bot-credentials.ts';
 import { TradingLoop } from '../../../src/runtime/trading-loop.ts';
+import type { CredentialRefusal } from '../../../src/account/credential-manager.ts';
 import { virtualTime } from '../../helpers/virtual-time.ts';
 
 const CONFIG = parseConfig(
@@ -36,6 +38,7 @@ function credentialsFailing(failures: number, now: () => number) {
     tried,
     renewalDue: () => due,
     refusalWaitMs: () => 0,
+    onRefused: () => undefined,
     ensure: () => {
       tried.push(now());
       if (tried.length <= failures) return Promise.reject(new Error('fetch failed'));
@@ -73,6 +76,7 @@ it('shares one renewal between callers: a poll while one runs registers nothing 
   const credentials = {
     renewalDue: () => due,
     refusalWaitMs: () => 0,
+    onRefused: () => undefined,
     ensure: () => {
       ensured += 1;
       return new Promise<never>((resolve) => {
@@ -124,10 +128,25 @@ it('goes on retrying when the listener told of each attempt throws', async () =>
 function credentialsRefused(refusedUntil: number, failures: number, now: () => number) {
   const tried: number[] = [];
   let renewed = false;
+  const listeners: ((refusal: CredentialRefusal) => void)[] = [];
   return {
     tried,
+    /** The venue refuses the newest key now, its successor allowed from `until`. */
+    refuse(until: number) {
+      refusedUntil = until;
+      for (const listener of listeners)
+        listener({
+          signer: '0xaa',
+          newest: true,
+          waitMs: until - now(),
+          inARow: 2,
+          signingRefusal: 'refused',
+          registering: false,
+        });
+    },
     renewalDue: () => !renewed && now() >= refusedUntil,
     refusalWaitMs: () => (renewed ? 0 : Math.max(0, refusedUntil - now())),
+    onRefused: (listener: (refusal: CredentialRefusal) => void) => listeners.push(listener),
     ensure: () => {
       tried.push(now());
       if (tried.length <= failures) return Promise.reject(new Error('fetch failed'));
@@ -202,4 +221,72 @@ it('stops retrying when the trading loop ends because its poller threw', async (
   time.advance();
   await settle();
   expect(credentials.tried).toEqual([0]);
+});
+
+it('replaces a key refused between polls when its spacing ends, with no poll after the refusal', async () => {
+  const time = virtualTime(0);
+  // Not refused yet: a poll at 0 finds nothing due.
+  const credentials = credentialsRefused(0, 0, time.now);
+  let renewedAlready = true;
+  const fresh = {
+    ...credentials,
+    renewalDue: () => !renewedAlready && credentials.renewalDue(),
+    refusalWaitMs: () => (renewedAlready ? 0 : credentials.refusalWaitMs()),
+  };
+  const renew = credentialRenewal(fresh, CONFIG, silentLogger, {
+    startTimer: () => () => undefined,
+    sleep: time.sleep,
+  });
+  await renew(new AbortController().signal);
+  expect(time.sleepers()).toBe(0);
+  // An order's 401, the second refusal in a row: the next key from 10 s on; polls back off.
+  renewedAlready = false;
+  credentials.refuse(10_000);
+  for (let i = 0; i < 2; i++) {
+    await settle();
+    time.advance();
+  }
+  await settle();
+  expect(credentials.tried).toEqual([10_000]);
+  expect(time.sleepers()).toBe(0);
+});
+
+it('a renewal the ending loop aborts is no failure: not told, not logged, not tried again', async () => {
+  const time = virtualTime(0);
+  const tried: number[] = [];
+  const credentials = {
+    renewalDue: () => true,
+    refusalWaitMs: () => 0,
+    onRefused: () => undefined,
+    // The first fails (the network); the retry's hangs until its signal aborts.
+    ensure: (signal?: AbortSignal) => {
+      tried.push(time.now());
+      if (tried.length === 1) return Promise.reject(new Error('fetch failed'));
+      return new Promise<never>((_resolve, reject) => {
+        signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+      });
+    },
+  };
+  const ended: unknown[] = [];
+  const logged: string[] = [];
+  const log = pino({ level: 'debug' }, { write: (line: string) => logged.push(line) });
+  const loop = new AbortController();
+  const renew = credentialRenewal(credentials, CONFIG, log, {
+    onAttempt: (error) => ended.push(error instanceof Error ? error.message : 'ok'),
+    startTimer: () => () => undefined,
+    sleep: time.sleep,
+  });
+  await renew(loop.signal);
+  await settle();
+  time.advance();
+  await settle();
+  expect(tried).toEqual([0, RENEWAL_RETRY_MS]);
+  loop.abort(new Error('the trading loop ended'));
+  await settle();
+  expect(ended).toEqual(['fetch failed']);
+  expect(logged.filter((line) => line.includes('credential renewal failed'))).toHaveLength(1);
+  expect(time.sleepers()).toBe(0);
+  // A call after the loop ended starts nothing.
+  await renew(loop.signal);
+  expect(tried).toHaveLength(2);
 });
