@@ -1,7 +1,9 @@
 /**
  * A whole bot (startBot) run in-process against a paper venue, with an injected clock and an
- * injected sleep that moves that clock, so a run of N polls takes no real waiting and a test can
- * jump time between two polls.
+ * injected sleep: the poll loop's sleeps move that clock, so a run of N polls takes no real
+ * waiting and a test can jump time between two polls. A sleep of a poll interval or more
+ * beside the polls (a credential renewal's retry) waits for the polls to move the clock past its
+ * end, as it would on a real one; a shorter one moves the clock itself.
  */
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -105,6 +107,25 @@ export async function runBotFor(
   const controller = new AbortController();
   let polls = 0;
   const started: { settle?: () => Promise<void> } = {};
+  const pollIntervalMs = plan.config.poll.intervalMs;
+  // Sleeps beside the polls waiting for the clock to reach their end.
+  const waiting = new Set<{ readonly at: number; readonly wake: () => void }>();
+  const waitForClock = (ms: number, signal: AbortSignal): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      const waiter = {
+        at: plan.clock.now + ms,
+        wake: () => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      const onAbort = (): void => {
+        waiting.delete(waiter);
+        reject(new Error('aborted'));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      waiting.add(waiter);
+    });
   const bot = await startBotWithParts({
     config: plan.config,
     env: plan.env,
@@ -114,6 +135,8 @@ export async function runBotFor(
     // Virtual time: durations pass on it too (the wall clock is not stepped).
     monotonic: () => plan.clock.now,
     sleep: async (ms, signal) => {
+      if (signal.aborted) throw new Error('aborted');
+      if (signal !== controller.signal && ms >= pollIntervalMs) return waitForClock(ms, signal);
       if (signal === controller.signal) {
         await started.settle?.();
         polls += 1;
@@ -121,6 +144,11 @@ export async function runBotFor(
         if (polls >= plan.polls) controller.abort();
       }
       plan.clock.now += ms;
+      for (const waiter of [...waiting])
+        if (waiter.at <= plan.clock.now) {
+          waiting.delete(waiter);
+          waiter.wake();
+        }
       if (signal.aborted) throw new Error('aborted');
     },
   });
