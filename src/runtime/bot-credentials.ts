@@ -144,7 +144,7 @@ export interface CredentialRenewalOptions {
   readonly startTimer?: StartTimer | undefined;
   /**
    * Waits {@link RENEWAL_RETRY_MS} after a failed renewal, and a refused key's wait before its
-   * successor (the bot's sleep, on the clock of the credentials' monotonic one).
+   * successor (the bot's sleep: its time must pass as the credentials' monotonic clock's does).
    */
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 }
