@@ -16,6 +16,12 @@ export interface BotOptions {
   readonly now?: () => number;
   /** The monotonic clock budgets, waits and schedules run on (`Clock.monotonic`); default the system's. */
   readonly monotonic?: () => number;
+  /**
+   * Waits (polls, rate budget, renewal retries); default a real timer. Its time must pass as
+   * `monotonic`'s does: inject both or neither. A sleep that returns at once beside the system's
+   * monotonic clock would have the bot wait for a refused key's successor, or a rate slot, in a
+   * loop that never yields.
+   */
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Starts the strategies' `onSnapshot` deadline timers; default the real one (clock/timers.ts). */
   readonly strategyTimer?: StartTimer;
