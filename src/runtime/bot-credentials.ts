@@ -133,8 +133,14 @@ function credentialTimeoutMs(config: Config): number {
   return config.venue.timeoutMs * 3;
 }
 
-/** How long after a failed credential renewal it is tried again, whether or not a poll comes. */
-export const RENEWAL_RETRY_MS = 5_000;
+/**
+ * How often the renewal is checked beside the polls, and so how soon a failed one is tried
+ * again: polls back off after failures (up to `poll.maxBackoffMs`, 30 s by default), and a
+ * renewal left to them let credentials expire after the faults stopped (the simulator: seeds 5306
+ * and 9986 on a0783b2, a failed renewal; seed 21577 on 719db30, a renewal that fell due while
+ * the poller backed off, when a host clock 56 s behind was set right).
+ */
+export const RENEWAL_CHECK_MS = 5_000;
 
 /** What {@link credentialRenewal} is told and runs on. */
 export interface CredentialRenewalOptions {
@@ -143,34 +149,30 @@ export interface CredentialRenewalOptions {
   /** Starts the renewal's deadline timer; default the real one (clock/timers.ts); the simulator injects its virtual clock's. */
   readonly startTimer?: StartTimer | undefined;
   /**
-   * Waits {@link RENEWAL_RETRY_MS} after a failed renewal, and a refused key's wait before its
-   * successor (the bot's sleep: its time must pass as the credentials' monotonic clock's does).
+   * Waits between checks ({@link RENEWAL_CHECK_MS}, or less when a refused key's successor is
+   * due sooner): the bot's sleep; its time must pass as the credentials' monotonic clock's does.
    */
   readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 /**
- * Before a poll trades: renews the credentials when their renewal is due. A failed renewal is
- * logged and tried again {@link RENEWAL_RETRY_MS} later, and at every poll meanwhile: polls back
- * off after failures (up to `poll.maxBackoffMs`, 30 s by default), and a renewal left to them
- * could let the credential expire after the network came back. For the same reason, when the
- * venue refuses the newest key and refusals came in a row (the successor waits:
- * `refusalWaitMs`), the renewal is tried when that wait ends, not at the first poll after it.
- * Calls made while one renewal runs share it: two registrations never run at once. What waits
- * stops when the signal of the latest call aborts (the trading loop ended); a renewal that
- * signal ends is not a failure.
+ * Renews the credentials when their renewal is due: checked before each poll trades, and every
+ * {@link RENEWAL_CHECK_MS} whether or not polls come, so that neither a failed renewal nor one
+ * that falls due while the poller backs off waits for a poll. A refused key's successor waits
+ * out the spacing of refusals in a row (`refusalWaitMs`) and is registered when it ends. Calls
+ * made while one renewal runs share it: two registrations never run at once. The checks stop
+ * when the signal aborts (the trading loop ended: trading-loop.ts); a renewal that signal ends
+ * is not a failure.
  */
 export function credentialRenewal(
-  credentials: Pick<CredentialManager, 'renewalDue' | 'refusalWaitMs' | 'ensure' | 'onRefused'>,
+  credentials: Pick<CredentialManager, 'renewalDue' | 'refusalWaitMs' | 'ensure'>,
   config: Config,
   log: Logger,
   options: CredentialRenewalOptions,
 ): (signal: AbortSignal) => Promise<void> {
   let running: Promise<void> | undefined;
-  let retrying = false;
-  // The loop's signal, from the first call on: a refusal between polls waits on it.
-  let latest: AbortSignal | undefined;
-  // A listener that throws must not end the renewal, nor its retries (an unhandled rejection).
+  let checking = false;
+  // A listener that throws must not end the renewal, nor its checks (an unhandled rejection).
   const tell = (error: unknown): void => {
     try {
       options.onAttempt?.(error);
@@ -191,18 +193,17 @@ export function credentialRenewal(
       if (signal.aborted) return;
       log.error({ err: summarizeError(error) }, 'credential renewal failed; trying again soon');
       tell(error);
-      retryIn(RENEWAL_RETRY_MS, signal);
+      checkLater(signal);
       return;
     }
     tell(undefined);
+    checkLater(signal);
   };
   const renewIfDue = (signal: AbortSignal): Promise<void> => {
-    latest = signal;
     if (signal.aborted) return Promise.resolve();
     if (running !== undefined) return running;
     if (!credentials.renewalDue()) {
-      const refusalWaitMs = credentials.refusalWaitMs();
-      if (refusalWaitMs > 0) retryIn(refusalWaitMs, signal);
+      checkLater(signal);
       return Promise.resolve();
     }
     running = renew(signal).finally(() => {
@@ -210,24 +211,21 @@ export function credentialRenewal(
     });
     return running;
   };
-  // One retry waiting at a time; it ends when the signal aborts (the loop ends: trading-loop.ts).
-  const retryIn = (ms: number, signal: AbortSignal): void => {
-    if (retrying || signal.aborted) return;
-    retrying = true;
+  // One check waiting at a time, at the latest RENEWAL_CHECK_MS from now.
+  const checkLater = (signal: AbortSignal): void => {
+    if (checking || signal.aborted) return;
+    checking = true;
+    const refusalWaitMs = credentials.refusalWaitMs();
+    const ms = refusalWaitMs > 0 ? Math.min(refusalWaitMs, RENEWAL_CHECK_MS) : RENEWAL_CHECK_MS;
     void options.sleep(ms, signal).then(
       () => {
-        retrying = false;
+        checking = false;
         return renewIfDue(signal);
       },
       () => {
-        retrying = false;
+        checking = false;
       },
     );
   };
-  // A refusal comes with an order's or a lookup's answer, between polls, which may back off.
-  credentials.onRefused((refusal) => {
-    if (refusal.newest && refusal.waitMs > 0 && latest !== undefined)
-      retryIn(refusal.waitMs, latest);
-  });
   return renewIfDue;
 }

@@ -49,6 +49,10 @@ const FOUND: readonly {
   // never learned the venue had revoked them (9584 alike): a defect of the check, which now
   // allows it.
   { seed: 5713, broke: 'I5: revoked credentials of an idle bot', venueFaults: true },
+  // The ledger on 719db30: a host clock 56 s behind the venue's was set right while the poller
+  // backed off 30 s; the renewal fell due then and waited for the next poll, 0.5 s past the
+  // credential's expiry. Renewal is now checked every 5 s, poll or not.
+  { seed: 21577, broke: 'I5: a renewal fell due while polls backed off', venueFaults: true },
 ];
 
 for (const { seed, broke, venueFaults } of FOUND) {

@@ -1,20 +1,19 @@
 /**
- * Credential renewal is tried before each poll trades, and again 5 s after it failed whether or
- * not a poll comes: polls back off up to 30 s after failures, and a renewal left to them let a
- * credential expire 12-18 s after the network came back (the simulator, seeds 5306 and 9986 on
- * a0783b2). For the same reason a key waiting out the spacing of refusals is replaced when the
- * wait ends. Calls made while one renewal runs share it: two registrations never run at once.
- * The retries stop with the trading loop, however it ends, and a listener that throws stops
- * none of them.
+ * Credential renewal is checked before each poll trades, and every 5 s whether or not a poll
+ * comes: polls back off up to 30 s after failures, and a renewal left to them let credentials
+ * expire after the faults stopped (the simulator: seeds 5306 and 9986 on a0783b2, a failed
+ * renewal; seed 21577 on 719db30, a renewal that fell due while the poller backed off). A key
+ * waiting out the spacing of refusals is replaced when the wait ends. Calls made while one
+ * renewal runs share it: two registrations never run at once. The checks stop with the trading
+ * loop, however it ends, and a listener that throws stops none of them.
  */
 import { expect, it } from 'vitest';
+import { pino } from 'pino';
 import { parseConfig } from '../../../src/config/index.ts';
 import { silentLogger } from '../../../src/log/logger.ts';
-import { pino } from 'pino';
-import { credentialRenewal, RENEWAL_RETRY_MS } from '../../../src/runtime/bot-credentials.ts';
+import { credentialRenewal, RENEWAL_CHECK_MS } from '../../../src/runtime/bot-credentials.ts';
 import { TradingLoop } from '../../../src/runtime/trading-loop.ts';
-import type { CredentialRefusal } from '../../../src/account/credential-manager.ts';
-import { virtualTime } from '../../helpers/virtual-time.ts';
+import { virtualTime, type VirtualTime } from '../../helpers/virtual-time.ts';
 
 const CONFIG = parseConfig(
   [
@@ -30,53 +29,86 @@ async function settle(): Promise<void> {
   for (let i = 0; i < 20; i++) await Promise.resolve();
 }
 
-/** Credentials whose registrations fail `failures` times, then succeed (renewal no longer due). */
-function credentialsFailing(failures: number, now: () => number) {
+/** Moves time on to the next `steps` wake times, no poll coming (one backing off). */
+async function advance(time: VirtualTime, steps: number): Promise<void> {
+  for (let i = 0; i < steps; i++) {
+    await settle();
+    time.advance();
+  }
+  await settle();
+}
+
+const NO_TIMER = (): (() => void) => () => undefined;
+
+/**
+ * Credentials due for renewal from `dueAt` (virtual ms), refused with a successor allowed from
+ * `refusedUntil` (0: not refused); `failures` registrations fail first (the network), then one
+ * succeeds and none is due again.
+ */
+function credentials(
+  now: () => number,
+  { dueAt = 0, refusedUntil = 0, failures = 0 } = {},
+) {
   const tried: number[] = [];
-  let due = true;
+  let renewed = false;
   return {
     tried,
-    renewalDue: () => due,
-    refusalWaitMs: () => 0,
-    onRefused: () => undefined,
+    /** The venue refuses the newest key now, its successor allowed from `until`. */
+    refuse(until: number) {
+      renewed = false;
+      dueAt = now();
+      refusedUntil = until;
+    },
+    renewalDue: () => !renewed && now() >= Math.max(dueAt, refusedUntil),
+    refusalWaitMs: () => (renewed ? 0 : Math.max(0, refusedUntil - now())),
     ensure: () => {
       tried.push(now());
       if (tried.length <= failures) return Promise.reject(new Error('fetch failed'));
-      due = false;
+      renewed = true;
       return Promise.resolve({ registered: true } as never);
     },
   };
 }
 
-it('tries a failed renewal again after RENEWAL_RETRY_MS without a poll, until it succeeds', async () => {
+it('tries a failed renewal again after RENEWAL_CHECK_MS without a poll, until it succeeds', async () => {
   const time = virtualTime(0);
-  const credentials = credentialsFailing(2, time.now);
+  const creds = credentials(time.now, { failures: 2 });
   const ended: unknown[] = [];
-  const renew = credentialRenewal(credentials, CONFIG, silentLogger, {
+  const renew = credentialRenewal(creds, CONFIG, silentLogger, {
     onAttempt: (error) => ended.push(error === undefined ? 'ok' : 'failed'),
-    startTimer: () => () => undefined,
+    startTimer: NO_TIMER,
     sleep: time.sleep,
   });
   await renew(new AbortController().signal);
-  // No poll from here on (one backing off): the retries come on their own.
-  for (let i = 0; i < 3; i++) {
-    await settle();
-    time.advance();
-  }
-  await settle();
-  expect(credentials.tried).toEqual([0, RENEWAL_RETRY_MS, 2 * RENEWAL_RETRY_MS]);
+  await advance(time, 4);
+  expect(creds.tried).toEqual([0, RENEWAL_CHECK_MS, 2 * RENEWAL_CHECK_MS]);
   expect(ended).toEqual(['failed', 'failed', 'ok']);
-  expect(time.sleepers()).toBe(0);
+  // Renewed: the checks go on, one at a time, and register nothing more.
+  expect(time.sleepers()).toBe(1);
+});
+
+it('renews credentials that fall due while no poll comes within RENEWAL_CHECK_MS (seed 21577 on 719db30)', async () => {
+  const time = virtualTime(0);
+  // A poll at 0: nothing due yet; due from 7 s (a host clock set right jumps there), and the
+  // poller backs off past it.
+  const creds = credentials(time.now, { dueAt: 7_000 });
+  const renew = credentialRenewal(creds, CONFIG, silentLogger, {
+    startTimer: NO_TIMER,
+    sleep: time.sleep,
+  });
+  await renew(new AbortController().signal);
+  expect(creds.tried).toEqual([]);
+  await advance(time, 3);
+  expect(creds.tried).toEqual([2 * RENEWAL_CHECK_MS]);
 });
 
 it('shares one renewal between callers: a poll while one runs registers nothing more', async () => {
   let finish: () => void = () => undefined;
   let ensured = 0;
   let due = true;
-  const credentials = {
+  const sharing = {
     renewalDue: () => due,
     refusalWaitMs: () => 0,
-    onRefused: () => undefined,
     ensure: () => {
       ensured += 1;
       return new Promise<never>((resolve) => {
@@ -88,8 +120,8 @@ it('shares one renewal between callers: a poll while one runs registers nothing 
     },
   };
   const time = virtualTime(0);
-  const renew = credentialRenewal(credentials, CONFIG, silentLogger, {
-    startTimer: () => () => undefined,
+  const renew = credentialRenewal(sharing, CONFIG, silentLogger, {
+    startTimer: NO_TIMER,
     sleep: time.sleep,
   });
   const signal = new AbortController().signal;
@@ -100,164 +132,74 @@ it('shares one renewal between callers: a poll while one runs registers nothing 
   await Promise.all([first, second]);
   await renew(signal);
   expect(ensured).toBe(1);
+  expect(time.sleepers()).toBe(1);
 });
 
 it('goes on retrying when the listener told of each attempt throws', async () => {
   const time = virtualTime(0);
-  const credentials = credentialsFailing(2, time.now);
-  const renew = credentialRenewal(credentials, CONFIG, silentLogger, {
+  const creds = credentials(time.now, { failures: 2 });
+  const renew = credentialRenewal(creds, CONFIG, silentLogger, {
     onAttempt: () => {
       throw new Error('alert channel down');
     },
-    startTimer: () => () => undefined,
+    startTimer: NO_TIMER,
     sleep: time.sleep,
   });
   await renew(new AbortController().signal);
-  for (let i = 0; i < 3; i++) {
-    await settle();
-    time.advance();
-  }
-  await settle();
-  expect(credentials.tried).toEqual([0, RENEWAL_RETRY_MS, 2 * RENEWAL_RETRY_MS]);
+  await advance(time, 3);
+  expect(creds.tried).toEqual([0, RENEWAL_CHECK_MS, 2 * RENEWAL_CHECK_MS]);
 });
-
-/**
- * Credentials whose newest key the venue refused, a new one allowed from `refusedUntil` (the
- * spacing of refusals in a row); `failures` registrations fail first (the network).
- */
-function credentialsRefused(refusedUntil: number, failures: number, now: () => number) {
-  const tried: number[] = [];
-  let renewed = false;
-  const listeners: ((refusal: CredentialRefusal) => void)[] = [];
-  return {
-    tried,
-    /** The venue refuses the newest key now, its successor allowed from `until`. */
-    refuse(until: number) {
-      refusedUntil = until;
-      for (const listener of listeners)
-        listener({
-          signer: '0xaa',
-          newest: true,
-          waitMs: until - now(),
-          inARow: 2,
-          signingRefusal: 'refused',
-          registering: false,
-        });
-    },
-    renewalDue: () => !renewed && now() >= refusedUntil,
-    refusalWaitMs: () => (renewed ? 0 : Math.max(0, refusedUntil - now())),
-    onRefused: (listener: (refusal: CredentialRefusal) => void) => listeners.push(listener),
-    ensure: () => {
-      tried.push(now());
-      if (tried.length <= failures) return Promise.reject(new Error('fetch failed'));
-      renewed = true;
-      return Promise.resolve({ registered: true } as never);
-    },
-  };
-}
 
 it('replaces a refused key when the spacing of refusals ends, without a poll', async () => {
   const time = virtualTime(0);
-  const credentials = credentialsRefused(12_000, 0, time.now);
-  const renew = credentialRenewal(credentials, CONFIG, silentLogger, {
-    startTimer: () => () => undefined,
+  const creds = credentials(time.now, { refusedUntil: 12_000 });
+  const renew = credentialRenewal(creds, CONFIG, silentLogger, {
+    startTimer: NO_TIMER,
     sleep: time.sleep,
   });
   // A poll while the refused key waits: nothing due yet; no poll comes after (backing off).
   await renew(new AbortController().signal);
-  expect(credentials.tried).toEqual([]);
-  for (let i = 0; i < 2; i++) {
-    await settle();
-    time.advance();
-  }
-  await settle();
-  expect(credentials.tried).toEqual([12_000]);
-  expect(time.sleepers()).toBe(0);
+  expect(creds.tried).toEqual([]);
+  await advance(time, 4);
+  // Checked at 5 s and 10 s, then when the wait ends, not at the next 5 s.
+  expect(creds.tried).toEqual([12_000]);
 });
 
-it('a retry that finds the refused key still waiting tries again when the wait ends', async () => {
+it('a failed renewal whose retry finds the key refused registers when the wait ends', async () => {
   const time = virtualTime(0);
-  // A renewal fails at 0 (the network); its retry at 5 s finds the newest key refused, a new one
-  // allowed from 21 s.
-  const credentials = credentialsRefused(21_000, 1, time.now);
-  const failingFirst = {
-    ...credentials,
-    renewalDue: () => (credentials.tried.length === 0 ? true : credentials.renewalDue()),
-  };
-  const renew = credentialRenewal(failingFirst, CONFIG, silentLogger, {
-    startTimer: () => () => undefined,
+  // A renewal fails at 0 (the network); an order's 401 meanwhile: a new key allowed from 21 s.
+  const creds = credentials(time.now, { failures: 1 });
+  const renew = credentialRenewal(creds, CONFIG, silentLogger, {
+    startTimer: NO_TIMER,
     sleep: time.sleep,
   });
   await renew(new AbortController().signal);
-  for (let i = 0; i < 3; i++) {
-    await settle();
-    time.advance();
-  }
-  await settle();
-  expect(credentials.tried).toEqual([0, 21_000]);
-  expect(time.sleepers()).toBe(0);
-});
-
-it('stops retrying when the trading loop ends because its poller threw', async () => {
-  const time = virtualTime(0);
-  const credentials = credentialsFailing(5, time.now);
-  const loop = new TradingLoop({
-    poller: {
-      run: async (onSnapshot) => {
-        await onSnapshot({ markets: [] } as never);
-        throw new Error('the poller gave up');
-      },
-    },
-    session: { onSnapshot: () => Promise.resolve() },
-    beforeTrading: credentialRenewal(credentials, CONFIG, silentLogger, {
-      startTimer: () => () => undefined,
-      sleep: time.sleep,
-    }),
-  });
-  // The caller's signal never aborts: `quanta run` goes on to shut the bot down.
-  await expect(loop.run(new AbortController().signal)).rejects.toThrow('the poller gave up');
-  await settle();
-  expect(time.sleepers()).toBe(0);
-  time.advance();
-  await settle();
-  expect(credentials.tried).toEqual([0]);
+  creds.refuse(21_000);
+  await advance(time, 6);
+  expect(creds.tried).toEqual([0, 21_000]);
 });
 
 it('replaces a key refused between polls when its spacing ends, with no poll after the refusal', async () => {
   const time = virtualTime(0);
-  // Not refused yet: a poll at 0 finds nothing due.
-  const credentials = credentialsRefused(0, 0, time.now);
-  let renewedAlready = true;
-  const fresh = {
-    ...credentials,
-    renewalDue: () => !renewedAlready && credentials.renewalDue(),
-    refusalWaitMs: () => (renewedAlready ? 0 : credentials.refusalWaitMs()),
-  };
-  const renew = credentialRenewal(fresh, CONFIG, silentLogger, {
-    startTimer: () => () => undefined,
+  const creds = credentials(time.now, { dueAt: Infinity });
+  const renew = credentialRenewal(creds, CONFIG, silentLogger, {
+    startTimer: NO_TIMER,
     sleep: time.sleep,
   });
   await renew(new AbortController().signal);
-  expect(time.sleepers()).toBe(0);
-  // An order's 401, the second refusal in a row: the next key from 10 s on; polls back off.
-  renewedAlready = false;
-  credentials.refuse(10_000);
-  for (let i = 0; i < 2; i++) {
-    await settle();
-    time.advance();
-  }
-  await settle();
-  expect(credentials.tried).toEqual([10_000]);
-  expect(time.sleepers()).toBe(0);
+  await advance(time, 1);
+  // At 5 s an order's 401, the second refusal in a row: the next key from 13 s on.
+  creds.refuse(13_000);
+  await advance(time, 3);
+  expect(creds.tried).toEqual([13_000]);
 });
 
 it('a renewal the ending loop aborts is no failure: not told, not logged, not tried again', async () => {
   const time = virtualTime(0);
   const tried: number[] = [];
-  const credentials = {
+  const hanging = {
     renewalDue: () => true,
     refusalWaitMs: () => 0,
-    onRefused: () => undefined,
     // The first fails (the network); the retry's hangs until its signal aborts.
     ensure: (signal?: AbortSignal) => {
       tried.push(time.now());
@@ -271,16 +213,14 @@ it('a renewal the ending loop aborts is no failure: not told, not logged, not tr
   const logged: string[] = [];
   const log = pino({ level: 'debug' }, { write: (line: string) => logged.push(line) });
   const loop = new AbortController();
-  const renew = credentialRenewal(credentials, CONFIG, log, {
+  const renew = credentialRenewal(hanging, CONFIG, log, {
     onAttempt: (error) => ended.push(error instanceof Error ? error.message : 'ok'),
-    startTimer: () => () => undefined,
+    startTimer: NO_TIMER,
     sleep: time.sleep,
   });
   await renew(loop.signal);
-  await settle();
-  time.advance();
-  await settle();
-  expect(tried).toEqual([0, RENEWAL_RETRY_MS]);
+  await advance(time, 1);
+  expect(tried).toEqual([0, RENEWAL_CHECK_MS]);
   loop.abort(new Error('the trading loop ended'));
   await settle();
   expect(ended).toEqual(['fetch failed']);
@@ -289,4 +229,30 @@ it('a renewal the ending loop aborts is no failure: not told, not logged, not tr
   // A call after the loop ended starts nothing.
   await renew(loop.signal);
   expect(tried).toHaveLength(2);
+  expect(time.sleepers()).toBe(0);
+});
+
+it('stops checking when the trading loop ends because its poller threw', async () => {
+  const time = virtualTime(0);
+  const creds = credentials(time.now, { failures: 5 });
+  const loop = new TradingLoop({
+    poller: {
+      run: async (onSnapshot) => {
+        await onSnapshot({ markets: [] } as never);
+        throw new Error('the poller gave up');
+      },
+    },
+    session: { onSnapshot: () => Promise.resolve() },
+    beforeTrading: credentialRenewal(creds, CONFIG, silentLogger, {
+      startTimer: NO_TIMER,
+      sleep: time.sleep,
+    }),
+  });
+  // The caller's signal never aborts: `quanta run` goes on to shut the bot down.
+  await expect(loop.run(new AbortController().signal)).rejects.toThrow('the poller gave up');
+  await settle();
+  expect(time.sleepers()).toBe(0);
+  time.advance();
+  await settle();
+  expect(creds.tried).toEqual([0]);
 });
