@@ -45,10 +45,7 @@ const NO_TIMER = (): (() => void) => () => undefined;
  * `refusedUntil` (0: not refused); `failures` registrations fail first (the network), then one
  * succeeds and none is due again.
  */
-function credentials(
-  now: () => number,
-  { dueAt = 0, refusedUntil = 0, failures = 0 } = {},
-) {
+function credentials(now: () => number, { dueAt = 0, refusedUntil = 0, failures = 0 } = {}) {
   const tried: number[] = [];
   let renewed = false;
   return {
