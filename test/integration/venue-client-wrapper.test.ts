@@ -20,6 +20,7 @@ import { startBotWithParts } from '../../src/runtime/bot.ts';
 import type { VenueClient } from '../../src/venue/venue-client.ts';
 import { T0, WALLET_KEY } from './account/helpers.ts';
 import { ROOT, strategyModule, WALLET_ENV } from './runtime/harness.ts';
+import { pollDrivenSleep } from '../helpers/poll-driven-sleep.ts';
 
 /** One call the wrapper saw: which, about what, and how it ended. */
 interface Call {
@@ -113,14 +114,15 @@ describe('a VenueClient written in a test file carries a whole bot and a whole b
       projectRoot: ROOT,
       now: () => clock.now,
       monotonic: () => clock.now,
-      sleep: async (ms, signal) => {
-        if (signal === controller.signal) {
+      sleep: pollDrivenSleep({
+        clock,
+        runSignal: controller.signal,
+        pollIntervalMs: config.poll.intervalMs,
+        onPoll: async () => {
           await bot.executor.settle();
           if (++polls >= POLLS) controller.abort();
-        }
-        clock.now += ms;
-        if (signal.aborted) throw new Error('aborted');
-      },
+        },
+      }),
       venueClient: (http) => recordingClient(http, calls),
     });
     await bot.run(controller.signal);

@@ -1,9 +1,7 @@
 /**
  * A whole bot (startBot) run in-process against a paper venue, with an injected clock and an
  * injected sleep: the poll loop's sleeps move that clock, so a run of N polls takes no real
- * waiting and a test can jump time between two polls. A sleep of a poll interval or more
- * beside the polls (a credential renewal's retry) waits for the polls to move the clock past its
- * end, as it would on a real one; a shorter one moves the clock itself.
+ * waiting and a test can jump time between two polls (test/helpers/poll-driven-sleep.ts).
  */
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -14,6 +12,7 @@ import type { OrderRecord } from '../../../src/execution/order-record.ts';
 import type { Logger } from '../../../src/log/logger.ts';
 import { startBotWithParts, type BotWithParts, type RunSummary } from '../../../src/runtime/bot.ts';
 import type { TestClock } from './helpers.ts';
+import { pollDrivenSleep } from '../../helpers/poll-driven-sleep.ts';
 
 /** The repository root (package.json, strategies/, bin/). */
 export const ROOT = resolve(import.meta.dirname, '../../..');
@@ -107,25 +106,6 @@ export async function runBotFor(
   const controller = new AbortController();
   let polls = 0;
   const started: { settle?: () => Promise<void> } = {};
-  const pollIntervalMs = plan.config.poll.intervalMs;
-  // Sleeps beside the polls waiting for the clock to reach their end.
-  const waiting = new Set<{ readonly at: number; readonly wake: () => void }>();
-  const waitForClock = (ms: number, signal: AbortSignal): Promise<void> =>
-    new Promise<void>((resolve, reject) => {
-      const waiter = {
-        at: plan.clock.now + ms,
-        wake: () => {
-          signal.removeEventListener('abort', onAbort);
-          resolve();
-        },
-      };
-      const onAbort = (): void => {
-        waiting.delete(waiter);
-        reject(new Error('aborted'));
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      waiting.add(waiter);
-    });
   const bot = await startBotWithParts({
     config: plan.config,
     env: plan.env,
@@ -134,23 +114,17 @@ export async function runBotFor(
     now: () => plan.clock.now,
     // Virtual time: durations pass on it too (the wall clock is not stepped).
     monotonic: () => plan.clock.now,
-    sleep: async (ms, signal) => {
-      if (signal.aborted) throw new Error('aborted');
-      if (signal !== controller.signal && ms >= pollIntervalMs) return waitForClock(ms, signal);
-      if (signal === controller.signal) {
+    sleep: pollDrivenSleep({
+      clock: plan.clock,
+      runSignal: controller.signal,
+      pollIntervalMs: plan.config.poll.intervalMs,
+      onPoll: async () => {
         await started.settle?.();
         polls += 1;
         await plan.afterPoll?.(polls);
         if (polls >= plan.polls) controller.abort();
-      }
-      plan.clock.now += ms;
-      for (const waiter of [...waiting])
-        if (waiter.at <= plan.clock.now) {
-          waiting.delete(waiter);
-          waiter.wake();
-        }
-      if (signal.aborted) throw new Error('aborted');
-    },
+      },
+    }),
   });
   started.settle = () => bot.executor.settle();
   onStarted?.(bot);

@@ -16,6 +16,7 @@ import { startBotWithParts } from '../../../src/runtime/bot.ts';
 import type { StartTimer } from '../../../src/clock/timers.ts';
 import { T0, WALLET_KEY } from '../account/helpers.ts';
 import { captureLogs, ROOT, strategyModule, WALLET_ENV } from './harness.ts';
+import { pollDrivenSleep } from '../../helpers/poll-driven-sleep.ts';
 
 let venue: PaperVenue | undefined;
 let dir: string | undefined;
@@ -68,14 +69,15 @@ it("a strategy that never answers delays another strategy's order by its timeout
     now: () => clock.now,
     // Virtual time: durations pass on it too (the wall clock is not stepped).
     monotonic: () => clock.now,
-    sleep: async (ms, signal) => {
-      if (signal === controller.signal) {
+    sleep: pollDrivenSleep({
+      clock,
+      runSignal: controller.signal,
+      pollIntervalMs: config.poll.intervalMs,
+      onPoll: async () => {
         await bot.executor.settle();
         if (++polls >= POLLS) controller.abort();
-      }
-      clock.now += ms;
-      if (signal.aborted) throw new Error('aborted');
-    },
+      },
+    }),
     strategyTimer,
     onSnapshot: (snapshot) => snapshots.push(snapshot),
   });
