@@ -29,7 +29,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['eslint.config.js'],
+    files: ['eslint.config.js', '.ci/**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
   },
 );
