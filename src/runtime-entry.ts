@@ -7,7 +7,13 @@
  */
 export { loadConfig, type Config, type StrategyConfig } from './config/index.ts';
 export { createLogger, type Logger } from './log/logger.ts';
-export { startBot, type Bot, type BotOptions, type RunSummary } from './runtime/bot.ts';
+export {
+  startBot,
+  type Bot,
+  type BotOptions,
+  type BotWaitTime,
+  type RunSummary,
+} from './runtime/bot.ts';
 export type { ModeSource, TradingMode } from './execution/trading-mode.ts';
 export type {
   BotStatus,

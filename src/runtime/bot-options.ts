@@ -5,8 +5,42 @@ import type { Snapshot } from '../market/snapshot.ts';
 import type { ProducedIntent } from '../stack/trading-session.ts';
 import type { VenueClient } from '../venue/venue-client.ts';
 
-/** Options of `startBot` (src/runtime/bot.ts). */
-export interface BotOptions {
+/**
+ * Options of `startBot` (src/runtime/bot.ts): {@link BotCoreOptions} with the time the bot waits
+ * on, injected together or not at all ({@link BotWaitTime}).
+ */
+export type BotOptions = BotCoreOptions & BotWaitTime;
+
+/**
+ * The bot's monotonic clock and its sleep: both the system's (neither given), or both injected.
+ * A sleep's time must pass as the monotonic clock's does. A sleep that returns at once beside the
+ * system's monotonic clock would have the bot wait for a refused key's successor, or a rate slot,
+ * in a loop that never yields; a real sleep beside an injected clock that nobody moves would wait
+ * forever. `startBot` refuses one without the other (QUANTA_USAGE) for callers without types.
+ *
+ * @example
+ * const time = { now: Date.parse('2026-03-02T12:00:00Z') };
+ * await startBot({
+ *   ...options,
+ *   now: () => time.now,
+ *   monotonic: () => time.now,
+ *   sleep: (ms) => {
+ *     time.now += ms;
+ *     return Promise.resolve();
+ *   },
+ * });
+ */
+export type BotWaitTime =
+  | { readonly monotonic?: undefined; readonly sleep?: undefined }
+  | {
+      /** The monotonic clock budgets, waits and schedules run on (`Clock.monotonic`). */
+      readonly monotonic: () => number;
+      /** Waits (polls, rate budget, renewal retries), on `monotonic`'s time. */
+      readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+    };
+
+/** What `startBot` takes besides {@link BotWaitTime}. */
+export interface BotCoreOptions {
   readonly config: Config;
   readonly env: NodeJS.ProcessEnv;
   readonly log: Logger;
@@ -14,15 +48,6 @@ export interface BotOptions {
   readonly projectRoot: string;
   /** The wall clock (`Clock.now`); default the system's. Tests step it. */
   readonly now?: () => number;
-  /** The monotonic clock budgets, waits and schedules run on (`Clock.monotonic`); default the system's. */
-  readonly monotonic?: () => number;
-  /**
-   * Waits (polls, rate budget, renewal retries); default a real timer. Its time must pass as
-   * `monotonic`'s does: inject both or neither. A sleep that returns at once beside the system's
-   * monotonic clock would have the bot wait for a refused key's successor, or a rate slot, in a
-   * loop that never yields.
-   */
-  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Starts the strategies' `onSnapshot` deadline timers; default the real one (clock/timers.ts). */
   readonly strategyTimer?: StartTimer;
   /** Told about every snapshot (the recorder). */

@@ -1,3 +1,4 @@
+import { ErrorCodes, QuantaError } from '../errors/index.ts';
 import { prepareStrategies } from '../strategy/prepare-strategies.ts';
 import { assembleBot } from './assemble-bot.ts';
 import { narrowBot, type Bot, type BotWithParts } from './bot-handle.ts';
@@ -8,7 +9,7 @@ import { notifyTargets } from './control/notifier.ts';
 import { resolveVenue } from './embedded-venue.ts';
 
 export type { Bot, BotWithParts } from './bot-handle.ts';
-export type { BotOptions } from './bot-options.ts';
+export type { BotOptions, BotWaitTime } from './bot-options.ts';
 export type { RunSummary } from './shutdown.ts';
 
 /**
@@ -29,6 +30,12 @@ export async function startBot(options: BotOptions): Promise<Bot> {
  */
 export async function startBotWithParts(options: BotOptions): Promise<BotWithParts> {
   const { config } = options;
+  // The types pair them (BotWaitTime); a caller without types is told before anything starts.
+  if ((options.monotonic === undefined) !== (options.sleep === undefined))
+    throw new QuantaError(
+      ErrorCodes.USAGE,
+      'startBot: give monotonic and sleep together, or neither: a sleep must pass the time of the monotonic clock the bot waits on',
+    );
   // A control server that anyone on the network could command is refused before anything else.
   if (config.control !== undefined) controlTokens(config.control, options.env, config.source);
   // Webhook URLs named by variable must be there before anything starts (exit 2 otherwise).

@@ -22,12 +22,8 @@ import type { ProducedIntent } from '../../../src/stack/trading-session.ts';
 import { createLogger, type Logger } from '../../../src/log/logger.ts';
 import type { Snapshot } from '../../../src/market/snapshot.ts';
 import type { PaperVenue } from '../../../src/paper/index.ts';
-import {
-  startBotWithParts,
-  type BotWithParts,
-  type BotOptions,
-  type RunSummary,
-} from '../../../src/runtime/bot.ts';
+import { startBotWithParts, type BotWithParts, type RunSummary } from '../../../src/runtime/bot.ts';
+import type { BotCoreOptions, BotWaitTime } from '../../../src/runtime/bot-options.ts';
 import type { SimOrder } from '../../../src/sim/index.ts';
 import { parseMarketList } from '../../../src/venue/schemas/index.ts';
 import type { Market } from '../../../src/domain/index.ts';
@@ -240,7 +236,7 @@ export async function runBot(
   configPath: string,
   log: Logger,
   walletKey: Hex = generatePrivateKey(),
-  clocks: Pick<BotOptions, 'now' | 'monotonic' | 'sleep'> = {},
+  clocks: Pick<BotCoreOptions, 'now'> & BotWaitTime = {},
 ): Promise<RunningBot> {
   const env = { [WALLET_ENV]: walletKey };
   const config = await loadConfig(configPath, { env });

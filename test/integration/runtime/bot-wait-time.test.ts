@@ -1,0 +1,72 @@
+/**
+ * `startBot`'s monotonic clock and sleep come together or not at all (BotWaitTime,
+ * src/runtime/bot-options.ts). Given one alone, it refused nothing: a sleep that returns at once
+ * beside the system's monotonic clock had the bot wait for a rate slot or a refused key's
+ * successor in a loop that never yields; a real sleep beside an injected clock nobody moves
+ * waited forever. Now the types refuse it, and so does `startBot` for a caller without types,
+ * before anything is contacted.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { parseConfig } from '../../../src/config/index.ts';
+import { isQuantaError } from '../../../src/errors/index.ts';
+import { startPaperVenue, type PaperVenue } from '../../../src/paper/index.ts';
+import { startBot } from '../../../src/runtime/bot.ts';
+import type { BotCoreOptions } from '../../../src/runtime/bot-options.ts';
+import { WALLET_KEY } from '../account/helpers.ts';
+import { captureLogs, ROOT, strategyModule, WALLET_ENV } from './harness.ts';
+
+let venue: PaperVenue | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await venue?.close();
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A bot's options on `venueUrl`, with no time of its own. */
+function coreOptions(venueUrl: string, stateDir: string): BotCoreOptions {
+  const yaml = stringify({
+    venue: { writeUrl: venueUrl, readUrl: venueUrl },
+    wallet: { privateKeyEnv: WALLET_ENV },
+    state: { dir: stateDir },
+    risk: { capital: '100000' },
+    strategies: [
+      {
+        module: strategyModule('fixtures/hold'),
+        markets: ['ETH-USD'],
+        params: { side: 'BUY', amount: '0.01' },
+      },
+    ],
+  });
+  return {
+    config: parseConfig(yaml, 'bot.yaml', stateDir),
+    env: { [WALLET_ENV]: WALLET_KEY },
+    log: captureLogs().log,
+    projectRoot: ROOT,
+  };
+}
+
+it('startBot refuses a sleep without a monotonic clock, and a monotonic clock without a sleep, before it contacts the venue', async () => {
+  venue = await startPaperVenue({ port: 0, seed: 3 });
+  dir = mkdtempSync(join(tmpdir(), 'quanta-wait-time-'));
+  const core = coreOptions(venue.url, dir);
+  const refusals = [
+    // @ts-expect-error -- BotWaitTime: a sleep without a monotonic clock does not type-check.
+    startBot({ ...core, sleep: () => Promise.resolve() }),
+    // @ts-expect-error -- BotWaitTime: a monotonic clock without a sleep does not type-check.
+    startBot({ ...core, monotonic: () => 0 }),
+  ];
+  for (const started of refusals) {
+    const error: unknown = await started.then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(isQuantaError(error) && error.code).toBe('QUANTA_USAGE');
+    expect((error as Error).message).toMatch(/monotonic and sleep together, or neither/);
+  }
+  expect(venue.requestCount('/api/v1/market')).toBe(0);
+  expect(venue.requestCount('/api/v1/auth')).toBe(0);
+});
