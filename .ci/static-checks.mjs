@@ -1,10 +1,15 @@
 // `npm test`'s static checks: the type check, eslint and prettier (the `typecheck` and `lint`
-// scripts), started together. Run one after the other, each kept one core of a 2-core machine
-// busy while the other idled. Each one's output is held and printed whole when it ends, in the
-// order listed, so nothing interleaves; the exit code is non-zero when any of them failed.
+// scripts of package.json: keep the two lists alike), started together so that they share the
+// machine's cores rather than run one after the other. When all three have ended, each one's
+// output is printed whole, in the order listed, so nothing interleaves; the exit code is non-zero
+// when any of them failed.
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+
+/** The repository's root, where the checks run from wherever this script is started. */
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** [name, program in node_modules/.bin, arguments]: the `typecheck` and `lint` npm scripts. */
 const CHECKS = [
@@ -15,7 +20,8 @@ const CHECKS = [
 
 function runCheck([name, program, args]) {
   const startedAt = performance.now();
-  const child = spawn(join('node_modules', '.bin', program), args, {
+  const child = spawn(join(ROOT, 'node_modules', '.bin', program), args, {
+    cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = [];

@@ -6,10 +6,10 @@ import type { ProducedIntent } from '../stack/trading-session.ts';
 import type { VenueClient } from '../venue/venue-client.ts';
 
 /**
- * Options of `startBot` (src/runtime/bot.ts): {@link BotCoreOptions} with the time the bot waits
+ * Options of `startBot` (src/runtime/bot.ts): {@link BotBaseOptions} with the time the bot waits
  * on, injected together or not at all ({@link BotWaitTime}).
  */
-export type BotOptions = BotCoreOptions & BotWaitTime;
+export type BotOptions = BotBaseOptions & BotWaitTime;
 
 /**
  * The bot's monotonic clock and its sleep: both the system's (neither given), or both injected.
@@ -40,7 +40,7 @@ export type BotWaitTime =
     };
 
 /** What `startBot` takes besides {@link BotWaitTime}. */
-export interface BotCoreOptions {
+export interface BotBaseOptions {
   readonly config: Config;
   readonly env: NodeJS.ProcessEnv;
   readonly log: Logger;

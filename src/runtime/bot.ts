@@ -31,11 +31,14 @@ export async function startBot(options: BotOptions): Promise<Bot> {
 export async function startBotWithParts(options: BotOptions): Promise<BotWithParts> {
   const { config } = options;
   // The types pair them (BotWaitTime); a caller without types is told before anything starts.
-  if ((options.monotonic === undefined) !== (options.sleep === undefined))
+  if ((options.monotonic === undefined) !== (options.sleep === undefined)) {
+    const [given, missing] =
+      options.sleep === undefined ? ['monotonic', 'sleep'] : ['sleep', 'monotonic'];
     throw new QuantaError(
       ErrorCodes.USAGE,
-      'startBot: give monotonic and sleep together, or neither: a sleep must pass the time of the monotonic clock the bot waits on',
+      `startBot: ${given} was given without ${missing}: give monotonic and sleep together, or neither (a sleep must pass the time of the monotonic clock the bot waits on)`,
     );
+  }
   // A control server that anyone on the network could command is refused before anything else.
   if (config.control !== undefined) controlTokens(config.control, options.env, config.source);
   // Webhook URLs named by variable must be there before anything starts (exit 2 otherwise).

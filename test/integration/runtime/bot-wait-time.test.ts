@@ -14,8 +14,8 @@ import { stringify } from 'yaml';
 import { parseConfig } from '../../../src/config/index.ts';
 import { isQuantaError } from '../../../src/errors/index.ts';
 import { startPaperVenue, type PaperVenue } from '../../../src/paper/index.ts';
-import { startBot } from '../../../src/runtime/bot.ts';
-import type { BotCoreOptions } from '../../../src/runtime/bot-options.ts';
+import { startBot, type Bot } from '../../../src/runtime/bot.ts';
+import type { BotBaseOptions } from '../../../src/runtime/bot-options.ts';
 import { WALLET_KEY } from '../account/helpers.ts';
 import { captureLogs, ROOT, strategyModule, WALLET_ENV } from './harness.ts';
 
@@ -27,7 +27,7 @@ afterEach(async () => {
 });
 
 /** A bot's options on `venueUrl`, with no time of its own. */
-function coreOptions(venueUrl: string, stateDir: string): BotCoreOptions {
+function coreOptions(venueUrl: string, stateDir: string): BotBaseOptions {
   const yaml = stringify({
     venue: { writeUrl: venueUrl, readUrl: venueUrl },
     wallet: { privateKeyEnv: WALLET_ENV },
@@ -53,19 +53,25 @@ it('startBot refuses a sleep without a monotonic clock, and a monotonic clock wi
   venue = await startPaperVenue({ port: 0, seed: 3 });
   dir = mkdtempSync(join(tmpdir(), 'quanta-wait-time-'));
   const core = coreOptions(venue.url, dir);
-  const refusals = [
-    // @ts-expect-error -- BotWaitTime: a sleep without a monotonic clock does not type-check.
-    startBot({ ...core, sleep: () => Promise.resolve() }),
+  const refusals: [() => Promise<Bot>, string][] = [
+    [
+      // @ts-expect-error -- BotWaitTime: a sleep without a monotonic clock does not type-check.
+      () => startBot({ ...core, sleep: () => Promise.resolve() }),
+      'sleep was given without monotonic',
+    ],
     // @ts-expect-error -- BotWaitTime: a monotonic clock without a sleep does not type-check.
-    startBot({ ...core, monotonic: () => 0 }),
+    [() => startBot({ ...core, monotonic: () => 0 }), 'monotonic was given without sleep'],
   ];
-  for (const started of refusals) {
-    const error: unknown = await started.then(
-      () => undefined,
+  for (const [start, what] of refusals) {
+    // A bot that starts after all is shut down at once: left running, it would spin.
+    const error: unknown = await start().then(
+      (bot) => bot.shutdown(),
       (reason: unknown) => reason,
     );
     expect(isQuantaError(error) && error.code).toBe('QUANTA_USAGE');
-    expect((error as Error).message).toMatch(/monotonic and sleep together, or neither/);
+    expect((error as Error).message).toBe(
+      `startBot: ${what}: give monotonic and sleep together, or neither (a sleep must pass the time of the monotonic clock the bot waits on)`,
+    );
   }
   expect(venue.requestCount('/api/v1/market')).toBe(0);
   expect(venue.requestCount('/api/v1/auth')).toBe(0);

@@ -23,7 +23,7 @@ import { createLogger, type Logger } from '../../../src/log/logger.ts';
 import type { Snapshot } from '../../../src/market/snapshot.ts';
 import type { PaperVenue } from '../../../src/paper/index.ts';
 import { startBotWithParts, type BotWithParts, type RunSummary } from '../../../src/runtime/bot.ts';
-import type { BotCoreOptions, BotWaitTime } from '../../../src/runtime/bot-options.ts';
+import type { BotBaseOptions, BotWaitTime } from '../../../src/runtime/bot-options.ts';
 import type { SimOrder } from '../../../src/sim/index.ts';
 import { parseMarketList } from '../../../src/venue/schemas/index.ts';
 import type { Market } from '../../../src/domain/index.ts';
@@ -236,7 +236,7 @@ export async function runBot(
   configPath: string,
   log: Logger,
   walletKey: Hex = generatePrivateKey(),
-  clocks: Pick<BotCoreOptions, 'now'> & BotWaitTime = {},
+  clocks: Pick<BotBaseOptions, 'now'> & BotWaitTime = {},
 ): Promise<RunningBot> {
   const env = { [WALLET_ENV]: walletKey };
   const config = await loadConfig(configPath, { env });
