@@ -1,7 +1,8 @@
 /**
  * Issue 31: the seeds a run of `quanta sim --seeds` found breaking an invariant, kept as
  * regression tests (docs/simulation-runs.md tells each one's story): 10 virtual minutes, the
- * default fault mix without the venue's faults (`choices.venue = 'none'`), its crash and healing.
+ * default fault mix, its crash and healing; the seeds found before the venue's faults came run
+ * without them (`choices.venue = 'none'`), the later ones (`venueFaults`) with them.
  * They no longer replay the schedules the seeds were found with: each fault added to the mix
  * since (requests landing late, one-way partitions, clocks seconds off, a second crash) changed
  * every seed's schedule. What each found has a test of its own besides (docs/simulation-runs.md);

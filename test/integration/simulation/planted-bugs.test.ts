@@ -7,7 +7,7 @@
  * must be caught within 1,000 seeds. The seeds that
  * caught them, run on the same copy with every patch undone, report no violation. Seeds that
  * caught them (measured on a0783b2, with 429 storms and the daily loss limit; expiry not checked
- * since 27b22e3, whose 5-s renewal check changed every trace): re-signed resend
+ * since 27b22e3, whose 5-s renewal check changed most traces): re-signed resend
  * 6, unknown outcome as zero exposure 2, expiry not checked 28, row written after the send 1,
  * recovery skipping SENT rows 5; in the `full` mix
  * (src/simulation/sim-mix.ts), a later fill booked at the order's average price 1 (the defect
