@@ -1,3 +1,4 @@
+import { fillPriceX18 } from '../execution/fill-price.ts';
 import type { OrderJournal } from '../execution/journal.ts';
 import { RepeatedValues } from '../execution/journal-row.ts';
 import type { FillEvent } from './trace.ts';
@@ -5,8 +6,9 @@ import type { FillEvent } from './trace.ts';
 /**
  * The journal the backtest hands to the trading stack, unchanged, except that every outcome it
  * records that fills more of an order is also noted as a fill: the new amount, at the price and
- * fee the executor booked it at (the order's average price, the fee it charged), at that time.
- * These are exactly the fills the portfolio applied, so trades built from them reconcile with it.
+ * fee the executor booked it at (its own price where the averages give it, else the order's
+ * average: execution/fill-price.ts; the fee it charged), at that time. These are exactly the
+ * fills the portfolio applied, so trades built from them reconcile with it.
  */
 export function journalWithFillLog(journal: OrderJournal, fills: FillEvent[]): OrderJournal {
   // A run keeps every fill: their amounts and prices mostly repeat (one copy of each).
@@ -22,7 +24,10 @@ export function journalWithFillLog(journal: OrderJournal, fills: FillEvent[]): O
         marketId: after.marketId,
         side: after.side,
         amountX18: repeated.one(amountX18),
-        priceX18: repeated.one(after.avgFillPriceX18),
+        priceX18: repeated.one(
+          fillPriceX18(before, after.filledX18, after.avgFillPriceX18, !after.fillPriceEstimated)
+            .priceX18,
+        ),
         feeX18: repeated.one((after.feesX18 ?? 0n) - (before.feesX18 ?? 0n)),
         t: now,
       });

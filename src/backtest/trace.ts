@@ -30,7 +30,7 @@ export interface FillEvent {
   readonly marketId: number;
   readonly side: 'BUY' | 'SELL';
   readonly amountX18: bigint;
-  /** The order's average fill price, at which the executor books every new fill. */
+  /** The price the executor booked the fill at: its own, or the order's average (fill-price.ts). */
   readonly priceX18: bigint;
   readonly feeX18: bigint;
   /** Virtual time (ms) the fill was booked: the snapshot at which the venue answered. */

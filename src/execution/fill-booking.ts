@@ -3,6 +3,7 @@ import type { Logger } from '../log/logger.ts';
 import { displayX18, formatX18, MONEY_DECIMALS } from '../money/index.ts';
 import type { VenueOrder } from '../venue/types.ts';
 import type { ExposureBook } from './exposure-book.ts';
+import { fillPriceX18 } from './fill-price.ts';
 import type { OrderJournal } from './journal.ts';
 import type { OrderRecord } from './order-record.ts';
 import type { Liquidity, Portfolio } from './portfolio.ts';
@@ -165,11 +166,15 @@ export class FillBooking {
         ? order.avgFillPriceX18
         : undefined;
     const averageX18 = reported ?? record.referencePriceX18 ?? record.priceX18;
-    const derived = reported === undefined ? undefined : newFillPriceX18(record, order, reported);
-    const priceX18 = derived ?? averageX18;
+    const { priceX18, derived } = fillPriceX18(
+      record,
+      order.totalFilledX18,
+      averageX18,
+      reported !== undefined,
+    );
     // A later fill whose own price the averages cannot give is valued at the order's average:
     // an estimate, said so (to onFill and in the log).
-    const estimated = reported === undefined || (derived === undefined && newlyFilled > 0n);
+    const estimated = reported === undefined || (!derived && newlyFilled > 0n);
     // A LIMIT order known to rest on the venue before this fill made liquidity (maker).
     const liquidity: Liquidity = record.venueOrderId !== null ? 'maker' : 'taker';
     const liquidityAssumed =
@@ -223,32 +228,4 @@ export class FillBooking {
       `order ${record.id} ${order.status}: filled ${filled} ${record.symbol}`,
     );
   }
-}
-
-/**
- * The price of what filled since the journal row's last answer, from the venue's average fill
- * price before and after (filled notional = average × filled). A LIMIT order that crossed the
- * book at once and then rested fills first at the book's prices (taker), then at its own
- * (maker): its later fills are not at the order's average. Exact when every fill was at one
- * price; with averages floored to x18 (the paper venue's) it is off by less than the earlier
- * filled amount over the new one, in x18 units of price. `undefined` when the row's average is
- * not the venue's (none yet, or estimated), nothing new filled, or the result is not positive (a
- * venue whose averages are rounded otherwise); a LIMIT order's is kept within its price.
- */
-function newFillPriceX18(
-  record: OrderRecord,
-  order: VenueOrder,
-  averageX18: bigint,
-): bigint | undefined {
-  const newlyFilled = order.totalFilledX18 - record.filledX18;
-  if (newlyFilled <= 0n) return undefined;
-  if (record.filledX18 === 0n) return averageX18;
-  if (record.avgFillPriceX18 === null || record.fillPriceEstimated) return undefined;
-  const notionalX36 = averageX18 * order.totalFilledX18 - record.avgFillPriceX18 * record.filledX18;
-  const priceX18 = notionalX36 / newlyFilled;
-  if (priceX18 <= 0n) return undefined;
-  // No fill of a LIMIT order is beyond its price: the floors can put the result a hair past it.
-  if (record.type !== 'LIMIT') return priceX18;
-  if (record.side === 'BUY') return priceX18 > record.priceX18 ? record.priceX18 : priceX18;
-  return priceX18 < record.priceX18 ? record.priceX18 : priceX18;
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeMetrics } from '../../../src/backtest/metrics.ts';
+import { roundTrips } from '../../../src/backtest/round-trips.ts';
 import { runBacktest } from '../../../src/backtest/run-backtest.ts';
 import type { BacktestTrace } from '../../../src/backtest/trace.ts';
 import { parseConfig } from '../../../src/config/index.ts';
@@ -231,6 +232,37 @@ describe('LIMIT orders rest and fill only when the recorded book crosses them', 
       avgFillPrice: '101.25',
       filledAt: 4 * STEP,
     });
+  });
+
+  it("the trace's fills are each at its own price: a trade's PnL adds up to the realized PnL", async () => {
+    // A MARKET BUY of 2 meets snapshot 2 (asks 101, 102): 2 at 101.5 on average. A SELL LIMIT
+    // of 2 at 99.75, sent with it, takes the 100 bid at once (taker) and rests; snapshot 3's
+    // bids of 101 fill its other 1 at its own 99.75 (maker). The portfolio books that second
+    // fill at 99.75; the trace said 99.875, the order's average, and so did the trade built
+    // from it.
+    const trace = await run(
+      [
+        { side: 'BUY', amount: '2' },
+        { side: 'SELL', type: 'LIMIT', amount: '2', price: '99.75' },
+      ],
+      { backtest: '{ latencyMs: 500 }' },
+    );
+    const fills = trace.fills.map((fill) => [
+      fill.side,
+      formatX18(fill.amountX18),
+      formatX18(fill.priceX18),
+    ]);
+    expect(fills).toEqual([
+      ['BUY', '2', '101.5'],
+      ['SELL', '1', '100'],
+      ['SELL', '1', '99.75'],
+    ]);
+    const metrics = computeMetrics(trace);
+    expect(metrics.total.realizedPnl).toBe('-3.25');
+    const trips = roundTrips(trace.fills);
+    expect(trips).toHaveLength(1);
+    expect(formatX18(trips[0]?.pnlX18 ?? 0n)).toBe(metrics.total.realizedPnl);
+    expect(formatX18(trips[0]?.exitPriceX18 ?? 0n)).toBe('99.875');
   });
 
   it('a SELL above every bid never fills', async () => {
