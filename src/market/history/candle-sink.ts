@@ -1,8 +1,9 @@
 /**
  * Where imported candle rows go: checked against the candles' time grid and written to a
  * candle file (`candle-file.ts`). The timeframe is the kline layout's (close time − open time,
- * plus the 1 ms exchange dumps leave out), or else the gap between the first two candles; a
- * later candle off that grid is refused, never moved.
+ * plus the 1 ms exchange dumps leave out), or else the gap found most often between the first
+ * {@link TIMEFRAME_SAMPLE} candles (the smaller of two found as often): a first candle cut short
+ * or a missing row does not set it. A candle off that grid is refused, never moved.
  */
 import type { Market } from '../../domain/index.ts';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
@@ -18,6 +19,21 @@ export interface CandleSinkOptions {
   readonly market: Market;
   readonly source: string;
   readonly now: () => number;
+  /**
+   * Told of a candle refused once the timeframe is known, among those held to find it (a later
+   * one's refusal is `take`'s answer).
+   */
+  readonly refuse: (file: string, line: number, bad: BadRow) => void;
+}
+
+/** How many candles without a close time are held to find their timeframe from their gaps. */
+export const TIMEFRAME_SAMPLE = 32;
+
+/** A candle held until the timeframe is known, with where it was read. */
+interface HeldCandle {
+  readonly row: CandleRow;
+  readonly file: string;
+  readonly line: number;
 }
 
 const isTimeframe = (ms: number): boolean =>
@@ -27,7 +43,7 @@ const isTimeframe = (ms: number): boolean =>
 export class CandleSink {
   readonly #options: CandleSinkOptions;
   #ms: number | undefined;
-  #held: { readonly row: CandleRow; readonly file: string; readonly line: number } | undefined;
+  readonly #held: HeldCandle[] = [];
   #writer: CandleFileWriter | undefined;
   /** Candles written. */
   count = 0;
@@ -52,13 +68,12 @@ export class CandleSink {
    * Takes one candle that came after the last one taken (the caller checks the order).
    *
    * @returns a refusal (off the time grid, or a close time that disagrees with the timeframe),
-   *   or undefined when it was taken.
+   *   or undefined when it was taken (or held until the timeframe is known).
    * @throws QuantaError `QUANTA_HISTORY_INVALID` naming `file:line` when the first candles give
    *   no timeframe quanta knows.
    */
   async take(row: CandleRow, file: string, line: number): Promise<BadRow | undefined> {
     if (this.#ms === undefined) {
-      let ms: number;
       if (row.closeTime !== undefined) {
         const span = row.closeTime.ms - row.time.ms;
         const found = [span + 1, span].find(isTimeframe);
@@ -67,31 +82,56 @@ export class CandleSink {
             ErrorCodes.HISTORY_INVALID,
             `${file}:${line}: the candle of ${isoOfMs(row.time.ms)} closes ${span} ms after it opens: no timeframe quanta knows (a whole number of s, m, h or d that divides a day)`,
           );
-        ms = found;
-      } else if (this.#held === undefined) {
-        this.#held = { row, file, line };
-        return undefined;
+        this.#ms = found;
       } else {
-        ms = row.time.ms - this.#held.row.time.ms;
-        if (!isTimeframe(ms))
-          throw new QuantaError(
-            ErrorCodes.HISTORY_INVALID,
-            `${file}:${line}: the first two candles are ${ms} ms apart (${this.#held.file}:${this.#held.line} and this row): no timeframe quanta knows (a whole number of s, m, h or d that divides a day)`,
-          );
-      }
-      this.#ms = ms;
-      const held = this.#held;
-      this.#held = undefined;
-      if (held !== undefined) {
-        const refused = await this.take(held.row, held.file, held.line);
-        if (refused !== undefined)
-          throw new QuantaError(
-            ErrorCodes.HISTORY_INVALID,
-            `${held.file}:${held.line}: ${refused.reason}`,
-          );
+        this.#held.push({ row, file, line });
+        if (this.#held.length < TIMEFRAME_SAMPLE) return undefined;
+        await this.#takeHeld();
+        return undefined;
       }
     }
-    const ms = this.#ms;
+    return this.#write(row, this.#ms);
+  }
+
+  /**
+   * Sets the timeframe from the held candles' gaps (the one found most often; the smaller of two
+   * found as often) and takes them; a held candle off its grid is refused through `refuse`.
+   */
+  async #takeHeld(): Promise<void> {
+    const held = this.#held.splice(0);
+    const first = held[0];
+    if (first === undefined) return;
+    const counts = new Map<number, number>();
+    for (let i = 1; i < held.length; i += 1) {
+      const gap = (held[i] as HeldCandle).row.time.ms - (held[i - 1] as HeldCandle).row.time.ms;
+      counts.set(gap, (counts.get(gap) ?? 0) + 1);
+    }
+    let ms: number | undefined;
+    for (const [gap, count] of counts) {
+      const best = ms === undefined ? 0 : (counts.get(ms) ?? 0);
+      if (ms === undefined || count > best || (count === best && gap < ms)) ms = gap;
+    }
+    if (ms === undefined)
+      throw new QuantaError(
+        ErrorCodes.HISTORY_INVALID,
+        `${first.file}:${first.line}: one candle alone, without a close time, does not tell its timeframe; import at least two`,
+      );
+    if (!isTimeframe(ms)) {
+      const last = held.at(-1) as HeldCandle;
+      throw new QuantaError(
+        ErrorCodes.HISTORY_INVALID,
+        `${first.file}:${first.line}-${last.line}: the candles are most often ${ms} ms apart: no timeframe quanta knows (a whole number of s, m, h or d that divides a day)`,
+      );
+    }
+    this.#ms = ms;
+    for (const candle of held) {
+      const refused = await this.#write(candle.row, ms);
+      if (refused !== undefined) this.#options.refuse(candle.file, candle.line, refused);
+    }
+  }
+
+  /** Checks `row` against the grid of timeframe `ms` and writes it: or why it was refused. */
+  async #write(row: CandleRow, ms: number): Promise<BadRow | undefined> {
     if (row.time.exact % 1_000_000n !== 0n || row.time.ms % ms !== 0)
       return {
         kind: 'off-grid',
@@ -126,17 +166,13 @@ export class CandleSink {
   }
 
   /**
-   * Closes the file.
+   * Takes the candles still held, if any, and closes the file.
    *
    * @throws QuantaError `QUANTA_HISTORY_INVALID` when only one candle came and it says nothing
-   *   of its timeframe.
+   *   of its timeframe, or the candles' gaps give none quanta knows.
    */
   async finish(): Promise<void> {
-    if (this.#held !== undefined)
-      throw new QuantaError(
-        ErrorCodes.HISTORY_INVALID,
-        `${this.#held.file}:${this.#held.line}: one candle alone, without a close time, does not tell its timeframe; import at least two`,
-      );
+    await this.#takeHeld();
     await this.#writer?.close();
   }
 

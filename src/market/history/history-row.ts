@@ -58,6 +58,12 @@ function decimal(text: string, what: string): bigint | BadRow {
   return x18;
 }
 
+// No market trades at 0: a backtest would fill and value positions there. A row with a price of
+// 0 is a placeholder (a gap a source filled with zeros), refused like any malformed row.
+function zeroPrice(what: string): BadRow {
+  return { kind: 'malformed', reason: `${what} is 0: no market trades at a price of 0` };
+}
+
 const isBad = (value: unknown): value is BadRow =>
   typeof value === 'object' && value !== null && 'reason' in value;
 
@@ -104,6 +110,7 @@ export function readCandleRow(
     const value = decimal(fields[column] ?? '', names[i] as string);
     if (isBad(value)) return value;
     if (i < 4) {
+      if (value === 0n) return zeroPrice(names[i] as string);
       const off = onGrid(value, market.priceExpo, names[i] as string, 'price tick');
       if (off !== undefined) return off;
     }
@@ -155,6 +162,7 @@ function readSide(
     }
     const price = decimal(priceText, `${what} price`);
     if (isBad(price)) return price;
+    if (price === 0n) return zeroPrice(`${what} price`);
     const size = decimal(sizeText, `${what} size`);
     if (isBad(size)) return size;
     if (size === 0n) return { kind: 'malformed', reason: `${what} size is 0` };

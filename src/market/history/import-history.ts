@@ -171,10 +171,11 @@ export async function importHistory(options: ImportOptions): Promise<ImportSumma
   const { kind, market, files } = options;
   if (files.length === 0) throw new QuantaError(ErrorCodes.USAGE, '--in: no file given');
   await checkOut(options.out);
+  const refusals = new Refusals(options.onBad ?? 'fail');
   const run: ImportRun = {
     options,
-    sink: sinkOf(kind, market, options),
-    refusals: new Refusals(options.onBad ?? 'fail'),
+    sink: sinkOf(kind, market, options, refusals),
+    refusals,
     totalBytes: await totalSizeOf(files),
     layouts: [],
     symbol: options.sourceSymbol,
@@ -201,11 +202,18 @@ export async function importHistory(options: ImportOptions): Promise<ImportSumma
   return summaryOf(run);
 }
 
-function sinkOf(kind: HistoryKind, market: Market, options: ImportOptions): Sink {
+function sinkOf(
+  kind: HistoryKind,
+  market: Market,
+  options: ImportOptions,
+  refusals: Refusals,
+): Sink {
   const source = `quanta import --kind ${kind} ${market.symbol}`;
   const to = { dir: options.out, market, source, now: options.now };
+  // Candles held to find their timeframe are refused later than they were read: by file:line.
+  const refuse = (file: string, line: number, bad: BadRow) => refusals.refuse(file, line, bad);
   return kind === 'candles'
-    ? { kind: 'candles', to: new CandleSink(to) }
+    ? { kind: 'candles', to: new CandleSink({ ...to, refuse }) }
     : { kind: 'quotes', to: new QuoteSink(to) };
 }
 

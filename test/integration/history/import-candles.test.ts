@@ -77,7 +77,49 @@ describe('each candle layout imports and reads back exactly', () => {
         expect(await candlesOf(out)).toEqual(EXPECTED);
       });
 
-  it('the timeframe comes from the first gap: 1h candles with a missing hour', async () => {
+  it("the timeframe is the gap found most often, not the first: a first candle cut short is refused, not taken for a 30m file's", async () => {
+    // 23:30 (the last half hour of a day the source cut), then whole hours. The first gap is
+    // 30 minutes: the hours were imported as 30m candles, each closing 30 minutes early.
+    const file = join(tempDir(), 'cut.csv');
+    const hours = [0, 1, 2, 3].map((h) => `${1767571200 + h * 3600},2,3,1,2,1`);
+    writeFileSync(
+      file,
+      ['timestamp,open,high,low,close,volume', `${1767571200 - 1800},1,2,1,2,1`, ...hours, ''].join(
+        '\n',
+      ),
+    );
+    await expect(
+      importHistory({ kind: 'candles', market, files: [file], out: join(tempDir(), 'c'), now }),
+    ).rejects.toThrow(
+      `${file}:2: candle time 2026-01-04T23:30:00.000Z is not on the 1h grid of the candles`,
+    );
+    const out = join(tempDir(), 'candles');
+    const summary = await importHistory({
+      kind: 'candles',
+      market,
+      files: [file],
+      out,
+      now,
+      onBad: 'skip',
+    });
+    expect(summary).toMatchObject({ timeframe: '1h', snapshots: 4 });
+    expect(summary.skipped['off-grid']).toBe(1);
+    expect(summary.examples).toMatchObject([{ file, line: 2, kind: 'off-grid' }]);
+    expect((await candlesOf(out)).map((row) => row[0])).toEqual(
+      [0, 1, 2, 3].map((h) => 1767571200000 + h * 3_600_000),
+    );
+  });
+
+  it('a missing 1m row between the first two does not make the file 2m', async () => {
+    const file = join(tempDir(), 'gap.csv');
+    const minutes = [0, 2, 3, 4, 5].map((m) => `${1767571200 + m * 60},2,3,1,2,1`);
+    writeFileSync(file, ['timestamp,open,high,low,close,volume', ...minutes, ''].join('\n'));
+    const out = join(tempDir(), 'candles');
+    const summary = await importHistory({ kind: 'candles', market, files: [file], out, now });
+    expect(summary).toMatchObject({ timeframe: '1m', snapshots: 5 });
+  });
+
+  it('the timeframe comes from the gaps: 1h candles with a missing hour', async () => {
     const file = join(tempDir(), 'h.csv');
     writeFileSync(
       file,

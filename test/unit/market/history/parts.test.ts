@@ -156,6 +156,11 @@ describe('row checks', () => {
       reason: 'crossed book: bid 2500.3 is not below ask 2500.2',
     });
     expect(row('1767571200000,2500.10,0,2500.20,2')).toMatchObject({ reason: 'bid size is 0' });
+    // A price of 0 is a placeholder, not a quote: a backtest would fill at it.
+    expect(row('1767571200000,0,1.5,2500.20,2')).toEqual({
+      kind: 'malformed',
+      reason: 'bid price is 0: no market trades at a price of 0',
+    });
   });
 
   it('checks candles: OHLC on the grid, high and low holding open and close', () => {
@@ -173,6 +178,15 @@ describe('row checks', () => {
       reason: 'high 2500.2 and low 2499 do not hold open 2500.1 and close 2500.5',
     });
     expect(candle('1767571200,2500.1,2501,2499.001,2500.5,1')).toMatchObject({ kind: 'off-grid' });
+    // A gap a source filled with zeros: refused, not a candle at 0 (a volume of 0 is fine).
+    expect(candle('1767571260,0,0,0,0,0')).toEqual({
+      kind: 'malformed',
+      reason: 'open is 0: no market trades at a price of 0',
+    });
+    expect(candle('1767571260,2500.1,2501,0,2500.5,1')).toMatchObject({
+      reason: 'low is 0: no market trades at a price of 0',
+    });
+    expect(candle('1767571260,2500.1,2500.1,2500.1,2500.1,0')).toMatchObject({ volumeX18: 0n });
   });
 });
 
