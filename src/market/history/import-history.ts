@@ -4,7 +4,8 @@
  * time, symbol, grid, order); a row that fails is refused with `file:line` and why, or with
  * `onBad: 'skip'` dropped and counted by kind: never changed to fit.
  */
-import { readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { Market } from '../../domain/index.ts';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import { listRecordingFiles } from '../recording/index.ts';
@@ -24,6 +25,12 @@ import {
 } from './history-row.ts';
 import { QuoteSink } from './quote-sink.ts';
 import { isoOfMs } from './timestamp.ts';
+
+/**
+ * The folder in `--out` an import writes to until it is whole (then its files move into `--out`);
+ * nothing reads it: readers take only the recording and candle files of `--out` itself.
+ */
+export const STAGING = '.import-partial';
 
 /** Options of {@link importHistory}. */
 export interface ImportOptions {
@@ -171,10 +178,16 @@ export async function importHistory(options: ImportOptions): Promise<ImportSumma
   const { kind, market, files } = options;
   if (files.length === 0) throw new QuantaError(ErrorCodes.USAGE, '--in: no file given');
   await checkOut(options.out);
+  // Written aside and moved into --out once whole: an import killed midway (Ctrl-C, SIGKILL)
+  // leaves nothing in --out a backtest would read as the whole history. A folder left by an
+  // earlier import that was killed is this import's to clear.
+  const staging = join(options.out, STAGING);
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true });
   const refusals = new Refusals(options.onBad ?? 'fail');
   const run: ImportRun = {
     options,
-    sink: sinkOf(kind, market, options, refusals),
+    sink: sinkOf(kind, market, { ...options, out: staging }, refusals),
     refusals,
     totalBytes: await totalSizeOf(files),
     layouts: [],
@@ -191,15 +204,24 @@ export async function importHistory(options: ImportOptions): Promise<ImportSumma
   } catch (error) {
     // Nothing half-imported is left behind to be backtested as if it were the whole history.
     await sink.abandon();
-    for (const file of sink.files) await rm(file, { force: true });
+    await rm(staging, { recursive: true, force: true });
     throw error;
   }
-  if (sink.count === 0)
+  if (sink.count === 0) {
+    await rm(staging, { recursive: true, force: true });
     throw new QuantaError(
       ErrorCodes.HISTORY_INVALID,
       `${files.join(', ')}: no row was imported (${run.rows} rows read, all refused)`,
     );
-  return summaryOf(run);
+  }
+  const recording: string[] = [];
+  for (const file of sink.files) {
+    const to = join(options.out, basename(file));
+    await rename(file, to);
+    recording.push(to);
+  }
+  await rm(staging, { recursive: true, force: true });
+  return summaryOf(run, recording);
 }
 
 function sinkOf(
@@ -217,12 +239,12 @@ function sinkOf(
     : { kind: 'quotes', to: new QuoteSink(to) };
 }
 
-function summaryOf(run: ImportRun): ImportSummary {
+function summaryOf(run: ImportRun, recording: readonly string[]): ImportSummary {
   const { sink, refusals } = run;
   return {
     files: run.options.files,
     layouts: run.layouts,
-    recording: sink.to.files,
+    recording,
     rows: run.rows,
     snapshots: sink.to.count,
     superseded: sink.kind === 'quotes' ? sink.to.superseded : 0,

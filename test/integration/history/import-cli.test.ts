@@ -2,12 +2,14 @@
  * `quanta import` as a user runs it: a gzip CSV into a recording, the market from a rules file
  * or from the venue's listing by symbol, then `quanta backtest` on what it wrote.
  */
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { listRecordingFiles } from '../../../src/market/recording/index.ts';
 import { ROOT } from '../../helpers/strategy-harness.ts';
+import { waitFor } from '../runtime/harness.ts';
 import { tempDirs } from '../../helpers/temp-dirs.ts';
 
 const tempDir = tempDirs('quanta-import-cli-');
@@ -89,6 +91,49 @@ describe('quanta import', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^imported 5 snapshots/);
   }, 120_000);
+
+  it('an import killed midway leaves nothing in --out to backtest; the next import clears what it left', async () => {
+    const dir = tempDir();
+    const file = quotesFile(dir, 400_000);
+    const out = join(dir, 'history');
+    const args = ['import', '--kind', 'quotes', '--market', 'test/fixtures/history/eth-usd.yaml'];
+    const importing = spawn(
+      process.execPath,
+      ['bin/quanta.js', ...args, '--in', file, '--out', out],
+      {
+        cwd: ROOT,
+        stdio: 'ignore',
+        env: { ...process.env, NODE_OPTIONS: '' },
+      },
+    );
+    const exited = new Promise((done) => importing.once('exit', done));
+    // Killed once it has written part of the recording, in --out or a folder of it.
+    const started = () =>
+      existsSync(out) &&
+      readdirSync(out, { recursive: true, encoding: 'utf8' }).some((name) =>
+        name.endsWith('.jsonl.gz'),
+      );
+    await waitFor('the import to start writing', started, 60_000);
+    importing.kill('SIGKILL');
+    await exited;
+    // A backtest of --out finds no recording (the cut one would have run as the whole history).
+    expect(await listRecordingFiles(out)).toEqual([]);
+    const backtest = quanta(
+      'backtest',
+      '--config',
+      'test/fixtures/configs/dca.yaml',
+      '--data',
+      out,
+    );
+    expect(backtest.status).not.toBe(0);
+    expect(backtest.stderr).toMatch(/no recording files/);
+    // The next import into the same folder clears the killed one's files and imports whole.
+    const again = quanta(...args, '--in', quotesFile(dir, 60), '--out', out);
+    expect(again.status, again.stderr).toBe(0);
+    expect(readdirSync(out, { withFileTypes: true }).map((entry) => entry.isFile())).toEqual([
+      true,
+    ]);
+  }, 180_000);
 
   it('a bad row: exit 2 naming file:line; --on-bad skip counts it', () => {
     const dir = tempDir();
