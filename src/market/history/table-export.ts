@@ -6,9 +6,9 @@
  * JavaScript, no native build).
  */
 import { createWriteStream } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
-import { parquetWriteBuffer, type SchemaElement } from 'hyparquet-writer';
+import { fileWriter, ParquetWriter, type SchemaElement } from 'hyparquet-writer';
 import { ErrorCodes, QuantaError } from '../../errors/index.ts';
 import { formatX18 } from '../../money/index.ts';
 
@@ -101,10 +101,36 @@ function schemaOf(name: string, type: ColumnType): SchemaElement {
   }
 }
 
-/** Collects a table column by column and writes it as one Parquet file; returns the rows. */
+/**
+ * Rows a Parquet row group holds: the rows are collected column by column a row group at a time
+ * and written as it fills, so an export of any length holds one row group in memory.
+ */
+export const PARQUET_ROW_GROUP_ROWS = 100_000;
+
+/** Writes a table as a Parquet file, a row group at a time; returns the rows. */
 async function writeParquet(path: string, table: Table): Promise<number> {
-  const data: Cell[][] = table.columns.map(() => []);
+  const schema: SchemaElement[] = [
+    { name: 'root', num_children: table.columns.length },
+    ...table.columns.map((c) => schemaOf(c.name, c.type)),
+  ];
+  const parquet = new ParquetWriter({
+    writer: fileWriter(path),
+    schema,
+    createdBy: 'quanta export',
+  });
+  let data: Cell[][] = table.columns.map(() => []);
+  let inGroup = 0;
   let count = 0;
+  const writeGroup = async (): Promise<void> => {
+    if (inGroup === 0) return;
+    const columnData = table.columns.map((column, i) => ({
+      name: column.name,
+      data: data[i] as Cell[],
+    }));
+    await parquet.write({ columnData, rowGroupSize: PARQUET_ROW_GROUP_ROWS });
+    data = table.columns.map(() => []);
+    inGroup = 0;
+  };
   for await (const row of table.rows) {
     for (let i = 0; i < data.length; i++) {
       let cell = row[i] ?? null;
@@ -122,17 +148,11 @@ async function writeParquet(path: string, table: Table): Promise<number> {
       (data[i] as Cell[]).push(cell);
     }
     count += 1;
+    inGroup += 1;
+    if (inGroup === PARQUET_ROW_GROUP_ROWS) await writeGroup();
   }
-  const columnData = table.columns.map((column, i) => ({
-    name: column.name,
-    data: data[i] as Cell[],
-  }));
-  const schema: SchemaElement[] = [
-    { name: 'root', num_children: table.columns.length },
-    ...table.columns.map((c) => schemaOf(c.name, c.type)),
-  ];
-  const buffer = parquetWriteBuffer({ columnData, schema, createdBy: 'quanta export' });
-  await writeFile(path, new Uint8Array(buffer));
+  await writeGroup();
+  await parquet.finish();
   return count;
 }
 
@@ -156,6 +176,8 @@ export async function writeTable(
     await rename(temporary, path);
     return count;
   } catch (error) {
+    // The half-written file goes too: nothing of a failed export is left behind.
+    await rm(temporary, { force: true });
     throw exportFailure(path, error);
   }
 }

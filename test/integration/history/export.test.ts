@@ -5,7 +5,7 @@
  * as text.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeMetrics } from '../../../src/backtest/metrics.ts';
@@ -15,7 +15,12 @@ import { runBacktest } from '../../../src/backtest/run-backtest.ts';
 import { writeReport } from '../../../src/backtest/write-report.ts';
 import { loadConfig } from '../../../src/config/index.ts';
 import { snapshotTable } from '../../../src/market/history/snapshot-table.ts';
-import { writeTable, type Cell, type Table } from '../../../src/market/history/table-export.ts';
+import {
+  PARQUET_ROW_GROUP_ROWS,
+  writeTable,
+  type Cell,
+  type Table,
+} from '../../../src/market/history/table-export.ts';
 import { readRecording } from '../../../src/market/recording/index.ts';
 import { formatX18, parseDecimalToX18, parseSignedDecimalToX18 } from '../../../src/money/index.ts';
 import { duckRows } from '../../helpers/duck-rows.ts';
@@ -121,6 +126,58 @@ describe('Parquet export read back by DuckDB', () => {
       read.series.equity.map((e) => parseSignedDecimalToX18(e)),
     );
   }, 60_000);
+});
+
+describe('Parquet export, a row group at a time', () => {
+  it('a table of more rows than a row group holds reads back whole, in order', async () => {
+    // Two full row groups and part of a third: each written as it fills, not the whole table
+    // held in memory and written as one buffer.
+    const rows = 2 * PARQUET_ROW_GROUP_ROWS + 7;
+    const table: Table = {
+      columns: [
+        { name: 'time', type: 'timestamp' },
+        { name: 'price', type: 'decimal' },
+        { name: 'n', type: 'integer' },
+        { name: 'side', type: 'text' },
+      ],
+      rows: (function* () {
+        for (let i = 0; i < rows; i++)
+          yield [
+            1767571200000 + i,
+            2500_000000000000000000n + BigInt(i),
+            i,
+            i % 2 ? 'BUY' : 'SELL',
+          ];
+      })(),
+    };
+    const out = join(tempDir(), 'long.parquet');
+    expect(await writeTable(out, table, 'parquet')).toBe(rows);
+    const { rows: read } = await duckRows(out);
+    expect(read).toHaveLength(rows);
+    for (const i of [0, PARQUET_ROW_GROUP_ROWS - 1, PARQUET_ROW_GROUP_ROWS, rows - 1])
+      expect(read[i]).toEqual([
+        { utcMicros: BigInt(1767571200000 + i) * 1000n },
+        { decimal: 2500_000000000000000000n + BigInt(i), scale: 18, width: 38 },
+        BigInt(i),
+        i % 2 ? 'BUY' : 'SELL',
+      ]);
+  }, 120_000);
+
+  it('a failed export leaves no file behind, not even its half-written one', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'big.parquet');
+    const table: Table = {
+      columns: [{ name: 'price', type: 'decimal' }],
+      rows: (function* () {
+        for (let i = 0; i < PARQUET_ROW_GROUP_ROWS + 1; i++) yield [1n];
+        yield [10n ** 40n]; // past DECIMAL(38,18): the export fails after a row group is written
+      })(),
+    };
+    await expect(writeTable(out, table, 'parquet')).rejects.toThrow(
+      /does not fit DECIMAL\(38,18\)/,
+    );
+    expect(readdirSync(dir)).toEqual([]);
+  }, 120_000);
 });
 
 describe('CSV export', () => {
