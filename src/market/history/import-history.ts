@@ -153,6 +153,14 @@ type Sink =
   | { readonly kind: 'candles'; readonly to: CandleSink }
   | { readonly kind: 'quotes'; readonly to: QuoteSink };
 
+/** The last row taken: its time, where it was read, and its fields (to tell a repeat). */
+interface AcceptedRow {
+  readonly exact: bigint;
+  readonly file: string;
+  readonly line: number;
+  readonly fields: string;
+}
+
 /** One import under way: what it has read so far. */
 interface ImportRun {
   readonly options: ImportOptions;
@@ -161,7 +169,7 @@ interface ImportRun {
   readonly totalBytes: number;
   readonly layouts: string[];
   symbol: string | undefined;
-  previous: { exact: bigint; file: string; line: number } | undefined;
+  previous: AcceptedRow | undefined;
   rows: number;
   /** Bytes of the files read before the current one. */
   before: number;
@@ -310,23 +318,34 @@ async function takeRow(
         reason: `a row of ${JSON.stringify(row.symbol)}, not of ${JSON.stringify(run.symbol)} (the market imported as ${market.symbol})`,
       };
   }
-  const order = orderOf(row, run.previous);
+  const text = fields.join('\u0000');
+  const order = orderOf(row, text, run.previous, sink.kind);
   if (order !== undefined) return order;
   const refused =
     sink.kind === 'candles'
       ? await sink.to.take(row as CandleRow, file, line)
       : await sink.to.take(row as BookRow);
-  if (refused === undefined) run.previous = { exact: row.time.exact, file, line };
+  if (refused === undefined) run.previous = { exact: row.time.exact, file, line, fields: text };
   return refused;
 }
 
-/** A row out of time order, or undefined when it comes after the last accepted row. */
+/**
+ * A row out of time order, or undefined when it comes after the last accepted row. A quote or
+ * book row at the same time as the last one, and different from it, is a later update of that
+ * instant (a source that stamps several updates with one time): taken, and its snapshot is the
+ * last row's (`superseded`), as for rows of a finer source within one millisecond. The same row
+ * again, or a second candle of one time, is a `duplicate`.
+ */
 function orderOf(
   row: { readonly time: { readonly exact: bigint; readonly ms: number } },
-  previous: { exact: bigint; file: string; line: number } | undefined,
+  fields: string,
+  previous: AcceptedRow | undefined,
+  kind: Sink['kind'],
 ): BadRow | undefined {
   if (previous === undefined || row.time.exact > previous.exact) return undefined;
   const at = `${previous.file}:${previous.line}`;
+  if (row.time.exact === previous.exact && kind === 'quotes' && fields !== previous.fields)
+    return undefined;
   return row.time.exact === previous.exact
     ? {
         kind: 'duplicate',

@@ -75,6 +75,31 @@ describe('each layout imports and reads back exactly', () => {
     ]);
   });
 
+  it('book-ticker rows sharing a millisecond are updates of it: the last one is its snapshot, counted', async () => {
+    // Exchange dumps stamp several updates with one transaction time: they were refused as
+    // duplicates, and with --on-bad skip the first (stale) quote of the millisecond was kept.
+    const file = join(tempDir(), 'ticker.csv');
+    writeFileSync(
+      file,
+      [
+        'update_id,best_bid_price,best_bid_qty,best_ask_price,best_ask_qty,transaction_time,event_time',
+        '100,2500.10,1.500,2500.20,2.000,1767571200000,1767571200003',
+        '101,2500.20,1.200,2500.30,0.800,1767571200000,1767571200003',
+        '102,2500.30,1.000,2500.40,0.500,1767571200250,1767571200252',
+        '102,2500.30,1.000,2500.40,0.500,1767571200250,1767571200252',
+        '',
+      ].join('\n'),
+    );
+    const { summary, snapshots } = await importFiles('quotes', [file], { onBad: 'skip' });
+    expect(summary).toMatchObject({ rows: 4, snapshots: 2, superseded: 1 });
+    // The same row twice is still a duplicate.
+    expect(summary.skipped.duplicate).toBe(1);
+    expect(tops(snapshots)).toEqual([
+      [1767571200000, ['2500.2@1.2'], ['2500.3@0.8']],
+      [1767571200250, ['2500.3@1'], ['2500.4@0.5']],
+    ]);
+  });
+
   it('Tardis quotes (µs): rows of one millisecond give its last row, counted', async () => {
     const { summary, snapshots } = await importFiles('quotes', [
       join(FIXTURES, 'tardis-quotes.csv'),
