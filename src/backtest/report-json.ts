@@ -48,6 +48,24 @@ export interface ReportOrderRow {
   readonly error: string | null;
 }
 
+/**
+ * One fill of the run, as the portfolio booked it: each order's fills one by one (a LIMIT
+ * order that took the book and then rested has several, at their own prices), a liquidation's
+ * closing fills under order 0.
+ */
+export interface ReportFillRow {
+  /** The order it filled; 0 for a liquidation's closure. */
+  readonly orderId: number;
+  /** Virtual time the fill was booked (the snapshot at which the venue answered), ISO 8601 UTC. */
+  readonly time: string;
+  readonly strategy: string;
+  readonly symbol: string;
+  readonly side: string;
+  readonly amount: string;
+  readonly price: string;
+  readonly fee: string;
+}
+
 /** A market's position at the end of the run. */
 export interface ReportFinalPosition {
   readonly marketId: number;
@@ -174,6 +192,8 @@ export interface BacktestReport {
   readonly margin?: ReportMargin;
   readonly series: ReportSeries;
   readonly orders: readonly ReportOrderRow[];
+  /** Every fill, in the order booked (absent from reports written before it was kept). */
+  readonly fills?: readonly ReportFillRow[];
 }
 
 /**
@@ -238,6 +258,16 @@ export function buildReport(trace: BacktestTrace, metrics: BacktestMetrics): Bac
     ...(margin === undefined ? {} : { margin }),
     series,
     orders: trace.orders.map(orderRow),
+    fills: trace.fills.map((fill): ReportFillRow => ({
+      orderId: fill.orderId,
+      time: isoTime(fill.t),
+      strategy: fill.strategy,
+      symbol: trace.symbols.get(fill.marketId) ?? `market ${fill.marketId}`,
+      side: fill.side,
+      amount: formatX18(fill.amountX18),
+      price: formatX18(fill.priceX18),
+      fee: formatX18(fill.feeX18),
+    })),
   };
 }
 

@@ -48,9 +48,11 @@ export async function readReport(path: string): Promise<BacktestReport> {
 }
 
 /**
- * One table of a report: `orders` (every order), `fills` (orders that filled: the filled
- * amount at its average price, one row per order) or `equity` (the report's equity series, as
- * many points as the report keeps).
+ * One table of a report: `orders` (every order), `fills` (every fill as the portfolio booked
+ * it: when, how much, at what price and fee; several per order where it filled in parts) or
+ * `equity` (the report's equity series, as many points as the report keeps).
+ *
+ * @throws QuantaError `QUANTA_USAGE` for `fills` of a report written before reports kept them.
  */
 export function reportTable(report: BacktestReport, what: ReportTableName): Table {
   if (what === 'equity') {
@@ -71,6 +73,13 @@ export function reportTable(report: BacktestReport, what: ReportTableName): Tabl
     };
   }
   if (what === 'fills') {
+    // Refused rather than made up from the orders: an order's average at its creation time is
+    // not a fill (a resting order fills later, in parts, at other prices).
+    if (report.fills === undefined)
+      throw new QuantaError(
+        ErrorCodes.USAGE,
+        'this report was written before reports kept each fill: run the backtest again with --report DIR to export its fills (--what orders has each order, its filled amount and average price)',
+      );
     return {
       columns: [
         { name: 'order_id', type: 'integer' },
@@ -80,20 +89,18 @@ export function reportTable(report: BacktestReport, what: ReportTableName): Tabl
         { name: 'side', type: 'text' },
         { name: 'amount', type: 'decimal' },
         { name: 'price', type: 'decimal' },
-        { name: 'estimated', type: 'boolean' },
+        { name: 'fee', type: 'decimal' },
       ],
-      rows: report.orders
-        .filter((o) => (decimal(o.filled) ?? 0n) > 0n)
-        .map((o): Cell[] => [
-          o.id,
-          time(o.time),
-          o.strategy,
-          o.symbol,
-          o.side,
-          decimal(o.filled),
-          decimal(o.avgFillPrice),
-          o.estimated,
-        ]),
+      rows: report.fills.map((f): Cell[] => [
+        f.orderId,
+        time(f.time),
+        f.strategy,
+        f.symbol,
+        f.side,
+        decimal(f.amount),
+        decimal(f.price),
+        decimal(f.fee),
+      ]),
     };
   }
   return {

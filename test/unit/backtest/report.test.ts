@@ -49,6 +49,7 @@ describe('buildReport', () => {
       'finalPositions',
       'series',
       'orders',
+      'fills',
     ]);
     expect(report.run).toEqual({
       data: 'test/fixtures/recording.jsonl',
