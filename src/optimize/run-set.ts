@@ -7,13 +7,13 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { computeEquityCurve } from '../backtest/equity-curve.ts';
 import { downsampleIndices } from '../backtest/downsample.ts';
-import { computeMetrics } from '../backtest/metrics.ts';
+import { computeMetrics, type BacktestMetrics } from '../backtest/metrics.ts';
 import { runBacktest } from '../backtest/run-backtest.ts';
 import { annualized } from '../backtest/tearsheet.ts';
 import { loadConfig, type Config } from '../config/index.ts';
 import { openRecording } from '../market/recording/index.ts';
 import type { Snapshot } from '../market/snapshot.ts';
-import { formatX18, parseDecimalToX18 } from '../money/index.ts';
+import { formatX18, parseSignedDecimalToX18 } from '../money/index.ts';
 import type { SetMetrics } from './objective.ts';
 import { systemTimeoutSignal } from '../clock/timers.ts';
 
@@ -125,6 +125,31 @@ function windowOf(snapshots: readonly Snapshot[], window: TimeWindow | null): re
 }
 
 /**
+ * What a sweep ranks a set by, from its backtest's metrics over `spanMs`. A run that ends with
+ * negative equity (a loss beyond the capital: a liquidation's shortfall, docs/margin.md) is
+ * ranked like any other, with no Calmar, not reported as a failed set.
+ */
+export function setMetricsOf(metrics: BacktestMetrics, spanMs: number): SetMetrics {
+  const total = metrics.total;
+  const startX18 = parseSignedDecimalToX18(metrics.startingCapital, 'starting capital');
+  const endX18 = parseSignedDecimalToX18(total.finalEquity, 'final equity');
+  return {
+    pnl: total.netPnl,
+    returnPct: total.returnPct,
+    sharpe: total.sharpe,
+    sortino: total.sortino,
+    calmar: annualized(startX18, endX18, spanMs, total.maxDrawdownPct).calmar,
+    maxDrawdown: total.maxDrawdown,
+    maxDrawdownPct: total.maxDrawdownPct,
+    trades: total.roundTrips.closed,
+    winRate: total.winRate,
+    fees: total.fees,
+    turnover: total.turnover,
+    orders: total.orders.total,
+  };
+}
+
+/**
  * Runs one set: the config with the set's params, on the (cached) decoded recording or its window;
  * measures what objectives and constraints use. A failing backtest is an outcome with its error,
  * not a throw, so one bad set does not stop a sweep.
@@ -148,26 +173,10 @@ export async function runSet(task: SetTask): Promise<SetOutcome> {
       snapshots,
     });
     const metrics = computeMetrics(trace);
-    const total = metrics.total;
-    const startX18 = parseDecimalToX18(metrics.startingCapital, 'starting capital');
-    const endX18 = parseDecimalToX18(total.finalEquity, 'final equity');
-    const setMetrics: SetMetrics = {
-      pnl: total.netPnl,
-      returnPct: total.returnPct,
-      sharpe: total.sharpe,
-      sortino: total.sortino,
-      calmar: annualized(startX18, endX18, trace.endedAt - trace.startedAt, total.maxDrawdownPct)
-        .calmar,
-      maxDrawdown: total.maxDrawdown,
-      maxDrawdownPct: total.maxDrawdownPct,
-      trades: total.roundTrips.closed,
-      winRate: total.winRate,
-      fees: total.fees,
-      turnover: total.turnover,
-      orders: total.orders.total,
-    };
+    const setMetrics = setMetricsOf(metrics, trace.endedAt - trace.startedAt);
     if (!task.curve) return { key: task.key, setId: task.setId, metrics: setMetrics };
     const curve = computeEquityCurve(trace);
+    const startX18 = parseSignedDecimalToX18(metrics.startingCapital, 'starting capital');
     const equity = curve.totalNetPnlX18.map((net) => startX18 + net);
     let peak = equity[0] ?? startX18;
     const drawdown = equity.map((value) => {

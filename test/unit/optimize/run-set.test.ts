@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordingWriter } from '../../../src/market/recording/index.ts';
 import { createSnapshot } from '../../../src/market/snapshot.ts';
-import { runSet, type SetTask } from '../../../src/optimize/run-set.ts';
+import { computeMetrics } from '../../../src/backtest/metrics.ts';
+import { runSet, setMetricsOf, type SetTask } from '../../../src/optimize/run-set.ts';
+import { realizedPath, trace as traceOf } from '../backtest/trace-fixtures.ts';
 import { testMarket } from '../../helpers/markets.ts';
 import { ROOT } from '../../helpers/strategy-harness.ts';
 
@@ -99,6 +101,16 @@ describe('runSet', () => {
     expect(windowed.equity?.t[0]).toBe(T0 + 10_000);
     expect(windowed.equity?.t.at(-1)).toBe(T0 + 29_000);
     expect(windowed.equity?.equity[0]).toBe('100000');
+  });
+
+  it('ranks a run that ends with negative equity (a loss beyond the capital), not fails it', () => {
+    // Realized -150,000 on a capital of 100,000 (a liquidation's shortfall stays a negative
+    // balance, docs/margin.md). Such a set was reported as failed ("final equity … is not a
+    // plain non-negative decimal"), run again on every resume, and its walk-forward fold left
+    // out of the stitched out-of-sample equity.
+    const metrics = computeMetrics(traceOf({ samples: realizedPath(1, ['0', '-150000']) }));
+    expect(metrics.total.finalEquity).toBe('-50000');
+    expect(setMetricsOf(metrics, 86_400_000)).toMatchObject({ pnl: '-150000', calmar: null });
   });
 
   it('reports a failing set as an outcome, not a throw', async () => {
