@@ -81,8 +81,19 @@ function streamEvents({ req, res, handlers }: RouteCall): void {
   res.on('close', stop);
 }
 
+/** A strategy's name from its path part: 400, not a 500, when its percent-encoding is broken. */
+function strategyNameOf(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw new HttpProblem(400, 'the strategy name in the path is not valid percent-encoding');
+  }
+}
+
 async function metrics({ res, handlers }: RouteCall): Promise<void> {
   const { contentType, body } = await handlers.metrics();
+  // Like every other answer of the control server (sendJson, sendText, the event stream).
+  setSecurityHeaders(res);
   res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' });
   res.end(body);
 }
@@ -99,7 +110,7 @@ async function halt({ req, res, handlers }: RouteCall): Promise<void> {
 }
 
 function strategyParams({ res, handlers, part }: RouteCall): void {
-  const name = decodeURIComponent(part);
+  const name = strategyNameOf(part);
   const all = handlers.params();
   const current = (all.params as Record<string, unknown>)[name];
   if (current === undefined) throw new HttpProblem(404, `no strategy named ${name}`);
@@ -109,7 +120,7 @@ function strategyParams({ res, handlers, part }: RouteCall): void {
 
 /** `POST /strategies/{name}/params` with `{"params": {key: value, ...}}`. */
 async function changeParams({ req, res, handlers, session, part }: RouteCall): Promise<void> {
-  const name = decodeURIComponent(part);
+  const name = strategyNameOf(part);
   const body = await readJsonBody(req);
   const changes = (body as { params?: unknown } | undefined)?.params;
   if (
@@ -132,7 +143,7 @@ async function changeParams({ req, res, handlers, session, part }: RouteCall): P
 }
 
 function resumeStrategy({ res, handlers, part }: RouteCall): void {
-  const name = decodeURIComponent(part);
+  const name = strategyNameOf(part);
   const outcome = handlers.resumeStrategy(name);
   if (outcome === 'unknown') throw new HttpProblem(404, `no strategy named ${name}`);
   sendJson(res, 200, { strategy: name, resumed: outcome === 'resumed' });

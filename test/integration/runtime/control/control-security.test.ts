@@ -87,6 +87,16 @@ it('off loopback: every route needs a token, the read-only one may watch but not
   expect((await rawRequest(url, `/status?token=${ACT}`)).status).toBe(401);
   expect((await rawRequest(url, `/status?access_token=${ACT}`)).status).toBe(401);
 
+  // Answers to a token carry the security headers too: /metrics wrote its own head without
+  // them. A strategy name with broken percent-encoding is the client's error (400), not a 500.
+  const bearer = { headers: { authorization: `Bearer ${WATCH}` } };
+  const scraped = await rawRequest(url, '/metrics', bearer);
+  expect(scraped.status).toBe(200);
+  expectSecurityHeaders(scraped.headers, '/metrics');
+  const broken = await rawRequest(url, '/strategies/%E0%A4%A/params', bearer);
+  expect(broken.status).toBe(400);
+  expectSecurityHeaders(broken.headers, '/strategies/%E0%A4%A/params');
+
   // Watching: every read; no command.
   const watched = await call(url, '/status', { token: WATCH });
   expect(watched.status).toBe(200);
