@@ -37,6 +37,14 @@ export function stricterMode(a: TradingMode, b: TradingMode): TradingMode {
   return rank(a) >= rank(b) ? a : b;
 }
 
+/**
+ * The mode in effect: the commanded one, or the kill-switch file's where that is stricter. The
+ * one rule for the bot (TradingModes) and for what `quanta status` reads from its state dir.
+ */
+export function effectiveMode(commanded: TradingMode, fileMode: HaltMode | undefined): TradingMode {
+  return fileMode === undefined ? commanded : stricterMode(commanded, fileMode);
+}
+
 /** Whether `value` names a mode an operator may command. */
 export function isHaltMode(value: unknown): value is HaltMode {
   return typeof value === 'string' && (HALT_MODES as readonly string[]).includes(value);
@@ -96,9 +104,7 @@ export class TradingModes {
 
   /** The mode in effect now (reads the kill-switch file). */
   get mode(): TradingMode {
-    const fileMode = this.fileMode();
-    const effective =
-      fileMode === undefined ? this.#commanded : stricterMode(this.#commanded, fileMode);
+    const effective = effectiveMode(this.#commanded, this.fileMode());
     // Outside set(), only the file changes the mode.
     this.#changed(effective, 'kill-switch-file');
     return effective;
@@ -124,8 +130,7 @@ export class TradingModes {
   set(mode: TradingMode, source: ModeSource): TradingMode {
     this.#commanded = mode;
     this.#options.store?.set('mode', mode);
-    const fileMode = this.fileMode();
-    const effective = fileMode === undefined ? mode : stricterMode(mode, fileMode);
+    const effective = effectiveMode(mode, this.fileMode());
     this.#changed(effective, source);
     return effective;
   }

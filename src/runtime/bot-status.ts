@@ -4,6 +4,7 @@ import { OrderJournal } from '../execution/journal.ts';
 import type { OrderRecord } from '../execution/order-record.ts';
 import { Portfolio } from '../execution/portfolio.ts';
 import {
+  effectiveMode,
   MODE_SCOPE,
   readKillSwitchFile,
   isHaltMode,
@@ -126,7 +127,11 @@ export function readBotStatus(config: Config, lastOrders = 10): BotStatus {
         : readKillSwitchFile(config.risk.killSwitchFile)?.mode;
     return {
       journal: path,
-      mode: file ?? (commanded !== undefined && isHaltMode(commanded) ? commanded : 'trading'),
+      // The bot's own rule: the stricter of the commanded mode and the kill-switch file's.
+      mode: effectiveMode(
+        commanded !== undefined && isHaltMode(commanded) ? commanded : 'trading',
+        file,
+      ),
       positions: portfolio.account.entries().map(([marketId, p]) => {
         const listed = keptPrecision(journal, marketId);
         const inferred = priceDecimals.get(marketId);
