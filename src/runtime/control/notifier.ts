@@ -63,6 +63,23 @@ export function notifyTargets(
       }
     }
     if (url === undefined) throw new Error('unreachable: the schema asks for url or urlEnv');
+    // fetch refuses a URL with a user name or password, so no alert would ever go out; and the
+    // refusal quotes it. Said now, without the URL (it holds the secret).
+    const parsed = new URL(url);
+    if (parsed.username !== '' || parsed.password !== '')
+      throw new QuantaError(
+        ErrorCodes.CONFIG_INVALID,
+        locatedLine(
+          config.source,
+          ['notify', index, target.urlEnv === undefined ? 'url' : 'urlEnv'],
+          'the webhook URL holds a user name or password (user:password@host), which fetch refuses: no alert would be delivered',
+        ),
+        {
+          details: [
+            'Give the URL without them; a webhook that needs a secret takes it in its path or query (as Slack and Telegram hooks do).',
+          ],
+        },
+      );
     return {
       url,
       format: target.format,
@@ -229,9 +246,20 @@ export class Notifier {
     } catch (error) {
       if (signal.aborted) return;
       this.#failed += 1;
-      // The URL may hold a secret (Slack, Telegram): only its origin is logged.
+      // The URL may hold a secret (Slack, Telegram): only its origin is logged, and an error
+      // that quotes the URL (fetch's do) has it cut to that origin too.
+      const origin = new URL(target.url).origin;
+      const summary = summarizeError(error);
+      const err = {
+        ...summary,
+        message: summary.message
+          .split(target.url)
+          .join(`${origin}/…`)
+          .split(new URL(target.url).href)
+          .join(`${origin}/…`),
+      };
       log.warn(
-        { kind: alert.kind, webhook: new URL(target.url).origin, err: summarizeError(error) },
+        { kind: alert.kind, webhook: origin, err },
         `alert ${alert.kind} not delivered after ${maxAttempts} attempts`,
       );
     }

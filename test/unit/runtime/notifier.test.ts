@@ -12,6 +12,7 @@ import {
   type Alert,
 } from '../../../src/runtime/control/notifier.ts';
 import { manualTimer } from '../../helpers/manual-timer.ts';
+import { captureLogs } from '../../integration/runtime/harness.ts';
 import { sendJson, startStubServer } from '../../helpers/stub-server.ts';
 
 const alert: Alert = {
@@ -76,6 +77,44 @@ describe('notifyTargets', () => {
         /notify\[0\]\.urlEnv: names QUANTA_TEST_HOOK/,
       );
     }
+  });
+});
+
+describe('a webhook URL with a user name or password', () => {
+  const SECRET = 'S3cretPass';
+  const hook = `https://alerts:${SECRET}@hooks.example/q`;
+
+  it('is refused at start (exit 2), without the URL in the message', () => {
+    let caught: unknown;
+    try {
+      notifyTargets(
+        { notify: [{ urlEnv: 'QUANTA_TEST_HOOK', format: 'json' as const, fills: false }] },
+        { QUANTA_TEST_HOOK: hook },
+      );
+    } catch (error) {
+      caught = error;
+    }
+    expect(isQuantaError(caught, ErrorCodes.CONFIG_INVALID)).toBe(true);
+    const message = String((caught as Error).message);
+    expect(message).toMatch(/notify\[0\]\.urlEnv: the webhook URL holds a user name or password/);
+    expect(message).not.toContain(SECRET);
+  });
+
+  it("given to a Notifier anyway: fetch's refusal, which quotes the URL, is logged without it", async () => {
+    // fetch refuses such a URL and its error message holds the whole URL, password included.
+    const logs = captureLogs();
+    const notifier = new Notifier({
+      targets: [{ url: hook, format: 'json', fills: false }],
+      bot: 'b',
+      log: logs.log,
+      sleep: () => Promise.resolve(),
+    });
+    notifier.notify(alert);
+    await notifier.close(60_000);
+    expect(notifier.counts()).toMatchObject({ failed: 1 });
+    const lines = JSON.stringify(logs.records);
+    expect(lines).toContain('https://hooks.example/…');
+    expect(lines).not.toContain(SECRET);
   });
 });
 
