@@ -39,8 +39,11 @@ export type ParamsOutcome =
   | { readonly ok: true; readonly change: ParamsChangeRecord; readonly params: unknown }
   | {
       readonly ok: false;
-      /** `unknown`: no such strategy; `invalid`: the schema said no; `refused`: the strategy did. */
-      readonly why: 'unknown' | 'invalid' | 'refused';
+      /**
+       * `unknown`: no such strategy; `invalid`: the schema said no; `refused`: the strategy did;
+       * `unsaved`: the journal could not keep it (the previous params are back in effect).
+       */
+      readonly why: 'unknown' | 'invalid' | 'refused' | 'unsaved';
       readonly error: string;
       readonly details: readonly string[];
     };
@@ -186,6 +189,7 @@ export class LiveParams {
       if (!isQuantaError(error)) throw error;
       return { ok: false, why: 'invalid', error: error.shortMessage, details: error.details };
     }
+    const before = this.#target.paramsOf(name);
     try {
       await this.#target.setParams(name, parsed);
     } catch (error) {
@@ -200,7 +204,11 @@ export class LiveParams {
       previous: previous ?? null,
       params: candidate,
     };
-    this.#store.set(String(change.seq).padStart(10, '0'), JSON.stringify(change));
+    try {
+      this.#store.set(String(change.seq).padStart(10, '0'), JSON.stringify(change));
+    } catch (error) {
+      return this.#unsaved(name, before, error);
+    }
     this.#audit.push(change);
     this.#raw.set(name, candidate);
     this.#log.info(
@@ -208,6 +216,34 @@ export class LiveParams {
       `strategy ${name}: params changed by ${by}`,
     );
     return { ok: true, change, params: parsed };
+  }
+
+  /**
+   * A change the journal could not keep (a full disk): the params in effect before it are put
+   * back, so the bot never runs on params that a restart, the audit and the next change would
+   * not know of.
+   */
+  async #unsaved(name: string, before: unknown, error: unknown): Promise<ParamsOutcome> {
+    const cause = error instanceof Error ? error.message : String(error);
+    let restored = true;
+    try {
+      await this.#target.setParams(name, before);
+    } catch {
+      restored = false;
+    }
+    const outcome = restored
+      ? 'the previous params are back in effect'
+      : 'and putting the previous params back failed: the strategy runs on params the journal does not hold until the next change or a restart';
+    this.#log[restored ? 'warn' : 'error'](
+      { strategy: name, err: cause },
+      `strategy ${name}: params change not journaled (${cause}); ${outcome}`,
+    );
+    return {
+      ok: false,
+      why: 'unsaved',
+      error: `the change could not be written to the journal (${cause}); ${outcome}`,
+      details: [],
+    };
   }
 }
 

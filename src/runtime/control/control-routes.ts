@@ -37,6 +37,7 @@ const PARAMS_REFUSED: Record<Exclude<ParamsOutcome, { ok: true }>['why'], number
   unknown: 404,
   invalid: 422,
   refused: 409,
+  unsaved: 503,
 };
 
 /** Most bytes a slow page may leave unread before it is cut off (it reconnects and catches up). */

@@ -169,6 +169,42 @@ describe('live params', () => {
     journal.close();
   });
 
+  it('a change the journal cannot keep is not applied: the previous params stay, and the next change builds on them', async () => {
+    // The journal write failed (a full disk) after the change was put in effect: the strategy
+    // ran on window 30 that no audit, restart or later change knew of, and the next change
+    // (amount) silently put window back to 10.
+    const calls: { window: number; state: State }[] = [];
+    const changes: unknown[] = [];
+    const path = join(tempDir(), 'journal.sqlite');
+    const { journal, session, live } = await bot(path, windowStrategy(calls, changes), {
+      amount: '0.01',
+    });
+    const set = journal.kvSet.bind(journal);
+    let full = true;
+    journal.kvSet = (scope, key, value) => {
+      if (full) throw new Error('SQLITE_FULL: database or disk is full');
+      set(scope, key, value);
+    };
+    const unsaved = await live.change('window', { window: 30 }, 'page');
+    expect(unsaved).toEqual({
+      ok: false,
+      why: 'unsaved',
+      error:
+        'the change could not be written to the journal (SQLITE_FULL: database or disk is full); the previous params are back in effect',
+      details: [],
+    });
+    await session.onSnapshot(snapshotOf(1, [testMarket()]));
+    expect(calls.map((c) => c.window)).toEqual([10]);
+    expect(live.audit()).toEqual([]);
+    full = false;
+    const next = await live.change('window', { amount: '0.02' }, 'page');
+    expect(next).toMatchObject({ ok: true, params: { window: 10, amount: '0.02' } });
+    await session.onSnapshot(snapshotOf(2, [testMarket()]));
+    expect(calls.map((c) => c.window)).toEqual([10, 10]);
+    expect(readParamsAudit({ list: () => journal.kvList(PARAMS_SCOPE) })).toEqual(live.audit());
+    journal.close();
+  });
+
   it('keeps the latest change across a restart, over the config', async () => {
     const path = join(tempDir(), 'journal.sqlite');
     const first = await bot(path, windowStrategy([], []), { amount: '0.01' });
