@@ -16,6 +16,7 @@ import { openResultsFile, type ResultsFile } from './results-file.ts';
 import { decodedSnapshots, type SetOutcome, type SetTask, type TimeWindow } from './run-set.ts';
 import type { SetRunner } from './local-pool.ts';
 import { readSpace, type SweepSpace } from './space.ts';
+import { sweepInputs } from './sweep-inputs.ts';
 import { strategyIndexOf, validateSets } from './sweep-sets.ts';
 import {
   stitchEquity,
@@ -146,6 +147,7 @@ async function prepareSweep(options: OptimizeOptions): Promise<Sweep> {
         strategyIndex,
         walkForward: options.walkForward ?? null,
         holdout: options.holdout ?? null,
+        inputs: await sweepInputs(config, data, options.projectRoot),
       }),
     )
     .digest('hex')

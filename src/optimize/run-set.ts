@@ -59,6 +59,20 @@ export interface SetOutcome {
 const CURVE_POINTS = 500;
 const configs = new Map<string, Promise<Config>>();
 const recordings = new Map<string, Promise<Snapshot[]>>();
+/** The sweep whose config and recording the caches hold. */
+let cachedSweep: string | undefined;
+
+/**
+ * Empties the caches when a task of another sweep comes: a worker thread outlives its sweep (a
+ * queue worker runs one after another), and a sweep's id changes with its config, recording and
+ * strategy source (sweep-inputs.ts), so the next sweep reads them afresh.
+ */
+function cacheFor(sweep: string): void {
+  if (sweep === cachedSweep) return;
+  configs.clear();
+  recordings.clear();
+  cachedSweep = sweep;
+}
 
 function cached<T>(
   cache: Map<string, Promise<T>>,
@@ -155,6 +169,7 @@ export function setMetricsOf(metrics: BacktestMetrics, spanMs: number): SetMetri
  * not a throw, so one bad set does not stop a sweep.
  */
 export async function runSet(task: SetTask): Promise<SetOutcome> {
+  cacheFor(task.sweep);
   try {
     const config = await cached(configs, task.configFile, () =>
       loadConfig(task.configFile, { env: process.env }),

@@ -1,12 +1,21 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { basename, join } from 'node:path';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { isQuantaError } from '../../../src/errors/index.ts';
 import { expandSpace, paramSetOf } from '../../../src/optimize/expand-space.ts';
 import { parseObjective, type SetMetrics } from '../../../src/optimize/objective.ts';
 import { runOptimize } from '../../../src/optimize/optimize.ts';
 import { rankSets } from '../../../src/optimize/rank.ts';
+import { runSet } from '../../../src/optimize/run-set.ts';
 import { parseSpace } from '../../../src/optimize/space.ts';
 import { stitchEquity, sweepWindows } from '../../../src/optimize/walk-forward.ts';
 import { ROOT } from '../../helpers/strategy-harness.ts';
@@ -169,6 +178,56 @@ describe('walk-forward windows', () => {
       ),
     ).toEqual({ t: [1, 2, 3, 4], equity: ['100.000000', '110.000000', '110.000000', '99.000000'] });
   });
+});
+
+describe('runOptimize resuming', () => {
+  it('reuses no result once the recording or the strategy changed (recorded again, edited)', async () => {
+    // The sweep id hashed the recording's path and not its files, and not the strategy's
+    // source: a resumed sweep ran nothing and ranked the old recording's figures.
+    // Inside the repository (.quanta/, ignored by git), where a strategy resolves 'quanta'.
+    mkdirSync(join(ROOT, '.quanta'), { recursive: true });
+    const work = mkdtempSync(join(ROOT, '.quanta', 'optimize-resume-'));
+    onTestFinished(() => rmSync(work, { recursive: true, force: true }));
+    const recording = join(work, 'rec');
+    mkdirSync(recording);
+    const file = join(recording, 'recording-2026-11-23T04-03-16-618Z.jsonl.gz');
+    copyFileSync(join(ROOT, 'test/fixtures/recording', basename(file)), file);
+    const strategy = join(work, 'dca.ts');
+    copyFileSync(join(ROOT, 'strategies/dca.ts'), strategy);
+    const config = join(work, 'bot.yaml');
+    writeFileSync(
+      config,
+      `venue: { writeUrl: embedded, readUrl: embedded }\nrisk: { maxOrderNotional: '5000', maxPositionNotional: '20000' }\nstrategies:\n  - module: ${strategy}\n    markets: [ETH-USD]\n`,
+    );
+    const space = join(work, 'space.yaml');
+    writeFileSync(space, 'objective: pnl\nparams:\n  everySnapshots: { values: [5, 9] }\n');
+    const runner = { capacity: 2, run: runSet, close: () => Promise.resolve() };
+    /** How many of its sets a run found done already. */
+    const resumed = async (): Promise<number> => {
+      let done = -1;
+      await runOptimize({
+        configFile: config,
+        data: recording,
+        spaceFile: space,
+        outDir: join(work, 'out'),
+        projectRoot: ROOT,
+        runner,
+        onStart: (_total, already) => {
+          done = already;
+        },
+      });
+      return done;
+    };
+    expect(await resumed()).toBe(0);
+    expect(await resumed()).toBe(2);
+    // Recorded again: the same path, a new file.
+    utimesSync(file, new Date(), new Date(Date.now() + 60_000));
+    expect(await resumed()).toBe(0);
+    expect(await resumed()).toBe(2);
+    // The strategy edited.
+    appendFileSync(strategy, '\n// edited\n');
+    expect(await resumed()).toBe(0);
+  }, 120_000);
 });
 
 describe('runOptimize', () => {
