@@ -158,8 +158,8 @@ const BUGS: readonly PlantedBug[] = [
     patches: [
       {
         file: 'src/execution/fill-booking.ts',
-        find: `    const priceX18 = derived ?? averageX18;`,
-        replace: `    const priceX18 = averageX18;`,
+        find: `    const { priceX18, derived } = fillPriceX18(`,
+        replace: `    const priceX18 = averageX18;\n    const { derived } = fillPriceX18(`,
       },
     ],
   },
