@@ -88,7 +88,7 @@ export function formatImportSummary(summary: ImportSummary): string {
       ? ''
       : `time ${isoOfMs(summary.firstMs)} to ${isoOfMs(summary.lastMs)}`,
     summary.superseded > 0
-      ? `${summary.superseded} rows shared a millisecond with the next row: the last row of each millisecond is its snapshot`
+      ? `${summary.superseded} rows shared a millisecond with the next row (a finer source, or updates stamped with one time): the last row of each millisecond is its snapshot`
       : '',
     skipped.length > 0
       ? `skipped ${skipped.reduce((n, [, k]) => n + k, 0)} rows: ${skipped.map(([kind, n]) => `${n} ${kind}`).join(', ')}`

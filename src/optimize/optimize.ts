@@ -153,8 +153,10 @@ async function prepareSweep(options: OptimizeOptions): Promise<Sweep> {
     .digest('hex')
     .slice(0, 16);
   const results = openResultsFile(join(options.outDir, 'results.jsonl'), id);
-  if (results.restarted)
-    options.onNote?.(`${results.path} held another sweep's results: started afresh`);
+  if (results.setAside !== undefined)
+    options.onNote?.(
+      `${results.path} held another sweep's results (other inputs): moved to ${results.setAside}, started afresh`,
+    );
   const searchWindow = windows.holdout === null ? null : windows.search;
   const startingCapital = resolveFillModel(config.backtest).startingCapital;
   return {

@@ -1,5 +1,12 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { SetOutcome } from './run-set.ts';
 
 const FORMAT = 'quanta-optimize-results';
@@ -9,25 +16,46 @@ export interface ResultsFile {
   readonly path: string;
   /** Outcomes already in the file (a resumed sweep skips these), by task key. */
   readonly done: ReadonlyMap<string, SetOutcome>;
-  /** True when the file held another sweep's results and was started afresh. */
-  readonly restarted: boolean;
+  /**
+   * Where the results of another sweep the file held were moved (`results.<their sweep>.jsonl`
+   * beside it) before it was started afresh; undefined when it held this sweep's or none.
+   */
+  readonly setAside: string | undefined;
   append(outcome: SetOutcome): void;
+}
+
+/** A free name beside `path` for the results of the sweep its header `first` names. */
+function asideOf(path: string, first: string): string {
+  let sweep = 'unknown';
+  try {
+    const named = (JSON.parse(first) as { sweep?: unknown }).sweep;
+    if (typeof named === 'string' && /^[\w-]+$/.test(named)) sweep = named;
+  } catch {
+    // Not a results file's header: set aside under `unknown`.
+  }
+  const base = join(dirname(path), `results.${sweep}`);
+  let candidate = `${base}.jsonl`;
+  for (let n = 1; existsSync(candidate); n += 1) candidate = `${base}.${n}.jsonl`;
+  return candidate;
 }
 
 /**
  * Opens (or starts) `path`: a header line naming the sweep, then one outcome per line. The file of
  * the same sweep is resumed: its successful outcomes are kept (failed sets run again) and a torn
- * last line (a kill mid-write) is dropped. A file of another sweep (other config, space, recording or windows) is started afresh.
+ * last line (a kill mid-write) is dropped. A file of another sweep (other config, space, recording files, strategy source or windows:
+ * optimize.ts, sweep-inputs.ts) is moved aside to `results.<its sweep>.jsonl` and started afresh.
  * Lines are appended synchronously, each whole, as results arrive.
  */
 export function openResultsFile(path: string, sweep: string): ResultsFile {
   const header = `${JSON.stringify({ format: FORMAT, sweep })}\n`;
   const done = new Map<string, SetOutcome>();
-  let restarted = false;
+  let setAside: string | undefined;
   if (existsSync(path)) {
     const lines = readFileSync(path, 'utf8').split('\n');
     if (lines[0] !== header.trimEnd()) {
-      restarted = true;
+      // Kept, not overwritten: the inputs may differ only in a file's time (a copy, a checkout).
+      setAside = asideOf(path, lines[0] ?? '');
+      renameSync(path, setAside);
       writeFileSync(path, header);
     } else {
       const whole: string[] = [lines[0]];
@@ -54,7 +82,7 @@ export function openResultsFile(path: string, sweep: string): ResultsFile {
   return {
     path,
     done,
-    restarted,
+    setAside,
     append(outcome) {
       appendFileSync(path, `${JSON.stringify(outcome)}\n`);
       done.set(outcome.key, outcome);

@@ -83,6 +83,8 @@ export class CandleSink {
             `${file}:${line}: the candle of ${isoOfMs(row.time.ms)} closes ${span} ms after it opens: no timeframe quanta knows (a whole number of s, m, h or d that divides a day)`,
           );
         this.#ms = found;
+        // Candles held from a file before, which had no close time: written first, on this grid.
+        await this.#takeHeld();
       } else {
         this.#held.push({ row, file, line });
         if (this.#held.length < TIMEFRAME_SAMPLE) return undefined;
@@ -101,6 +103,10 @@ export class CandleSink {
     const held = this.#held.splice(0);
     const first = held[0];
     if (first === undefined) return;
+    if (this.#ms !== undefined) {
+      await this.#writeHeld(held, this.#ms);
+      return;
+    }
     const counts = new Map<number, number>();
     for (let i = 1; i < held.length; i += 1) {
       const gap = (held[i] as HeldCandle).row.time.ms - (held[i - 1] as HeldCandle).row.time.ms;
@@ -124,6 +130,11 @@ export class CandleSink {
       );
     }
     this.#ms = ms;
+    await this.#writeHeld(held, ms);
+  }
+
+  /** Writes held candles on the grid of `ms`, refusing through `refuse` those off it. */
+  async #writeHeld(held: readonly HeldCandle[], ms: number): Promise<void> {
     for (const candle of held) {
       const refused = await this.#write(candle.row, ms);
       if (refused !== undefined) this.#options.refuse(candle.file, candle.line, refused);

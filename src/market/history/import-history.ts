@@ -69,8 +69,9 @@ export interface ImportSummary {
   readonly rows: number;
   readonly snapshots: number;
   /**
-   * Rows whose time falls in the millisecond of the next row (finer sources, e.g. µs): the
-   * snapshot of that millisecond is the last of them, the others are counted here.
+   * Rows whose time falls in the millisecond of the next row (finer sources, e.g. µs, and
+   * updates a source stamped with one time): the snapshot of that millisecond is the last of
+   * them, the others are counted here.
    */
   readonly superseded: number;
   /** Refused rows by kind (with `onBad: 'skip'`). */
@@ -223,10 +224,21 @@ export async function importHistory(options: ImportOptions): Promise<ImportSumma
     );
   }
   const recording: string[] = [];
-  for (const file of sink.files) {
-    const to = join(options.out, basename(file));
-    await rename(file, to);
-    recording.push(to);
+  try {
+    for (const file of sink.files) {
+      const to = join(options.out, basename(file));
+      await rename(file, to);
+      recording.push(to);
+    }
+  } catch (error) {
+    // Part of a recording moved is no recording: what moved goes too.
+    for (const moved of recording) await rm(moved, { force: true });
+    await rm(staging, { recursive: true, force: true });
+    throw new QuantaError(
+      ErrorCodes.HISTORY_INVALID,
+      `--out ${options.out}: the imported files could not be moved into it; nothing was kept`,
+      { cause: error },
+    );
   }
   await rm(staging, { recursive: true, force: true });
   return summaryOf(run, recording);

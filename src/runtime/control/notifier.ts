@@ -40,7 +40,8 @@ export interface NotifyTarget {
  * The webhooks of `notify:`, URLs read from their variables.
  *
  * @throws QuantaError `QUANTA_CONFIG_INVALID` (exit 2) naming `notify[i].urlEnv` when its
- *   variable is unset or not an http(s) URL.
+ *   variable is unset or not an http(s) URL, and `notify[i].url` or `.urlEnv` when the URL holds
+ *   a user name or password (fetch refuses it).
  */
 export function notifyTargets(
   config: Pick<Config, 'notify' | 'source'>,

@@ -110,6 +110,29 @@ describe('each candle layout imports and reads back exactly', () => {
     );
   });
 
+  it('candles held to find the timeframe come first when a later file (a kline dump) tells it', async () => {
+    // Three hours without a close time, then a kline file whose close times say 1h: the held
+    // three were written after the kline's, out of order, with the timeframe found again.
+    const plain = join(tempDir(), 'plain.csv');
+    const rows = [0, 1, 2].map((h) => `${1767571200 + h * 3600},2,3,1,2,1`);
+    writeFileSync(plain, ['timestamp,open,high,low,close,volume', ...rows, ''].join('\n'));
+    const kline = join(tempDir(), 'kline.csv');
+    const open = 1767571200000 + 3 * 3_600_000;
+    writeFileSync(kline, `${open},2,3,1,2,1,${open + 3_599_999},2,1,0.5,1,0\n`);
+    const out = join(tempDir(), 'candles');
+    const summary = await importHistory({
+      kind: 'candles',
+      market,
+      files: [plain, kline],
+      out,
+      now,
+    });
+    expect(summary).toMatchObject({ timeframe: '1h', snapshots: 4 });
+    expect((await candlesOf(out)).map((row) => row[0])).toEqual(
+      [0, 1, 2, 3].map((h) => 1767571200000 + h * 3_600_000),
+    );
+  });
+
   it('a missing 1m row between the first two does not make the file 2m', async () => {
     const file = join(tempDir(), 'gap.csv');
     const minutes = [0, 2, 3, 4, 5].map((m) => `${1767571200 + m * 60},2,3,1,2,1`);

@@ -3,6 +3,8 @@ import {
   copyFileSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
+  readFileSync,
   rmSync,
   utimesSync,
   writeFileSync,
@@ -223,6 +225,16 @@ describe('runOptimize resuming', () => {
     // Recorded again: the same path, a new file.
     utimesSync(file, new Date(), new Date(Date.now() + 60_000));
     expect(await resumed()).toBe(0);
+    // The other sweep's results are kept beside, not overwritten (a copy changes only times).
+    const aside = readdirSync(join(work, 'out')).filter((name) =>
+      /^results\..+\.jsonl$/.test(name),
+    );
+    expect(aside).toHaveLength(1);
+    expect(
+      readFileSync(join(work, 'out', aside[0] ?? ''), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(3);
     expect(await resumed()).toBe(2);
     // The strategy edited.
     appendFileSync(strategy, '\n// edited\n');
