@@ -72,37 +72,7 @@ export function reportTable(report: BacktestReport, what: ReportTableName): Tabl
       ]),
     };
   }
-  if (what === 'fills') {
-    // Refused rather than made up from the orders: an order's average at its creation time is
-    // not a fill (a resting order fills later, in parts, at other prices).
-    if (report.fills === undefined)
-      throw new QuantaError(
-        ErrorCodes.USAGE,
-        'this report was written before reports kept each fill: run the backtest again with --report DIR to export its fills (--what orders has each order, its filled amount and average price)',
-      );
-    return {
-      columns: [
-        { name: 'order_id', type: 'integer' },
-        { name: 'time', type: 'timestamp' },
-        { name: 'strategy', type: 'text' },
-        { name: 'symbol', type: 'text' },
-        { name: 'side', type: 'text' },
-        { name: 'amount', type: 'decimal' },
-        { name: 'price', type: 'decimal' },
-        { name: 'fee', type: 'decimal' },
-      ],
-      rows: report.fills.map((f): Cell[] => [
-        f.orderId,
-        time(f.time),
-        f.strategy,
-        f.symbol,
-        f.side,
-        decimal(f.amount),
-        decimal(f.price),
-        decimal(f.fee),
-      ]),
-    };
-  }
+  if (what === 'fills') return fillsTable(report);
   return {
     columns: [
       { name: 'id', type: 'integer' },
@@ -135,6 +105,39 @@ export function reportTable(report: BacktestReport, what: ReportTableName): Tabl
       decimal(o.avgFillPrice),
       o.estimated,
       o.error,
+    ]),
+  };
+}
+
+/** Every fill of the report, as the portfolio booked it. */
+function fillsTable(report: BacktestReport): Table {
+  // Refused rather than made up from the orders: an order's average at its creation time is
+  // not a fill (a resting order fills later, in parts, at other prices).
+  if (report.fills === undefined)
+    throw new QuantaError(
+      ErrorCodes.USAGE,
+      'this report was written before reports kept each fill: run the backtest again with --report DIR to export its fills (--what orders has each order, its filled amount and average price)',
+    );
+  return {
+    columns: [
+      { name: 'order_id', type: 'integer' },
+      { name: 'time', type: 'timestamp' },
+      { name: 'strategy', type: 'text' },
+      { name: 'symbol', type: 'text' },
+      { name: 'side', type: 'text' },
+      { name: 'amount', type: 'decimal' },
+      { name: 'price', type: 'decimal' },
+      { name: 'fee', type: 'decimal' },
+    ],
+    rows: report.fills.map((f): Cell[] => [
+      f.orderId,
+      time(f.time),
+      f.strategy,
+      f.symbol,
+      f.side,
+      decimal(f.amount),
+      decimal(f.price),
+      decimal(f.fee),
     ]),
   };
 }
