@@ -8,14 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { stringify } from 'yaml';
-import { parseConfig } from '../../../src/config/index.ts';
 import { startPaperVenue, type PaperVenue } from '../../../src/paper/index.ts';
 import { startBotWithParts, type BotWithParts } from '../../../src/runtime/bot.ts';
 import type { BotOptions } from '../../../src/runtime/bot-options.ts';
 import { listMarkets } from '../../../src/venue/endpoints/index.ts';
 import { T0, WALLET_KEY } from '../account/helpers.ts';
-import { captureLogs, ROOT, strategyModule, WALLET_ENV } from './harness.ts';
+import { holdBotOptions } from './harness.ts';
 
 let venue: PaperVenue | undefined;
 let bot: BotWithParts | undefined;
@@ -33,24 +31,8 @@ function botOptions(
   clock: { now: number },
   waits: number[],
 ): BotOptions {
-  const yaml = stringify({
-    venue: { writeUrl: venueUrl, readUrl: venueUrl },
-    wallet: { privateKeyEnv: WALLET_ENV },
-    state: { dir: join(dir, 'state') },
-    risk: { capital: '100000' },
-    strategies: [
-      {
-        module: strategyModule('fixtures/hold'),
-        markets: ['ETH-USD'],
-        params: { side: 'BUY', amount: '0.01' },
-      },
-    ],
-  });
   return {
-    config: parseConfig(yaml, 'bot.yaml', dir),
-    env: { [WALLET_ENV]: WALLET_KEY },
-    log: captureLogs().log,
-    projectRoot: ROOT,
+    ...holdBotOptions(venueUrl, dir, WALLET_KEY),
     now: () => clock.now,
     monotonic: () => clock.now,
     sleep: (ms) => {

@@ -10,14 +10,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { stringify } from 'yaml';
-import { parseConfig } from '../../../src/config/index.ts';
 import { isQuantaError } from '../../../src/errors/index.ts';
 import { startPaperVenue, type PaperVenue } from '../../../src/paper/index.ts';
 import { startBot, type Bot } from '../../../src/runtime/bot.ts';
-import type { BotBaseOptions } from '../../../src/runtime/bot-options.ts';
 import { WALLET_KEY } from '../account/helpers.ts';
-import { captureLogs, ROOT, strategyModule, WALLET_ENV } from './harness.ts';
+import { holdBotOptions } from './harness.ts';
 
 let venue: PaperVenue | undefined;
 let dir: string | undefined;
@@ -26,33 +23,10 @@ afterEach(async () => {
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A bot's options on `venueUrl`, with no time of its own. */
-function coreOptions(venueUrl: string, stateDir: string): BotBaseOptions {
-  const yaml = stringify({
-    venue: { writeUrl: venueUrl, readUrl: venueUrl },
-    wallet: { privateKeyEnv: WALLET_ENV },
-    state: { dir: stateDir },
-    risk: { capital: '100000' },
-    strategies: [
-      {
-        module: strategyModule('fixtures/hold'),
-        markets: ['ETH-USD'],
-        params: { side: 'BUY', amount: '0.01' },
-      },
-    ],
-  });
-  return {
-    config: parseConfig(yaml, 'bot.yaml', stateDir),
-    env: { [WALLET_ENV]: WALLET_KEY },
-    log: captureLogs().log,
-    projectRoot: ROOT,
-  };
-}
-
 it('startBot refuses a sleep without a monotonic clock, and a monotonic clock without a sleep, before it contacts the venue', async () => {
   venue = await startPaperVenue({ port: 0, seed: 3 });
   dir = mkdtempSync(join(tmpdir(), 'quanta-wait-time-'));
-  const core = coreOptions(venue.url, dir);
+  const core = holdBotOptions(venue.url, dir, WALLET_KEY);
   const refusals: [() => Promise<Bot>, string][] = [
     [
       // @ts-expect-error -- BotWaitTime: a sleep without a monotonic clock does not type-check.

@@ -15,7 +15,7 @@ import { Writable } from 'node:stream';
 import { privateKeyToAddress, generatePrivateKey } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { stringify } from 'yaml';
-import { loadConfig, type Config } from '../../../src/config/index.ts';
+import { loadConfig, parseConfig, type Config } from '../../../src/config/index.ts';
 import { OrderJournal } from '../../../src/execution/journal.ts';
 import type { OrderRecord } from '../../../src/execution/order-record.ts';
 import type { ProducedIntent } from '../../../src/stack/trading-session.ts';
@@ -531,5 +531,31 @@ export function spawnCommand(
         '--- stderr',
         ...stderr.slice(-20).map((l) => l.line),
       ].join('\n'),
+  };
+}
+
+/**
+ * The options of a bot on `venueUrl` holding 0.01 ETH-USD (fixtures/hold), its state in
+ * `dir/state`, signing with `walletKey`: without time of its own (the caller adds it, or not).
+ */
+export function holdBotOptions(venueUrl: string, dir: string, walletKey: Hex): BotBaseOptions {
+  const yaml = stringify({
+    venue: { writeUrl: venueUrl, readUrl: venueUrl },
+    wallet: { privateKeyEnv: WALLET_ENV },
+    state: { dir: join(dir, 'state') },
+    risk: { capital: '100000' },
+    strategies: [
+      {
+        module: strategyModule('fixtures/hold'),
+        markets: ['ETH-USD'],
+        params: { side: 'BUY', amount: '0.01' },
+      },
+    ],
+  });
+  return {
+    config: parseConfig(yaml, 'bot.yaml', dir),
+    env: { [WALLET_ENV]: walletKey },
+    log: captureLogs().log,
+    projectRoot: ROOT,
   };
 }
