@@ -249,14 +249,15 @@ export class Notifier {
       this.#failed += 1;
       // The URL may hold a secret (Slack, Telegram): only its origin is logged, and an error
       // that quotes the URL (fetch's do) has it cut to that origin too.
-      const origin = new URL(target.url).origin;
+      const parsed = new URL(target.url);
+      const origin = parsed.origin;
       const summary = summarizeError(error);
       const err = {
         ...summary,
         message: summary.message
           .split(target.url)
           .join(`${origin}/…`)
-          .split(new URL(target.url).href)
+          .split(parsed.href)
           .join(`${origin}/…`),
       };
       log.warn(
